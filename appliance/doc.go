@@ -1,0 +1,6 @@
+// Package appliance is Hearth's domain: the types that travel on the wire
+// (conversations, transcript segments, structure, memories, keys), the error
+// type every layer returns, the one Config, and the interfaces the domain
+// consumes (Store, Extractor). It imports nothing but the standard library;
+// adapters (store, appliance/api, appliance/pipeline, localstt, ...) import it.
+package appliance

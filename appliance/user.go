@@ -1,0 +1,123 @@
+package appliance
+
+import (
+	"slices"
+	"time"
+)
+
+// User is an owner or member of the household whose conversations Hearth keeps.
+type User struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	TimeZone  string    `json:"time_zone"` // IANA name; "" means the appliance's local zone
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// KeyKind is the family of an API key.
+type KeyKind string
+
+// Key families. Each authenticates only its own surface.
+const (
+	KeyKindDev KeyKind = "dev"
+	KeyKindMCP KeyKind = "mcp"
+)
+
+// Key prefixes: prefix + 32 lowercase hex characters.
+const (
+	DevKeyPrefix = "hearth_dev_"
+	MCPKeyPrefix = "hearth_mcp_"
+)
+
+// Prefix returns the raw-key prefix of the family.
+func (k KeyKind) Prefix() string {
+	if k == KeyKindMCP {
+		return MCPKeyPrefix
+	}
+	return DevKeyPrefix
+}
+
+// Key is an API key's stored record. The secret itself is never stored, only
+// its SHA-256 hash.
+type Key struct {
+	ID         string     `json:"id"`
+	UserID     string     `json:"user_id"`
+	Kind       KeyKind    `json:"kind"`
+	Name       string     `json:"name"`
+	Hash       string     `json:"-"`
+	Display    string     `json:"key_prefix"` // e.g. hearth_dev_ab12...ef90
+	Scopes     []string   `json:"scopes"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	RevokedAt  *time.Time `json:"revoked_at,omitempty"`
+}
+
+// HasScope reports whether the key grants scope.
+func (k *Key) HasScope(scope string) bool { return slices.Contains(k.Scopes, scope) }
+
+// Scope names (reference-facts §2.1).
+const (
+	ScopeConversationsRead  = "conversations:read"
+	ScopeConversationsWrite = "conversations:write"
+	ScopeMemoriesRead       = "memories:read"
+	ScopeMemoriesWrite      = "memories:write"
+	ScopeActionItemsRead    = "action_items:read"
+	ScopeActionItemsWrite   = "action_items:write"
+	ScopeGoalsRead          = "goals:read"
+	ScopeGoalsWrite         = "goals:write"
+)
+
+// AvailableScopes lists every scope a key may carry.
+var AvailableScopes = []string{
+	ScopeConversationsRead, ScopeConversationsWrite, ScopeMemoriesRead, ScopeMemoriesWrite,
+	ScopeActionItemsRead, ScopeActionItemsWrite, ScopeGoalsRead, ScopeGoalsWrite,
+}
+
+// DefaultScopes is what a key gets when none are named: read-only.
+var DefaultScopes = []string{ScopeConversationsRead, ScopeMemoriesRead, ScopeActionItemsRead, ScopeGoalsRead}
+
+// ValidScopes reports whether every scope is known.
+func ValidScopes(scopes []string) bool {
+	for _, s := range scopes {
+		if !slices.Contains(AvailableScopes, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// Memory is a fact about the user (system) or wisdom from others (interesting).
+type Memory struct {
+	ID             string     `json:"id"`
+	UserID         string     `json:"-"`
+	Content        string     `json:"content"`
+	Category       string     `json:"category"`
+	Tags           []string   `json:"tags"`
+	Visibility     Visibility `json:"visibility"`
+	CreatedAt      time.Time  `json:"created_at"`
+	UpdatedAt      time.Time  `json:"updated_at"`
+	ConversationID *string    `json:"conversation_id"`
+	Reviewed       bool       `json:"reviewed"`
+	UserReview     *bool      `json:"user_review"`
+	ManuallyAdded  bool       `json:"manually_added"`
+	Edited         bool       `json:"edited"`
+	IsLocked       bool       `json:"is_locked"`
+}
+
+// Person is someone other than the user who speaks in conversations.
+type Person struct {
+	ID        string    `json:"id"`
+	UserID    string    `json:"-"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Folder groups conversations.
+type Folder struct {
+	ID          string    `json:"id"`
+	UserID      string    `json:"-"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Color       string    `json:"color"`
+	IsDefault   bool      `json:"is_default"`
+	CreatedAt   time.Time `json:"created_at"`
+}

@@ -1,0 +1,3 @@
+module github.com/hearth-appliance/hearth
+
+go 1.26
