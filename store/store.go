@@ -1,0 +1,214 @@
+// Package store keeps Hearth's data in one SQLite file (mattn/go-sqlite3 with
+// FTS5 compiled in, sqlite-vec loaded on every connection). It implements
+// appliance.Store and is the only package that imports database/sql.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	sqlitevec "github.com/asg017/sqlite-vec-go-bindings/cgo"
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// FileName is the database file inside the data directory.
+const FileName = "hearth.db"
+
+// applicationID marks the file as Hearth's ("HRTH") so other tools can tell.
+const applicationID = 0x48525448
+
+var _ appliance.Store = (*DB)(nil)
+
+// Build with -tags sqlite_fts5 (the Makefile does); see buildtag_fts5.go.
+var _ = fts5Enabled
+
+// DB is the open database: one writer connection and a small read pool on
+// the same WAL-mode file.
+type DB struct {
+	path   string
+	writer *sql.DB
+	reader *sql.DB
+	log    *slog.Logger
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+}
+
+// Option tunes Open.
+type Option func(*options)
+
+type options struct {
+	readConns int
+	logger    *slog.Logger
+}
+
+// WithReadConns sets the size of the read pool (default 4).
+func WithReadConns(n int) Option { return func(o *options) { o.readConns = n } }
+
+// WithLogger sets the logger for migration messages.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+var registerVec sync.Once
+
+// Open opens (creating if needed) the database in dir and applies pending
+// migrations.
+func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
+	o := options{readConns: 4, logger: slog.New(slog.DiscardHandler)}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir %q: %w", dir, err)
+	}
+	// sqlite3_auto_extension registers sqlite-vec for every connection opened
+	// afterwards, in every pool; it must run before the first sql.Open.
+	registerVec.Do(sqlitevec.Auto)
+
+	path := filepath.Join(dir, FileName)
+	writer, err := sql.Open("sqlite3", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("open %q: %w", path, err)
+	}
+	// SQLite has one writer at a time; a single connection makes Go queue
+	// writers instead of having SQLite bounce them with SQLITE_BUSY.
+	writer.SetMaxOpenConns(1)
+	writer.SetConnMaxIdleTime(0)
+
+	reader, err := sql.Open("sqlite3", dsn(path, true))
+	if err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("open %q for reading: %w", path, err)
+	}
+	reader.SetMaxOpenConns(o.readConns)
+	reader.SetMaxIdleConns(o.readConns)
+
+	db := &DB{path: path, writer: writer, reader: reader, log: o.logger, Now: time.Now}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// dsn builds the connection string. Settings live here, not in Exec calls,
+// so that they apply to every pooled connection. mattn silently ignores
+// misspelled keys, which is why store_test checks that they took effect.
+//   - _busy_timeout first: journal_mode may need a lock on a busy file.
+//   - WAL lets readers run while the writer writes.
+//   - synchronous=NORMAL is durable across process crashes in WAL mode (only
+//     an OS crash can lose the last commits), at a fraction of FULL's cost.
+//   - _txlock=immediate makes every write transaction take the write lock at
+//     BEGIN, so a read lock is never upgraded mid-transaction (no deadlock).
+//   - the read pool is query_only, so a stray write through it fails loudly.
+func dsn(path string, readOnly bool) string {
+	s := "file:" + path + "?_busy_timeout=5000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&_cache_size=-16000"
+	if readOnly {
+		s += "&_query_only=true"
+	}
+	return s
+}
+
+// Path is the database file's path.
+func (db *DB) Path() string { return db.path }
+
+// Close closes both pools, the writer last so that its close checkpoints the WAL.
+func (db *DB) Close() error {
+	var errs []error
+	if db.reader != nil {
+		errs = append(errs, db.reader.Close())
+	}
+	if db.writer != nil {
+		errs = append(errs, db.writer.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Ping checks that both pools answer.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.writer.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping writer: %w", err)
+	}
+	if err := db.reader.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping reader: %w", err)
+	}
+	return nil
+}
+
+// withTx runs fn in a write transaction (BEGIN IMMEDIATE via the DSN) and
+// commits when fn returns nil.
+func (db *DB) withTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// timeFormat is fixed-width so that TEXT order is time order.
+const timeFormat = "2006-01-02T15:04:05.000000Z"
+
+func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
+
+func fmtTimePtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return fmtTime(*t)
+}
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("parse stored time %q: %w", s, err)
+	}
+	return t.UTC(), nil
+}
+
+func parseTimePtr(s sql.NullString) (*time.Time, error) {
+	if !s.Valid {
+		return nil, nil
+	}
+	t, err := parseTime(s.String)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// mapErr turns driver errors into appliance codes: no rows is ENOTFOUND and
+// a constraint violation ECONFLICT. Other errors pass through (internal).
+func mapErr(err error, what string) error {
+	var se sqlite3.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, sql.ErrNoRows):
+		return appliance.Errorf(appliance.ENOTFOUND, "%s not found", what)
+	case errors.As(err, &se) && se.Code == sqlite3.ErrConstraint:
+		return appliance.Errorf(appliance.ECONFLICT, "%s conflicts with an existing record", what)
+	default:
+		return err
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
