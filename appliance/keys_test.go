@@ -1,0 +1,104 @@
+package appliance_test
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+func TestNewKeySecret(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []appliance.KeyKind{appliance.KeyKindDev, appliance.KeyKindMCP} {
+		raw, hash, display := appliance.NewKeySecret(kind)
+		if !regexp.MustCompile(`^` + kind.Prefix() + `[0-9a-f]{32}$`).MatchString(raw) {
+			t.Fatalf("raw key %q has the wrong form", raw)
+		}
+		if display != raw[:len(kind.Prefix())+4]+"..."+raw[len(raw)-4:] {
+			t.Fatalf("display %q of %q", display, raw)
+		}
+		gotKind, gotHash, ok := appliance.ParseKey(raw)
+		if !ok || gotKind != kind || gotHash != hash {
+			t.Fatalf("ParseKey(%q) = %v %v %v, want %v %v", raw, gotKind, gotHash, ok, kind, hash)
+		}
+		if hash == raw || len(hash) != 64 {
+			t.Fatalf("hash %q is not a sha256 hex", hash)
+		}
+	}
+	a, _, _ := appliance.NewKeySecret(appliance.KeyKindDev)
+	b, _, _ := appliance.NewKeySecret(appliance.KeyKindDev)
+	if a == b {
+		t.Fatal("two keys are equal")
+	}
+}
+
+func TestParseKey_Rejects(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		"", "omi_dev_0123456789abcdef0123456789abcdef", "hearth_dev_", "hearth_dev_0123",
+		"hearth_dev_0123456789abcdef0123456789abcdeg", "hearth_dev_0123456789abcdef0123456789abcdef00",
+	} {
+		if _, _, ok := appliance.ParseKey(raw); ok {
+			t.Errorf("ParseKey(%q) accepted", raw)
+		}
+	}
+}
+
+func TestSpeakerIDFromLabel(t *testing.T) {
+	t.Parallel()
+	for label, want := range map[string]int{"SPEAKER_00": 0, "SPEAKER_03": 3, "SPEAKER_12": 12, "": 0, "SPEAKER": 0, "SPEAKER_x": 0, "spk_7": 7} {
+		if got := appliance.SpeakerIDFromLabel(label); got != want {
+			t.Errorf("SpeakerIDFromLabel(%q) = %d, want %d", label, got, want)
+		}
+	}
+}
+
+func TestParseConversationSource_All20(t *testing.T) {
+	t.Parallel()
+	if len(appliance.ConversationSources) != 20 {
+		t.Fatalf("%d sources, want 20", len(appliance.ConversationSources))
+	}
+	for _, s := range appliance.ConversationSources {
+		if got := appliance.ParseConversationSource(string(s)); got != s {
+			t.Errorf("ParseConversationSource(%q) = %q", s, got)
+		}
+	}
+	for _, s := range []string{"", "OMI", "iphone", "friend "} {
+		if got := appliance.ParseConversationSource(s); got != appliance.SourceUnknown {
+			t.Errorf("ParseConversationSource(%q) = %q, want unknown", s, got)
+		}
+	}
+}
+
+func TestNormalizeCategory(t *testing.T) {
+	t.Parallel()
+	if len(appliance.Categories) != 33 {
+		t.Fatalf("%d categories, want 33", len(appliance.Categories))
+	}
+	for in, want := range map[string]appliance.Category{"romantic": "romantic", "romance": "other", "real": "real", "Business": "other", "": "other"} {
+		if got := appliance.NormalizeCategory(in); got != want {
+			t.Errorf("NormalizeCategory(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGeolocationValid(t *testing.T) {
+	t.Parallel()
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		name string
+		g    appliance.Geolocation
+		want bool
+	}{
+		{"OK", appliance.Geolocation{Latitude: 52.5, Longitude: 13.4, Accuracy: f(10)}, true},
+		{"Edges", appliance.Geolocation{Latitude: -90, Longitude: 180}, true},
+		{"LatHigh", appliance.Geolocation{Latitude: 90.01, Longitude: 0}, false},
+		{"LonLow", appliance.Geolocation{Latitude: 0, Longitude: -180.5}, false},
+		{"NegativeAccuracy", appliance.Geolocation{Accuracy: f(-1)}, false},
+		{"ZeroAccuracy", appliance.Geolocation{Accuracy: f(0)}, true},
+	} {
+		if got := tc.g.Valid(); got != tc.want {
+			t.Errorf("%s: Valid() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
