@@ -3,6 +3,7 @@ package appliance_test
 import (
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 )
@@ -101,4 +102,47 @@ func TestGeolocationValid(t *testing.T) {
 			t.Errorf("%s: Valid() = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+func TestMeetingTreatment(t *testing.T) {
+	t.Parallel()
+	start := mustTime("2026-01-01T10:00:00Z")
+	mk := func(source appliance.ConversationSource, minutes int, segs ...[2]float64) *appliance.Conversation {
+		fin := start.Add(time.Duration(minutes) * time.Minute)
+		c := &appliance.Conversation{Source: source, StartedAt: &start, FinishedAt: &fin}
+		for _, s := range segs {
+			c.TranscriptSegments = append(c.TranscriptSegments, appliance.TranscriptSegment{Text: "words", Start: s[0], End: s[1]})
+		}
+		return c
+	}
+	speech := [][2]float64{{0, 40}, {30, 70}} // 70 s of speech once overlap is merged
+	for _, tc := range []struct {
+		name   string
+		c      *appliance.Conversation
+		role   appliance.ConversationRole
+		reason appliance.FinalizationReason
+		want   string
+	}{
+		{"Eligible", mk("desktop", 6, speech...), "meeting", "meeting_ended", "eligible"},
+		{"NotDesktop", mk("phone", 6, speech...), "meeting", "", "not_desktop_meeting"},
+		{"Ambient", mk("desktop", 6, speech...), "ambient", "", "not_desktop_meeting"},
+		{"Rotation", mk("desktop", 6, speech...), "meeting", "max_duration_rotation", "rotation"},
+		{"TooShort", mk("desktop", 4, speech...), "meeting", "", "too_short"},
+		{"OverlapCountedOnce", mk("desktop", 6, [2]float64{0, 40}, [2]float64{0, 40}), "meeting", "", "insufficient_speech"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ok, why := appliance.MeetingTreatment(tc.c, tc.role, tc.reason)
+			if why != tc.want || ok != (tc.want == "eligible") {
+				t.Fatalf("MeetingTreatment = %v, %q; want %q", ok, why, tc.want)
+			}
+		})
+	}
+}
+
+func mustTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
