@@ -1,0 +1,91 @@
+# Hearth: run `make help` for the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# mattn/go-sqlite3 needs the sqlite_fts5 tag for full-text search; the store
+# refuses to compile without it (see store/buildtag_fts5.go).
+export GOFLAGS := -tags=sqlite_fts5
+export CGO_ENABLED := 1
+
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+BIN     := bin/hearth
+DATA    ?= ./data
+ADDR    ?= 0.0.0.0:8080
+PKG     ?= ./...
+
+##@ Run
+
+.PHONY: run
+run: deps build ## Serve ./data on 0.0.0.0:8080 (installs system packages first when needed)
+	@echo "Hearth: serving $(DATA) on http://$(ADDR)  (Ctrl-C stops)"
+	@echo "  create a user: $(BIN) users add --data $(DATA) --name 'Your Name'"
+	@echo "  create a key:  $(BIN) keys create --data $(DATA) --user USER_ID --kind dev --scopes conversations:read,conversations:write"
+	@$(BIN) serve --data $(DATA) --addr $(ADDR)
+
+.PHONY: deps
+deps: ## Install the system packages the build needs (as root), or print the command
+	@scripts/deps.sh
+
+##@ Build
+
+.PHONY: build
+build: ## Build bin/hearth
+	go build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
+
+##@ Test
+
+.PHONY: test
+test: ## Run every test (PKG=./store to narrow)
+	go test -count=1 $(PKG)
+
+.PHONY: test-race
+test-race: ## Run the tests under the race detector, shuffled
+	go test -count=1 -race -shuffle=on $(PKG)
+
+.PHONY: fuzz
+fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)
+	go test ./appliance/api -run XXX -fuzz FuzzParseFromSegments -fuzztime $(or $(FUZZTIME),30s)
+	go test ./appliance/api -run XXX -fuzz FuzzDecodeJSONObject -fuzztime $(or $(FUZZTIME),30s)
+
+.PHONY: bench
+bench: build ## Go benchmarks plus the load driver against a real bin/hearth
+	go test -run XXX -bench . -benchmem $(PKG)
+	go run ./cmd/hearth-bench -hearth $(BIN) -duration $(or $(DURATION),10s) -concurrency $(or $(CONCURRENCY),16)
+
+.PHONY: check
+check: fmt-check vet test ## What CI runs: formatting, vet, tests
+
+.PHONY: vet
+vet: ## go vet
+	go vet ./...
+
+##@ Maintain
+
+.PHONY: fmt
+fmt: ## Format the code
+	gofmt -w $$(git ls-files '*.go')
+
+.PHONY: fmt-check
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+.PHONY: tidy
+tidy: ## go mod tidy
+	go mod tidy
+
+.PHONY: migration
+migration: ## Create the next numbered migration: make migration NAME=add_things
+	@test -n "$(NAME)" || { echo "usage: make migration NAME=what_it_does"; exit 2; }
+	@n=$$(ls store/migrations/*.sql | sed -E 's|.*/([0-9]+)_.*|\1|' | sort -n | tail -1); \
+	 f=$$(printf "store/migrations/%04d_%s.sql" $$((10#$$n + 1)) "$(NAME)"); \
+	 echo "-- $$(basename $$f): describe the change" > $$f; echo "created $$f"
+
+.PHONY: clean
+clean: ## Remove build output
+	rm -rf bin
+
+.PHONY: help
+help: ## Show this help
+	@awk 'BEGIN {FS = ":.*##"; printf "Usage: make \033[36m<target>\033[0m\n"} \
+	  /^[a-zA-Z_-]+:.*?##/ { printf "  \033[36m%-12s\033[0m %s\n", $$1, $$2 } \
+	  /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) }' $(MAKEFILE_LIST)

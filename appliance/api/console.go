@@ -1,0 +1,42 @@
+package api
+
+import (
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// consoleHandler serves the web console's files. index.html is never cached
+// (it names the current assets); other files may be cached for a day. Paths
+// that are not files answer the contract's 404 shape, so unknown API paths
+// such as /v1/memories stay 404 with {"detail": "Not Found"}.
+func consoleHandler(files fs.FS) echo.HandlerFunc {
+	fileServer := http.FileServer(http.FS(files))
+	return func(c echo.Context) error {
+		p := strings.TrimPrefix(path.Clean("/"+c.Param("*")), "/")
+		if p == "" {
+			p = "index.html"
+		}
+		fi, err := fs.Stat(files, p)
+		if err != nil || fi.IsDir() {
+			return echo.ErrNotFound
+		}
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+		if p == "index.html" {
+			h.Set("Cache-Control", "no-cache")
+		} else {
+			h.Set("Cache-Control", "public, max-age=86400")
+		}
+		r := c.Request().Clone(c.Request().Context())
+		r.URL.Path = "/" + p
+		if p == "index.html" {
+			r.URL.Path = "/"
+		}
+		fileServer.ServeHTTP(c.Response(), r)
+		return nil
+	}
+}

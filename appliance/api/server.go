@@ -1,0 +1,185 @@
+// Package api serves every HTTP path of the contract with echo: the
+// developer API, the ID-token surfaces, health, and the console's files.
+// It holds the auth middleware, the rate limiter and the one error handler.
+package api
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline"
+)
+
+// Processor runs the conversation pipeline.
+type Processor interface {
+	Process(ctx context.Context, c *appliance.Conversation, opt pipeline.Options) error
+}
+
+// TokenVerifier checks ID tokens and returns the user id.
+type TokenVerifier interface {
+	Verify(token string) (string, error)
+}
+
+// Deps are the parts a Server is wired from (by hand, in cmd/hearth).
+type Deps struct {
+	Config   appliance.Config
+	Store    appliance.Store
+	Pipeline Processor
+	Tokens   TokenVerifier
+	Logger   *slog.Logger
+	// Console is the web console's file tree (web.FS()); nil serves none.
+	Console fs.FS
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server is the HTTP surface. It is an http.Handler.
+type Server struct {
+	cfg      appliance.Config
+	store    appliance.Store
+	pipeline Processor
+	tokens   TokenVerifier
+	log      *slog.Logger
+	now      func() time.Time
+	limiter  *Limiter
+	touch    keyToucher
+	echo     *echo.Echo
+
+	baseCtx context.Context
+	cancel  context.CancelFunc
+	bg      sync.WaitGroup
+}
+
+// New builds the router.
+func New(d Deps) *Server {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, log: d.Logger, now: d.Now,
+		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now), touch: keyToucher{last: map[string]time.Time{}},
+		baseCtx: ctx, cancel: cancel,
+	}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(middleware.RequestID())
+	e.Use(s.recoverPanics)
+	e.Use(s.accessLog)
+	e.Use(securityHeaders)
+	s.echo = e
+	s.routes(d.Console)
+	return s
+}
+
+func (s *Server) routes(console fs.FS) {
+	e := s.echo
+	e.GET("/healthz", func(c echo.Context) error {
+		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	})
+
+	dev := e.Group("/v1/dev/user")
+	read, write := appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite
+	dev.POST("/conversations/from-segments", s.createFromSegments, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+	dev.GET("/conversations", s.listConversations, s.requireDevKey(read), s.limit(PolicyDevListRead, PolicyDevReadsTotal), s.transcriptPolicy)
+	dev.GET("/conversations/:id", s.getConversation, s.requireDevKey(read), s.limit(PolicyDevDetailRead, PolicyDevReadsTotal), s.transcriptPolicy)
+	dev.PATCH("/conversations/:id", s.patchConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+	dev.DELETE("/conversations/:id", s.deleteConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+
+	// Surfaces authenticated by this appliance's own ID tokens.
+	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)
+	e.POST("/v1/conversations/from-segments", s.createFromSegments, s.requireIDToken, s.limit(PolicyFromSegments))
+
+	// /v1/memories and /v2/memories are deliberately not routes: they answer
+	// 404 whatever the credential, as the contract requires.
+	if console != nil {
+		e.GET("/*", consoleHandler(console))
+	}
+}
+
+// transcriptPolicy charges include_transcript=true reads to their own,
+// smaller budget, in addition to the read policies.
+func (s *Server) transcriptPolicy(next echo.HandlerFunc) echo.HandlerFunc {
+	charge := s.limit(PolicyDevTranscriptRead)(next)
+	return func(c echo.Context) error {
+		if b, err := queryBool(c, "include_transcript", false); err == nil && b {
+			return charge(c)
+		}
+		return next(c)
+	}
+}
+
+// ServeHTTP makes Server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// background runs fn off the request path; Close waits for it.
+func (s *Server) background(fn func()) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		fn()
+	}()
+}
+
+// Close stops background work and waits for it.
+func (s *Server) Close() {
+	s.cancel()
+	s.bg.Wait()
+}
+
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("panic in handler", "req_id", c.Response().Header().Get(echo.HeaderXRequestID),
+					"path", c.Path(), "panic", r)
+				err = appliance.Errorf(appliance.EINTERNAL, "Internal error.")
+			}
+		}()
+		return next(c)
+	}
+}
+
+// accessLog logs one line per request at debug (errors at warn); it never
+// logs headers, query values or bodies, which may carry secrets.
+func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		status := c.Response().Status
+		level := slog.LevelDebug
+		if status >= 500 {
+			level = slog.LevelWarn
+		}
+		s.log.Log(c.Request().Context(), level, "http",
+			"req_id", c.Response().Header().Get(echo.HeaderXRequestID),
+			"method", c.Request().Method, "route", c.Path(), "status", status,
+			"ms", float64(time.Since(start).Microseconds())/1000)
+		return nil
+	}
+}
+
+func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		return next(c)
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// envPrefix prefixes every flag's environment twin: --rate-limit-boost is
+// HEARTH_RATE_LIMIT_BOOST.
+const envPrefix = "HEARTH_"
+
+func envName(flagName string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// newFlagSet returns a flag set that prints its usage (with env twins) to w.
+func newFlagSet(name string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("hearth "+name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "Usage of hearth %s:\n", name)
+		fs.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(w, "  --%s (env %s, default %q)\n      %s\n", f.Name, envName(f.Name), f.DefValue, f.Usage)
+		})
+	}
+	return fs
+}
+
+// parseFlags parses args after seeding each flag from its environment twin,
+// so that precedence is default < environment < flag.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v, ok := os.LookupEnv(envName(f.Name)); ok && envErr == nil {
+			if err := f.Value.Set(v); err != nil {
+				envErr = usageErr("%s=%q: %v", envName(f.Name), v, err)
+			}
+		}
+	})
+	if envErr != nil {
+		return envErr
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return usageErr("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usageErr("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// dataFlag registers --data, shared by every command that opens the store.
+func dataFlag(fs *flag.FlagSet, cfg *appliance.Config) {
+	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data directory (database, identity key, models)")
+}
+
+// serveFlags registers every Config field as a flag.
+func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
+	dataFlag(fs, cfg)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "HTTP listen address HOST:PORT (port 0 picks a free port)")
+	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "log level: debug, info, warn or error")
+	fs.StringVar(&cfg.LogFormat, "log-format", cfg.LogFormat, "log format: auto (text on a terminal), text or json")
+	fs.Var(floatValue{&cfg.RateLimitBoost}, "rate-limit-boost", "multiplier for every per-key rate limit; 0 disables them")
+	fs.DurationVar(&cfg.TokenTTL, "token-ttl", cfg.TokenTTL, "lifetime of ID tokens printed by 'hearth token'")
+	fs.Int64Var(&cfg.MaxBodyBytes, "max-body-bytes", cfg.MaxBodyBytes, "largest JSON request body accepted")
+	fs.IntVar(&cfg.ReadConns, "read-conns", cfg.ReadConns, "SQLite read connections")
+	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long a graceful stop may take")
+}
+
+type floatValue struct{ p *float64 }
+
+func (v floatValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v.p, 'g', -1, 64)
+}
+
+func (v floatValue) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("not a number")
+	}
+	*v.p = f
+	return nil
+}
+

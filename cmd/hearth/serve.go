@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/api"
+	"github.com/hearth-appliance/hearth/appliance/idtoken"
+	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/store"
+	"github.com/hearth-appliance/hearth/web"
+)
+
+// Main is the running appliance: tests start it on port 0 with a temp data
+// folder, exactly as `hearth serve` does.
+type Main struct {
+	Config appliance.Config
+	Logger *slog.Logger
+
+	db       *store.DB
+	api      *api.Server
+	http     *http.Server
+	listener net.Listener
+	served   chan error
+}
+
+// NewMain returns a Main with the default configuration.
+func NewMain() *Main {
+	return &Main{Config: appliance.DefaultConfig(), Logger: slog.New(slog.DiscardHandler)}
+}
+
+// Run opens the store, wires the parts and starts serving. It returns once
+// the listener is bound; Wait blocks until serving stops.
+func (m *Main) Run(ctx context.Context) error {
+	if err := m.Config.Validate(); err != nil {
+		return usageErr("%v", err)
+	}
+	dataDir, err := filepath.Abs(m.Config.DataDir)
+	if err != nil {
+		return fmt.Errorf("resolve data dir: %w", err)
+	}
+	m.Config.DataDir = dataDir
+
+	db, err := store.Open(ctx, dataDir, store.WithReadConns(m.Config.ReadConns), store.WithLogger(m.Logger))
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	m.db = db
+	signer, err := idtoken.LoadOrCreate(dataDir)
+	if err != nil {
+		return err
+	}
+	m.api = api.New(api.Deps{
+		Config:   m.Config,
+		Store:    db,
+		Pipeline: pipeline.New(pipeline.NewBuiltin(), m.Logger),
+		Tokens:   signer,
+		Logger:   m.Logger,
+		Console:  web.FS(),
+	})
+
+	ln, err := net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
+	}
+	m.listener = ln
+	m.http = &http.Server{
+		Handler: m.api,
+		// Slow or idle clients must not hold sockets forever.
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       5 * time.Minute, // large uploads arrive on this path later
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		// Long-lived requests (streams, sockets) see the appliance's context
+		// and end when it shuts down.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+		ErrorLog:    slog.NewLogLogger(m.Logger.Handler(), slog.LevelDebug),
+	}
+	m.served = make(chan error, 1)
+	go func() { m.served <- m.http.Serve(ln) }()
+	m.Logger.Info("hearth serving", "url", "http://"+ln.Addr().String(), "data", dataDir, "version", version)
+	return nil
+}
+
+// Addr is the bound listen address (useful with port 0).
+func (m *Main) Addr() string { return m.listener.Addr().String() }
+
+// Wait blocks until ctx ends or the server fails.
+func (m *Main) Wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-m.served:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return fmt.Errorf("serve: %w", err)
+	}
+}
+
+// Close shuts down in order: stop accepting and drain requests, stop
+// background work, close the store last.
+func (m *Main) Close() error {
+	var errs []error
+	if m.http != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), m.Config.ShutdownTimeout)
+		defer cancel()
+		m.http.SetKeepAlivesEnabled(false)
+		if err := m.http.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("shutdown http: %w", err))
+		}
+	}
+	if m.api != nil {
+		m.api.Close()
+	}
+	if m.db != nil {
+		if err := m.db.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close store: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	m := NewMain()
+	fs := newFlagSet("serve", stderr)
+	serveFlags(fs, &m.Config)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	return serve(ctx, m, stderr)
+}
+
+// serve runs m until ctx ends; shared by `serve` and `service run`.
+func serve(ctx context.Context, m *Main, stderr io.Writer) error {
+	logger, err := newLogger(m.Config, stderr)
+	if err != nil {
+		return err
+	}
+	m.Logger = logger
+	if err := m.Run(ctx); err != nil {
+		m.Close()
+		return err
+	}
+	err = m.Wait(ctx)
+	logger.Info("hearth stopping")
+	if cerr := m.Close(); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
+	return err
+}
+
+// newLogger builds the one logger: text on a terminal, JSON otherwise.
+func newLogger(cfg appliance.Config, w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		return nil, usageErr("log level %q: %v", cfg.LogLevel, err)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	format := cfg.LogFormat
+	if format == "auto" {
+		format = "json"
+		if f, ok := w.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+				format = "text"
+			}
+		}
+	}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	}
+	return slog.New(slog.NewJSONHandler(w, opts)), nil
+}

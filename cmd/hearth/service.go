@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/hearth-appliance/hearth/sysinit"
+)
+
+// runService manages the OS service. `install` records the serve flags in
+// the unit as `hearth service run --data /abs/dir ...`; `run` is what the
+// service manager executes.
+func runService(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageErr("service needs an action: install, uninstall, start, stop, restart, status or run")
+	}
+	action := args[0]
+	m := NewMain()
+	m.Config.DataDir = sysinit.DefaultDataDir()
+	fs := newFlagSet("service "+action, stderr)
+	serveFlags(fs, &m.Config)
+	user := fs.String("user", "", "system user the service runs as (install only; default: the service manager's)")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	dataDir, err := filepath.Abs(m.Config.DataDir)
+	if err != nil {
+		return fmt.Errorf("resolve data dir: %w", err)
+	}
+	m.Config.DataDir = dataDir
+	if err := m.Config.Validate(); err != nil {
+		return usageErr("%v", err)
+	}
+
+	unitArgs := []string{"service", "run"}
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "user" {
+			return
+		}
+		if f.Name == "data" || f.Value.String() != f.DefValue {
+			unitArgs = append(unitArgs, "--"+f.Name, f.Value.String())
+		}
+	})
+	logger, err := newLogger(m.Config, stderr)
+	if err != nil {
+		return err
+	}
+	svc, err := sysinit.New(sysinit.Config{
+		Name:        "hearth",
+		DisplayName: "Hearth",
+		Description: "Self-hosted home for a wearable's conversations",
+		Args:        unitArgs,
+		User:        *user,
+		DataDir:     dataDir,
+	}, func(ctx context.Context) error { return serve(ctx, m, stderr) }, logger)
+	if err != nil {
+		return err
+	}
+	switch action {
+	case "run":
+		return svc.Run()
+	case "status":
+		st, err := svc.Status()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, st)
+		return nil
+	case "install":
+		if err := svc.Install(); err != nil {
+			return fmt.Errorf("install service: %w", err)
+		}
+		cfg := svc.Config()
+		fmt.Fprintf(stdout, "installed service %q (%s)\n  binary: %s\n  data:   %s\n  args:   %v\nstart it with: hearth service start\n",
+			cfg.Name, svc.Platform(), cfg.Executable, cfg.DataDir, cfg.Args)
+		return nil
+	default:
+		if err := svc.Control(action); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "service %s: done\n", action)
+		return nil
+	}
+}

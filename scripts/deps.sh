@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages Hearth's build and tests need, when run
+# as root; otherwise prints the one command that does. Idempotent: packages
+# already installed are skipped without touching the network.
+set -euo pipefail
+
+# libsqlite3-dev: sqlite-vec's cgo bindings include sqlite3.h.
+PACKAGES=(libsqlite3-dev pkg-config)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "Hearth needs these packages (or your system's equivalents): ${missing[*]}" >&2
+  echo "On macOS: xcode-select --install provides sqlite3.h." >&2
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "Hearth needs: ${missing[*]}. Install them with:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
