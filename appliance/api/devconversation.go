@@ -24,12 +24,12 @@ type devConversation struct {
 }
 
 type devStructured struct {
-	Title       string            `json:"title"`
-	Overview    string            `json:"overview"`
-	Emoji       string            `json:"emoji"`
+	Title       string             `json:"title"`
+	Overview    string             `json:"overview"`
+	Emoji       string             `json:"emoji"`
 	Category    appliance.Category `json:"category"`
-	ActionItems []devActionItem   `json:"action_items"`
-	Events      []appliance.Event `json:"events"`
+	ActionItems []devActionItem    `json:"action_items"`
+	Events      []appliance.Event  `json:"events"`
 }
 
 // devActionItem is the seven fields the developer API projects.

@@ -76,8 +76,10 @@ func (s *Server) logInternal(c echo.Context, err error) {
 }
 
 // Error constructors used by handlers; messages follow the reference's wording.
-func errNotFound(msg string) error   { return appliance.Errorf(appliance.ENOTFOUND, "%s", msg) }
-func errLocked(what string) error    { return appliance.Errorf(appliance.ELOCKED, "A paid plan is required to access this %s.", what) }
+func errNotFound(msg string) error { return appliance.Errorf(appliance.ENOTFOUND, "%s", msg) }
+func errLocked(what string) error {
+	return appliance.Errorf(appliance.ELOCKED, "A paid plan is required to access this %s.", what)
+}
 func errBadRequest(msg string) error { return appliance.Errorf(appliance.EINVALID, "%s", msg) }
 
 func errUnprocessable(typ, msg string, loc ...any) error {
@@ -85,4 +87,3 @@ func errUnprocessable(typ, msg string, loc ...any) error {
 	ve.Add(typ, msg, loc...)
 	return ve
 }
-

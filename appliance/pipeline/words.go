@@ -14,7 +14,7 @@ func wordSet(lists ...string) map[string]struct{} {
 	return m
 }
 
-func in(set map[string]struct{}, w string) bool {
+func inSet(set map[string]struct{}, w string) bool {
 	_, ok := set[w]
 	return ok
 }
@@ -86,7 +86,14 @@ var stopWords = wordSet(`
 var keywordStopWords = wordSet(`
 	conversation conversations untitled chat chats discussion discussions
 	talked speaker speakers today yesterday okay um uh yeah people person guy guys
-	everybody anybody tonight`)
+	everybody anybody tonight
+	zero two three four five six seven eight nine ten eleven twelve thirteen fourteen
+	fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
+	eighty ninety hundred thousand million billion half dozen couple
+	whole entire full huge tiny main certain general specific total various simple
+	important possible likely special usual extra single double quick rough ready
+	glad super basic major minor recent current several incredible terrible
+	horrible wonderful lovely fantastic excellent awful wild`)
 
 // lightWords count as content for discard decisions (they often carry plans:
 // "call", "tomorrow") but are weak topics, so keyword scoring discounts them
@@ -101,7 +108,11 @@ var lightWords = wordSet(`
 	monday tuesday wednesday thursday friday saturday sunday weekend
 	also yesterday probably definitely maybe something idea ideas point points
 	part parts number numbers question questions answer problem problems
-	happen happened happening plan plans planning planned`)
+	happen happened happening
+	cut ship add run watch send pick grab bring ask sign finish update switch order
+	track lower file renew register figure move moved like liked came drop drops
+	handle handling bringing flying making reading mentioned decided finished
+	started changed dodged thinks said talked wants wanted loved`)
 
 // smallWords stay lowercase inside a Title Case headline.
 var smallWords = wordSet(`a an the and but or nor for so yet of in on at to by up as via with from into over per vs`)

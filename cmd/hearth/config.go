@@ -93,4 +93,3 @@ func (v floatValue) Set(s string) error {
 	*v.p = f
 	return nil
 }
-
