@@ -16,6 +16,9 @@ import (
 func consoleHandler(files fs.FS) echo.HandlerFunc {
 	fileServer := http.FileServer(http.FS(files))
 	return func(c echo.Context) error {
+		if m := c.Request().Method; m != http.MethodGet && m != http.MethodHead {
+			return echo.ErrNotFound
+		}
 		p := strings.TrimPrefix(path.Clean("/"+c.Param("*")), "/")
 		if p == "" {
 			p = "index.html"

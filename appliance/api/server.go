@@ -104,8 +104,10 @@ func (s *Server) routes(console fs.FS) {
 
 	// /v1/memories and /v2/memories are deliberately not routes: they answer
 	// 404 whatever the credential, as the contract requires.
+	// The console answers every method on unknown paths so that they are a
+	// plain 404, never a 405 that would hint at a route.
 	if console != nil {
-		e.GET("/*", consoleHandler(console))
+		e.Any("/*", consoleHandler(console))
 	}
 }
 

@@ -1,0 +1,322 @@
+// Command hearth-bench is the load driver behind `make bench`.
+//
+// It starts a real `hearth serve` child process on a loopback port with a
+// throw-away data directory, measures how long it takes to become healthy and
+// how much memory it holds while idle, creates a user and a developer key
+// through the CLI, then drives each scenario (see scenarios.go) with a fixed
+// number of concurrent workers for a fixed duration and prints a markdown
+// report. The server is always stopped and the data directory removed, also
+// when the driver is interrupted with Ctrl-C.
+//
+// Usage:
+//
+//	go run ./cmd/hearth-bench -hearth bin/hearth -duration 10s -concurrency 16
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// config is everything the flags control.
+type config struct {
+	hearth      string
+	duration    time.Duration
+	concurrency int
+	segments    int
+	out         string
+	addr        string
+	timeout     time.Duration
+	scenarios   string
+	keep        bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("hearth-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.hearth, "hearth", "bin/hearth", "path of the hearth binary to benchmark")
+	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long each scenario runs")
+	fs.IntVar(&c.concurrency, "concurrency", 16, "number of concurrent workers per scenario")
+	fs.IntVar(&c.segments, "segments", 12, "transcript segments per created conversation (1-500)")
+	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
+	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
+	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+")")
+	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if c.duration <= 0 {
+		return c, errors.New("-duration must be positive")
+	}
+	if c.concurrency < 1 {
+		return c, errors.New("-concurrency must be at least 1")
+	}
+	if c.segments < 1 || c.segments > 500 {
+		return c, errors.New("-segments must be between 1 and 500 (the API's limit)")
+	}
+	if c.timeout <= 0 {
+		return c, errors.New("-timeout must be positive")
+	}
+	host, port, err := net.SplitHostPort(c.addr)
+	if err != nil {
+		return c, fmt.Errorf("-addr %q is not HOST:PORT: %w", c.addr, err)
+	}
+	if host != "127.0.0.1" {
+		return c, fmt.Errorf("-addr host must be 127.0.0.1 (the driver only targets loopback), got %q", host)
+	}
+	if port == "" {
+		return c, fmt.Errorf("-addr %q has no port (use 127.0.0.1:0 for a free one)", c.addr)
+	}
+	if _, err := selectScenarios(c.scenarios); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hearth-bench:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err = run(ctx, cfg, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hearth-bench:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole benchmark. Cleanup (server stop, temp dir removal) runs in
+// defers, so every return path — including an interrupted context — cleans up.
+func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) {
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "hearth-bench: "+format+"\n", args...) }
+
+	scens, err := selectScenarios(cfg.scenarios)
+	if err != nil {
+		return err
+	}
+	hearth, err := filepath.Abs(cfg.hearth)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(hearth); err != nil {
+		return fmt.Errorf("hearth binary: %w (build it with `make build`)", err)
+	} else if st.IsDir() {
+		return fmt.Errorf("hearth binary %s is a directory", hearth)
+	}
+
+	dataDir, err := os.MkdirTemp("", "hearth-bench-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cfg.keep {
+			logf("keeping data directory %s", dataDir)
+			return
+		}
+		if rerr := os.RemoveAll(dataDir); rerr != nil {
+			logf("removing %s: %v", dataDir, rerr)
+		}
+	}()
+
+	addr, err := resolveAddr(cfg.addr)
+	if err != nil {
+		return err
+	}
+
+	rep := &report{
+		cfg:     cfg,
+		command: commandLine(os.Args),
+		machine: machineInfo(),
+		started: time.Now().UTC(),
+	}
+
+	logf("starting %s serve --data %s --addr %s", hearth, dataDir, addr)
+	srv, err := startServer(ctx, hearth, dataDir, addr, 30*time.Second)
+	if err != nil {
+		return err
+	}
+	stopped := false
+	stopServer := func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		d, serr := srv.stop(15 * time.Second)
+		rep.shutdown = d
+		rep.exitStatus = srv.exitStatus()
+		if serr != nil {
+			logf("stopping server: %v", serr)
+			return serr
+		}
+		logf("server stopped %s after SIGINT (%s)", fmtDur(d), rep.exitStatus)
+		return nil
+	}
+	defer func() {
+		if serr := stopServer(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	rep.startToHealthy = srv.startToHealthy
+	logf("healthy after %s", fmtDur(srv.startToHealthy))
+
+	if err := sleepCtx(ctx, time.Second); err != nil {
+		return interrupted(err)
+	}
+	rep.idleRSS = readRSS(srv.pid())
+
+	uid, err := srv.cli(ctx, "users", "add", "--data", dataDir, "--name", "bench")
+	if err != nil {
+		return interrupted(err)
+	}
+	key, err := srv.cli(ctx, "keys", "create", "--data", dataDir, "--user", uid, "--kind", "dev",
+		"--scopes", "conversations:read,conversations:write")
+	if err != nil {
+		return interrupted(err)
+	}
+	logf("user %s and a dev key created", uid)
+
+	client := newHTTPClient(cfg.concurrency, cfg.timeout)
+	defer client.CloseIdleConnections()
+	shared := newSharedState(cfg.segments)
+	for _, sc := range scens {
+		if ctx.Err() != nil {
+			break
+		}
+		if sc.skipUnless != nil {
+			if why := sc.skipUnless(shared); why != "" {
+				logf("scenario %s skipped: %s", sc.name, why)
+				rep.results = append(rep.results, result{name: sc.name, skipped: why})
+				continue
+			}
+		}
+		logf("scenario %s: %d workers for %s", sc.name, cfg.concurrency, cfg.duration)
+		res := runScenario(ctx, sc, loadOptions{
+			concurrency: cfg.concurrency,
+			duration:    cfg.duration,
+			client:      client,
+			baseURL:     "http://" + addr,
+			key:         key,
+			shared:      shared,
+			errLog:      stderr,
+		})
+		rep.results = append(rep.results, res)
+		logf("scenario %s: %d requests, %d errors, %.1f req/s", sc.name, res.requests, res.errors, res.rate())
+	}
+	if ctx.Err() != nil {
+		rep.interrupted = true
+	}
+	rep.afterRSS = readRSS(srv.pid())
+	rep.peakRSS = readPeakRSS(srv.pid())
+	client.CloseIdleConnections()
+	stopErr := stopServer()
+
+	md := rep.markdown()
+	if _, err := io.WriteString(stdout, md); err != nil {
+		return err
+	}
+	if cfg.out != "" {
+		if err := os.WriteFile(cfg.out, []byte(md), 0o644); err != nil {
+			return fmt.Errorf("writing -out: %w", err)
+		}
+		logf("report written to %s", cfg.out)
+	}
+	if rep.interrupted {
+		return errors.New("interrupted; partial results above")
+	}
+	return stopErr
+}
+
+func interrupted(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return errors.New("interrupted")
+	}
+	return err
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// resolveAddr turns 127.0.0.1:0 into 127.0.0.1:<free port> by listening on
+// port 0 and closing the listener again.
+func resolveAddr(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
+	if port != "0" {
+		return addr, nil
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return "", fmt.Errorf("picking a free port: %w", err)
+	}
+	a := ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		return "", err
+	}
+	return a, nil
+}
+
+// commandLine renders the driver's invocation as a shell command. argv[0] is
+// reduced to its base name because `go run` puts the binary in a throw-away
+// build directory.
+func commandLine(args []string) string {
+	if len(args) == 0 {
+		return "hearth-bench"
+	}
+	parts := []string{filepath.Base(args[0])}
+	for _, a := range args[1:] {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
