@@ -182,7 +182,7 @@ func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 
 // Conversation implements appliance.ConversationStore.
 func (db *DB) Conversation(ctx context.Context, userID, id string) (*appliance.Conversation, error) {
-	row := db.reader.QueryRowContext(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE id = ? AND user_id = ? AND deleted = 0`, id, userID)
+	row := db.queryRow(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE id = ? AND user_id = ? AND deleted = 0`, id, userID)
 	c, err := scanConversation(row, nil)
 	if err != nil {
 		return nil, err
@@ -200,7 +200,7 @@ func (db *DB) Conversation(ctx context.Context, userID, id string) (*appliance.C
 // InProgressConversation implements appliance.ConversationStore.
 func (db *DB) InProgressConversation(ctx context.Context, userID string) (*appliance.Conversation, error) {
 	var id string
-	err := db.reader.QueryRowContext(ctx, `SELECT id FROM conversations WHERE user_id = ? AND status = 'in_progress' AND deleted = 0
+	err := db.queryRow(ctx, `SELECT id FROM conversations WHERE user_id = ? AND status = 'in_progress' AND deleted = 0
 		ORDER BY created_at DESC LIMIT 1`, userID).Scan(&id)
 	if err != nil {
 		return nil, mapErr(err, "in-progress conversation")
@@ -251,7 +251,7 @@ func (db *DB) Conversations(ctx context.Context, userID string, f appliance.Conv
 		limit = 25
 	}
 	args = append(args, limit, max(f.Offset, 0))
-	rows, err := db.reader.QueryContext(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE `+
+	rows, err := db.query(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE `+
 		strings.Join(where, " AND ")+` ORDER BY started_at DESC, created_at DESC, id LIMIT ? OFFSET ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", err)
@@ -328,7 +328,7 @@ func (db *DB) loadSegments(ctx context.Context, cs []*appliance.Conversation) er
 		args[i] = c.ID
 		c.TranscriptSegments = []appliance.TranscriptSegment{}
 	}
-	rows, err := db.reader.QueryContext(ctx, `SELECT conversation_id, id, text, speaker, speaker_id, is_user, person_id,
+	rows, err := db.query(ctx, `SELECT conversation_id, id, text, speaker, speaker_id, is_user, person_id,
 		start_s, end_s, translations, speech_profile_processed, stt_provider
 		FROM transcript_segments WHERE conversation_id IN (`+placeholders(len(cs))+`) ORDER BY conversation_id, idx`, args...)
 	if err != nil {
@@ -366,7 +366,7 @@ func (db *DB) loadActionItems(ctx context.Context, userID string, cs []*applianc
 		args = append(args, c.ID)
 		c.Structured.ActionItems = []appliance.ActionItem{}
 	}
-	rows, err := db.reader.QueryContext(ctx, `SELECT id, conversation_id, description, completed, created_at, updated_at, due_at, completed_at, is_locked
+	rows, err := db.query(ctx, `SELECT id, conversation_id, description, completed, created_at, updated_at, due_at, completed_at, is_locked
 		FROM action_items WHERE user_id = ? AND deleted = 0 AND conversation_id IN (`+placeholders(len(cs))+`) ORDER BY created_at, id`, args...)
 	if err != nil {
 		return fmt.Errorf("load action items: %w", err)

@@ -35,7 +35,7 @@ func (db *DB) names(ctx context.Context, table, userID string, ids []string) (ma
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := db.reader.QueryContext(ctx, `SELECT id, name FROM `+table+` WHERE user_id = ? AND id IN (`+placeholders(len(ids))+`)`, args...)
+	rows, err := db.query(ctx, `SELECT id, name FROM `+table+` WHERE user_id = ? AND id IN (`+placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read %s names: %w", table, err)
 	}

@@ -37,6 +37,7 @@ type DB struct {
 	path   string
 	writer *sql.DB
 	reader *sql.DB
+	reads  *stmtCache
 	log    *slog.Logger
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -90,7 +91,8 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	reader.SetMaxOpenConns(o.readConns)
 	reader.SetMaxIdleConns(o.readConns)
 
-	db := &DB{path: path, writer: writer, reader: reader, log: o.logger, Now: time.Now}
+	db := &DB{path: path, writer: writer, reader: reader, reads: &stmtCache{db: reader, stmts: map[string]*sql.Stmt{}},
+		log: o.logger, Now: time.Now}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -122,6 +124,9 @@ func (db *DB) Path() string { return db.path }
 // Close closes both pools, the writer last so that its close checkpoints the WAL.
 func (db *DB) Close() error {
 	var errs []error
+	if db.reads != nil {
+		db.reads.close()
+	}
 	if db.reader != nil {
 		errs = append(errs, db.reader.Close())
 	}

@@ -19,13 +19,13 @@ func (db *DB) CreateUser(ctx context.Context, u *appliance.User) error {
 
 // User returns the user with id.
 func (db *DB) User(ctx context.Context, id string) (*appliance.User, error) {
-	row := db.reader.QueryRowContext(ctx, `SELECT id, name, time_zone, created_at FROM users WHERE id = ?`, id)
+	row := db.queryRow(ctx, `SELECT id, name, time_zone, created_at FROM users WHERE id = ?`, id)
 	return scanUser(row)
 }
 
 // Users returns every user, oldest first.
 func (db *DB) Users(ctx context.Context) ([]*appliance.User, error) {
-	rows, err := db.reader.QueryContext(ctx, `SELECT id, name, time_zone, created_at FROM users ORDER BY created_at, id`)
+	rows, err := db.query(ctx, `SELECT id, name, time_zone, created_at FROM users ORDER BY created_at, id`)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
@@ -72,13 +72,13 @@ const keyColumns = `id, user_id, kind, name, hash, display, scopes, created_at, 
 
 // KeyByHash returns the key whose secret hashes to hash.
 func (db *DB) KeyByHash(ctx context.Context, hash string) (*appliance.Key, error) {
-	row := db.reader.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ?`, hash)
+	row := db.queryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ?`, hash)
 	return scanKey(row)
 }
 
 // Keys lists a user's keys, newest first, revoked ones included.
 func (db *DB) Keys(ctx context.Context, userID string) ([]*appliance.Key, error) {
-	rows, err := db.reader.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, id`, userID)
+	rows, err := db.query(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, id`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
