@@ -6,6 +6,7 @@
 // It also holds Builtin, the offline extractor Hearth uses when no language
 // model is configured. Builtin is a set of cheap, deterministic heuristics
 // (keyword scoring, extractive summaries, a category lexicon) that stand in
-// for the reference's LLM prompts; it needs no model files and runs in
-// microseconds, so `make run` works on a fresh machine.
+// for the reference's LLM prompts; it needs no model files and structures a
+// long transcript in well under a millisecond, so `make run` works on a fresh
+// machine.
 package pipeline

@@ -81,11 +81,17 @@ var stopWords = wordSet(`
 	god gosh jeez geez
 	gonna i'd've whoever whichever`)
 
-// keywordStopWords never become title words: they describe the act of talking
-// rather than a topic, and would produce placeholder-like titles.
-var keywordStopWords = wordSet(`
-	conversation conversations untitled chat chats discussion discussions
-	talked speaker speakers today yesterday okay um uh yeah people person guy guys
+// placeholderWords describe the act of talking rather than a topic; a title
+// made of them would read like "Untitled" or "Conversation".
+const placeholderList = `conversation conversations untitled chat chats discussion discussions
+	talked speaker speakers transcript recording`
+
+var placeholderWords = wordSet(placeholderList)
+
+// keywordStopWords never become title words: placeholders, number words,
+// generic adjectives and vague nouns say nothing about the topic.
+var keywordStopWords = wordSet(placeholderList, `
+	today yesterday okay um uh yeah people person guy guys
 	everybody anybody tonight
 	zero two three four five six seven eight nine ten eleven twelve thirteen fourteen
 	fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy

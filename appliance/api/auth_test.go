@@ -1,0 +1,139 @@
+package api_test
+
+import (
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+func TestDevAuth(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const list = "/v1/dev/user/conversations"
+	const create = "/v1/dev/user/conversations/from-segments"
+	e.run(t, []apiCase{
+		{Name: "NoHeader", Method: "GET", Path: list, WantStatus: 401,
+			WantContains: []string{`"detail":"Missing or invalid Authorization header. Must be 'Bearer API_KEY'"`}},
+		{Name: "NotBearer", Method: "GET", Path: list, Auth: "Basic " + e.devRW, WantStatus: 401,
+			WantContains: []string{"Must be 'Bearer API_KEY'"}},
+		{Name: "EmptyBearer", Method: "GET", Path: list, Auth: "Bearer ", WantStatus: 401,
+			WantContains: []string{"Must be 'Bearer API_KEY'"}},
+		{Name: "Garbage", Method: "GET", Path: list, Auth: "Bearer nonsense", WantStatus: 401,
+			WantContains: []string{`"detail":"Invalid API Key"`}},
+		{Name: "UnknownKey", Method: "GET", Path: list, Auth: "Bearer hearth_dev_00000000000000000000000000000000", WantStatus: 401,
+			WantContains: []string{`"detail":"Invalid API Key"`}},
+		{Name: "BareKeyIsNotEnough", Method: "GET", Path: list, Auth: e.devRW, WantStatus: 401,
+			WantContains: []string{"Must be 'Bearer API_KEY'"}},
+		{Name: "MCPKeyNamesItsEndpoints", Method: "GET", Path: list, Auth: bearer(e.mcp), WantStatus: 401,
+			WantContains: []string{"MCP API keys (hearth_mcp_...) only authenticate the MCP endpoints under /v1/mcp/", "/v1/mcp/sse", "requires a Developer API key"}},
+		{Name: "IDTokenIsNotAKey", Method: "GET", Path: list, Auth: bearer(e.token), WantStatus: 401,
+			WantContains: []string{`"detail":"Invalid API Key"`}},
+		{Name: "Revoked", Method: "GET", Path: list, Auth: bearer(e.devRevoked), WantStatus: 401,
+			WantContains: []string{`"detail":"Invalid API Key"`}},
+		{Name: "ReadOnlyCannotWrite", Method: "POST", Path: create, Auth: bearer(e.devRO), Body: meetingBody, WantStatus: 403,
+			WantContains: []string{`"detail":"Insufficient permissions. Required scope: conversations:write"`}},
+		{Name: "ReadOnlyCanRead", Method: "GET", Path: list, Auth: bearer(e.devRO), WantStatus: 200},
+		{Name: "ReadOnlyCannotPatch", Method: "PATCH", Path: list + "/x", Auth: bearer(e.devRO), Body: `{"title":"x"}`, WantStatus: 403},
+		{Name: "ReadOnlyCannotDelete", Method: "DELETE", Path: list + "/x", Auth: bearer(e.devRO), WantStatus: 403},
+		{Name: "CaseInsensitiveScheme", Method: "GET", Path: list, Auth: "bearer " + e.devRO, WantStatus: 200},
+	})
+}
+
+func TestMemoriesPathsDoNotExist(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var cases []apiCase
+	for _, path := range []string{"/v1/memories", "/v2/memories", "/v1/memories/abc"} {
+		for name, auth := range map[string]string{"none": "", "dev": bearer(e.devRW), "mcp": bearer(e.mcp), "token": bearer(e.token)} {
+			for _, method := range []string{"GET", "POST"} {
+				cases = append(cases, apiCase{Name: method + path + "/" + name, Method: method, Path: path, Auth: auth,
+					Body: `{}`, WantStatus: 404, WantContains: []string{`"detail":"Not Found"`}})
+			}
+		}
+	}
+	e.run(t, cases)
+}
+
+func TestRateLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(c *appliance.Config) { c.RateLimitBoost = 1 })
+	// dev:conversations allows 25 writes an hour per key; PATCH of a missing
+	// conversation is a write that is cheap to repeat.
+	path := "/v1/dev/user/conversations/missing"
+	for i := range 25 {
+		if rec := e.do("PATCH", path, bearer(e.devRW), `{"title":"t"}`); rec.Code != http.StatusNotFound {
+			t.Fatalf("request %d: status %d %s", i+1, rec.Code, rec.Body)
+		}
+	}
+	rec := e.do("PATCH", path, bearer(e.devRW), `{"title":"t"}`)
+	if rec.Code != http.StatusTooManyRequests {
+		t.Fatalf("26th write: status %d, want 429", rec.Code)
+	}
+	retry, err := strconv.Atoi(rec.Header().Get("Retry-After"))
+	if err != nil || retry < 3590 || retry > 3600 {
+		t.Fatalf("Retry-After = %q, want about 3600", rec.Header().Get("Retry-After"))
+	}
+	if got := decode(t, rec)["detail"]; got != "Rate limit exceeded. Try again in "+strconv.Itoa(retry)+"s." {
+		t.Fatalf("detail = %q", got)
+	}
+	if rec.Header().Get("X-RateLimit-Limit") != "25" || rec.Header().Get("X-RateLimit-Remaining") != "0" {
+		t.Fatalf("rate headers = %v", rec.Header())
+	}
+	// Limits are per key: another user's key and reads are unaffected.
+	if rec := e.do("PATCH", path, bearer(e.otherRW), `{"title":"t"}`); rec.Code != http.StatusNotFound {
+		t.Fatalf("other key: %d", rec.Code)
+	}
+	if rec := e.do("GET", "/v1/dev/user/conversations", bearer(e.devRW), ""); rec.Code != http.StatusOK {
+		t.Fatalf("read after write limit: %d", rec.Code)
+	}
+	// The window ends an hour after it began.
+	e.clock.Add(time.Hour)
+	if rec := e.do("PATCH", path, bearer(e.devRW), `{"title":"t"}`); rec.Code != http.StatusNotFound {
+		t.Fatalf("after the window: %d, want 404", rec.Code)
+	}
+}
+
+func TestRateLimit_TranscriptReadsHaveTheirOwnBudget(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(c *appliance.Config) { c.RateLimitBoost = 1 })
+	for i := range 25 {
+		if rec := e.do("GET", "/v1/dev/user/conversations?include_transcript=true", bearer(e.devRW), ""); rec.Code != 200 {
+			t.Fatalf("read %d: %d", i, rec.Code)
+		}
+	}
+	if rec := e.do("GET", "/v1/dev/user/conversations?include_transcript=true", bearer(e.devRW), ""); rec.Code != 429 {
+		t.Fatalf("26th transcript read: %d, want 429", rec.Code)
+	}
+	if rec := e.do("GET", "/v1/dev/user/conversations", bearer(e.devRW), ""); rec.Code != 200 {
+		t.Fatalf("plain read after transcript budget: %d, want 200", rec.Code)
+	}
+}
+
+func TestIDTokenSurfaces(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	expired := func() string {
+		s := *e.signer
+		s.Now = func() time.Time { return time.Now().Add(-2 * time.Hour) }
+		tok, _ := s.Issue(e.user, time.Hour)
+		return tok
+	}()
+	ghost, _ := e.signer.Issue("no-such-user", time.Hour)
+	e.run(t, []apiCase{
+		{Name: "NoToken", Method: "POST", Path: "/v1/conversations", Body: `{}`, WantStatus: 401},
+		{Name: "Expired", Method: "POST", Path: "/v1/conversations", Auth: bearer(expired), Body: `{}`, WantStatus: 401,
+			WantContains: []string{"Invalid authorization token"}},
+		{Name: "UnknownUser", Method: "POST", Path: "/v1/conversations", Auth: bearer(ghost), Body: `{}`, WantStatus: 401},
+		{Name: "DevKeyNamesItsEndpoints", Method: "POST", Path: "/v1/conversations", Auth: bearer(e.devRW), Body: `{}`, WantStatus: 401,
+			WantContains: []string{"only authenticate the Developer API under /v1/dev/", "ID token"}},
+		{Name: "MCPKey", Method: "POST", Path: "/v1/conversations", Auth: bearer(e.mcp), Body: `{}`, WantStatus: 401,
+			WantContains: []string{"/v1/mcp/", "ID token"}},
+		{Name: "NothingInProgress", Method: "POST", Path: "/v1/conversations", Auth: bearer(e.token), Body: `{}`, WantStatus: 404,
+			WantContains: []string{`"detail":"Conversation in progress not found"`}},
+		{Name: "FromSegmentsTwin", Method: "POST", Path: "/v1/conversations/from-segments", Auth: bearer(e.token), Body: meetingBody,
+			WantStatus: 200, WantContains: []string{`"status":"completed"`}},
+	})
+}

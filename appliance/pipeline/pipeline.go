@@ -1,0 +1,215 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// Pipeline turns a finished conversation into a structured one: discard
+// decision, structure, normalisation, status. It holds no per-conversation
+// state and is safe for concurrent use if its extractor is.
+type Pipeline struct {
+	ex     appliance.Extractor
+	logger *slog.Logger
+}
+
+// Options tune one Process call.
+type Options struct {
+	// ForceProcess (POST /v1/conversations, reprocess) never discards.
+	ForceProcess bool
+	// Location is the user's time zone for resolving relative times; nil
+	// means the appliance's local zone, as an empty User.TimeZone does.
+	Location *time.Location
+	// UserName lets the extractor name the user instead of "Speaker 0".
+	UserName string
+}
+
+// New returns a pipeline that structures with ex, which must not be nil. A
+// nil logger discards logs.
+func New(ex appliance.Extractor, logger *slog.Logger) *Pipeline {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Pipeline{ex: ex, logger: logger}
+}
+
+// Discard emojis: the reference picks one of these at random; Hearth picks
+// by conversation id so reprocessing gives the same result.
+const (
+	discardEmojiA = "🧠"
+	discardEmojiB = "🎉"
+)
+
+// Process decides whether c is worth keeping and, if so, structures it. On
+// success c.Structured, c.Discarded and c.Status (completed) are set. When
+// the extractor fails to structure, the error is returned and c is left
+// unchanged so the caller can retry or mark it failed.
+func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt Options) error {
+	if c == nil {
+		return errors.New("process conversation: nil conversation")
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("process conversation: %w", err)
+	}
+	in := input(c, opt)
+	discard, rule := p.discard(ctx, c, in, opt)
+	if discard {
+		c.Structured = discardedStructure(c.ID)
+		c.Discarded = true
+		c.Status = appliance.StatusCompleted
+		p.logger.DebugContext(ctx, "conversation discarded", "conversation_id", c.ID, "rule", rule, "extractor", p.ex.Name())
+		return nil
+	}
+	s, err := p.ex.Structure(ctx, in)
+	if err != nil {
+		return fmt.Errorf("structure conversation: %w", err)
+	}
+	c.Structured = normalize(s)
+	if c.Structured.Title == "" && (rule == ruleTextIntegration || rule == ruleForceProcess) {
+		// These conversations must be kept, but a transcript with no topic
+		// words ("Okay.") gives the extractor nothing to title. Name it by
+		// what was said rather than let the empty title discard it.
+		c.Structured.Title = utteranceTitle(c.TranscriptSegments)
+		if c.Structured.Overview == "" {
+			c.Structured.Overview = utteranceOverview(c.TranscriptSegments)
+		}
+	}
+	// As in the reference: any empty title also counts as discarded.
+	c.Discarded = c.Structured.Title == ""
+	c.Status = appliance.StatusCompleted
+	p.logger.DebugContext(ctx, "conversation structured", "conversation_id", c.ID, "rule", rule,
+		"extractor", p.ex.Name(), "category", string(c.Structured.Category), "discarded", c.Discarded)
+	return nil
+}
+
+// Rules that keep a conversation whatever its content.
+const (
+	ruleTextIntegration = "text_integration"
+	ruleForceProcess    = "force_process"
+)
+
+// utteranceMaxWords bounds a title made from the words themselves.
+const utteranceMaxWords = 6
+
+// utteranceTitle is the first few words of the transcript in Title Case,
+// for conversations that must be kept but have no topic to extract.
+func utteranceTitle(segs []appliance.TranscriptSegment) string {
+	d := parseSegments(segs)
+	n := min(len(d.tokens), utteranceMaxWords)
+	words := make([]string, 0, n)
+	for _, t := range d.tokens[:n] {
+		words = append(words, d.texts[t.seg][t.start:t.end])
+	}
+	return titleCase(words)
+}
+
+// utteranceOverview is the transcript itself, bounded, as the overview of a
+// conversation too short to summarise.
+func utteranceOverview(segs []appliance.TranscriptSegment) string {
+	text := strings.Join(strings.Fields(joinSegments(segs)), " ")
+	if r := []rune(text); len(r) > maxOverviewRunes {
+		text = string(r[:maxOverviewRunes-1]) + "…"
+	}
+	return text
+}
+
+// discard applies reference-facts §7 in order and names the deciding rule.
+func (p *Pipeline) discard(ctx context.Context, c *appliance.Conversation, in appliance.TranscriptInput, opt Options) (bool, string) {
+	switch {
+	case c.Source.IsTextIntegration():
+		return false, ruleTextIntegration
+	case opt.ForceProcess:
+		return false, ruleForceProcess
+	}
+	text := joinSegments(c.TranscriptSegments)
+	if WordCount(text) > keepWordCount {
+		return false, "substantial_length"
+	}
+	d := parseSegments(c.TranscriptSegments)
+	if fillerOnly(d) {
+		return true, "filler_only"
+	}
+	if len(d.tokens) == 0 && !hasPhotoDescription(c) {
+		return true, "empty_transcript"
+	}
+	discard, err := p.ex.ShouldDiscard(ctx, in)
+	if err != nil {
+		// Fail open: losing a conversation is worse than keeping a trivial one.
+		p.logger.WarnContext(ctx, "discard check failed; keeping conversation",
+			"conversation_id", c.ID, "extractor", p.ex.Name(), "err", err)
+		return false, "extractor_error"
+	}
+	return discard, "extractor"
+}
+
+// input is what the extractor sees of c.
+func input(c *appliance.Conversation, opt Options) appliance.TranscriptInput {
+	started := c.CreatedAt
+	if c.StartedAt != nil {
+		started = *c.StartedAt
+	}
+	loc := opt.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	return appliance.TranscriptInput{
+		Segments:  c.TranscriptSegments,
+		Language:  c.Language,
+		Source:    c.Source,
+		StartedAt: started,
+		Duration:  c.Duration(),
+		Location:  loc,
+		UserName:  opt.UserName,
+	}
+}
+
+// discardedStructure is the reference's Structured(title "") for a discarded
+// conversation, with the emoji chosen by id instead of at random.
+func discardedStructure(id string) appliance.Structured {
+	s := appliance.EmptyStructured()
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	// FNV-1a's lowest bit only tracks the parity of the input bytes, so fold
+	// the high half in before taking a bit.
+	sum := h.Sum32()
+	s.Emoji = discardEmojiA
+	if (sum^sum>>16)&2 != 0 {
+		s.Emoji = discardEmojiB
+	}
+	return s
+}
+
+// normalize makes any extractor's output satisfy the contract: a valid
+// category, non-nil lists, event durations defaulted to 30 and capped at 180
+// minutes, and created=false (reference-facts §1.5). Slices are copied so
+// the extractor's values are never aliased into the conversation.
+func normalize(s appliance.Structured) appliance.Structured {
+	s.Title = strings.TrimSpace(s.Title)
+	s.Category = appliance.NormalizeCategory(string(s.Category))
+	if s.Emoji == "" {
+		s.Emoji = appliance.DefaultEmoji
+	}
+	items := make([]appliance.ActionItem, len(s.ActionItems))
+	copy(items, s.ActionItems)
+	s.ActionItems = items
+	events := make([]appliance.Event, len(s.Events))
+	for i, e := range s.Events {
+		switch {
+		case e.Duration <= 0:
+			e.Duration = appliance.DefaultEventMinutes
+		case e.Duration > appliance.MaxEventMinutes:
+			e.Duration = appliance.MaxEventMinutes
+		}
+		e.Created = false
+		events[i] = e
+	}
+	s.Events = events
+	return s
+}
