@@ -57,6 +57,9 @@ type ConversationStore interface {
 	SaveConversation(ctx context.Context, c *Conversation) error
 	// Conversation returns one conversation with its segments; deleted ones are ENOTFOUND.
 	Conversation(ctx context.Context, userID, id string) (*Conversation, error)
+	// ConversationHead is Conversation without transcript segments (nil), for
+	// reads that do not show them.
+	ConversationHead(ctx context.Context, userID, id string) (*Conversation, error)
 	Conversations(ctx context.Context, userID string, f ConversationFilter) ([]*Conversation, error)
 	// InProgressConversation returns the user's newest in-progress conversation.
 	InProgressConversation(ctx context.Context, userID string) (*Conversation, error)

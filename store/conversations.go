@@ -182,14 +182,25 @@ func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 
 // Conversation implements appliance.ConversationStore.
 func (db *DB) Conversation(ctx context.Context, userID, id string) (*appliance.Conversation, error) {
+	return db.conversation(ctx, userID, id, true)
+}
+
+// ConversationHead implements appliance.ConversationStore.
+func (db *DB) ConversationHead(ctx context.Context, userID, id string) (*appliance.Conversation, error) {
+	return db.conversation(ctx, userID, id, false)
+}
+
+func (db *DB) conversation(ctx context.Context, userID, id string, withSegments bool) (*appliance.Conversation, error) {
 	row := db.queryRow(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE id = ? AND user_id = ? AND deleted = 0`, id, userID)
 	c, err := scanConversation(row, nil)
 	if err != nil {
 		return nil, err
 	}
 	cs := []*appliance.Conversation{c}
-	if err := db.loadSegments(ctx, cs); err != nil {
-		return nil, err
+	if withSegments {
+		if err := db.loadSegments(ctx, cs); err != nil {
+			return nil, err
+		}
 	}
 	if err := db.loadActionItems(ctx, userID, cs); err != nil {
 		return nil, err
@@ -461,6 +472,7 @@ func scanConversation(s scanner, claimedAt *sql.NullString) (*appliance.Conversa
 		}
 	}
 	c.Structured.ActionItems = []appliance.ActionItem{}
+	c.TranscriptSegments = nil
 	return &c, nil
 }
 

@@ -43,6 +43,7 @@ func TestOpen_SettingsTakeEffect(t *testing.T) {
 		{"PRAGMA foreign_keys", "1"},
 		{"PRAGMA synchronous", "1"}, // NORMAL
 		{"PRAGMA busy_timeout", "5000"},
+		{"PRAGMA cache_size", "-4000"},
 		{"PRAGMA query_only", "1"}, // the read pool refuses writes
 		{"PRAGMA application_id", fmt.Sprint(0x48525448)},
 	} {
@@ -350,5 +351,26 @@ func TestClaimConversation_StaleClaimIsRedone(t *testing.T) {
 	got, claimed, err := db.ClaimConversation(ctx, c, time.Now().Add(time.Hour))
 	if err != nil || claimed || got.Status != appliance.StatusCompleted {
 		t.Fatalf("claim over completed: claimed=%v status=%v err=%v", claimed, got.Status, err)
+	}
+}
+
+func TestConversationHead_LeavesOutSegments(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	mustUser(t, db, "u1")
+	c := sampleConversation("c1", "u1")
+	if err := db.SaveConversation(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	head, err := db.ConversationHead(ctx, "u1", "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head.TranscriptSegments != nil || head.Structured.Title != c.Structured.Title || len(head.Structured.ActionItems) != 1 {
+		t.Fatalf("head = %+v", head)
+	}
+	if _, err := db.ConversationHead(ctx, "u2", "c1"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("other user's head: %v", err)
 	}
 }

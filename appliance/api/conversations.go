@@ -141,7 +141,11 @@ func (s *Server) getConversation(c echo.Context) error {
 		return err
 	}
 	uid := userID(c)
-	conv, err := s.store.Conversation(c.Request().Context(), uid, c.Param("id"))
+	load := s.store.ConversationHead
+	if withTranscript {
+		load = s.store.Conversation
+	}
+	conv, err := load(c.Request().Context(), uid, c.Param("id"))
 	if appliance.ErrorCode(err) == appliance.ENOTFOUND || (err == nil && conv.IsLocked) {
 		return errNotFound("Conversation not found")
 	} else if err != nil {
@@ -254,7 +258,7 @@ func (s *Server) patchConversation(c echo.Context) error {
 			return err
 		}
 	}
-	conv, err = s.store.Conversation(ctx, uid, id)
+	conv, err = s.store.ConversationHead(ctx, uid, id)
 	if err != nil {
 		return err
 	}
@@ -280,7 +284,7 @@ func (s *Server) deleteConversation(c echo.Context) error {
 // lockedCheck loads a conversation for a mutation: 404 when missing, 402
 // when locked.
 func (s *Server) lockedCheck(ctx context.Context, uid, id string) (*appliance.Conversation, error) {
-	conv, err := s.store.Conversation(ctx, uid, id)
+	conv, err := s.store.ConversationHead(ctx, uid, id)
 	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
 		return nil, errNotFound("Conversation not found")
 	} else if err != nil {
