@@ -4,8 +4,10 @@
 # already installed are skipped without touching the network.
 set -euo pipefail
 
+# make: the build and test entry points.
 # libsqlite3-dev: sqlite-vec's cgo bindings include sqlite3.h.
-PACKAGES=(libsqlite3-dev pkg-config)
+# pkg-config: how cgo finds the codec libraries.
+PACKAGES=(make libsqlite3-dev pkg-config)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
