@@ -121,27 +121,9 @@ func (f fields) str(name string, required bool) (string, bool) {
 	return s, true
 }
 
-func (f fields) float(name string, required bool) (float64, bool) {
-	raw, ok := f.get(name, required)
-	if !ok {
-		return 0, false
-	}
-	n, isNum := raw.(json.Number)
-	if !isNum {
-		f.fail(name, "float_type", "Input should be a valid number")
-		return 0, false
-	}
-	x, err := n.Float64()
-	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-		f.fail(name, "finite_number", "Input should be a finite number")
-		return 0, false
-	}
-	return x, true
-}
-
-// floatLax is float for fields whose out-of-range values are dropped rather
-// than rejected (geolocation): it reports non-finite values as ok=true, NaN.
-func (f fields) floatLax(name string, required bool) (float64, bool) {
+// number returns a numeric field's value; a number too large for float64
+// comes back as +Inf, for the caller to reject or drop.
+func (f fields) number(name string, required bool) (float64, bool) {
 	raw, ok := f.get(name, required)
 	if !ok {
 		return 0, false
@@ -156,6 +138,16 @@ func (f fields) floatLax(name string, required bool) (float64, bool) {
 		return math.Inf(1), true
 	}
 	return x, true
+}
+
+// float is number for fields that must be finite.
+func (f fields) float(name string, required bool) (float64, bool) {
+	x, ok := f.number(name, required)
+	if ok && (math.IsInf(x, 0) || math.IsNaN(x)) {
+		f.fail(name, "finite_number", "Input should be a finite number")
+		return 0, false
+	}
+	return x, ok
 }
 
 func (f fields) int(name string, required bool) (int, bool) {

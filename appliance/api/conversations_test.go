@@ -313,11 +313,7 @@ func TestGetConversation(t *testing.T) {
 	e := newEnv(t)
 	id := e.create(meetingBody)["id"].(string)
 	locked := e.create(meetingBody)["id"].(string)
-	c, _ := e.db.Conversation(context.Background(), e.user, locked)
-	c.IsLocked = true
-	if err := e.db.SaveConversation(context.Background(), c); err != nil {
-		t.Fatal(err)
-	}
+	e.lock(locked)
 	path := "/v1/dev/user/conversations/"
 	e.run(t, []apiCase{
 		{Name: "DefaultWithoutTranscript", Method: "GET", Path: path + id, Auth: bearer(e.devRO), WantStatus: 200,
@@ -343,11 +339,7 @@ func TestPatchAndDeleteConversation(t *testing.T) {
 	e := newEnv(t)
 	id := e.create(meetingBody)["id"].(string)
 	locked := e.create(meetingBody)["id"].(string)
-	c, _ := e.db.Conversation(context.Background(), e.user, locked)
-	c.IsLocked = true
-	if err := e.db.SaveConversation(context.Background(), c); err != nil {
-		t.Fatal(err)
-	}
+	e.lock(locked)
 	path := "/v1/dev/user/conversations/"
 	auth := bearer(e.devRW)
 	e.run(t, []apiCase{
@@ -500,4 +492,17 @@ func TestConsoleAndHealth(t *testing.T) {
 		{Name: "UnknownPath", Method: "GET", Path: "/v9/nothing", WantStatus: 404, WantContains: []string{`"detail":"Not Found"`}},
 		{Name: "Traversal", Method: "GET", Path: "/../../etc/passwd", WantStatus: 404},
 	})
+}
+
+// lock marks one of env.user's conversations locked.
+func (e *env) lock(id string) {
+	e.t.Helper()
+	c, err := e.db.Conversation(context.Background(), e.user, id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	c.IsLocked = true
+	if err := e.db.SaveConversation(context.Background(), c); err != nil {
+		e.t.Fatal(err)
+	}
 }

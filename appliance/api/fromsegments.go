@@ -197,17 +197,17 @@ func parseSegments(segs []any, v *appliance.ValidationError) []segmentInput {
 }
 
 // parseGeolocation reads a geolocation whose types are right. Values out of
-// bounds do not fail the request: Valid() drops them later.
+// bounds, infinite ones included, do not fail the request: Valid() drops them.
 func parseGeolocation(f fields) *appliance.Geolocation {
 	var g appliance.Geolocation
 	var ok bool
-	g.Latitude, ok = f.floatLax("latitude", true)
+	g.Latitude, ok = f.number("latitude", true)
 	lonOK := false
-	g.Longitude, lonOK = f.floatLax("longitude", true)
-	if x, present := f.floatLax("accuracy", false); present {
+	g.Longitude, lonOK = f.number("longitude", true)
+	if x, present := f.number("accuracy", false); present {
 		g.Accuracy = &x
 	}
-	if x, present := f.floatLax("altitude", false); present {
+	if x, present := f.number("altitude", false); present {
 		g.Altitude = &x
 	}
 	optStr := func(name string) *string {
