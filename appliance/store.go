@@ -96,4 +96,30 @@ type Extractor interface {
 	ShouldDiscard(ctx context.Context, in TranscriptInput) (bool, error)
 	// Structure fills title, overview, emoji, category, action items and events.
 	Structure(ctx context.Context, in TranscriptInput) (Structured, error)
+	// Memories extracts at most MaxMemoriesPerConversation memories (Content
+	// and Category only: system for facts about the user, interesting for
+	// wisdom or advice from others).
+	Memories(ctx context.Context, in TranscriptInput) ([]Memory, error)
+}
+
+// MaxMemoriesPerConversation caps extracted memories (reference-facts §7).
+const MaxMemoriesPerConversation = 2
+
+// Memory categories (reference-facts §1.9).
+const (
+	MemorySystem      = "system"
+	MemoryInteresting = "interesting"
+	MemoryManual      = "manual"
+)
+
+// Embedder turns texts into unit-length vectors. Vectors from different
+// models live in different spaces and are never compared: Model names the
+// space, and a change of model re-embeds everything.
+type Embedder interface {
+	// Model identifies the vector space, e.g. "builtin-hash-384-v1".
+	Model() string
+	// Dims is the length of every vector Embed returns.
+	Dims() int
+	// Embed returns one L2-normalised vector per text, in order.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }

@@ -130,7 +130,8 @@ func (s *Server) process(ctx context.Context, conv *appliance.Conversation, opt 
 			opt.Location = loc
 		}
 	}
-	return s.pipeline.Process(ctx, conv, opt)
+	_, err = s.pipeline.Process(ctx, conv, opt)
+	return err
 }
 
 // getConversation serves GET /v1/dev/user/conversations/{id}. A locked

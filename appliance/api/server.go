@@ -20,7 +20,7 @@ import (
 
 // Processor runs the conversation pipeline.
 type Processor interface {
-	Process(ctx context.Context, c *appliance.Conversation, opt pipeline.Options) error
+	Process(ctx context.Context, c *appliance.Conversation, opt pipeline.Options) (pipeline.Result, error)
 }
 
 // TokenVerifier checks ID tokens and returns the user id.

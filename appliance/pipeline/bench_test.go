@@ -50,7 +50,7 @@ func BenchmarkPipelineProcess(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c := &appliance.Conversation{ID: "bench", Source: appliance.SourceOmi, Language: "en", TranscriptSegments: in.Segments}
-		if err := p.Process(ctx, c, Options{}); err != nil {
+		if _, err := p.Process(ctx, c, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

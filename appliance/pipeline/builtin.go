@@ -63,3 +63,8 @@ func (*Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (ap
 	s.Emoji = emojiFor(s.Category)
 	return s, nil
 }
+
+// Memories implements appliance.Extractor.
+func (*Builtin) Memories(ctx context.Context, in appliance.TranscriptInput) ([]appliance.Memory, error) {
+	return nil, nil
+}

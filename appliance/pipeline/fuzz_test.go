@@ -68,7 +68,7 @@ func FuzzBuiltinStructure(f *testing.F) {
 			t.Fatal(err)
 		}
 		c := &appliance.Conversation{ID: "fuzz", Source: appliance.SourceOmi, Language: lang, TranscriptSegments: in.Segments}
-		if err := p.Process(context.Background(), c, Options{}); err != nil {
+		if _, err := p.Process(context.Background(), c, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if c.Status != appliance.StatusCompleted || c.Discarded != (c.Structured.Title == "") {

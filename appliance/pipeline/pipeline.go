@@ -51,12 +51,12 @@ const (
 // success c.Structured, c.Discarded and c.Status (completed) are set. When
 // the extractor fails to structure, the error is returned and c is left
 // unchanged so the caller can retry or mark it failed.
-func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt Options) error {
+func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt Options) (Result, error) {
 	if c == nil {
-		return errors.New("process conversation: nil conversation")
+		return Result{}, errors.New("process conversation: nil conversation")
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("process conversation: %w", err)
+		return Result{}, fmt.Errorf("process conversation: %w", err)
 	}
 	in := input(c, opt)
 	discard, rule := p.discard(ctx, c, in, opt)
@@ -65,11 +65,11 @@ func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt O
 		c.Discarded = true
 		c.Status = appliance.StatusCompleted
 		p.logger.DebugContext(ctx, "conversation discarded", "conversation_id", c.ID, "rule", rule, "extractor", p.ex.Name())
-		return nil
+		return Result{}, nil
 	}
 	s, err := p.ex.Structure(ctx, in)
 	if err != nil {
-		return fmt.Errorf("structure conversation: %w", err)
+		return Result{}, fmt.Errorf("structure conversation: %w", err)
 	}
 	c.Structured = normalize(s)
 	if c.Structured.Title == "" && (rule == ruleTextIntegration || rule == ruleForceProcess) {
@@ -86,7 +86,42 @@ func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt O
 	c.Status = appliance.StatusCompleted
 	p.logger.DebugContext(ctx, "conversation structured", "conversation_id", c.ID, "rule", rule,
 		"extractor", p.ex.Name(), "category", string(c.Structured.Category), "discarded", c.Discarded)
-	return nil
+	if c.Discarded {
+		return Result{}, nil
+	}
+	return Result{Memories: p.memories(ctx, c, in)}, nil
+}
+
+// Result is what processing produced besides the conversation itself.
+type Result struct {
+	// Memories extracted from a kept conversation, at most
+	// appliance.MaxMemoriesPerConversation, with Content and Category set.
+	Memories []appliance.Memory
+}
+
+// memories asks the extractor for memories. A failure costs the memories,
+// never the conversation: it is logged and processing goes on.
+func (p *Pipeline) memories(ctx context.Context, c *appliance.Conversation, in appliance.TranscriptInput) []appliance.Memory {
+	ms, err := p.ex.Memories(ctx, in)
+	if err != nil {
+		p.logger.WarnContext(ctx, "memory extraction failed", "conversation_id", c.ID, "extractor", p.ex.Name(), "err", err)
+		return nil
+	}
+	out := make([]appliance.Memory, 0, len(ms))
+	for _, m := range ms {
+		m.Content = strings.TrimSpace(m.Content)
+		if m.Content == "" {
+			continue
+		}
+		if m.Category != appliance.MemorySystem && m.Category != appliance.MemoryInteresting {
+			m.Category = appliance.MemoryInteresting
+		}
+		out = append(out, m)
+		if len(out) == appliance.MaxMemoriesPerConversation {
+			break
+		}
+	}
+	return out
 }
 
 // Rules that keep a conversation whatever its content.

@@ -23,6 +23,7 @@ type fakeExtractor struct {
 	t             *testing.T
 	shouldDiscard func(context.Context, appliance.TranscriptInput) (bool, error)
 	structure     func(context.Context, appliance.TranscriptInput) (appliance.Structured, error)
+	memories      func(context.Context, appliance.TranscriptInput) ([]appliance.Memory, error)
 	discardCalls  atomic.Int32
 	structCalls   atomic.Int32
 }
@@ -30,6 +31,13 @@ type fakeExtractor struct {
 var _ appliance.Extractor = (*fakeExtractor)(nil)
 
 func (f *fakeExtractor) Name() string { return "fake" }
+
+func (f *fakeExtractor) Memories(ctx context.Context, in appliance.TranscriptInput) ([]appliance.Memory, error) {
+	if f.memories == nil {
+		return nil, nil
+	}
+	return f.memories(ctx, in)
+}
 
 func (f *fakeExtractor) ShouldDiscard(ctx context.Context, in appliance.TranscriptInput) (bool, error) {
 	f.discardCalls.Add(1)
@@ -118,7 +126,7 @@ func TestProcessDiscardRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fake := &fakeExtractor{t: t, shouldDiscard: tt.shouldDiscard, structure: titled("Plumber Visit")}
-			if err := New(fake, nil).Process(context.Background(), tt.conv, tt.opt); err != nil {
+			if _, err := New(fake, nil).Process(context.Background(), tt.conv, tt.opt); err != nil {
 				t.Fatal(err)
 			}
 			c := tt.conv
@@ -183,7 +191,7 @@ func TestProcessBuiltin(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			c := tt.conv
-			if err := p.Process(context.Background(), c, tt.opt); err != nil {
+			if _, err := p.Process(context.Background(), c, tt.opt); err != nil {
 				t.Fatal(err)
 			}
 			if c.Discarded != tt.wantDiscarded {
@@ -217,7 +225,7 @@ func TestProcessShouldDiscardErrorFailsOpen(t *testing.T) {
 		structure: titled("Plumber Visit"),
 	}
 	c := conversation(appliance.SourceOmi, "call the plumber")
-	if err := New(fake, logger).Process(context.Background(), c, Options{}); err != nil {
+	if _, err := New(fake, logger).Process(context.Background(), c, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if c.Discarded || c.Structured.Title != "Plumber Visit" || fake.structCalls.Load() != 1 {
@@ -249,7 +257,7 @@ func TestProcessStructureErrorLeavesConversation(t *testing.T) {
 	c := conversation(appliance.SourceOmi, "call the plumber about the leak")
 	before := *c
 	before.TranscriptSegments = append([]appliance.TranscriptSegment(nil), c.TranscriptSegments...)
-	err := New(fake, nil).Process(context.Background(), c, Options{})
+	_, err := New(fake, nil).Process(context.Background(), c, Options{})
 	if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "structure conversation: ") {
 		t.Fatalf("err = %v, want wrapped %v", err, boom)
 	}
@@ -275,7 +283,7 @@ func TestProcessNormalizesStructure(t *testing.T) {
 	fake := &fakeExtractor{t: t, shouldDiscard: neverDiscard,
 		structure: func(context.Context, appliance.TranscriptInput) (appliance.Structured, error) { return raw, nil }}
 	c := conversation(appliance.SourceOmi, "call the plumber about the leak")
-	if err := New(fake, nil).Process(context.Background(), c, Options{}); err != nil {
+	if _, err := New(fake, nil).Process(context.Background(), c, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	want := appliance.Structured{
@@ -306,7 +314,7 @@ func TestProcessEmptyTitleCountsAsDiscarded(t *testing.T) {
 	t.Parallel()
 	fake := &fakeExtractor{t: t, shouldDiscard: neverDiscard, structure: titled("")}
 	c := conversation(appliance.SourceOmi, "call the plumber about the leak")
-	if err := New(fake, nil).Process(context.Background(), c, Options{}); err != nil {
+	if _, err := New(fake, nil).Process(context.Background(), c, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !c.Discarded || c.Status != appliance.StatusCompleted {
@@ -342,7 +350,7 @@ func TestProcessInput(t *testing.T) {
 			c := conversation(appliance.SourcePhone, "call the plumber about the leak")
 			c.Language = "en"
 			c.StartedAt, c.FinishedAt = tt.startedAt, tt.finishedAt
-			if err := New(fake, nil).Process(context.Background(), c, tt.opt); err != nil {
+			if _, err := New(fake, nil).Process(context.Background(), c, tt.opt); err != nil {
 				t.Fatal(err)
 			}
 			if !got.StartedAt.Equal(tt.wantStart) || got.Duration != tt.wantDur || got.Location.String() != tt.wantLocName ||
@@ -376,13 +384,13 @@ func TestProcessDiscardEmojiIsDeterministic(t *testing.T) {
 func TestProcessErrors(t *testing.T) {
 	t.Parallel()
 	p := New(&fakeExtractor{t: t}, nil)
-	if err := p.Process(context.Background(), nil, Options{}); err == nil {
+	if _, err := p.Process(context.Background(), nil, Options{}); err == nil {
 		t.Error("nil conversation: want error")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	c := conversation(appliance.SourceOmi, "call the plumber")
-	if err := p.Process(ctx, c, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := p.Process(ctx, c, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("canceled context: err = %v, want context.Canceled", err)
 	}
 	if c.Status != appliance.StatusProcessing {
@@ -395,7 +403,7 @@ func TestProcessPhotoDescriptionIsNotEmpty(t *testing.T) {
 	fake := &fakeExtractor{t: t, shouldDiscard: neverDiscard, structure: titled("Whiteboard Sketch")}
 	c := conversation(appliance.SourceOpenglass)
 	c.Photos = []appliance.Photo{{ID: "p1", Description: "a whiteboard with a system diagram"}}
-	if err := New(fake, nil).Process(context.Background(), c, Options{}); err != nil {
+	if _, err := New(fake, nil).Process(context.Background(), c, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if fake.discardCalls.Load() != 1 || c.Discarded {
@@ -416,7 +424,7 @@ func TestProcess_ForcedKeepNeverEndsDiscarded(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := &appliance.Conversation{ID: "c", Source: tc.source, CreatedAt: time.Now(),
 				TranscriptSegments: []appliance.TranscriptSegment{{Text: "okay, hmm.", Start: 0, End: 1}}}
-			if err := p.Process(context.Background(), c, Options{ForceProcess: tc.force}); err != nil {
+			if _, err := p.Process(context.Background(), c, Options{ForceProcess: tc.force}); err != nil {
 				t.Fatal(err)
 			}
 			if c.Discarded || c.Structured.Title != "Okay Hmm" || c.Structured.Overview != "okay, hmm." {
@@ -424,4 +432,52 @@ func TestProcess_ForcedKeepNeverEndsDiscarded(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestProcess_Memories(t *testing.T) {
+	t.Parallel()
+	kept := func() *appliance.Conversation {
+		return conversation(appliance.SourceOmi, "I need to call the dentist tomorrow about my appointment")
+	}
+	structure := func(context.Context, appliance.TranscriptInput) (appliance.Structured, error) {
+		return appliance.Structured{Title: "Dentist Call", Overview: "A call."}, nil
+	}
+	t.Run("CappedCleanedAndCategorised", func(t *testing.T) {
+		fake := &fakeExtractor{t: t, shouldDiscard: neverDiscard, structure: structure,
+			memories: func(context.Context, appliance.TranscriptInput) ([]appliance.Memory, error) {
+				return []appliance.Memory{{Content: "  "}, {Content: " Has a dentist ", Category: "system"},
+					{Content: "Floss daily", Category: "learnings"}, {Content: "third", Category: "system"}}, nil
+			}}
+		res, err := New(fake, nil).Process(context.Background(), kept(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []appliance.Memory{{Content: "Has a dentist", Category: "system"}, {Content: "Floss daily", Category: "interesting"}}
+		if diff := cmp.Diff(want, res.Memories); diff != "" {
+			t.Fatalf("memories (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("FailureKeepsTheConversation", func(t *testing.T) {
+		fake := &fakeExtractor{t: t, shouldDiscard: neverDiscard, structure: structure,
+			memories: func(context.Context, appliance.TranscriptInput) ([]appliance.Memory, error) {
+				return nil, errors.New("boom")
+			}}
+		c := kept()
+		res, err := New(fake, nil).Process(context.Background(), c, Options{})
+		if err != nil || len(res.Memories) != 0 || c.Discarded || c.Status != appliance.StatusCompleted {
+			t.Fatalf("err=%v memories=%v conversation=%+v", err, res.Memories, c)
+		}
+	})
+	t.Run("DiscardedGetsNone", func(t *testing.T) {
+		called := false
+		fake := &fakeExtractor{t: t, shouldDiscard: neverDiscard, structure: structure,
+			memories: func(context.Context, appliance.TranscriptInput) ([]appliance.Memory, error) {
+				called = true
+				return []appliance.Memory{{Content: "x", Category: "system"}}, nil
+			}}
+		res, err := New(fake, nil).Process(context.Background(), conversation(appliance.SourceOmi, "okay"), Options{})
+		if err != nil || len(res.Memories) != 0 || called {
+			t.Fatalf("discarded conversation: err=%v memories=%v extractor called=%v", err, res.Memories, called)
+		}
+	})
 }
