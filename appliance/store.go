@@ -12,6 +12,8 @@ type Store interface {
 	UserStore
 	KeyStore
 	ConversationStore
+	RecordStore
+	SearchIndex
 }
 
 // UserStore keeps users.

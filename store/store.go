@@ -38,7 +38,9 @@ type DB struct {
 	writer *sql.DB
 	reader *sql.DB
 	reads  *stmtCache
-	log    *slog.Logger
+	// vectors is the active embedding space (UseEmbeddingModel).
+	vectors vectorIndex
+	log     *slog.Logger
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }

@@ -1,0 +1,144 @@
+package appliance
+
+import (
+	"context"
+	"time"
+)
+
+// Goal is something the user is working towards, with a measured value.
+type Goal struct {
+	ID           string    `json:"id"`
+	UserID       string    `json:"-"`
+	Title        string    `json:"title"`
+	GoalType     string    `json:"goal_type"` // boolean, scale or numeric
+	TargetValue  float64   `json:"target_value"`
+	CurrentValue float64   `json:"current_value"`
+	MinValue     float64   `json:"min_value"`
+	MaxValue     float64   `json:"max_value"`
+	Unit         *string   `json:"unit"`
+	IsActive     bool      `json:"is_active"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+// GoalTypes are the accepted goal_type values.
+var GoalTypes = []string{"boolean", "scale", "numeric"}
+
+// MaxActiveGoals: creating one more deactivates the oldest (reference).
+const MaxActiveGoals = 3
+
+// GoalProgress is one recorded value of a goal.
+type GoalProgress struct {
+	Value      float64   `json:"value"`
+	RecordedAt time.Time `json:"recorded_at"`
+}
+
+// MemoryFilter selects memories for listing.
+type MemoryFilter struct {
+	Limit, Offset int
+	Categories    []string
+	// Sort is created_desc (default), updated_desc, scoring_desc or manual_first.
+	Sort          string
+	Reviewed      *bool
+	ManuallyAdded *bool
+	UpdatedAfter  *time.Time
+}
+
+// ActionItemFilter selects action items for listing.
+type ActionItemFilter struct {
+	Limit, Offset  int
+	ConversationID *string
+	Completed      *bool
+	// StartDate and EndDate bound created_at; DueStart and DueEnd bound due_at.
+	StartDate, EndDate *time.Time
+	DueStart, DueEnd   *time.Time
+	IncludeLocked      bool
+}
+
+// RecordStore keeps the first-class records besides conversations. Every
+// method is scoped to one user.
+type RecordStore interface {
+	CreateMemories(ctx context.Context, ms []*Memory) error
+	Memory(ctx context.Context, userID, id string) (*Memory, error)
+	Memories(ctx context.Context, userID string, f MemoryFilter) ([]*Memory, error)
+	MemoriesByID(ctx context.Context, userID string, ids []string) (map[string]*Memory, error)
+	UpdateMemory(ctx context.Context, m *Memory) error
+	DeleteMemory(ctx context.Context, userID, id string) error
+	// DeleteConversationMemories soft-deletes the memories extracted from a
+	// conversation (when it is discarded).
+	DeleteConversationMemories(ctx context.Context, userID, conversationID string) error
+
+	CreateActionItems(ctx context.Context, items []*ActionItem) error
+	ActionItem(ctx context.Context, userID, id string) (*ActionItem, error)
+	ActionItems(ctx context.Context, userID string, f ActionItemFilter) ([]*ActionItem, error)
+	ActionItemsByID(ctx context.Context, userID string, ids []string) (map[string]*ActionItem, error)
+	UpdateActionItem(ctx context.Context, a *ActionItem) error
+	DeleteActionItem(ctx context.Context, userID, id string) error
+
+	CreateFolder(ctx context.Context, f *Folder) error
+	Folder(ctx context.Context, userID, id string) (*Folder, error)
+	Folders(ctx context.Context, userID string) ([]*Folder, error)
+	UpdateFolder(ctx context.Context, f *Folder) error
+	DeleteFolder(ctx context.Context, userID, id string) error
+	SetConversationFolder(ctx context.Context, userID, conversationID string, folderID *string) error
+
+	// CreateGoal inserts g and deactivates the oldest active goals beyond MaxActiveGoals.
+	CreateGoal(ctx context.Context, g *Goal) error
+	Goal(ctx context.Context, userID, id string) (*Goal, error)
+	Goals(ctx context.Context, userID string, includeInactive bool, limit int) ([]*Goal, error)
+	// UpdateGoal writes g; a changed current value is recorded in its history.
+	UpdateGoal(ctx context.Context, g *Goal) error
+	GoalHistory(ctx context.Context, userID, id string, since time.Time) ([]GoalProgress, error)
+	DeleteGoal(ctx context.Context, userID, id string) error
+}
+
+// Search kinds.
+const (
+	KindMemory       = "memory"
+	KindConversation = "conversation"
+	KindActionItem   = "action_item"
+)
+
+// SearchQuery is one hybrid search over one kind of record of one user.
+type SearchQuery struct {
+	Kind  string
+	Text  string
+	Limit int
+	// Vector is the query's embedding in Model's space; nil searches text only.
+	Vector []float32
+	Model  string
+	// Since and Until bound the item's time (created_at; started_at for conversations).
+	Since, Until *time.Time
+}
+
+// SearchHit is one fused result.
+type SearchHit struct {
+	ItemID string
+	// Score is the reciprocal-rank-fusion score that orders results.
+	Score float64
+	// Similarity is the cosine similarity to the query vector (0 when the
+	// item was found by text alone).
+	Similarity float64
+}
+
+// SearchDoc is an indexed item waiting for its vector.
+type SearchDoc struct {
+	DocID int64
+	Text  string
+}
+
+// SearchIndex is the store's side of hybrid search and embedding upkeep.
+type SearchIndex interface {
+	Search(ctx context.Context, userID string, q SearchQuery) ([]SearchHit, error)
+	// UseEmbeddingModel prepares the vector index for model; when the stored
+	// vectors belong to another model they are dropped (reset=true), and the
+	// indexer embeds everything again.
+	UseEmbeddingModel(ctx context.Context, model string, dims int) (reset bool, err error)
+	// PendingDocs returns up to n items that lack a vector of model.
+	PendingDocs(ctx context.Context, model string, n int) ([]SearchDoc, error)
+	// IndexProgress counts items with a vector of model, and all items.
+	IndexProgress(ctx context.Context, model string) (done, total int, err error)
+	// PutVectors stores one vector per doc; a doc deleted or changed since
+	// PendingDocs returned it is skipped (it will come back as pending).
+	PutVectors(ctx context.Context, model string, docs []SearchDoc, vectors [][]float32) error
+}

@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// vectorIndex is the active embedding space: the model whose vectors are
+// stored, and the binary-quantized KNN table for its dimensions.
+type vectorIndex struct {
+	mu    sync.RWMutex
+	model string
+	dims  int
+}
+
+func (v *vectorIndex) get() (string, int) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.model, v.dims
+}
+
+// bqTable names the vec0 table of sign bits for a dimension count.
+func bqTable(dims int) string { return fmt.Sprintf("search_bq_%d", dims) }
+
+// UseEmbeddingModel implements appliance.SearchIndex. Switching models drops
+// every stored vector (they are derived data) and the old KNN table, so two
+// vector spaces are never mixed; the indexer then embeds everything again.
+func (db *DB) UseEmbeddingModel(ctx context.Context, model string, dims int) (bool, error) {
+	if dims <= 0 || dims%8 != 0 || dims > 8192 {
+		return false, fmt.Errorf("embedding dimensions %d: must be a positive multiple of 8 up to 8192", dims)
+	}
+	reset := false
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		var prevModel string
+		var prevDims int
+		err := tx.QueryRowContext(ctx, `SELECT
+			COALESCE((SELECT value FROM settings WHERE key = 'embedding_model'), ''),
+			COALESCE((SELECT CAST(value AS INTEGER) FROM settings WHERE key = 'embedding_dims'), 0)`).Scan(&prevModel, &prevDims)
+		if err != nil {
+			return fmt.Errorf("read embedding model: %w", err)
+		}
+		if prevModel != model {
+			reset = prevModel != ""
+			if _, err := tx.ExecContext(ctx, `DELETE FROM search_vectors`); err != nil {
+				return fmt.Errorf("drop old vectors: %w", err)
+			}
+			if prevDims > 0 {
+				if _, err := tx.ExecContext(ctx, fmt.Sprintf(`DROP TRIGGER IF EXISTS %[1]s_ad; DROP TABLE IF EXISTS %[1]s`, bqTable(prevDims))); err != nil {
+					return fmt.Errorf("drop old vector index: %w", err)
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ('embedding_model', ?), ('embedding_dims', ?)
+				ON CONFLICT (key) DO UPDATE SET value = excluded.value`, model, fmt.Sprint(dims)); err != nil {
+				return fmt.Errorf("record embedding model: %w", err)
+			}
+		}
+		t := bqTable(dims)
+		// user_id is a partition key, so a KNN query reads one user's vectors only.
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS %[1]s USING vec0(
+				doc_id INTEGER PRIMARY KEY, user_id TEXT PARTITION KEY, kind TEXT, embedding BIT[%[2]d]);
+			CREATE TRIGGER IF NOT EXISTS %[1]s_ad AFTER DELETE ON search_vectors BEGIN
+				DELETE FROM %[1]s WHERE doc_id = old.doc_id;
+			END;`, t, dims)); err != nil {
+			return fmt.Errorf("create vector index: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	db.vectors.mu.Lock()
+	db.vectors.model, db.vectors.dims = model, dims
+	db.vectors.mu.Unlock()
+	return reset, nil
+}
+
+// PendingDocs implements appliance.SearchIndex.
+func (db *DB) PendingDocs(ctx context.Context, model string, n int) ([]appliance.SearchDoc, error) {
+	rows, err := db.query(ctx, `SELECT d.doc_id, d.text FROM search_docs d
+		LEFT JOIN search_vectors v ON v.doc_id = d.doc_id AND v.model = ?
+		WHERE v.doc_id IS NULL ORDER BY d.doc_id LIMIT ?`, model, n)
+	if err != nil {
+		return nil, fmt.Errorf("pending docs: %w", err)
+	}
+	defer rows.Close()
+	var out []appliance.SearchDoc
+	for rows.Next() {
+		var d appliance.SearchDoc
+		if err := rows.Scan(&d.DocID, &d.Text); err != nil {
+			return nil, fmt.Errorf("scan pending doc: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// IndexProgress implements appliance.SearchIndex.
+func (db *DB) IndexProgress(ctx context.Context, model string) (done, total int, err error) {
+	err = db.queryRow(ctx, `SELECT (SELECT COUNT(*) FROM search_vectors WHERE model = ?), (SELECT COUNT(*) FROM search_docs)`, model).
+		Scan(&done, &total)
+	if err != nil {
+		return 0, 0, fmt.Errorf("index progress: %w", err)
+	}
+	return done, total, nil
+}
+
+// PutVectors implements appliance.SearchIndex.
+func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.SearchDoc, vectors [][]float32) error {
+	active, dims := db.vectors.get()
+	if model != active {
+		return fmt.Errorf("put vectors of model %q while the index holds %q", model, active)
+	}
+	if len(docs) != len(vectors) {
+		return fmt.Errorf("put vectors: %d docs, %d vectors", len(docs), len(vectors))
+	}
+	t := bqTable(dims)
+	return db.withTx(ctx, func(tx *sql.Tx) error {
+		for i, d := range docs {
+			if len(vectors[i]) != dims {
+				return fmt.Errorf("vector of doc %d has %d dimensions, want %d", d.DocID, len(vectors[i]), dims)
+			}
+			blob := encodeVector(vectors[i])
+			// Only while the doc still exists with the text that was embedded.
+			res, err := tx.ExecContext(ctx, `INSERT INTO search_vectors (doc_id, model, embedding)
+				SELECT doc_id, ?, ? FROM search_docs WHERE doc_id = ? AND text = ?
+				ON CONFLICT (doc_id) DO UPDATE SET model = excluded.model, embedding = excluded.embedding`,
+				model, blob, d.DocID, d.Text)
+			if err != nil {
+				return fmt.Errorf("store vector: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE doc_id = ?`, d.DocID); err != nil {
+				return fmt.Errorf("index vector: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (doc_id, user_id, kind, embedding)
+				SELECT doc_id, user_id, kind, vec_quantize_binary(?) FROM search_docs WHERE doc_id = ?`, blob, d.DocID); err != nil {
+				return fmt.Errorf("index vector: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// encodeVector is sqlite-vec's float32 blob: little-endian, packed.
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// dotBlob is the dot product of a stored vector and q; both are unit
+// length, so this is their cosine similarity.
+func dotBlob(b []byte, q []float32) float64 {
+	if len(b) != 4*len(q) {
+		return 0
+	}
+	var s float32
+	for i, x := range q {
+		s += x * math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return float64(s)
+}
