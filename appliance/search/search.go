@@ -1,0 +1,205 @@
+// Package search keeps the vector side of the search index current and
+// answers hybrid searches. The Indexer embeds, in the background, every
+// searchable item that lacks a vector of the active embedding model (new
+// items, edited ones, and everything after a model change), and Search
+// embeds a query and asks the store to fuse BM25 with vector KNN.
+package search
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// Tuning of the background indexer.
+const (
+	batchSize = 64
+	// idlePoll catches writes made by other processes (the CLI) on the same
+	// data folder; in-process writes wake the indexer at once.
+	idlePoll = 30 * time.Second
+	// Backoff after a failed embedding call (a remote embedder may be down).
+	minBackoff = 2 * time.Second
+	maxBackoff = 5 * time.Minute
+	// progressEvery bounds how often a long re-embed logs its progress.
+	progressEvery = 5 * time.Second
+	// queryTimeout bounds embedding a search query; on timeout the search
+	// falls back to text alone rather than fail.
+	queryTimeout = 5 * time.Second
+)
+
+// Indexer embeds pending items in the background.
+type Indexer struct {
+	store appliance.SearchIndex
+	emb   appliance.Embedder
+	log   *slog.Logger
+	wake  chan struct{}
+	done  chan struct{}
+
+	mu       sync.Mutex
+	progress Progress
+}
+
+// Progress is how far the index is, for logs and the console.
+type Progress struct {
+	Model     string `json:"model"`
+	Embedded  int    `json:"embedded"`
+	Total     int    `json:"total"`
+	Reembed   bool   `json:"reembedding"` // a model change is being caught up on
+	LastError string `json:"last_error,omitempty"`
+}
+
+// NewIndexer returns an indexer for the store and embedder.
+func NewIndexer(store appliance.SearchIndex, emb appliance.Embedder, logger *slog.Logger) *Indexer {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Indexer{store: store, emb: emb, log: logger, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// Start selects the embedding model in the store (dropping vectors of any
+// other model) and runs the indexer until ctx ends. Wait blocks until it has.
+func (ix *Indexer) Start(ctx context.Context) error {
+	reset, err := ix.store.UseEmbeddingModel(ctx, ix.emb.Model(), ix.emb.Dims())
+	if err != nil {
+		close(ix.done)
+		return fmt.Errorf("select embedding model: %w", err)
+	}
+	ix.mu.Lock()
+	ix.progress = Progress{Model: ix.emb.Model(), Reembed: reset}
+	ix.mu.Unlock()
+	if reset {
+		ix.log.Info("embedding model changed; re-embedding everything in the background", "model", ix.emb.Model())
+	}
+	go ix.run(ctx)
+	return nil
+}
+
+// Wait blocks until the indexer has stopped.
+func (ix *Indexer) Wait() { <-ix.done }
+
+// Notify tells the indexer that items were written; it never blocks.
+func (ix *Indexer) Notify() {
+	select {
+	case ix.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Progress reports the latest figures.
+func (ix *Indexer) Progress() Progress {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.progress
+}
+
+func (ix *Indexer) run(ctx context.Context) {
+	defer close(ix.done)
+	backoff := minBackoff
+	for {
+		err := ix.drain(ctx)
+		wait := idlePoll
+		if err != nil && ctx.Err() == nil {
+			ix.log.Warn("embedding failed; will retry", "model", ix.emb.Model(), "retry_in", backoff.String(), "err", err)
+			ix.setError(err)
+			wait, backoff = backoff, min(backoff*2, maxBackoff)
+		} else {
+			backoff = minBackoff
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ix.wake:
+		case <-time.After(wait):
+		}
+	}
+}
+
+// drain embeds pending items until none is left.
+func (ix *Indexer) drain(ctx context.Context) error {
+	model := ix.emb.Model()
+	lastLog := time.Now()
+	embedded := 0
+	for ctx.Err() == nil {
+		docs, err := ix.store.PendingDocs(ctx, model, batchSize)
+		if err != nil {
+			return err
+		}
+		if len(docs) == 0 {
+			break
+		}
+		texts := make([]string, len(docs))
+		for i, d := range docs {
+			texts[i] = d.Text
+		}
+		vecs, err := ix.emb.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embed %d items: %w", len(docs), err)
+		}
+		if err := ix.store.PutVectors(ctx, model, docs, vecs); err != nil {
+			return err
+		}
+		embedded += len(docs)
+		if time.Since(lastLog) >= progressEvery {
+			lastLog = time.Now()
+			done, total, _ := ix.store.IndexProgress(ctx, model)
+			ix.log.Info("embedding progress", "model", model, "embedded", done, "total", total)
+		}
+	}
+	done, total, err := ix.store.IndexProgress(ctx, model)
+	if err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	wasReembed := ix.progress.Reembed
+	ix.progress.Embedded, ix.progress.Total, ix.progress.LastError = done, total, ""
+	if done == total {
+		ix.progress.Reembed = false
+	}
+	ix.mu.Unlock()
+	if embedded > 0 && wasReembed && done == total {
+		ix.log.Info("re-embedding finished", "model", model, "items", total)
+	}
+	return nil
+}
+
+func (ix *Indexer) setError(err error) {
+	ix.mu.Lock()
+	ix.progress.LastError = err.Error()
+	ix.mu.Unlock()
+}
+
+// Searcher answers hybrid searches.
+type Searcher struct {
+	store appliance.SearchIndex
+	emb   appliance.Embedder
+	log   *slog.Logger
+}
+
+// NewSearcher returns a searcher over the store with the embedder.
+func NewSearcher(store appliance.SearchIndex, emb appliance.Embedder, logger *slog.Logger) *Searcher {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Searcher{store: store, emb: emb, log: logger}
+}
+
+// Search runs one hybrid search. When the query cannot be embedded (a remote
+// embedder is down), it answers from text alone.
+func (s *Searcher) Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error) {
+	if q.Vector == nil && q.Text != "" {
+		ectx, cancel := context.WithTimeout(ctx, queryTimeout)
+		vecs, err := s.emb.Embed(ectx, []string{q.Text})
+		cancel()
+		switch {
+		case err != nil:
+			s.log.Warn("embedding a search query failed; searching text only", "model", s.emb.Model(), "err", err)
+		case len(vecs) == 1:
+			q.Vector, q.Model = vecs[0], s.emb.Model()
+		}
+	}
+	return s.store.Search(ctx, userID, q)
+}
