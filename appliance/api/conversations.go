@@ -71,7 +71,8 @@ func (s *Server) createFromSegments(c echo.Context) error {
 			return c.JSON(http.StatusOK, newCreateResponse(existing))
 		}
 	}
-	if err := s.process(ctx, conv, pipeline.Options{}); err != nil {
+	memories, err := s.process(ctx, conv, pipeline.Options{})
+	if err != nil {
 		if req.ClientSessionID != "" {
 			if derr := s.store.DeleteClaim(ctx, uid, conv.ID); derr != nil {
 				s.log.Error("drop failed claim", "conversation_id", conv.ID, "err", derr)
@@ -80,8 +81,7 @@ func (s *Server) createFromSegments(c echo.Context) error {
 		return err
 	}
 	conv.MeetingTreatmentEligible, conv.MeetingTreatmentReason = appliance.MeetingTreatment(conv, req.Role, req.FinalizationReason)
-	conv.UpdatedAt = s.now().UTC()
-	if err := s.store.SaveConversation(ctx, conv); err != nil {
+	if err := s.saveProcessed(ctx, conv, memories); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, newCreateResponse(conv))
@@ -117,11 +117,39 @@ func (s *Server) newConversation(uid string, req *fromSegmentsRequest, start, fi
 	return conv
 }
 
-// process runs the pipeline with the user's name and time zone.
-func (s *Server) process(ctx context.Context, conv *appliance.Conversation, opt pipeline.Options) error {
+// saveProcessed stores a processed conversation (with its action items)
+// and the memories extracted from it, then wakes the indexer.
+func (s *Server) saveProcessed(ctx context.Context, conv *appliance.Conversation, memories []appliance.Memory) error {
+	now := s.now().UTC()
+	conv.UpdatedAt = now
+	for i := range conv.Structured.ActionItems {
+		a := &conv.Structured.ActionItems[i]
+		if a.ID == "" {
+			a.ID = newID()
+		}
+	}
+	if err := s.store.SaveConversation(ctx, conv); err != nil {
+		return err
+	}
+	ms := make([]*appliance.Memory, len(memories))
+	for i, m := range memories {
+		id := conv.ID
+		ms[i] = &appliance.Memory{ID: newID(), UserID: conv.UserID, Content: m.Content, Category: m.Category,
+			Tags: []string{}, Visibility: appliance.VisibilityPrivate, CreatedAt: now, UpdatedAt: now, ConversationID: &id}
+	}
+	if err := s.store.CreateMemories(ctx, ms); err != nil {
+		return err
+	}
+	s.indexer.Notify()
+	return nil
+}
+
+// process runs the pipeline with the user's name and time zone and returns
+// the memories it extracted.
+func (s *Server) process(ctx context.Context, conv *appliance.Conversation, opt pipeline.Options) ([]appliance.Memory, error) {
 	u, err := s.store.User(ctx, conv.UserID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	opt.UserName = u.Name
 	opt.Location = time.Local
@@ -130,8 +158,8 @@ func (s *Server) process(ctx context.Context, conv *appliance.Conversation, opt 
 			opt.Location = loc
 		}
 	}
-	_, err = s.pipeline.Process(ctx, conv, opt)
-	return err
+	res, err := s.pipeline.Process(ctx, conv, opt)
+	return res.Memories, err
 }
 
 // getConversation serves GET /v1/dev/user/conversations/{id}. A locked
@@ -257,6 +285,13 @@ func (s *Server) patchConversation(c echo.Context) error {
 	if hasDiscarded && discarded != conv.Discarded {
 		if err := s.store.SetConversationDiscarded(ctx, uid, id, discarded); err != nil {
 			return err
+		}
+		// The discard lifecycle: a discarded conversation keeps no memories
+		// (its index entry goes with the flag).
+		if discarded {
+			if err := s.store.DeleteConversationMemories(ctx, uid, id); err != nil {
+				return err
+			}
 		}
 	}
 	conv, err = s.store.ConversationHead(ctx, uid, id)

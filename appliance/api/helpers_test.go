@@ -32,6 +32,7 @@ type env struct {
 	user, other string // user ids
 	// Keys of env.user unless named otherwise.
 	devRW, devRO, devRevoked, mcp, otherRW string
+	devAll                                 string // every scope
 	token                                  string // ID token of env.user
 }
 
@@ -74,6 +75,7 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 	e.other = e.addUser("Charles Babbage")
 	e.devRW = e.addKey(e.user, appliance.KeyKindDev, appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite)
 	e.devRO = e.addKey(e.user, appliance.KeyKindDev, appliance.DefaultScopes...)
+	e.devAll = e.addKey(e.user, appliance.KeyKindDev, appliance.AvailableScopes...)
 	e.devRevoked = e.addKey(e.user, appliance.KeyKindDev, appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite)
 	e.mcp = e.addKey(e.user, appliance.KeyKindMCP, appliance.DefaultScopes...)
 	e.otherRW = e.addKey(e.other, appliance.KeyKindDev, appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite)

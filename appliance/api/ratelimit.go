@@ -28,6 +28,13 @@ var (
 	PolicyDevDetailRead         = Policy{"dev:conversation_detail_read", 60, time.Hour}
 	PolicyDevTranscriptRead     = Policy{"dev:conversation_transcript_read", 25, time.Hour}
 	PolicyFromSegments          = Policy{"conversations:from-segments", 30, time.Hour}
+	PolicyDevMemoriesWrite      = Policy{"dev:memories", 120, time.Hour}
+	PolicyDevMemoriesBatch      = Policy{"dev:memories_batch", 15, time.Hour}
+	PolicyDevMemoriesRead       = Policy{"dev:memories_read", 120, time.Hour}
+	PolicyDevActionItemsRead    = Policy{"dev:action_items_read", 120, time.Hour}
+	PolicyDevActionItemsWrite   = Policy{"dev:action_items_write", 120, time.Hour}
+	PolicyDevGoalsRead          = Policy{"dev:goals_read", 120, time.Hour}
+	PolicyDevGoalsWrite         = Policy{"dev:goals_write", 120, time.Hour}
 )
 
 // Limiter counts requests in fixed windows that start at a key's first

@@ -36,7 +36,8 @@ func (s *Server) endRecording(c echo.Context) error {
 	if err := s.store.SaveConversation(ctx, conv); err != nil {
 		return err
 	}
-	if err := s.process(ctx, conv, pipeline.Options{ForceProcess: true}); err != nil {
+	memories, err := s.process(ctx, conv, pipeline.Options{ForceProcess: true})
+	if err != nil {
 		conv.Status = appliance.StatusFailed
 		conv.UpdatedAt = s.now().UTC()
 		if serr := s.store.SaveConversation(ctx, conv); serr != nil {
@@ -44,8 +45,7 @@ func (s *Server) endRecording(c echo.Context) error {
 		}
 		return err
 	}
-	conv.UpdatedAt = s.now().UTC()
-	if err := s.store.SaveConversation(ctx, conv); err != nil {
+	if err := s.saveProcessed(ctx, conv, memories); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"conversation": conv, "messages": []any{}})

@@ -28,13 +28,22 @@ type TokenVerifier interface {
 	Verify(token string) (string, error)
 }
 
+// Notifier is told when searchable records were written (the indexer).
+type Notifier interface{ Notify() }
+
+type noNotify struct{}
+
+func (noNotify) Notify() {}
+
 // Deps are the parts a Server is wired from (by hand, in cmd/hearth).
 type Deps struct {
 	Config   appliance.Config
 	Store    appliance.Store
 	Pipeline Processor
-	Tokens   TokenVerifier
-	Logger   *slog.Logger
+	// Indexer is notified after writes to searchable records; nil ignores.
+	Indexer Notifier
+	Tokens  TokenVerifier
+	Logger  *slog.Logger
 	// Console is the web console's file tree (web.FS()); nil serves none.
 	Console fs.FS
 	// Now is the clock; nil means time.Now.
@@ -47,6 +56,7 @@ type Server struct {
 	store    appliance.Store
 	pipeline Processor
 	tokens   TokenVerifier
+	indexer  Notifier
 	log      *slog.Logger
 	now      func() time.Time
 	limiter  *Limiter
@@ -66,9 +76,12 @@ func New(d Deps) *Server {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
+	if d.Indexer == nil {
+		d.Indexer = noNotify{}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, log: d.Logger, now: d.Now,
+		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, indexer: d.Indexer, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now), touch: keyToucher{last: map[string]time.Time{}},
 		baseCtx: ctx, cancel: cancel,
 	}
@@ -97,6 +110,35 @@ func (s *Server) routes(console fs.FS) {
 	dev.GET("/conversations/:id", s.getConversation, s.requireDevKey(read), s.limit(PolicyDevDetailRead, PolicyDevReadsTotal), s.transcriptPolicy)
 	dev.PATCH("/conversations/:id", s.patchConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
 	dev.DELETE("/conversations/:id", s.deleteConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+	dev.PUT("/conversations/:id/folder", s.moveConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+
+	dev.GET("/folders", s.listFolders, s.requireDevKey(read), s.limit(PolicyDevListRead, PolicyDevReadsTotal))
+	dev.POST("/folders", s.createFolder, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+	dev.PATCH("/folders/:id", s.patchFolder, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+	dev.DELETE("/folders/:id", s.deleteFolder, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+
+	memRead, memWrite := appliance.ScopeMemoriesRead, appliance.ScopeMemoriesWrite
+	dev.GET("/memories", s.listMemories, s.requireDevKey(memRead), s.limit(PolicyDevMemoriesRead))
+	dev.POST("/memories", s.createMemory, s.requireDevKey(memWrite), s.limit(PolicyDevMemoriesWrite))
+	dev.POST("/memories/batch", s.createMemoriesBatch, s.requireDevKey(memWrite), s.limit(PolicyDevMemoriesBatch))
+	dev.PATCH("/memories/:id", s.patchMemory, s.requireDevKey(memWrite), s.limit(PolicyDevMemoriesWrite))
+	dev.DELETE("/memories/:id", s.deleteMemory, s.requireDevKey(memWrite), s.limit(PolicyDevMemoriesWrite))
+
+	aiRead, aiWrite := appliance.ScopeActionItemsRead, appliance.ScopeActionItemsWrite
+	dev.GET("/action-items", s.listActionItems, s.requireDevKey(aiRead), s.limit(PolicyDevActionItemsRead))
+	dev.POST("/action-items", s.createActionItem, s.requireDevKey(aiWrite), s.limit(PolicyDevActionItemsWrite))
+	dev.POST("/action-items/batch", s.createActionItemsBatch, s.requireDevKey(aiWrite), s.limit(PolicyDevActionItemsWrite))
+	dev.PATCH("/action-items/:id", s.patchActionItem, s.requireDevKey(aiWrite), s.limit(PolicyDevActionItemsWrite))
+	dev.DELETE("/action-items/:id", s.deleteActionItem, s.requireDevKey(aiWrite), s.limit(PolicyDevActionItemsWrite))
+
+	goalRead, goalWrite := appliance.ScopeGoalsRead, appliance.ScopeGoalsWrite
+	dev.GET("/goals", s.listGoals, s.requireDevKey(goalRead), s.limit(PolicyDevGoalsRead))
+	dev.GET("/goals/:id", s.getGoal, s.requireDevKey(goalRead), s.limit(PolicyDevGoalsRead))
+	dev.GET("/goals/:id/history", s.goalHistory, s.requireDevKey(goalRead), s.limit(PolicyDevGoalsRead))
+	dev.POST("/goals", s.createGoal, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
+	dev.PATCH("/goals/:id", s.patchGoal, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
+	dev.PATCH("/goals/:id/progress", s.goalProgress, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
+	dev.DELETE("/goals/:id", s.deleteGoal, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
 
 	// Surfaces authenticated by this appliance's own ID tokens.
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)

@@ -1,0 +1,212 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// memoryJSON is the developer API's memory (the reference's CleanerMemory).
+type memoryJSON struct {
+	ID             string    `json:"id"`
+	Content        string    `json:"content"`
+	Category       string    `json:"category"`
+	Visibility     string    `json:"visibility"`
+	Tags           []string  `json:"tags"`
+	CreatedAt      time.Time `json:"created_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
+	ManuallyAdded  bool      `json:"manually_added"`
+	Scoring        string    `json:"scoring"`
+	Reviewed       bool      `json:"reviewed"`
+	UserReview     *bool     `json:"user_review"`
+	Edited         bool      `json:"edited"`
+	ConversationID *string   `json:"conversation_id"`
+}
+
+func toMemoryJSON(m *appliance.Memory) memoryJSON {
+	content := m.Content
+	if m.IsLocked {
+		content = lockedPreview(content)
+	}
+	tags := m.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return memoryJSON{ID: m.ID, Content: content, Category: m.Category, Visibility: string(m.Visibility), Tags: tags,
+		CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, ManuallyAdded: m.ManuallyAdded, Scoring: memoryScoring(m),
+		Reviewed: m.Reviewed, UserReview: m.UserReview, Edited: m.Edited, ConversationID: m.ConversationID}
+}
+
+// GET /v1/dev/user/memories
+func (s *Server) listMemories(c echo.Context) error {
+	limit, err := queryInt(c, "limit", 25)
+	if err != nil {
+		return err
+	}
+	offset, err := queryInt(c, "offset", 0)
+	if err != nil {
+		return err
+	}
+	f := appliance.MemoryFilter{Limit: min(max(limit, 1), 500), Offset: max(offset, 0)}
+	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !slices.Contains(memoryCategoriesIn, name) {
+			return errBadRequest("Invalid category '" + name + "' is not a valid MemoryCategory")
+		}
+		f.Categories = append(f.Categories, normalizeMemoryCategory(name))
+	}
+	ms, err := s.store.Memories(c.Request().Context(), userID(c), f)
+	if err != nil {
+		return err
+	}
+	out := make([]memoryJSON, len(ms))
+	for i, m := range ms {
+		out[i] = toMemoryJSON(m)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// parseMemoryInput reads one create-memory object.
+func (s *Server) parseMemoryInput(f fields, uid string, now time.Time) *appliance.Memory {
+	content, ok := f.boundedStr("content", true, 500)
+	category, hasCategory := f.enum("category", memoryCategoriesIn)
+	visibility := string(appliance.VisibilityPrivate)
+	if v, present := f.enum("visibility", []string{"private", "public"}); present {
+		visibility = v
+	}
+	tags, _ := f.stringList("tags")
+	if !ok {
+		return nil
+	}
+	if hasCategory {
+		category = normalizeMemoryCategory(category)
+	} else {
+		category = guessMemoryCategory(content)
+	}
+	yes := true
+	return &appliance.Memory{ID: newID(), UserID: uid, Content: content, Category: category, Tags: tags,
+		Visibility: appliance.Visibility(visibility), CreatedAt: now, UpdatedAt: now,
+		ManuallyAdded: true, Reviewed: true, UserReview: &yes}
+}
+
+// POST /v1/dev/user/memories
+func (s *Server) createMemory(c echo.Context) error {
+	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	v := &appliance.ValidationError{}
+	mem := s.parseMemoryInput(newFields(m, v, "body"), userID(c), s.now().UTC())
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := s.store.CreateMemories(c.Request().Context(), []*appliance.Memory{mem}); err != nil {
+		return err
+	}
+	s.indexer.Notify()
+	return c.JSON(http.StatusOK, toMemoryJSON(mem))
+}
+
+// POST /v1/dev/user/memories/batch (at most 25)
+func (s *Server) createMemoriesBatch(c echo.Context) error {
+	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	v := &appliance.ValidationError{}
+	now, uid := s.now().UTC(), userID(c)
+	var ms []*appliance.Memory
+	for _, item := range newFields(m, v, "body").objectList("memories", 25) {
+		if mem := s.parseMemoryInput(item, uid, now); mem != nil {
+			ms = append(ms, mem)
+		}
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := s.store.CreateMemories(c.Request().Context(), ms); err != nil {
+		return err
+	}
+	s.indexer.Notify()
+	out := make([]memoryJSON, len(ms))
+	for i, mem := range ms {
+		out[i] = toMemoryJSON(mem)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"memories": out, "created_count": len(out)})
+}
+
+// PATCH /v1/dev/user/memories/{id}
+func (s *Server) patchMemory(c echo.Context) error {
+	body, err := readJSONObject(c, s.cfg.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	v := &appliance.ValidationError{}
+	f := newFields(body, v, "body")
+	content, hasContent := f.boundedStr("content", false, 500)
+	category, hasCategory := f.enum("category", memoryCategoriesIn)
+	tags, hasTags := f.stringList("tags")
+	visibility, hasVisibility := f.str("visibility", false)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ctx, uid := c.Request().Context(), userID(c)
+	mem, err := s.store.Memory(ctx, uid, c.Param("id"))
+	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		return errNotFound("Memory not found")
+	} else if err != nil {
+		return err
+	}
+	if !hasContent && !hasCategory && !hasTags && !hasVisibility {
+		return errUnprocessable("value_error", "At least one field (content, visibility, tags, or category) must be provided", "body")
+	}
+	if mem.IsLocked {
+		return errLocked("memory")
+	}
+	if hasVisibility && visibility != "public" && visibility != "private" {
+		return errUnprocessable("value_error", "visibility must be 'public' or 'private'", "body", "visibility")
+	}
+	if hasContent {
+		mem.Content, mem.Edited = content, true
+	}
+	if hasCategory {
+		mem.Category = normalizeMemoryCategory(category)
+	}
+	if hasTags {
+		mem.Tags = tags
+	}
+	if hasVisibility {
+		mem.Visibility = appliance.Visibility(visibility)
+	}
+	mem.UpdatedAt = s.now().UTC()
+	if err := s.store.UpdateMemory(ctx, mem); err != nil {
+		return err
+	}
+	s.indexer.Notify()
+	return c.JSON(http.StatusOK, toMemoryJSON(mem))
+}
+
+// DELETE /v1/dev/user/memories/{id}
+func (s *Server) deleteMemory(c echo.Context) error {
+	ctx, uid, id := c.Request().Context(), userID(c), c.Param("id")
+	mem, err := s.store.Memory(ctx, uid, id)
+	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		return errNotFound("Memory not found")
+	} else if err != nil {
+		return err
+	}
+	if mem.IsLocked {
+		return errLocked("memory")
+	}
+	if err := s.store.DeleteMemory(ctx, uid, id); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]bool{"success": true})
+}
