@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"time"
 )
 
@@ -28,6 +29,23 @@ type Config struct {
 	ReadConns int
 	// ShutdownTimeout bounds a graceful stop.
 	ShutdownTimeout time.Duration
+
+	// LLMBaseURL, when set, routes structure, memories and discard decisions
+	// through an OpenAI-compatible chat completions server (Ollama,
+	// llama.cpp server, vLLM, OpenAI), e.g. http://127.0.0.1:11434/v1. The
+	// built-in extractor remains the fallback.
+	LLMBaseURL string
+	LLMModel   string
+	LLMAPIKey  string
+	LLMTimeout time.Duration
+
+	// EmbedBaseURL, when set, embeds through an OpenAI-compatible
+	// /embeddings endpoint instead of the built-in embedder. Changing the
+	// model or dimensions re-embeds everything in the background.
+	EmbedBaseURL string
+	EmbedModel   string
+	EmbedAPIKey  string
+	EmbedDims    int
 }
 
 // DefaultConfig is what `make run` serves with no configuration.
@@ -42,6 +60,8 @@ func DefaultConfig() Config {
 		MaxBodyBytes:    8 << 20,
 		ReadConns:       4,
 		ShutdownTimeout: 10 * time.Second,
+		LLMTimeout:      60 * time.Second,
+		EmbedDims:       384,
 	}
 }
 
@@ -76,5 +96,31 @@ func (c Config) Validate() error {
 	if c.ReadConns < 1 {
 		errs = append(errs, fmt.Errorf("read conns %d must be at least 1", c.ReadConns))
 	}
+	if c.LLMBaseURL != "" {
+		errs = append(errs, checkBaseURL("llm base url", c.LLMBaseURL))
+		if c.LLMModel == "" {
+			errs = append(errs, errors.New("llm model is required with an llm base url"))
+		}
+		if c.LLMTimeout <= 0 {
+			errs = append(errs, fmt.Errorf("llm timeout %v must be positive", c.LLMTimeout))
+		}
+	}
+	if c.EmbedDims <= 0 || c.EmbedDims%8 != 0 || c.EmbedDims > 8192 {
+		errs = append(errs, fmt.Errorf("embed dims %d must be a positive multiple of 8 up to 8192", c.EmbedDims))
+	}
+	if c.EmbedBaseURL != "" {
+		errs = append(errs, checkBaseURL("embed base url", c.EmbedBaseURL))
+		if c.EmbedModel == "" {
+			errs = append(errs, errors.New("embed model is required with an embed base url"))
+		}
+	}
 	return errors.Join(errs...)
+}
+
+func checkBaseURL(what, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s %q must be an http(s) URL such as http://127.0.0.1:11434/v1", what, raw)
+	}
+	return nil
 }

@@ -146,3 +146,27 @@ func mustTime(s string) time.Time {
 	}
 	return t
 }
+
+func TestConfigValidate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		mut  func(*appliance.Config)
+		ok   bool
+	}{
+		{"Defaults", func(*appliance.Config) {}, true},
+		{"LLM", func(c *appliance.Config) { c.LLMBaseURL, c.LLMModel = "http://127.0.0.1:11434/v1", "llama3" }, true},
+		{"LLMWithoutModel", func(c *appliance.Config) { c.LLMBaseURL = "http://127.0.0.1:11434/v1" }, false},
+		{"LLMNotHTTP", func(c *appliance.Config) { c.LLMBaseURL, c.LLMModel = "ftp://x", "m" }, false},
+		{"EmbedDimsOdd", func(c *appliance.Config) { c.EmbedDims = 100 }, false},
+		{"EmbedWithoutModel", func(c *appliance.Config) { c.EmbedBaseURL = "http://127.0.0.1:8081/v1" }, false},
+		{"BadAddr", func(c *appliance.Config) { c.Addr = "8080" }, false},
+		{"NegativeBoost", func(c *appliance.Config) { c.RateLimitBoost = -1 }, false},
+	} {
+		c := appliance.DefaultConfig()
+		tc.mut(&c)
+		if err := c.Validate(); (err == nil) != tc.ok {
+			t.Errorf("%s: Validate() = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}

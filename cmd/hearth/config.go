@@ -74,6 +74,14 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body-bytes", cfg.MaxBodyBytes, "largest JSON request body accepted")
 	fs.IntVar(&cfg.ReadConns, "read-conns", cfg.ReadConns, "SQLite read connections")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long a graceful stop may take")
+	fs.StringVar(&cfg.LLMBaseURL, "llm-base-url", cfg.LLMBaseURL, "OpenAI-compatible chat server for structure and memories, e.g. http://127.0.0.1:11434/v1 (default: built-in, offline)")
+	fs.StringVar(&cfg.LLMModel, "llm-model", cfg.LLMModel, "model name on the LLM server")
+	fs.StringVar(&cfg.LLMAPIKey, "llm-api-key", cfg.LLMAPIKey, "API key for the LLM server (prefer the environment twin)")
+	fs.DurationVar(&cfg.LLMTimeout, "llm-timeout", cfg.LLMTimeout, "timeout of one LLM call; on failure the built-in extractor answers")
+	fs.StringVar(&cfg.EmbedBaseURL, "embed-base-url", cfg.EmbedBaseURL, "OpenAI-compatible embeddings server (default: built-in, offline)")
+	fs.StringVar(&cfg.EmbedModel, "embed-model", cfg.EmbedModel, "embedding model name on that server")
+	fs.StringVar(&cfg.EmbedAPIKey, "embed-api-key", cfg.EmbedAPIKey, "API key for the embeddings server (prefer the environment twin)")
+	fs.IntVar(&cfg.EmbedDims, "embed-dims", cfg.EmbedDims, "embedding dimensions (multiple of 8); changing it re-embeds everything")
 }
 
 type floatValue struct{ p *float64 }
