@@ -78,7 +78,9 @@ func TestMemories(t *testing.T) {
 	}
 }
 
-func ids[T interface{ *appliance.Memory | *appliance.ActionItem }](xs []T) []string {
+func ids[T interface {
+	*appliance.Memory | *appliance.ActionItem
+}](xs []T) []string {
 	var out []string
 	for _, x := range xs {
 		switch v := any(x).(type) {

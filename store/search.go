@@ -18,10 +18,13 @@ const (
 	// candidatesPerResult: each retriever contributes this many candidates
 	// per wanted result before fusion.
 	candidatesPerResult = 4
-	// oversample: sign-bit KNN fetches this many more candidates than it
-	// keeps, and exact cosine on the full vectors reorders them. 384 sign
-	// bits rank coarsely; 8× recovers the float ranking's top results.
-	oversample    = 8
+	// knnPerResult and minKNN size the sign-bit KNN: it fetches this many
+	// candidates, and exact cosine on the full vectors reorders them.
+	// sqlite-vec's top-k costs O(n·k) (at 100k vectors: 4 ms at k=10, 32 ms
+	// at k=320), so k stays small; TestSearch_BinaryQuantizationRecall
+	// shows it is enough.
+	knnPerResult  = 4
+	minKNN        = 32
 	maxCandidates = 400
 	maxQueryTerms = 24
 )
@@ -36,7 +39,8 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	if err != nil {
 		return nil, err
 	}
-	vec, sims, err := db.vectorCandidates(ctx, userID, q, want)
+	q.Limit = limit
+	vec, sims, err := db.vectorCandidates(ctx, userID, searchQuery(q), want)
 	if err != nil {
 		return nil, err
 	}
@@ -87,15 +91,20 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	return ids, rows.Err()
 }
 
-func (db *DB) vectorCandidates(ctx context.Context, userID string, q appliance.SearchQuery, n int) ([]string, map[string]float64, error) {
+// searchQuery adds helpers to the domain's query.
+type searchQuery appliance.SearchQuery
+
+func (q searchQuery) limitOrDefault() int { return limitOr(q.Limit, 10) }
+
+func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery, n int) ([]string, map[string]float64, error) {
 	model, dims := db.vectors.get()
 	if q.Vector == nil || q.Model != model || len(q.Vector) != dims {
 		return nil, nil, nil
 	}
 	blob := encodeVector(q.Vector)
-	k := min(n*oversample, 4096)
+	k := min(max(q.limitOrDefault()*knnPerResult, minKNN), 4096)
 	rows, err := db.query(ctx, `SELECT doc_id FROM `+bqTable(dims)+`
-		WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND user_id = ? AND kind = ?`, blob, k, userID, q.Kind)
+		WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND scope = ?`, blob, k, userID+"\x1f"+q.Kind)
 	if err != nil {
 		return nil, nil, fmt.Errorf("vector search: %w", err)
 	}
@@ -150,13 +159,27 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q appliance.S
 
 // ftsQuery turns free text into an FTS5 query: each word quoted (so no
 // user input is FTS syntax), OR-ed, so that BM25 ranks documents matching
-// more of the words higher.
+// more of the words higher. Stop words are left out when anything else is
+// left: they match most documents, rank nothing, and scoring every
+// document they match is what makes a text search slow.
 func ftsQuery(text string) string {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	})
+	content := words[:0:0]
+	for _, w := range words {
+		if w = strings.Trim(w, "'"); w != "" && !stopWords[w] {
+			content = append(content, w)
+		}
+	}
+	if len(content) > 0 {
+		words = content
+	}
 	seen := map[string]bool{}
 	var terms []string
 	for _, w := range words {
-		if seen[w] || len(terms) == maxQueryTerms {
+		w = strings.ReplaceAll(w, "'", "")
+		if w == "" || seen[w] || len(terms) == maxQueryTerms {
 			continue
 		}
 		seen[w] = true
@@ -164,3 +187,18 @@ func ftsQuery(text string) string {
 	}
 	return strings.Join(terms, " OR ")
 }
+
+// stopWords are English function words; see ftsQuery.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because been
+		before being below between both but by can could did do does doing down during each few for from further had
+		has have having he her here hers herself him himself his how i if in into is it its itself just me more most
+		my myself no nor not now of off on once only or other our ours ourselves out over own same she should so some
+		such than that the their theirs them themselves then there these they this those through to too under until
+		up very was we were what when where which while who whom why will with would you your yours yourself
+		yourselves what's i'm i've don't didn't it's that's`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -61,9 +61,11 @@ func (db *DB) UseEmbeddingModel(ctx context.Context, model string, dims int) (bo
 			}
 		}
 		t := bqTable(dims)
-		// user_id is a partition key, so a KNN query reads one user's vectors only.
+		// The partition key is user and kind together, so a KNN query reads
+		// only the vectors it may return (a per-row metadata filter on kind
+		// cost as much as the distance computations).
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS %[1]s USING vec0(
-				doc_id INTEGER PRIMARY KEY, user_id TEXT PARTITION KEY, kind TEXT, embedding BIT[%[2]d]);
+				doc_id INTEGER PRIMARY KEY, scope TEXT PARTITION KEY, embedding BIT[%[2]d]);
 			CREATE TRIGGER IF NOT EXISTS %[1]s_ad AFTER DELETE ON search_vectors BEGIN
 				DELETE FROM %[1]s WHERE doc_id = old.doc_id;
 			END;`, t, dims)); err != nil {
@@ -140,8 +142,8 @@ func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.Sea
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE doc_id = ?`, d.DocID); err != nil {
 				return fmt.Errorf("index vector: %w", err)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (doc_id, user_id, kind, embedding)
-				SELECT doc_id, user_id, kind, vec_quantize_binary(?) FROM search_docs WHERE doc_id = ?`, blob, d.DocID); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (doc_id, scope, embedding)
+				SELECT doc_id, user_id || char(31) || kind, vec_quantize_binary(?) FROM search_docs WHERE doc_id = ?`, blob, d.DocID); err != nil {
 				return fmt.Errorf("index vector: %w", err)
 			}
 		}
