@@ -8,4 +8,3 @@ func (db *DB) QueryString(ctx context.Context, q string) (string, error) {
 	err := db.reader.QueryRowContext(ctx, q).Scan(&s)
 	return s, err
 }
-
