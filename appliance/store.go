@@ -70,9 +70,14 @@ type ConversationStore interface {
 	DeleteConversation(ctx context.Context, userID, id string) error
 	// DeleteClaim removes a processing claim whose pipeline failed, so a retry can redo it.
 	DeleteClaim(ctx context.Context, userID, id string) error
+	// ConversationsByID returns the user's conversations (without segments)
+	// among ids, keyed by id; deleted ones are absent.
+	ConversationsByID(ctx context.Context, userID string, ids []string) (map[string]*Conversation, error)
 	// PersonNames maps person ids to names for the user.
 	PersonNames(ctx context.Context, userID string, ids []string) (map[string]string, error)
 	CreatePerson(ctx context.Context, p *Person) error
+	// Persons lists the user's people, oldest first.
+	Persons(ctx context.Context, userID string) ([]*Person, error)
 	FolderNames(ctx context.Context, userID string, ids []string) (map[string]string, error)
 }
 

@@ -208,6 +208,30 @@ func (db *DB) conversation(ctx context.Context, userID, id string, withSegments 
 	return c, nil
 }
 
+// ConversationsByID implements appliance.ConversationStore.
+func (db *DB) ConversationsByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.Conversation, error) {
+	out := map[string]*appliance.Conversation{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := db.query(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE user_id = ? AND deleted = 0 AND id IN (`+
+		placeholders(len(ids))+`)`, append([]any{userID}, anys(ids)...)...)
+	if err != nil {
+		return nil, fmt.Errorf("conversations by id: %w", err)
+	}
+	cs, err := collect(rows, func(s scanner) (*appliance.Conversation, error) { return scanConversation(s, nil) })
+	if err != nil {
+		return nil, err
+	}
+	if err := db.loadActionItems(ctx, userID, cs); err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		out[c.ID] = c
+	}
+	return out, nil
+}
+
 // InProgressConversation implements appliance.ConversationStore.
 func (db *DB) InProgressConversation(ctx context.Context, userID string) (*appliance.Conversation, error) {
 	var id string

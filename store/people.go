@@ -14,6 +14,24 @@ func (db *DB) CreatePerson(ctx context.Context, p *appliance.Person) error {
 	return mapErr(err, "person")
 }
 
+// Persons lists the user's people, oldest first.
+func (db *DB) Persons(ctx context.Context, userID string) ([]*appliance.Person, error) {
+	rows, err := db.query(ctx, `SELECT id, user_id, name, created_at FROM persons WHERE user_id = ? ORDER BY created_at, id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("list persons: %w", err)
+	}
+	return collect(rows, func(s scanner) (*appliance.Person, error) {
+		var p appliance.Person
+		var created string
+		if err := s.Scan(&p.ID, &p.UserID, &p.Name, &created); err != nil {
+			return nil, fmt.Errorf("scan person: %w", err)
+		}
+		var err error
+		p.CreatedAt, err = parseTime(created)
+		return &p, err
+	})
+}
+
 // PersonNames maps the user's person ids to names; unknown ids are absent.
 func (db *DB) PersonNames(ctx context.Context, userID string, ids []string) (map[string]string, error) {
 	return db.names(ctx, "persons", userID, ids)

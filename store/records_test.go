@@ -212,3 +212,27 @@ func TestFolders(t *testing.T) {
 }
 
 var _ = store.FileName
+
+func TestPersonsAndConversationsByID(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	mustUser(t, db, "u1")
+	mustUser(t, db, "u2")
+	for _, p := range []*appliance.Person{{ID: "p1", UserID: "u1", Name: "Grace"}, {ID: "p2", UserID: "u2", Name: "Alan"}} {
+		p.CreatedAt = time.Now()
+		if err := db.CreatePerson(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, err := db.Persons(ctx, "u1")
+	if err != nil || len(ps) != 1 || ps[0].Name != "Grace" {
+		t.Fatalf("persons %v %v", ps, err)
+	}
+	db.SaveConversation(ctx, sampleConversation("c1", "u1"))
+	db.SaveConversation(ctx, sampleConversation("c2", "u2"))
+	got, err := db.ConversationsByID(ctx, "u1", []string{"c1", "c2", "nope"})
+	if err != nil || len(got) != 1 || got["c1"] == nil || len(got["c1"].Structured.ActionItems) != 1 {
+		t.Fatalf("by id %v %v", got, err)
+	}
+}
