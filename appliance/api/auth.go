@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/subtle"
 	"strings"
 	"sync"
@@ -48,39 +49,66 @@ func bearer(c echo.Context) (string, bool) {
 
 // requireDevKey authenticates a developer key and checks scope.
 func (s *Server) requireDevKey(scope string) echo.MiddlewareFunc {
+	return s.requireKey(appliance.KeyKindDev, scope)
+}
+
+// requireMCPKey authenticates an MCP key on the MCP REST twins.
+func (s *Server) requireMCPKey(scope string) echo.MiddlewareFunc {
+	return s.requireKey(appliance.KeyKindMCP, scope)
+}
+
+// wrongFamily is the 401 for a key of the other family: what the presented
+// key does authenticate, then what this endpoint needs.
+var wrongFamily = map[appliance.KeyKind]string{
+	appliance.KeyKindDev: msgMCPKeyOnDev,
+	appliance.KeyKindMCP: msgDevKeyUsage + " This endpoint requires an MCP API key (hearth keys create --kind mcp).",
+}
+
+// requireKey authenticates a key of one family and checks scope.
+func (s *Server) requireKey(family appliance.KeyKind, scope string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			raw, ok := bearer(c)
 			if !ok || raw == "" {
 				return unauthorized(msgMissingBearer)
 			}
-			kind, hash, wellFormed := appliance.ParseKey(raw)
-			if kind == appliance.KeyKindMCP {
-				return unauthorized(msgMCPKeyOnDev)
-			}
-			if !wellFormed || kind != appliance.KeyKindDev {
-				return unauthorized(msgInvalidKey)
-			}
-			key, err := s.store.KeyByHash(c.Request().Context(), hash)
-			if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-				return unauthorized(msgInvalidKey)
-			} else if err != nil {
+			key, err := s.keyFor(c.Request().Context(), raw, family)
+			if err != nil {
 				return err
-			}
-			// The index lookup already matched; the constant-time compare keeps
-			// the decision itself free of timing differences.
-			if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(hash)) != 1 || key.RevokedAt != nil || key.Kind != appliance.KeyKindDev {
-				return unauthorized(msgInvalidKey)
 			}
 			if scope != "" && !key.HasScope(scope) {
 				return appliance.Errorf(appliance.EFORBIDDEN, "%s%s", msgInsufficientPerm, scope)
 			}
-			s.touch.mark(s, key.ID)
 			c.Set(ctxKey, key)
 			c.Set(ctxUser, key.UserID)
 			return next(c)
 		}
 	}
+}
+
+// keyFor resolves a raw key of the wanted family to its live record, with
+// the reference's 401 messages.
+func (s *Server) keyFor(ctx context.Context, raw string, family appliance.KeyKind) (*appliance.Key, error) {
+	kind, hash, wellFormed := appliance.ParseKey(raw)
+	if kind != "" && kind != family {
+		return nil, unauthorized(wrongFamily[family])
+	}
+	if !wellFormed {
+		return nil, unauthorized(msgInvalidKey)
+	}
+	key, err := s.store.KeyByHash(ctx, hash)
+	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		return nil, unauthorized(msgInvalidKey)
+	} else if err != nil {
+		return nil, err
+	}
+	// The index lookup already matched; the constant-time compare keeps
+	// the decision itself free of timing differences.
+	if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(hash)) != 1 || key.RevokedAt != nil || key.Kind != family {
+		return nil, unauthorized(msgInvalidKey)
+	}
+	s.touch.mark(s, key.ID)
+	return key, nil
 }
 
 // requireIDToken authenticates an ID token from this appliance's identity

@@ -137,3 +137,11 @@ func TestIDTokenSurfaces(t *testing.T) {
 			WantStatus: 200, WantContains: []string{`"status":"completed"`}},
 	})
 }
+
+func TestMCPInfo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.run(t, []apiCase{{Name: "NoAuthNeeded", Method: "GET", Path: "/v1/mcp/sse/info", WantStatus: 200,
+		WantContains: []string{`"endpoint":"/v1/mcp/sse"`, `"protocol_version":"2025-03-26"`, `"transport":"streamable-http"`,
+			`"step2":"Set Server URL to: http://example.com/v1/mcp/sse"`}}})
+}

@@ -140,6 +140,8 @@ func (s *Server) routes(console fs.FS) {
 	dev.PATCH("/goals/:id/progress", s.goalProgress, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
 	dev.DELETE("/goals/:id", s.deleteGoal, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
 
+	e.GET("/v1/mcp/sse/info", s.mcpInfo)
+
 	// Surfaces authenticated by this appliance's own ID tokens.
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)
 	e.POST("/v1/conversations/from-segments", s.createFromSegments, s.requireIDToken, s.limit(PolicyFromSegments))

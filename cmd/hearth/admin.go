@@ -99,7 +99,7 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "create":
 		kind := fs.String("kind", "dev", "key family: dev (developer API) or mcp (assistants)")
 		name := fs.String("name", "", "a label for the key (default: '<kind> key')")
-		scopes := fs.String("scopes", "", "comma-separated scopes (default read-only): "+strings.Join(appliance.AvailableScopes, ","))
+		scopes := fs.String("scopes", "", "comma-separated scopes (default: read-only for dev keys, all for mcp keys): "+strings.Join(appliance.AvailableScopes, ","))
 		if err := parseFlags(fs, args[1:]); err != nil {
 			return err
 		}
@@ -107,7 +107,13 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if k != appliance.KeyKindDev && k != appliance.KeyKindMCP {
 			return usageErr("--kind must be dev or mcp, not %q", *kind)
 		}
+		// Developer keys are read-only unless scoped (the reference's
+		// default); an MCP key is for an assistant acting for the owner, so
+		// it gets every scope unless scoped.
 		sc := appliance.DefaultScopes
+		if k == appliance.KeyKindMCP {
+			sc = appliance.AvailableScopes
+		}
 		if strings.TrimSpace(*scopes) != "" {
 			sc = nil
 			for _, s := range strings.Split(*scopes, ",") {
