@@ -142,3 +142,50 @@ type SearchIndex interface {
 	// PendingDocs returned it is skipped (it will come back as pending).
 	PutVectors(ctx context.Context, model string, docs []SearchDoc, vectors [][]float32) error
 }
+
+// OAuthGrant is one user's approval of one assistant connector.
+type OAuthGrant struct {
+	ID        string     `json:"id"`
+	UserID    string     `json:"user_id"`
+	ClientID  string     `json:"client_id"`
+	Scopes    []string   `json:"scopes"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}
+
+// OAuthCode is an authorization code waiting to be exchanged.
+type OAuthCode struct {
+	Hash          string
+	GrantID       string
+	RedirectURI   string
+	CodeChallenge string
+	Resource      string
+	ExpiresAt     time.Time
+}
+
+// OAuthToken is an issued access or refresh token (hash only).
+type OAuthToken struct {
+	Hash      string
+	GrantID   string
+	Kind      string // access or refresh
+	ExpiresAt time.Time
+}
+
+// OAuthStore keeps grants, codes and tokens.
+type OAuthStore interface {
+	// CreateAuthorization stores a new grant and its authorization code.
+	CreateAuthorization(ctx context.Context, g *OAuthGrant, code *OAuthCode) error
+	// RedeemCode marks a code used and returns it with its grant. A code is
+	// good once: a second redemption revokes the grant (RFC 6749 §4.1.2).
+	RedeemCode(ctx context.Context, hash string, now time.Time) (*OAuthCode, *OAuthGrant, error)
+	// IssueTokens stores tokens; when replacing is set, that refresh token
+	// is revoked in the same transaction (rotation).
+	IssueTokens(ctx context.Context, tokens []OAuthToken, replacing string, now time.Time) error
+	// TokenGrant returns a live token of the kind and its live grant.
+	TokenGrant(ctx context.Context, hash, kind string, now time.Time) (*OAuthGrant, error)
+	// RevokeToken revokes the grant of the token with hash (any kind); unknown
+	// tokens are not an error (RFC 7009).
+	RevokeToken(ctx context.Context, hash string, now time.Time) error
+	OAuthGrants(ctx context.Context, userID string) ([]*OAuthGrant, error)
+	RevokeGrant(ctx context.Context, userID, grantID string, now time.Time) error
+}

@@ -14,6 +14,7 @@ type Store interface {
 	ConversationStore
 	RecordStore
 	SearchIndex
+	OAuthStore
 }
 
 // UserStore keeps users.

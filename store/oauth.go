@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// CreateAuthorization implements appliance.OAuthStore.
+func (db *DB) CreateAuthorization(ctx context.Context, g *appliance.OAuthGrant, code *appliance.OAuthCode) error {
+	scopes, err := json.Marshal(nonNil(g.Scopes))
+	if err != nil {
+		return fmt.Errorf("encode scopes: %w", err)
+	}
+	return db.withTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO oauth_grants (id, user_id, client_id, scopes, created_at) VALUES (?,?,?,?,?)`,
+			g.ID, g.UserID, g.ClientID, string(scopes), fmtTime(g.CreatedAt)); err != nil {
+			return mapErr(err, "grant")
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO oauth_codes (hash, grant_id, redirect_uri, code_challenge, resource, expires_at)
+			VALUES (?,?,?,?,?,?)`, code.Hash, g.ID, code.RedirectURI, code.CodeChallenge, code.Resource, fmtTime(code.ExpiresAt))
+		return mapErr(err, "code")
+	})
+}
+
+// RedeemCode implements appliance.OAuthStore.
+func (db *DB) RedeemCode(ctx context.Context, hash string, now time.Time) (*appliance.OAuthCode, *appliance.OAuthGrant, error) {
+	var code appliance.OAuthCode
+	var grant *appliance.OAuthGrant
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		var expires string
+		var used sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT hash, grant_id, redirect_uri, code_challenge, resource, expires_at, used_at
+			FROM oauth_codes WHERE hash = ?`, hash).Scan(&code.Hash, &code.GrantID, &code.RedirectURI, &code.CodeChallenge,
+			&code.Resource, &expires, &used)
+		if err != nil {
+			return mapErr(err, "code")
+		}
+		if used.Valid {
+			// A replayed code: someone else may hold it, so the grant goes.
+			if _, err := tx.ExecContext(ctx, `UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`,
+				fmtTime(now), code.GrantID); err != nil {
+				return fmt.Errorf("revoke replayed grant: %w", err)
+			}
+			return appliance.Errorf(appliance.EINVALID, "authorization code already used")
+		}
+		if code.ExpiresAt, err = parseTime(expires); err != nil {
+			return err
+		}
+		if !now.Before(code.ExpiresAt) {
+			return appliance.Errorf(appliance.EINVALID, "authorization code expired")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE oauth_codes SET used_at = ? WHERE hash = ?`, fmtTime(now), hash); err != nil {
+			return fmt.Errorf("use code: %w", err)
+		}
+		grant, err = scanGrant(tx.QueryRowContext(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE id = ?`, code.GrantID))
+		if err != nil {
+			return err
+		}
+		if grant.RevokedAt != nil {
+			return appliance.Errorf(appliance.EINVALID, "grant revoked")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &code, grant, nil
+}
+
+// IssueTokens implements appliance.OAuthStore.
+func (db *DB) IssueTokens(ctx context.Context, tokens []appliance.OAuthToken, replacing string, now time.Time) error {
+	return db.withTx(ctx, func(tx *sql.Tx) error {
+		if replacing != "" {
+			res, err := tx.ExecContext(ctx, `UPDATE oauth_tokens SET revoked_at = ? WHERE hash = ? AND kind = 'refresh' AND revoked_at IS NULL`,
+				fmtTime(now), replacing)
+			if err := affected(res, err, "refresh token not found"); err != nil {
+				return err
+			}
+		}
+		for _, t := range tokens {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO oauth_tokens (hash, grant_id, kind, expires_at) VALUES (?,?,?,?)`,
+				t.Hash, t.GrantID, t.Kind, fmtTime(t.ExpiresAt)); err != nil {
+				return mapErr(err, "token")
+			}
+		}
+		return nil
+	})
+}
+
+// TokenGrant implements appliance.OAuthStore.
+func (db *DB) TokenGrant(ctx context.Context, hash, kind string, now time.Time) (*appliance.OAuthGrant, error) {
+	g, err := scanGrant(db.queryRow(ctx, `SELECT g.id, g.user_id, g.client_id, g.scopes, g.created_at, g.revoked_at
+		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+		WHERE t.hash = ? AND t.kind = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND g.revoked_at IS NULL`,
+		hash, kind, fmtTime(now)))
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// RevokeToken implements appliance.OAuthStore.
+func (db *DB) RevokeToken(ctx context.Context, hash string, now time.Time) error {
+	_, err := db.writer.ExecContext(ctx, `UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, ?)
+		WHERE id = (SELECT grant_id FROM oauth_tokens WHERE hash = ?)`, fmtTime(now), hash)
+	if err != nil {
+		return fmt.Errorf("revoke token: %w", err)
+	}
+	return nil
+}
+
+// OAuthGrants implements appliance.OAuthStore.
+func (db *DB) OAuthGrants(ctx context.Context, userID string) ([]*appliance.OAuthGrant, error) {
+	rows, err := db.query(ctx, `SELECT `+grantColumns+` FROM oauth_grants WHERE user_id = ? ORDER BY created_at DESC`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("list grants: %w", err)
+	}
+	return collect(rows, scanGrant)
+}
+
+// RevokeGrant implements appliance.OAuthStore.
+func (db *DB) RevokeGrant(ctx context.Context, userID, grantID string, now time.Time) error {
+	res, err := db.writer.ExecContext(ctx, `UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?`,
+		fmtTime(now), grantID, userID)
+	return affected(res, err, "Grant not found")
+}
+
+const grantColumns = `id, user_id, client_id, scopes, created_at, revoked_at`
+
+func scanGrant(s scanner) (*appliance.OAuthGrant, error) {
+	var g appliance.OAuthGrant
+	var scopes, created string
+	var revoked sql.NullString
+	if err := s.Scan(&g.ID, &g.UserID, &g.ClientID, &scopes, &created, &revoked); err != nil {
+		return nil, mapErr(err, "grant")
+	}
+	if err := json.Unmarshal([]byte(scopes), &g.Scopes); err != nil {
+		return nil, fmt.Errorf("decode grant scopes: %w", err)
+	}
+	var err error
+	if g.CreatedAt, err = parseTime(created); err != nil {
+		return nil, err
+	}
+	g.RevokedAt, err = parseTimePtr(revoked)
+	return &g, err
+}
