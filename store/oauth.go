@@ -31,6 +31,7 @@ func (db *DB) CreateAuthorization(ctx context.Context, g *appliance.OAuthGrant, 
 func (db *DB) RedeemCode(ctx context.Context, hash string, now time.Time) (*appliance.OAuthCode, *appliance.OAuthGrant, error) {
 	var code appliance.OAuthCode
 	var grant *appliance.OAuthGrant
+	replayed := false
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
 		var expires string
 		var used sql.NullString
@@ -46,7 +47,9 @@ func (db *DB) RedeemCode(ctx context.Context, hash string, now time.Time) (*appl
 				fmtTime(now), code.GrantID); err != nil {
 				return fmt.Errorf("revoke replayed grant: %w", err)
 			}
-			return appliance.Errorf(appliance.EINVALID, "authorization code already used")
+			// Commit the revocation; the caller still gets an error.
+			replayed = true
+			return nil
 		}
 		if code.ExpiresAt, err = parseTime(expires); err != nil {
 			return err
@@ -66,8 +69,11 @@ func (db *DB) RedeemCode(ctx context.Context, hash string, now time.Time) (*appl
 		}
 		return nil
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, nil, err
+	case replayed:
+		return nil, nil, appliance.Errorf(appliance.EINVALID, "authorization code already used")
 	}
 	return &code, grant, nil
 }
