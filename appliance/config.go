@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -46,6 +47,79 @@ type Config struct {
 	EmbedModel   string
 	EmbedAPIKey  string
 	EmbedDims    int
+
+	// OAuthClients registers the assistant connectors that may use OAuth:
+	// "id=redirect|redirect,id2=redirect". Unregistered client ids are
+	// refused. See ParseOAuthClients.
+	OAuthClients string
+}
+
+// DefaultOAuthClients are the connector flows known to work with the
+// reference; loopback entries serve local agents and mcp-remote.
+const DefaultOAuthClients = "claude=https://claude.ai/api/mcp/auth_callback|https://claude.com/api/mcp/auth_callback," +
+	"chatgpt=https://chatgpt.com/connector_platform_oauth_redirect," +
+	"hearth-local=http://127.0.0.1|http://localhost|http://[::1]"
+
+// OAuthClient is one registered connector and its redirect URIs.
+type OAuthClient struct {
+	ID        string
+	Redirects []string
+}
+
+// ParseOAuthClients reads the --oauth-clients form.
+func ParseOAuthClients(s string) ([]OAuthClient, error) {
+	var out []OAuthClient
+	seen := map[string]bool{}
+	for _, entry := range strings.Split(s, ",") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		id, redirects, ok := strings.Cut(entry, "=")
+		id = strings.TrimSpace(id)
+		if !ok || id == "" || redirects == "" {
+			return nil, fmt.Errorf("oauth client %q: want id=redirect[|redirect]", entry)
+		}
+		if seen[id] {
+			return nil, fmt.Errorf("oauth client %q registered twice", id)
+		}
+		seen[id] = true
+		c := OAuthClient{ID: id}
+		for _, r := range strings.Split(redirects, "|") {
+			u, err := url.Parse(strings.TrimSpace(r))
+			if err != nil || u.Scheme == "" || u.Host == "" || u.Fragment != "" {
+				return nil, fmt.Errorf("oauth client %q: redirect %q is not an absolute URL without fragment", id, r)
+			}
+			c.Redirects = append(c.Redirects, u.String())
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// AllowsRedirect reports whether uri is registered for the client. A
+// registered loopback URL without a port allows any port and any path under
+// its own (RFC 8252 §7.3: native apps listen on an ephemeral port).
+func (c OAuthClient) AllowsRedirect(uri string) bool {
+	u, err := url.Parse(uri)
+	if err != nil || u.Fragment != "" {
+		return false
+	}
+	for _, r := range c.Redirects {
+		if r == uri {
+			return true
+		}
+		reg, _ := url.Parse(r)
+		if reg.Port() == "" && isLoopback(reg.Hostname()) && u.Scheme == reg.Scheme && u.Hostname() == reg.Hostname() &&
+			strings.HasPrefix(u.Path, reg.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLoopback(host string) bool {
+	return host == "localhost" || host == "127.0.0.1" || host == "::1"
 }
 
 // DefaultConfig is what `make run` serves with no configuration.
@@ -61,6 +135,7 @@ func DefaultConfig() Config {
 		ReadConns:       4,
 		ShutdownTimeout: 10 * time.Second,
 		LLMTimeout:      60 * time.Second,
+		OAuthClients:    DefaultOAuthClients,
 		EmbedDims:       384,
 	}
 }
@@ -104,6 +179,9 @@ func (c Config) Validate() error {
 		if c.LLMTimeout <= 0 {
 			errs = append(errs, fmt.Errorf("llm timeout %v must be positive", c.LLMTimeout))
 		}
+	}
+	if _, err := ParseOAuthClients(c.OAuthClients); err != nil {
+		errs = append(errs, err)
 	}
 	if c.EmbedDims <= 0 || c.EmbedDims%8 != 0 || c.EmbedDims > 8192 {
 		errs = append(errs, fmt.Errorf("embed dims %d must be a positive multiple of 8 up to 8192", c.EmbedDims))

@@ -170,3 +170,37 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestOAuthClients(t *testing.T) {
+	t.Parallel()
+	cs, err := appliance.ParseOAuthClients(appliance.DefaultOAuthClients)
+	if err != nil || len(cs) != 3 {
+		t.Fatalf("defaults: %v %v", cs, err)
+	}
+	byID := map[string]appliance.OAuthClient{}
+	for _, c := range cs {
+		byID[c.ID] = c
+	}
+	for _, tc := range []struct {
+		client, uri string
+		ok          bool
+	}{
+		{"claude", "https://claude.ai/api/mcp/auth_callback", true},
+		{"claude", "https://claude.ai/api/mcp/auth_callback/evil", false},
+		{"claude", "https://evil.example/api/mcp/auth_callback", false},
+		{"hearth-local", "http://127.0.0.1:53682/callback", true},
+		{"hearth-local", "http://localhost:3000/oauth/callback", true},
+		{"hearth-local", "http://127.0.0.1.evil.example:80/", false},
+		{"hearth-local", "https://127.0.0.1:8443/cb", false},
+		{"hearth-local", "http://127.0.0.1:1/cb#frag", false},
+	} {
+		if got := byID[tc.client].AllowsRedirect(tc.uri); got != tc.ok {
+			t.Errorf("%s %s: %v, want %v", tc.client, tc.uri, got, tc.ok)
+		}
+	}
+	for _, bad := range []string{"x", "x=", "=https://a/b", "a=https://a/b,a=https://a/c", "a=/relative"} {
+		if _, err := appliance.ParseOAuthClients(bad); err == nil {
+			t.Errorf("ParseOAuthClients(%q) accepted", bad)
+		}
+	}
+}

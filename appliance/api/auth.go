@@ -72,6 +72,9 @@ func (s *Server) requireKey(family appliance.KeyKind, scope string) echo.Middlew
 			if !ok || raw == "" {
 				return unauthorized(msgMissingBearer)
 			}
+			if family == appliance.KeyKindMCP && strings.HasPrefix(raw, accessTokenPrefix) {
+				return s.withOAuthToken(c, raw, scope, next)
+			}
 			key, err := s.keyFor(c.Request().Context(), raw, family)
 			if err != nil {
 				return err
@@ -84,6 +87,34 @@ func (s *Server) requireKey(family appliance.KeyKind, scope string) echo.Middlew
 			return next(c)
 		}
 	}
+}
+
+// withOAuthToken authenticates an OAuth access token on the MCP surfaces.
+// A revoked grant is refused at once: nothing is cached.
+func (s *Server) withOAuthToken(c echo.Context, raw, scope string, next echo.HandlerFunc) error {
+	g, err := s.oauthGrant(c, raw)
+	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		return unauthorized(msgInvalidKey)
+	} else if err != nil {
+		return err
+	}
+	if scope != "" && !ScopeGranted(g.Scopes, scope) {
+		return appliance.Errorf(appliance.EFORBIDDEN, "%s%s", msgInsufficientPerm, scope)
+	}
+	c.Set(ctxUser, g.UserID)
+	return next(c)
+}
+
+// ScopeGranted reports whether granted holds scope, reading the API keys'
+// "memories:read" and OAuth's "memories.read" as the same scope.
+func ScopeGranted(granted []string, scope string) bool {
+	want := strings.ReplaceAll(scope, ":", ".")
+	for _, g := range granted {
+		if strings.ReplaceAll(g, ":", ".") == want {
+			return true
+		}
+	}
+	return false
 }
 
 // keyFor resolves a raw key of the wanted family to its live record, with

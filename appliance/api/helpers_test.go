@@ -65,10 +65,13 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 		o(&cfg)
 	}
 	clk := &clock{t: time.Now().UTC()}
-	srv := api.New(api.Deps{
-		Config: cfg, Store: db, Tokens: signer, Console: web.FS(), Now: clk.Now,
+	srv, err := api.New(api.Deps{
+		Config: cfg, Store: db, Tokens: signer, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
 		Pipeline: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler)),
 	})
+	if err != nil {
+		tb.Fatal(err)
+	}
 	tb.Cleanup(srv.Close)
 	e := &env{t: tb, db: db, srv: srv, signer: signer, clock: clk}
 	e.user = e.addUser("Ada Lovelace")

@@ -5,6 +5,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -46,6 +47,9 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Console is the web console's file tree (web.FS()); nil serves none.
 	Console fs.FS
+	// Templates holds server-rendered pages (web.Templates()); nil serves no
+	// OAuth consent page.
+	Templates fs.FS
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -61,6 +65,7 @@ type Server struct {
 	now      func() time.Time
 	limiter  *Limiter
 	touch    keyToucher
+	oauth    *oauth
 	echo     *echo.Echo
 
 	baseCtx context.Context
@@ -69,7 +74,7 @@ type Server struct {
 }
 
 // New builds the router.
-func New(d Deps) *Server {
+func New(d Deps) (*Server, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
@@ -79,8 +84,12 @@ func New(d Deps) *Server {
 	if d.Indexer == nil {
 		d.Indexer = noNotify{}
 	}
+	o, err := newOAuth(d.Config, d.Templates)
+	if err != nil {
+		return nil, fmt.Errorf("oauth: %w", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{
+	s := &Server{oauth: o,
 		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, indexer: d.Indexer, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now), touch: keyToucher{last: map[string]time.Time{}},
 		baseCtx: ctx, cancel: cancel,
@@ -94,7 +103,7 @@ func New(d Deps) *Server {
 	e.Use(securityHeaders)
 	s.echo = e
 	s.routes(d.Console)
-	return s
+	return s, nil
 }
 
 func (s *Server) routes(console fs.FS) {
@@ -141,6 +150,15 @@ func (s *Server) routes(console fs.FS) {
 	dev.DELETE("/goals/:id", s.deleteGoal, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
 
 	e.GET("/v1/mcp/sse/info", s.mcpInfo)
+
+	// OAuth 2.1 for assistant connectors.
+	e.GET("/.well-known/oauth-protected-resource", s.protectedResourceMetadata)
+	e.GET("/.well-known/oauth-protected-resource/v1/mcp/sse", s.protectedResourceMetadata)
+	e.GET("/.well-known/oauth-authorization-server", s.authorizationServerMetadata)
+	e.GET("/oauth/authorize", s.authorizePage)
+	e.POST("/oauth/authorize", s.authorizeDecision)
+	e.POST("/oauth/token", s.token)
+	e.POST("/oauth/revoke", s.revoke)
 
 	// Surfaces authenticated by this appliance's own ID tokens.
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)

@@ -59,14 +59,18 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.api = api.New(api.Deps{
-		Config:   m.Config,
-		Store:    db,
-		Pipeline: pipeline.New(pipeline.NewBuiltin(), m.Logger),
-		Tokens:   signer,
-		Logger:   m.Logger,
-		Console:  web.FS(),
+	m.api, err = api.New(api.Deps{
+		Config:    m.Config,
+		Store:     db,
+		Pipeline:  pipeline.New(pipeline.NewBuiltin(), m.Logger),
+		Tokens:    signer,
+		Logger:    m.Logger,
+		Console:   web.FS(),
+		Templates: web.Templates(),
 	})
+	if err != nil {
+		return err
+	}
 
 	ln, err := net.Listen("tcp", m.Config.Addr)
 	if err != nil {

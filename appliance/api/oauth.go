@@ -1,0 +1,321 @@
+package api
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// OAuth lifetimes.
+const (
+	codeTTL         = 10 * time.Minute
+	accessTokenTTL  = time.Hour
+	refreshTokenTTL = 30 * 24 * time.Hour
+)
+
+// Token prefixes: opaque random strings, only their hashes are stored.
+const (
+	accessTokenPrefix  = "hearth_oat_"
+	refreshTokenPrefix = "hearth_ort_"
+)
+
+// oauth holds the registered clients and the consent page.
+type oauth struct {
+	clients map[string]appliance.OAuthClient
+	consent *template.Template
+}
+
+func newOAuth(cfg appliance.Config, templates fs.FS) (*oauth, error) {
+	cs, err := appliance.ParseOAuthClients(cfg.OAuthClients)
+	if err != nil {
+		return nil, err
+	}
+	o := &oauth{clients: map[string]appliance.OAuthClient{}}
+	for _, c := range cs {
+		o.clients[c.ID] = c
+	}
+	if templates != nil {
+		if o.consent, err = template.ParseFS(templates, "consent.html"); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+// GET /.well-known/oauth-protected-resource[/v1/mcp/sse] (RFC 9728)
+func (s *Server) protectedResourceMetadata(c echo.Context) error {
+	base := baseURL(c.Request())
+	return c.JSON(http.StatusOK, map[string]any{
+		"resource":                 base + "/v1/mcp/sse",
+		"authorization_servers":    []string{base},
+		"scopes_supported":         mcpOAuthScopes,
+		"bearer_methods_supported": []string{"header"},
+		"resource_name":            "Hearth",
+	})
+}
+
+// GET /.well-known/oauth-authorization-server (RFC 8414)
+func (s *Server) authorizationServerMetadata(c echo.Context) error {
+	base := baseURL(c.Request())
+	return c.JSON(http.StatusOK, map[string]any{
+		"issuer":                                     base,
+		"authorization_endpoint":                     base + "/oauth/authorize",
+		"token_endpoint":                             base + "/oauth/token",
+		"revocation_endpoint":                        base + "/oauth/revoke",
+		"response_types_supported":                   []string{"code"},
+		"grant_types_supported":                      []string{"authorization_code", "refresh_token"},
+		"code_challenge_methods_supported":           []string{"S256"},
+		"token_endpoint_auth_methods_supported":      []string{"none"},
+		"revocation_endpoint_auth_methods_supported": []string{"none"},
+		"scopes_supported":                           mcpOAuthScopes,
+	})
+}
+
+// authRequest is a validated authorization request.
+type authRequest struct {
+	client              appliance.OAuthClient
+	redirectURI, state  string
+	challenge, resource string
+	scopes              []string
+}
+
+// parseAuthorize validates an authorization request. Problems with the
+// client or redirect URI are shown to the user (never redirected: the
+// redirect target is not trusted yet); others go back to the client.
+func (s *Server) parseAuthorize(v url.Values) (*authRequest, string, error) {
+	client, ok := s.oauth.clients[v.Get("client_id")]
+	if !ok {
+		return nil, "", errBadRequest("Unknown client_id: only registered connectors may connect (see --oauth-clients)")
+	}
+	redirect := v.Get("redirect_uri")
+	if !client.AllowsRedirect(redirect) {
+		return nil, "", errBadRequest("redirect_uri is not registered for this client")
+	}
+	r := &authRequest{client: client, redirectURI: redirect, state: v.Get("state"), challenge: v.Get("code_challenge"),
+		resource: v.Get("resource")}
+	switch {
+	case v.Get("response_type") != "code":
+		return r, "unsupported_response_type", nil
+	case r.challenge == "" || v.Get("code_challenge_method") != "S256":
+		return r, "invalid_request", nil // PKCE with S256 is required
+	}
+	r.scopes = mcpOAuthScopes
+	if raw := strings.Fields(v.Get("scope")); len(raw) > 0 {
+		r.scopes = nil
+		for _, sc := range raw {
+			if !slices.Contains(mcpOAuthScopes, sc) {
+				return r, "invalid_scope", nil
+			}
+			r.scopes = append(r.scopes, sc)
+		}
+	}
+	return r, "", nil
+}
+
+// redirectError sends an OAuth error back to the client's redirect URI.
+func redirectError(c echo.Context, r *authRequest, code string) error {
+	q := url.Values{"error": {code}}
+	if r.state != "" {
+		q.Set("state", r.state)
+	}
+	return c.Redirect(http.StatusFound, withQuery(r.redirectURI, q))
+}
+
+func withQuery(uri string, q url.Values) string {
+	sep := "?"
+	if strings.Contains(uri, "?") {
+		sep = "&"
+	}
+	return uri + sep + q.Encode()
+}
+
+// GET /oauth/authorize shows the consent page.
+func (s *Server) authorizePage(c echo.Context) error {
+	r, oauthErr, err := s.parseAuthorize(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	if oauthErr != "" {
+		return redirectError(c, r, oauthErr)
+	}
+	return s.renderConsent(c, http.StatusOK, r, c.QueryParams(), "")
+}
+
+func (s *Server) renderConsent(c echo.Context, status int, r *authRequest, params url.Values, msg string) error {
+	if s.oauth.consent == nil {
+		return appliance.Errorf(appliance.EUNAVAILABLE, "the consent page is not available")
+	}
+	keep := map[string]string{}
+	for _, k := range []string{"response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "scope", "resource"} {
+		if v := params.Get(k); v != "" {
+			keep[k] = v
+		}
+	}
+	canWrite := slices.ContainsFunc(r.scopes, func(sc string) bool { return strings.HasSuffix(sc, ".write") })
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; form-action 'self' "+formActionOrigin(r.redirectURI)+"; frame-ancestors 'none'")
+	h.Set("Cache-Control", "no-store")
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	return s.oauth.consent.Execute(c.Response(), map[string]any{
+		"ClientName": r.client.ID, "Scopes": r.scopes, "CanWrite": canWrite, "Params": keep, "Error": msg,
+	})
+}
+
+func formActionOrigin(redirect string) string {
+	u, err := url.Parse(redirect)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// POST /oauth/authorize: the owner signs in with an ID token and decides.
+func (s *Server) authorizeDecision(c echo.Context) error {
+	if err := c.Request().ParseForm(); err != nil {
+		return errBadRequest("malformed form")
+	}
+	form := c.Request().PostForm
+	r, oauthErr, err := s.parseAuthorize(form)
+	if err != nil {
+		return err
+	}
+	if oauthErr != "" {
+		return redirectError(c, r, oauthErr)
+	}
+	if form.Get("decision") != "approve" {
+		return redirectError(c, r, "access_denied")
+	}
+	ctx := c.Request().Context()
+	uid, err := s.tokens.Verify(strings.TrimSpace(form.Get("id_token")))
+	if err == nil {
+		_, err = s.store.User(ctx, uid)
+	}
+	if err != nil {
+		return s.renderConsent(c, http.StatusUnauthorized, r, form, "That sign-in token is not valid: create a fresh one with hearth token.")
+	}
+	code := randomToken("")
+	now := s.now().UTC()
+	grant := &appliance.OAuthGrant{ID: newID(), UserID: uid, ClientID: r.client.ID, Scopes: r.scopes, CreatedAt: now}
+	if err := s.store.CreateAuthorization(ctx, grant, &appliance.OAuthCode{Hash: hashToken(code), RedirectURI: r.redirectURI,
+		CodeChallenge: r.challenge, Resource: r.resource, ExpiresAt: now.Add(codeTTL)}); err != nil {
+		return err
+	}
+	q := url.Values{"code": {code}}
+	if r.state != "" {
+		q.Set("state", r.state)
+	}
+	return c.Redirect(http.StatusFound, withQuery(r.redirectURI, q))
+}
+
+// tokenError is RFC 6749 §5.2's error body.
+func tokenError(c echo.Context, status int, code, desc string) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(status, map[string]string{"error": code, "error_description": desc})
+}
+
+// POST /oauth/token: authorization_code (with PKCE) and refresh_token
+// grants for public clients (token endpoint auth method "none").
+func (s *Server) token(c echo.Context) error {
+	if err := c.Request().ParseForm(); err != nil {
+		return tokenError(c, http.StatusBadRequest, "invalid_request", "malformed form body")
+	}
+	form := c.Request().PostForm
+	ctx, now := c.Request().Context(), s.now().UTC()
+	clientID := form.Get("client_id")
+	if _, ok := s.oauth.clients[clientID]; !ok {
+		return tokenError(c, http.StatusUnauthorized, "invalid_client", "unknown client_id")
+	}
+	var grant *appliance.OAuthGrant
+	var replacing string
+	switch form.Get("grant_type") {
+	case "authorization_code":
+		code, g, err := s.store.RedeemCode(ctx, hashToken(form.Get("code")), now)
+		if err != nil {
+			if appliance.ErrorCode(err) == appliance.EINTERNAL {
+				return err
+			}
+			return tokenError(c, http.StatusBadRequest, "invalid_grant", "the authorization code is invalid, expired or used")
+		}
+		sum := sha256.Sum256([]byte(form.Get("code_verifier")))
+		challenge := base64.RawURLEncoding.EncodeToString(sum[:])
+		switch {
+		case g.ClientID != clientID:
+			return tokenError(c, http.StatusBadRequest, "invalid_grant", "the code was issued to another client")
+		case code.RedirectURI != form.Get("redirect_uri"):
+			return tokenError(c, http.StatusBadRequest, "invalid_grant", "redirect_uri does not match the authorization request")
+		case subtle.ConstantTimeCompare([]byte(challenge), []byte(code.CodeChallenge)) != 1:
+			return tokenError(c, http.StatusBadRequest, "invalid_grant", "code_verifier does not match the code_challenge")
+		}
+		grant = g
+	case "refresh_token":
+		raw := form.Get("refresh_token")
+		g, err := s.store.TokenGrant(ctx, hashToken(raw), "refresh", now)
+		if err != nil || g.ClientID != clientID {
+			return tokenError(c, http.StatusBadRequest, "invalid_grant", "the refresh token is invalid, expired or revoked")
+		}
+		grant, replacing = g, hashToken(raw)
+	default:
+		return tokenError(c, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
+	}
+	access, refresh := randomToken(accessTokenPrefix), randomToken(refreshTokenPrefix)
+	if err := s.store.IssueTokens(ctx, []appliance.OAuthToken{
+		{Hash: hashToken(access), GrantID: grant.ID, Kind: "access", ExpiresAt: now.Add(accessTokenTTL)},
+		{Hash: hashToken(refresh), GrantID: grant.ID, Kind: "refresh", ExpiresAt: now.Add(refreshTokenTTL)},
+	}, replacing, now); err != nil {
+		if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+			return tokenError(c, http.StatusBadRequest, "invalid_grant", "the refresh token was already used")
+		}
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]any{
+		"access_token": access, "token_type": "Bearer", "expires_in": int(accessTokenTTL.Seconds()),
+		"refresh_token": refresh, "scope": strings.Join(grant.Scopes, " "),
+	})
+}
+
+// POST /oauth/revoke (RFC 7009): revoking either token ends the grant, so
+// every token issued under it is refused at once.
+func (s *Server) revoke(c echo.Context) error {
+	if err := c.Request().ParseForm(); err != nil {
+		return tokenError(c, http.StatusBadRequest, "invalid_request", "malformed form body")
+	}
+	tok := c.Request().PostForm.Get("token")
+	if tok == "" {
+		return tokenError(c, http.StatusBadRequest, "invalid_request", "token is required")
+	}
+	if err := s.store.RevokeToken(c.Request().Context(), hashToken(tok), s.now().UTC()); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusOK)
+}
+
+// oauthUser resolves an OAuth access token to its grant.
+func (s *Server) oauthGrant(c echo.Context, raw string) (*appliance.OAuthGrant, error) {
+	return s.store.TokenGrant(c.Request().Context(), hashToken(raw), "access", s.now().UTC())
+}
+
+func randomToken(prefix string) string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}
+
+func hashToken(t string) string {
+	sum := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(sum[:])
+}
