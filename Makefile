@@ -34,13 +34,22 @@ build: ## Build bin/hearth
 
 ##@ Test
 
+MCP_CLIENT := cmd/hearth/testdata/mcp-client
+
 .PHONY: test
-test: ## Run every test (PKG=./store to narrow)
-	go test -count=1 $(PKG)
+test: mcp-client ## Run every test (PKG=./store to narrow)
+	HEARTH_REQUIRE_TS_CLIENT=1 go test -count=1 $(PKG)
+
+.PHONY: mcp-client
+mcp-client: $(MCP_CLIENT)/node_modules/.package-lock.json
+
+# The official TypeScript MCP client, pinned in package-lock.json.
+$(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
+	cd $(MCP_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: test-race
-test-race: ## Run the tests under the race detector, shuffled
-	go test -count=1 -race -shuffle=on $(PKG)
+test-race: mcp-client ## Run the tests under the race detector, shuffled
+	HEARTH_REQUIRE_TS_CLIENT=1 go test -count=1 -race -shuffle=on $(PKG)
 
 .PHONY: fuzz
 fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)

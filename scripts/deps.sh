@@ -8,6 +8,10 @@ set -euo pipefail
 # libsqlite3-dev: sqlite-vec's cgo bindings include sqlite3.h.
 # pkg-config: how cgo finds the codec libraries.
 PACKAGES=(make libsqlite3-dev pkg-config)
+# node and npm: the end-to-end test drives the MCP server with the official
+# TypeScript MCP client. Skipped when a Node.js is already installed (the
+# machine's own, possibly newer than Debian's).
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

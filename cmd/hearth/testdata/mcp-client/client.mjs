@@ -1,0 +1,78 @@
+// Drives a running Hearth appliance with the official TypeScript MCP client,
+// as an assistant would: initialize, list tools, call every read tool,
+// create/edit/delete a memory, search, and end the session. Prints one line
+// per step and exits non-zero on the first failure.
+//
+// Usage: node client.mjs http://127.0.0.1:PORT/v1/mcp/sse hearth_mcp_...
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const [url, key] = process.argv.slice(2);
+if (!url || !key) {
+  console.error("usage: node client.mjs MCP_URL MCP_KEY");
+  process.exit(2);
+}
+
+function check(cond, msg) {
+  if (!cond) {
+    console.error(`FAIL ${msg}`);
+    process.exit(1);
+  }
+  console.log(`ok ${msg}`);
+}
+
+async function call(client, name, args = {}) {
+  const res = await client.callTool({ name, arguments: args });
+  check(!res.isError, `${name} is not an error result`);
+  const text = res.content?.[0]?.text;
+  check(typeof text === "string", `${name} returns text content`);
+  return JSON.parse(text);
+}
+
+const transport = new StreamableHTTPClientTransport(new URL(url), {
+  requestInit: { headers: { Authorization: `Bearer ${key}` } },
+});
+const client = new Client({ name: "hearth-e2e", version: "1.0.0" });
+await client.connect(transport);
+check(typeof transport.sessionId === "string" && transport.sessionId.length > 0, "initialize issued a session id");
+
+const { tools } = await client.listTools();
+const names = tools.map((t) => t.name).sort();
+const want = [
+  "complete_action_item", "create_action_item", "create_memory", "delete_action_item", "delete_memory",
+  "edit_memory", "get_action_items", "get_conversation_by_id", "get_conversations", "get_memories",
+  "get_people", "get_user_profile", "search_action_items", "search_conversations", "search_memories",
+  "update_action_item",
+];
+check(want.every((n) => names.includes(n)), `tools/list has all ${want.length} tools (got ${names.length})`);
+
+const memories = await call(client, "get_memories", { limit: 10 });
+check(Array.isArray(memories.memories), "get_memories returns memories");
+const conversations = await call(client, "get_conversations", { limit: 5 });
+check(Array.isArray(conversations.conversations) && conversations.conversations.length > 0, "get_conversations returns the seeded conversation");
+const conv = await call(client, "get_conversation_by_id", { conversation_id: conversations.conversations[0].id });
+check(conv.conversation?.id === conversations.conversations[0].id, "get_conversation_by_id returns it");
+const items = await call(client, "get_action_items", {});
+check(Array.isArray(items.action_items), "get_action_items returns action_items");
+const people = await call(client, "get_people", {});
+check(Array.isArray(people.people), "get_people returns people");
+await call(client, "get_user_profile", {});
+const convSearch = await call(client, "search_conversations", { query: "budget" });
+check(Array.isArray(convSearch.conversations), "search_conversations returns conversations");
+const itemSearch = await call(client, "search_action_items", { query: "report" });
+check(Array.isArray(itemSearch.action_items), "search_action_items returns action_items");
+
+const created = await call(client, "create_memory", { content: "I keep my spare house key with the neighbour Margaret" });
+const id = created.memory?.id;
+check(created.success === true && typeof id === "string", "create_memory creates a memory");
+const edited = await call(client, "edit_memory", { memory_id: id, content: "I keep my spare house key with Margaret next door" });
+check(edited.success === true, "edit_memory edits it");
+const found = await call(client, "search_memories", { query: "spare house key Margaret" });
+check(found.memories?.some((m) => m.id === id), "search_memories finds the edited memory");
+const deleted = await call(client, "delete_memory", { memory_id: id });
+check(deleted.success === true, "delete_memory deletes it");
+
+await transport.terminateSession();
+check(transport.sessionId === undefined, "the session was ended");
+await client.close();
+console.log("PASS typescript client");
