@@ -68,6 +68,8 @@ type ConversationStore interface {
 	InProgressConversation(ctx context.Context, userID string) (*Conversation, error)
 	SetConversationTitle(ctx context.Context, userID, id, title string) error
 	SetConversationDiscarded(ctx context.Context, userID, id string, discarded bool) error
+	// SetConversationLocked hides (or shows) a conversation from assistants.
+	SetConversationLocked(ctx context.Context, userID, id string, locked bool) error
 	DeleteConversation(ctx context.Context, userID, id string) error
 	// DeleteClaim removes a processing claim whose pipeline failed, so a retry can redo it.
 	DeleteClaim(ctx context.Context, userID, id string) error

@@ -324,6 +324,11 @@ func (db *DB) SetConversationDiscarded(ctx context.Context, userID, id string, d
 	return db.updateConversation(ctx, userID, id, `discarded = ?`, boolInt(discarded))
 }
 
+// SetConversationLocked implements appliance.ConversationStore.
+func (db *DB) SetConversationLocked(ctx context.Context, userID, id string, locked bool) error {
+	return db.updateConversation(ctx, userID, id, `is_locked = ?`, boolInt(locked))
+}
+
 // DeleteConversation soft-deletes: the row stays (deleted = 1) and disappears
 // from every read.
 func (db *DB) DeleteConversation(ctx context.Context, userID, id string) error {

@@ -216,3 +216,25 @@ func TestDiscardRemovesExtractedMemories(t *testing.T) {
 		t.Fatal("a manual memory was removed with the conversation")
 	}
 }
+
+func TestLocks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	all := bearer(e.devAll)
+	conv := e.create(meetingBody)["id"].(string)
+	mem := decode(t, e.do("POST", "/v1/dev/user/memories", all, `{"content":"`+strings.Repeat("secret ", 20)+`"}`))["id"].(string)
+	e.run(t, []apiCase{
+		{Name: "LockConversation", Method: "PUT", Path: "/v1/dev/user/conversations/" + conv + "/locked", Auth: all, Body: `{"locked":true}`,
+			WantStatus: 200, WantContains: []string{`"locked":true`}},
+		{Name: "LockedConversationHidden", Method: "GET", Path: "/v1/dev/user/conversations/" + conv, Auth: all, WantStatus: 404},
+		{Name: "LockedConversationRefusesPatch", Method: "PATCH", Path: "/v1/dev/user/conversations/" + conv, Auth: all, Body: `{"title":"x"}`, WantStatus: 402},
+		{Name: "UnlockConversation", Method: "PUT", Path: "/v1/dev/user/conversations/" + conv + "/locked", Auth: all, Body: `{"locked":false}`, WantStatus: 200},
+		{Name: "VisibleAgain", Method: "GET", Path: "/v1/dev/user/conversations/" + conv, Auth: all, WantStatus: 200},
+		{Name: "LockNeedsBool", Method: "PUT", Path: "/v1/dev/user/conversations/" + conv + "/locked", Auth: all, Body: `{}`, WantStatus: 422},
+		{Name: "LockOtherUsers", Method: "PUT", Path: "/v1/dev/user/conversations/" + conv + "/locked", Auth: bearer(e.otherRW), Body: `{"locked":true}`, WantStatus: 404},
+		{Name: "LockMemory", Method: "PUT", Path: "/v1/dev/user/memories/" + mem + "/locked", Auth: all, Body: `{"locked":true}`, WantStatus: 200},
+		{Name: "LockedMemoryTruncated", Method: "GET", Path: "/v1/dev/user/memories", Auth: all, WantStatus: 200,
+			WantContains: []string{strings.Repeat("secret ", 10)[:70] + "..."}},
+		{Name: "LockedMemoryRefusesDelete", Method: "DELETE", Path: "/v1/dev/user/memories/" + mem, Auth: all, WantStatus: 402},
+	})
+}

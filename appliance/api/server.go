@@ -120,6 +120,7 @@ func (s *Server) routes(console fs.FS) {
 	dev.PATCH("/conversations/:id", s.patchConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
 	dev.DELETE("/conversations/:id", s.deleteConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
 	dev.PUT("/conversations/:id/folder", s.moveConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+	dev.PUT("/conversations/:id/locked", s.lockConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
 
 	dev.GET("/folders", s.listFolders, s.requireDevKey(read), s.limit(PolicyDevListRead, PolicyDevReadsTotal))
 	dev.POST("/folders", s.createFolder, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
@@ -132,6 +133,7 @@ func (s *Server) routes(console fs.FS) {
 	dev.POST("/memories/batch", s.createMemoriesBatch, s.requireDevKey(memWrite), s.limit(PolicyDevMemoriesBatch))
 	dev.PATCH("/memories/:id", s.patchMemory, s.requireDevKey(memWrite), s.limit(PolicyDevMemoriesWrite))
 	dev.DELETE("/memories/:id", s.deleteMemory, s.requireDevKey(memWrite), s.limit(PolicyDevMemoriesWrite))
+	dev.PUT("/memories/:id/locked", s.lockMemory, s.requireDevKey(memWrite), s.limit(PolicyDevMemoriesWrite))
 
 	aiRead, aiWrite := appliance.ScopeActionItemsRead, appliance.ScopeActionItemsWrite
 	dev.GET("/action-items", s.listActionItems, s.requireDevKey(aiRead), s.limit(PolicyDevActionItemsRead))
