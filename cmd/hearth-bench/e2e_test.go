@@ -72,12 +72,18 @@ func fakeHearth(args []string) int {
 		return 0
 	case "keys create":
 		u, _ := os.ReadFile(filepath.Join(*data, "user"))
-		if string(u) != *user || *kind != "dev" || *scopes != "conversations:read,conversations:write" {
+		okDev := *kind == "dev" && *scopes == "conversations:read,conversations:write,memories:read,memories:write"
+		okMCP := *kind == "mcp" && *scopes == ""
+		if string(u) != *user || !(okDev || okMCP) {
 			fmt.Fprintf(os.Stderr, "fake hearth: bad keys create: user %q kind %q scopes %q\n", *user, *kind, *scopes)
 			return 1
 		}
 		fmt.Println("key created; it is shown once:")
-		fmt.Println(fakeKey)
+		if okMCP {
+			fmt.Println(fakeMCPKey)
+		} else {
+			fmt.Println(fakeKey)
+		}
 		return 0
 	case "serve":
 		return fakeServe(*data, *addr)

@@ -35,8 +35,11 @@ type worker struct {
 	client  *http.Client
 	baseURL string // http://127.0.0.1:PORT
 	key     string // developer API key
+	mcpKey  string // MCP key, for the MCP scenarios
 	rng     *rand.Rand
-	shared  *sharedState
+	// mcpSession is this worker's MCP session, opened on first use.
+	mcpSession string
+	shared     *sharedState
 
 	latencies []time.Duration // one per completed HTTP request
 	requests  int             // HTTP requests attempted
@@ -150,6 +153,7 @@ type loadOptions struct {
 	client      *http.Client
 	baseURL     string
 	key         string
+	mcpKey      string
 	shared      *sharedState
 	errLog      io.Writer // first error messages are written here as they happen; may be nil
 	maxSamples  int       // error messages kept per scenario; 0 means 5
@@ -199,6 +203,7 @@ func runScenario(ctx context.Context, sc scenario, opts loadOptions) result {
 			client:  opts.client,
 			baseURL: opts.baseURL,
 			key:     opts.key,
+			mcpKey:  opts.mcpKey,
 			rng:     rand.New(rand.NewPCG(uint64(start.UnixNano()), uint64(i)+1)),
 			shared:  opts.shared,
 		}

@@ -188,13 +188,21 @@ func TestRunScenarioCancel(t *testing.T) {
 type fakeAPI struct {
 	key string
 
-	mu     sync.Mutex
-	convs  map[string]createRequest
-	gets   int
-	unauth int
+	mu        sync.Mutex
+	convs     map[string]createRequest
+	gets      int
+	unauth    int
+	memories  int
+	toolCalls int
 }
 
+const fakeMCPKey = "hearth_mcp_00000000000000000000000000000000"
+
 func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == mcpPath {
+		f.serveMCP(w, r)
+		return
+	}
 	if r.Header.Get("Authorization") != "Bearer "+f.key {
 		f.mu.Lock()
 		f.unauth++
@@ -228,8 +236,54 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		fmt.Fprintf(w, `{"id":%q,"structured":{"title":"t"}}`, id)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/dev/user/memories/batch":
+		var req struct{ Memories []map[string]string }
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Memories) == 0 || len(req.Memories) > 25 {
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			return
+		}
+		f.mu.Lock()
+		f.memories += len(req.Memories)
+		f.mu.Unlock()
+		fmt.Fprintf(w, `{"created_count":%d}`, len(req.Memories))
 	default:
 		http.NotFound(w, r)
+	}
+}
+
+// serveMCP answers the JSON-RPC the MCP scenarios send, like the real
+// transport: a session from initialize, 202 for notifications, tool results.
+func (f *fakeAPI) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != "Bearer "+fakeMCPKey {
+		f.mu.Lock()
+		f.unauth++
+		f.mu.Unlock()
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	var msg struct {
+		ID     *int   `json:"id"`
+		Method string `json:"method"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&msg); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	switch {
+	case msg.Method == "initialize":
+		w.Header().Set("Mcp-Session-Id", "s-1")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"result":{"protocolVersion":"2025-03-26"}}`, *msg.ID)
+	case r.Header.Get("Mcp-Session-Id") != "s-1":
+		w.WriteHeader(http.StatusNotFound)
+	case msg.ID == nil:
+		w.WriteHeader(http.StatusAccepted)
+	case msg.Method == "tools/call":
+		f.mu.Lock()
+		f.toolCalls++
+		f.mu.Unlock()
+		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"{}\"}]}}\n\n", *msg.ID)
+	default:
+		w.WriteHeader(http.StatusBadRequest)
 	}
 }
 
@@ -244,6 +298,7 @@ func TestScenariosAgainstFakeAPI(t *testing.T) {
 		client:      newHTTPClient(4, 5*time.Second),
 		baseURL:     srv.URL,
 		key:         api.key,
+		mcpKey:      fakeMCPKey,
 		shared:      shared,
 	}
 	scens, err := selectScenarios("")

@@ -39,6 +39,7 @@ type config struct {
 	timeout     time.Duration
 	scenarios   string
 	keep        bool
+	memories    int
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -49,6 +50,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long each scenario runs")
 	fs.IntVar(&c.concurrency, "concurrency", 16, "number of concurrent workers per scenario")
 	fs.IntVar(&c.segments, "segments", 12, "transcript segments per created conversation (1-500)")
+	fs.IntVar(&c.memories, "memories", 10000, "memories seeded before the MCP scenarios")
 	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
@@ -194,7 +196,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		return interrupted(err)
 	}
 	key, err := srv.cli(ctx, "keys", "create", "--data", dataDir, "--user", uid, "--kind", "dev",
-		"--scopes", "conversations:read,conversations:write")
+		"--scopes", "conversations:read,conversations:write,memories:read,memories:write")
+	if err != nil {
+		return interrupted(err)
+	}
+	mcpKey, err := srv.cli(ctx, "keys", "create", "--data", dataDir, "--user", uid, "--kind", "mcp")
 	if err != nil {
 		return interrupted(err)
 	}
@@ -203,6 +209,15 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 	client := newHTTPClient(cfg.concurrency, cfg.timeout)
 	defer client.CloseIdleConnections()
 	shared := newSharedState(cfg.segments)
+	if needsMemories(scens) && cfg.memories > 0 {
+		logf("seeding %d memories for the MCP scenarios", cfg.memories)
+		t0 := time.Now()
+		if err := seedMemories(ctx, client, "http://"+addr, key, cfg.memories); err != nil {
+			return interrupted(err)
+		}
+		rep.seeded = fmt.Sprintf("%d memories seeded through the batch API in %s", cfg.memories, fmtDur(time.Since(t0)))
+		logf("%s", rep.seeded)
+	}
 	for _, sc := range scens {
 		if ctx.Err() != nil {
 			break
@@ -221,6 +236,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			client:      client,
 			baseURL:     "http://" + addr,
 			key:         key,
+			mcpKey:      mcpKey,
 			shared:      shared,
 			errLog:      stderr,
 		})

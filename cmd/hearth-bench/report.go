@@ -23,6 +23,7 @@ type report struct {
 	exitStatus     string
 	results        []result
 	interrupted    bool
+	seeded         string // what was seeded before the MCP scenarios
 }
 
 func (r *report) markdown() string {
@@ -47,6 +48,9 @@ func (r *report) markdown() string {
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "- start-to-healthy: %s (spawn until the first 200 from /healthz, polled every %s)\n", fmtDur(r.startToHealthy), healthPollInterval)
 	fmt.Fprintf(&b, "- idle RSS: %s (1 s after healthy)\n", fmtBytes(r.idleRSS))
+	if r.seeded != "" {
+		fmt.Fprintf(&b, "- %s\n", r.seeded)
+	}
 	fmt.Fprintf(&b, "- RSS after load: %s (peak %s)\n", fmtBytes(r.afterRSS), fmtBytes(r.peakRSS))
 	if r.exitStatus != "" {
 		fmt.Fprintf(&b, "- shutdown: %s from SIGINT to exit (%s)\n", fmtDur(r.shutdown), r.exitStatus)

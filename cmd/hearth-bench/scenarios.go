@@ -22,6 +22,8 @@ var allScenarios = []scenario{
 		}
 		return ""
 	}},
+	{name: "mcp-search-memories", run: runMCPSearchMemories},
+	{name: "mcp-get-conversations", run: runMCPGetConversations},
 }
 
 func scenarioNames() []string {
