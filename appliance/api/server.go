@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/search"
 )
 
 // Processor runs the conversation pipeline.
@@ -43,8 +45,11 @@ type Deps struct {
 	Pipeline Processor
 	// Indexer is notified after writes to searchable records; nil ignores.
 	Indexer Notifier
-	Tokens  TokenVerifier
-	Logger  *slog.Logger
+	// IndexProgress reports the search index's embedding progress for
+	// /healthz and the console; nil reports none.
+	IndexProgress func() search.Progress
+	Tokens        TokenVerifier
+	Logger        *slog.Logger
 	// Console is the web console's file tree (web.FS()); nil serves none.
 	Console fs.FS
 	// Templates holds server-rendered pages (web.Templates()); nil serves no
@@ -61,6 +66,7 @@ type Server struct {
 	pipeline Processor
 	tokens   TokenVerifier
 	indexer  Notifier
+	progress func() search.Progress
 	log      *slog.Logger
 	now      func() time.Time
 	limiter  *Limiter
@@ -90,7 +96,7 @@ func New(d Deps) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{oauth: o,
-		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, indexer: d.Indexer, log: d.Logger, now: d.Now,
+		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, indexer: d.Indexer, progress: d.IndexProgress, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now), touch: keyToucher{last: map[string]time.Time{}},
 		baseCtx: ctx, cancel: cancel,
 	}
@@ -108,9 +114,7 @@ func New(d Deps) (*Server, error) {
 
 func (s *Server) routes(console fs.FS) {
 	e := s.echo
-	e.GET("/healthz", func(c echo.Context) error {
-		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
-	})
+	e.GET("/healthz", s.health)
 
 	dev := e.Group("/v1/dev/user")
 	read, write := appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite
@@ -173,6 +177,25 @@ func (s *Server) routes(console fs.FS) {
 	if console != nil {
 		e.Any("/*", consoleHandler(console))
 	}
+}
+
+// health serves GET /healthz: 200 once serving, with the search index's
+// state as a share (no counts: this endpoint needs no credential).
+func (s *Server) health(c echo.Context) error {
+	out := map[string]any{"status": "ok"}
+	if s.progress != nil {
+		p := s.progress()
+		share := 1.0
+		if p.Total > 0 {
+			share = float64(p.Embedded) / float64(p.Total)
+		}
+		idx := map[string]any{"model": p.Model, "embedded": math.Round(share*1000) / 1000, "reembedding": p.Reembed}
+		if p.LastError != "" {
+			idx["error"] = "embedding is failing; see the appliance's log"
+		}
+		out["search_index"] = idx
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // transcriptPolicy charges include_transcript=true reads to their own,
