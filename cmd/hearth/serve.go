@@ -59,10 +59,14 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	extractor, err := newExtractor(m.Config, m.Logger)
+	if err != nil {
+		return err
+	}
 	m.api, err = api.New(api.Deps{
 		Config:    m.Config,
 		Store:     db,
-		Pipeline:  pipeline.New(pipeline.NewBuiltin(), m.Logger),
+		Pipeline:  pipeline.New(extractor, m.Logger),
 		Tokens:    signer,
 		Logger:    m.Logger,
 		Console:   web.FS(),

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/llm"
+)
+
+// newExtractor picks the extraction route: the built-in offline extractor,
+// or an OpenAI-compatible LLM server with the built-in one as its fallback
+// (a conversation is never lost to an LLM failure).
+func newExtractor(cfg appliance.Config, logger *slog.Logger) (appliance.Extractor, error) {
+	builtin := pipeline.NewBuiltin()
+	if cfg.LLMBaseURL == "" {
+		return builtin, nil
+	}
+	c, err := llm.NewClient(llm.Config{BaseURL: cfg.LLMBaseURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey, Timeout: cfg.LLMTimeout}, logger)
+	if err != nil {
+		return nil, fmt.Errorf("llm route: %w", err)
+	}
+	logger.Info("extraction through an OpenAI-compatible server", "base_url", cfg.LLMBaseURL, "model", cfg.LLMModel)
+	return llm.NewExtractor(c, builtin, logger), nil
+}
