@@ -1,0 +1,42 @@
+package embed
+
+import "testing"
+
+func TestStem(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"budget", "budget"},
+		{"budgets", "budget"},
+		{"budgeting", "budget"},
+		{"budgeted", "budget"},
+		{"reviewing", "review"},
+		{"quarterly", "quarter"},
+		{"make", "mak"},
+		{"making", "mak"},
+		{"studies", "studi"},
+		{"study", "studi"},
+		{"studied", "studi"},
+		{"planned", "plan"},
+		{"running", "run"},
+		{"agreed", "agree"},
+		{"need", "need"},
+		{"speed", "speed"},
+		{"string", "string"},
+		{"bring", "bring"},
+		{"boxes", "box"},
+		{"classes", "class"},
+		{"family", "famili"},
+		{"families", "famili"},
+		{"tomatoes", "tomato"},
+		{"bus", "bus"},
+		{"analysis", "analysis"},
+		{"cafés", "café"},
+		{"日本", "日本"},
+		{"go", "go"},
+	}
+	for _, tt := range tests {
+		if got := string(stem(nil, []byte(tt.in))); got != tt.want {
+			t.Errorf("stem(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
