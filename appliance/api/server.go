@@ -31,6 +31,11 @@ type TokenVerifier interface {
 	Verify(token string) (string, error)
 }
 
+// Searcher answers hybrid searches.
+type Searcher interface {
+	Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error)
+}
+
 // Notifier is told when searchable records were written (the indexer).
 type Notifier interface{ Notify() }
 
@@ -45,6 +50,8 @@ type Deps struct {
 	Pipeline Processor
 	// Indexer is notified after writes to searchable records; nil ignores.
 	Indexer Notifier
+	// Searcher answers hybrid searches (MCP search tools, REST twins).
+	Searcher Searcher
 	// IndexProgress reports the search index's embedding progress for
 	// /healthz and the console; nil reports none.
 	IndexProgress func() search.Progress
@@ -67,6 +74,7 @@ type Server struct {
 	tokens   TokenVerifier
 	indexer  Notifier
 	progress func() search.Progress
+	searcher Searcher
 	log      *slog.Logger
 	now      func() time.Time
 	limiter  *Limiter
@@ -96,7 +104,7 @@ func New(d Deps) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{oauth: o,
-		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, indexer: d.Indexer, progress: d.IndexProgress, log: d.Logger, now: d.Now,
+		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, indexer: d.Indexer, progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now), touch: keyToucher{last: map[string]time.Time{}},
 		baseCtx: ctx, cancel: cancel,
 	}

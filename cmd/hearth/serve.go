@@ -16,6 +16,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/api"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/store"
 	"github.com/hearth-appliance/hearth/web"
 )
@@ -26,11 +27,13 @@ type Main struct {
 	Config appliance.Config
 	Logger *slog.Logger
 
-	db       *store.DB
-	api      *api.Server
-	http     *http.Server
-	listener net.Listener
-	served   chan error
+	db          *store.DB
+	api         *api.Server
+	indexer     *search.Indexer
+	stopIndexer context.CancelFunc
+	http        *http.Server
+	listener    net.Listener
+	served      chan error
 }
 
 // NewMain returns a Main with the default configuration.
@@ -63,6 +66,14 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	embedder := newEmbedder(m.Config, m.Logger)
+	// The indexer runs until the appliance's context ends; Close waits for it.
+	ictx, stopIndexer := context.WithCancel(ctx)
+	m.indexer = search.NewIndexer(db, embedder, m.Logger)
+	m.stopIndexer = stopIndexer
+	if err := m.indexer.Start(ictx); err != nil {
+		return err
+	}
 	m.api, err = api.New(api.Deps{
 		Config:    m.Config,
 		Store:     db,
@@ -71,6 +82,10 @@ func (m *Main) Run(ctx context.Context) error {
 		Logger:    m.Logger,
 		Console:   web.FS(),
 		Templates: web.Templates(),
+		Indexer:   m.indexer,
+		Searcher:  search.NewSearcher(db, embedder, m.Logger),
+
+		IndexProgress: m.indexer.Progress,
 	})
 	if err != nil {
 		return err
@@ -130,6 +145,10 @@ func (m *Main) Close() error {
 	}
 	if m.api != nil {
 		m.api.Close()
+	}
+	if m.stopIndexer != nil {
+		m.stopIndexer()
+		m.indexer.Wait()
 	}
 	if m.db != nil {
 		if err := m.db.Close(); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/llm"
 )
 
@@ -23,4 +24,14 @@ func newExtractor(cfg appliance.Config, logger *slog.Logger) (appliance.Extracto
 	}
 	logger.Info("extraction through an OpenAI-compatible server", "base_url", cfg.LLMBaseURL, "model", cfg.LLMModel)
 	return llm.NewExtractor(c, builtin, logger), nil
+}
+
+// newEmbedder picks the embedding route: the built-in offline embedder, or
+// an OpenAI-compatible /embeddings server.
+func newEmbedder(cfg appliance.Config, logger *slog.Logger) appliance.Embedder {
+	if cfg.EmbedBaseURL == "" {
+		return embed.NewBuiltin(cfg.EmbedDims)
+	}
+	logger.Info("embeddings through an OpenAI-compatible server", "base_url", cfg.EmbedBaseURL, "model", cfg.EmbedModel, "dims", cfg.EmbedDims)
+	return llm.NewEmbedder(llm.EmbedConfig{BaseURL: cfg.EmbedBaseURL, Model: cfg.EmbedModel, APIKey: cfg.EmbedAPIKey, Dims: cfg.EmbedDims})
 }
