@@ -28,15 +28,11 @@ func toActionItemJSON(a *appliance.ActionItem) actionItemJSON {
 
 // GET /v1/dev/user/action-items: locked items are left out.
 func (s *Server) listActionItems(c echo.Context) error {
-	limit, err := queryInt(c, "limit", 100)
+	limit, offset, err := queryPage(c, 100, 500)
 	if err != nil {
 		return err
 	}
-	offset, err := queryInt(c, "offset", 0)
-	if err != nil {
-		return err
-	}
-	f := appliance.ActionItemFilter{Limit: min(max(limit, 1), 500), Offset: max(offset, 0)}
+	f := appliance.ActionItemFilter{Limit: limit, Offset: offset}
 	if cid := c.QueryParam("conversation_id"); cid != "" {
 		f.ConversationID = &cid
 	}

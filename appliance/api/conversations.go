@@ -194,20 +194,16 @@ func (s *Server) listConversations(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(c, "limit", 25)
-	if err != nil {
-		return err
-	}
-	offset, err := queryInt(c, "offset", 0)
-	if err != nil {
-		return err
-	}
 	maxLimit := 100
 	if withTranscript {
 		maxLimit = 25
 	}
+	limit, offset, err := queryPage(c, 25, maxLimit)
+	if err != nil {
+		return err
+	}
 	f := appliance.ConversationFilter{
-		Limit: min(max(limit, 1), maxLimit), Offset: max(offset, 0),
+		Limit: limit, Offset: offset,
 		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted}, WithTranscript: withTranscript,
 		FolderID: c.QueryParam("folder_id"),
 	}
@@ -345,6 +341,18 @@ func queryBool(c echo.Context, name string, def bool) (bool, error) {
 		return false, nil
 	}
 	return false, errUnprocessable("bool_parsing", "Input should be a valid boolean, unable to interpret input", "query", name)
+}
+
+// queryPage reads limit (clamped to 1..maxLimit, default def) and offset
+// (clamped to ≥ 0), as the reference's list endpoints do.
+func queryPage(c echo.Context, def, maxLimit int) (limit, offset int, err error) {
+	if limit, err = queryInt(c, "limit", def); err != nil {
+		return 0, 0, err
+	}
+	if offset, err = queryInt(c, "offset", 0); err != nil {
+		return 0, 0, err
+	}
+	return min(max(limit, 1), maxLimit), max(offset, 0), nil
 }
 
 func queryInt(c echo.Context, name string, def int) (int, error) {

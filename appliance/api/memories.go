@@ -44,15 +44,11 @@ func toMemoryJSON(m *appliance.Memory) memoryJSON {
 
 // GET /v1/dev/user/memories
 func (s *Server) listMemories(c echo.Context) error {
-	limit, err := queryInt(c, "limit", 25)
+	limit, offset, err := queryPage(c, 25, 500)
 	if err != nil {
 		return err
 	}
-	offset, err := queryInt(c, "offset", 0)
-	if err != nil {
-		return err
-	}
-	f := appliance.MemoryFilter{Limit: min(max(limit, 1), 500), Offset: max(offset, 0)}
+	f := appliance.MemoryFilter{Limit: limit, Offset: offset}
 	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
