@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/hearth-appliance/hearth/appliance"
 )
@@ -36,8 +38,10 @@ func (*Builtin) ShouldDiscard(ctx context.Context, in appliance.TranscriptInput)
 	return discard, nil
 }
 
-// Structure fills title, overview, emoji and category. Action items and
-// events are always empty: the built-in route does not extract them.
+// Structure fills title, overview, emoji, category, and (for English) the
+// user's action items and dated plans. Times are resolved in in.Location
+// (nil: the appliance's zone) relative to in.StartedAt and stored in UTC;
+// without a start time, tasks get no due date and no events are dated.
 func (*Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, error) {
 	if err := ctx.Err(); err != nil {
 		return appliance.Structured{}, err
@@ -58,13 +62,34 @@ func (*Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (ap
 		}
 		if a.english {
 			s.Category = classify(a)
+			tm := newTiming(in.StartedAt, in.Location)
+			dl := newDialogue(a.doc, in.Segments, in.UserName)
+			s.ActionItems = toActionItems(dl.actionItems(tm))
+			s.Events = dl.events(tm)
 		}
 	}
 	s.Emoji = emojiFor(s.Category)
 	return s, nil
 }
 
-// Memories implements appliance.Extractor.
+// Memories returns at most two memories of an English transcript: facts
+// the user states about themselves (system) and advice from others
+// (interesting). Transcripts shorter than 25 characters give none, as in
+// the reference; other languages give none.
 func (*Builtin) Memories(ctx context.Context, in appliance.TranscriptInput) ([]appliance.Memory, error) {
-	return nil, nil
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if utf8.RuneCountInString(strings.TrimSpace(joinSegments(in.Segments))) < minMemoryTranscript {
+		return []appliance.Memory{}, nil
+	}
+	d := parseSegments(in.Segments)
+	if !quickEnglish(d, in.Language) {
+		return []appliance.Memory{}, nil
+	}
+	ms := newDialogue(d, in.Segments, in.UserName).memories()
+	if ms == nil {
+		ms = []appliance.Memory{}
+	}
+	return ms, nil
 }

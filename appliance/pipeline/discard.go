@@ -132,11 +132,18 @@ func (a *analysis) hasWeakCue() bool {
 
 // hasPersonalFact: "my" followed by a content word ("my sister", "my
 // allergy"), the cheapest signal that the user is telling something about
-// themselves.
+// themselves, or a fact the memory extractor recognises ("I'm allergic to
+// shellfish", "I work at Acme").
 func (a *analysis) hasPersonalFact() bool {
 	toks := a.doc.tokens
 	for i := 0; i+1 < len(toks); i++ {
 		if toks[i].lower == "my" && isContentWord(toks[i+1].lower, true) {
+			return true
+		}
+	}
+	for _, s := range a.doc.sentences {
+		ws := splitWords(s.text)
+		if _, ok := userFact(ws, skipDiscourse(ws, 0, len(ws)), len(ws)); ok {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -26,14 +27,30 @@ func FuzzBuiltinStructure(f *testing.F) {
 		{strings.Repeat("ー", 50) + strings.Repeat("プ", 40), "ja"},
 		{"Dr. J. K. e.g. i.e. 3.5 - — … ?!", "en"},
 		{"API API iPhone McDonald's NASA", "en"},
+		{"I need to send the budget by Friday.\nCan you send me the deck tomorrow at 3:30pm?\nI'll do it tonight.", "en"},
+		{"Let's meet on Tuesday at 3 pm for 90 minutes.\nThe plumber is coming Thursday between 8 and 10.", "en"},
+		{"Remind me in 2 hours to call Dr. Patel. Meeting on the 31st at 25:99 from 11 to 1 for 500 hours.", "en"},
+		{"I'm allergic to peanuts. My daughter's name is Mia. My doctor said I should walk more.", "en"},
+		{"at at at by by the the end of of next next next month week weekend half past quarter to", "en"},
+		{"Note to self,\nremind me\nlet me\nyou said you'd", "en"},
 	}
 	for _, s := range seeds {
 		f.Add(s.text, s.lang)
 	}
 	b := NewBuiltin()
 	p := New(b, nil)
+	zones := []*time.Location{time.UTC, mustZone(f, "America/New_York"), mustZone(f, "Asia/Kolkata")}
+	// a start just before a DST switch, so resolved times cross it
+	start := time.Date(2026, 3, 7, 22, 30, 0, 0, zones[1])
 	f.Fuzz(func(t *testing.T, text, lang string) {
-		in := appliance.TranscriptInput{Segments: segments(strings.Split(text, "\n")...), Language: lang}
+		segs := segments(strings.Split(text, "\n")...)
+		for i := range segs {
+			segs[i].IsUser = i%2 == 0
+			if i%2 == 1 {
+				segs[i].Speaker = "SPEAKER_01"
+			}
+		}
+		in := appliance.TranscriptInput{Segments: segs, Language: lang, StartedAt: start, Location: zones[len(text)%len(zones)]}
 		s, err := b.Structure(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
@@ -61,8 +78,18 @@ func FuzzBuiltinStructure(f *testing.F) {
 		if n := utf8.RuneCountInString(s.Overview); n > maxOverviewRunes {
 			t.Errorf("overview has %d runes", n)
 		}
-		if s.ActionItems == nil || s.Events == nil {
-			t.Error("nil action items or events")
+		checkStructureInvariants(t, "fuzz", s)
+		ms, err := b.Memories(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) > appliance.MaxMemoriesPerConversation {
+			t.Errorf("%d memories", len(ms))
+		}
+		for _, m := range ms {
+			if strings.TrimSpace(m.Content) == "" || m.Category != appliance.MemorySystem && m.Category != appliance.MemoryInteresting {
+				t.Errorf("memory %+v", m)
+			}
 		}
 		if _, err := b.ShouldDiscard(context.Background(), in); err != nil {
 			t.Fatal(err)

@@ -65,6 +65,7 @@ type analysis struct {
 	foreign   int // tokens with non-ASCII letters (Latin scripts other than English)
 	stops     int // English stop words seen
 	fstops    int // foreign stop words seen
+	latin     int // non-CJK tokens
 	capsHeavy bool
 	cands     []*candidate // title candidates, built on first use
 }
@@ -116,6 +117,7 @@ func analyze(d *document, lang string) *analysis {
 			a.foreign++
 		}
 	}
+	a.latin = latin
 	a.capsHeavy = latin > 0 && float64(caps) > capsHeavyRatio*float64(latin)
 	a.english = isEnglish(lang, a)
 
@@ -183,10 +185,7 @@ func isEnglish(lang string, a *analysis) bool {
 	if lang != "" && lang != "multi" && lang != "en" && !strings.HasPrefix(lang, "en-") && !strings.HasPrefix(lang, "en_") {
 		return false
 	}
-	words := 0
-	for _, f := range a.formList {
-		words += f.count
-	}
+	words := a.latin
 	if a.cjkChars/2 > words {
 		return false
 	}
@@ -194,6 +193,30 @@ func isEnglish(lang string, a *analysis) bool {
 		return false
 	}
 	return a.fstops < 2 || a.fstops <= a.stops
+}
+
+// quickEnglish is analyze(d, lang).english without the keyword scoring,
+// for callers that only need the language decision.
+func quickEnglish(d *document, lang string) bool {
+	var a analysis
+	for i := range d.tokens {
+		t := &d.tokens[i]
+		if t.cjk {
+			a.cjkChars += utf8.RuneCountInString(t.lower)
+			continue
+		}
+		a.latin++
+		switch {
+		case inSet(stopWords, t.lower):
+			a.stops++
+		case inSet(foreignStopWords, t.lower):
+			a.fstops++
+		}
+		if !isASCII(t.lower) {
+			a.foreign++
+		}
+	}
+	return isEnglish(lang, &a)
 }
 
 func (a *analysis) termScore(tm *term) float64 {
