@@ -238,3 +238,45 @@ func TestLocks(t *testing.T) {
 		{Name: "LockedMemoryRefusesDelete", Method: "DELETE", Path: "/v1/dev/user/memories/" + mem, Auth: all, WantStatus: 402},
 	})
 }
+
+func TestExtractionReachesTheAPI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	all := bearer(e.devAll)
+	// A Monday morning in UTC; the user's zone is the appliance's (time.Local).
+	body := `{"started_at":"2026-03-02T09:00:00Z","transcript_segments":[
+		{"text":"I need to send the revised budget to finance by Friday.","is_user":true,"start":0,"end":4},
+		{"text":"Great. Let's meet on Wednesday at 3 pm to review it.","speaker":"SPEAKER_01","start":4,"end":8},
+		{"text":"Sounds good. By the way, I'm allergic to peanuts, so no snacks from that bakery please.","is_user":true,"start":8,"end":13}]}`
+	rec := e.do("POST", fromSegments, all, body)
+	if rec.Code != 200 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	id := decode(t, rec)["id"].(string)
+	conv := decode(t, e.do("GET", "/v1/dev/user/conversations/"+id, all, ""))
+	st := conv["structured"].(map[string]any)
+	items := st["action_items"].([]any)
+	if len(items) == 0 {
+		t.Fatalf("no action items extracted: %v", st)
+	}
+	first := items[0].(map[string]any)
+	if !strings.Contains(strings.ToLower(first["description"].(string)), "budget") || first["due_at"] == nil || first["conversation_id"] != id {
+		t.Fatalf("action item %v", first)
+	}
+	if events := st["events"].([]any); len(events) == 0 || events[0].(map[string]any)["duration"] != 30.0 {
+		t.Fatalf("events %v", st["events"])
+	}
+	listed := decodeList(t, e.do("GET", "/v1/dev/user/action-items?conversation_id="+id, all, ""))
+	if len(listed) != len(items) {
+		t.Fatalf("action items API lists %d of the conversation's %d", len(listed), len(items))
+	}
+	found := false
+	for _, m := range decodeList(t, e.do("GET", "/v1/dev/user/memories", all, "")) {
+		if strings.Contains(strings.ToLower(m["content"].(string)), "peanut") && m["conversation_id"] == id && m["manually_added"] == false {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("the extracted memory is not listed with its conversation")
+	}
+}
