@@ -16,6 +16,8 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/api"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
+	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/store"
 	"github.com/hearth-appliance/hearth/web"
 )
@@ -68,6 +70,7 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 	srv, err := api.New(api.Deps{
 		Config: cfg, Store: db, Tokens: signer, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
 		Pipeline: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler)),
+		Searcher: search.NewSearcher(db, embed.NewBuiltin(0), nil),
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -280,3 +280,40 @@ func TestExtractionReachesTheAPI(t *testing.T) {
 		t.Fatal("the extracted memory is not listed with its conversation")
 	}
 }
+
+func TestConsoleSearch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	all := bearer(e.devAll)
+	for _, c := range []string{"I keep the spare key with Margaret next door", "My daughter's piano recital is in May", "I prefer oat milk"} {
+		if rec := e.do("POST", "/v1/dev/user/memories", all, `{"content":"`+c+`"}`); rec.Code != 200 {
+			t.Fatal(rec.Body)
+		}
+	}
+	e.create(meetingBody)
+	tok := bearer(e.token)
+	got := decode(t, e.do("GET", "/v1/search?q=spare+key", tok, ""))["results"].([]any)
+	if len(got) == 0 || !strings.Contains(got[0].(map[string]any)["text"].(string), "Margaret") {
+		t.Fatalf("memory search: %v", got)
+	}
+	got = decode(t, e.do("GET", "/v1/search?q=budget&kind=conversation", tok, ""))["results"].([]any)
+	if len(got) != 1 || !strings.Contains(got[0].(map[string]any)["text"].(string), "Budget") {
+		t.Fatalf("conversation search: %v", got)
+	}
+	e.run(t, []apiCase{
+		{Name: "NeedsQuery", Method: "GET", Path: "/v1/search", Auth: tok, WantStatus: 422},
+		{Name: "BadKind", Method: "GET", Path: "/v1/search?q=x&kind=goals", Auth: tok, WantStatus: 422},
+		{Name: "NeedsToken", Method: "GET", Path: "/v1/search?q=x", Auth: all, WantStatus: 401},
+		{Name: "OtherUsersSeeNothing", Method: "GET", Path: "/v1/search?q=spare+key", Auth: bearer(mustToken(t, e, e.other)), WantStatus: 200,
+			WantContains: []string{`"results":[]`}},
+	})
+}
+
+func mustToken(t *testing.T, e *env, uid string) string {
+	t.Helper()
+	tok, err := e.signer.Issue(uid, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}

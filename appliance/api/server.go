@@ -177,6 +177,7 @@ func (s *Server) routes(console fs.FS) {
 	// Surfaces authenticated by this appliance's own ID tokens.
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)
 	e.POST("/v1/conversations/from-segments", s.createFromSegments, s.requireIDToken, s.limit(PolicyFromSegments))
+	e.GET("/v1/search", s.consoleSearch, s.requireIDToken)
 
 	// /v1/memories and /v2/memories are deliberately not routes: they answer
 	// 404 whatever the credential, as the contract requires.

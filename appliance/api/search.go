@@ -1,0 +1,93 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// searchHit is one console search result: the record's kind and id, its
+// scores, and the text to show.
+type searchHit struct {
+	Kind       string  `json:"kind"`
+	ID         string  `json:"id"`
+	Score      float64 `json:"score"`
+	Similarity float64 `json:"similarity"`
+	Text       string  `json:"text"`
+}
+
+var searchKinds = []string{appliance.KindMemory, appliance.KindConversation, appliance.KindActionItem}
+
+// GET /v1/search?q=...&kind=memory|conversation|action_item&limit=10 (ID
+// token): the owner's hybrid search, used by the console.
+func (s *Server) consoleSearch(c echo.Context) error {
+	q := strings.TrimSpace(c.QueryParam("q"))
+	if q == "" {
+		return errUnprocessable("missing", "Field required", "query", "q")
+	}
+	kind := c.QueryParam("kind")
+	if kind == "" {
+		kind = appliance.KindMemory
+	}
+	if !slices.Contains(searchKinds, kind) {
+		return errUnprocessable("enum", "Input should be "+quoteList(searchKinds), "query", "kind")
+	}
+	limit, _, err := queryPage(c, 10, 50)
+	if err != nil {
+		return err
+	}
+	if s.searcher == nil {
+		return appliance.Errorf(appliance.EUNAVAILABLE, "search is not available")
+	}
+	ctx, uid := c.Request().Context(), userID(c)
+	hits, err := s.searcher.Search(ctx, uid, appliance.SearchQuery{Kind: kind, Text: q, Limit: limit})
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ItemID
+	}
+	texts, err := s.searchTexts(c, kind, uid, ids)
+	if err != nil {
+		return err
+	}
+	out := []searchHit{}
+	for _, h := range hits {
+		if text, ok := texts[h.ItemID]; ok {
+			out = append(out, searchHit{Kind: kind, ID: h.ItemID, Score: h.Score, Similarity: h.Similarity, Text: text})
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"results": out})
+}
+
+// searchTexts loads what to show for each hit; records deleted since they
+// were indexed are left out.
+func (s *Server) searchTexts(c echo.Context, kind, uid string, ids []string) (map[string]string, error) {
+	ctx := c.Request().Context()
+	out := map[string]string{}
+	switch kind {
+	case appliance.KindMemory:
+		ms, err := s.store.MemoriesByID(ctx, uid, ids)
+		for id, m := range ms {
+			out[id] = m.Content
+		}
+		return out, err
+	case appliance.KindConversation:
+		cs, err := s.store.ConversationsByID(ctx, uid, ids)
+		for id, conv := range cs {
+			out[id] = conv.Structured.Title + ": " + conv.Structured.Overview
+		}
+		return out, err
+	default:
+		as, err := s.store.ActionItemsByID(ctx, uid, ids)
+		for id, a := range as {
+			out[id] = a.Description
+		}
+		return out, err
+	}
+}
