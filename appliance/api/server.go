@@ -164,6 +164,7 @@ func (s *Server) routes(console fs.FS) {
 	dev.DELETE("/goals/:id", s.deleteGoal, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
 
 	e.GET("/v1/mcp/sse/info", s.mcpInfo)
+	s.mcpRoutes()
 
 	// OAuth 2.1 for assistant connectors.
 	e.GET("/.well-known/oauth-protected-resource", s.protectedResourceMetadata)
