@@ -165,6 +165,7 @@ func (s *Server) routes(console fs.FS) {
 
 	e.GET("/v1/mcp/sse/info", s.mcpInfo)
 	s.mcpRoutes()
+	s.mountMCP()
 
 	// OAuth 2.1 for assistant connectors.
 	e.GET("/.well-known/oauth-protected-resource", s.protectedResourceMetadata)

@@ -1,0 +1,152 @@
+// Package mcp serves the owner's memories, conversations, action items and
+// people to assistants (Claude, ChatGPT, Cursor, local agents) over the
+// Model Context Protocol, as the reference service does at /v1/mcp/sse:
+// streamable HTTP, protocol revision 2025-03-26, stateful sessions, sixteen
+// tools whose arguments, results and JSON-RPC error codes follow
+// reference-facts §3.
+//
+// The transport and protocol are the official go-sdk's. This package puts a
+// thin layer in front of it for what the reference does differently from the
+// SDK's defaults: a bare key in Authorization, the exact 401 body and
+// challenge, JSON replies to clients that do not accept SSE, -32601 for
+// unknown methods, keep-alive pings on the GET stream, and an Origin check
+// instead of the SDK's loopback-only DNS-rebinding guard (the appliance is
+// reached over the LAN).
+//
+// The result-building and search functions (MemoryJSON, ConversationSummary,
+// SearchMemories, ...) are exported so the REST twins under /v1/mcp/ return
+// the very same shapes.
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// Identity and protocol of the server, as announced in initialize.
+const (
+	ServerName      = "hearth-mcp-server"
+	ServerVersion   = "1.0.0"
+	ProtocolVersion = "2025-03-26"
+)
+
+// Instructions is the initialize result's instructions string: how an
+// assistant should use the tools.
+const Instructions = `Hearth keeps the owner's conversations (recorded by a wearable, transcribed and structured on the appliance), memories (facts about the owner, and interesting things others said), action items and the people who speak in conversations.
+
+- Use search_memories, search_conversations and search_action_items to find things by meaning; use get_memories, get_conversations (filter by start_date/end_date as YYYY-MM-DD, categories) and get_action_items to list recent ones.
+- get_conversation_by_id returns one conversation with its transcript; get_people lists known speakers; get_user_profile summarises what is known about the owner.
+- create_memory stores a new fact (the category is chosen automatically); edit_memory and delete_memory change existing ones. create_action_item, complete_action_item, update_action_item and delete_action_item manage tasks.
+- Some items are locked by the owner: they show truncated in lists, and reading or changing them fails with error -32002. Newly written items can take a few minutes to become searchable by meaning.`
+
+// Searcher answers hybrid searches over one kind of record of one user.
+type Searcher interface {
+	Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error)
+}
+
+// Notifier is told when searchable records were written (the indexer).
+type Notifier interface{ Notify() }
+
+// Deps are what the MCP endpoint is built from (wired by hand in cmd).
+type Deps struct {
+	Store appliance.Store
+	// Search answers the search_* tools; nil makes them fail with an internal error.
+	Search Searcher
+	// Indexer is notified after writes to searchable records; nil ignores.
+	Indexer Notifier
+	// Verify checks a hearth_mcp_ key or an OAuth access token and returns
+	// TokenInfo{UserID, Scopes, Expiration}; a zero Expiration means the
+	// credential does not expire (API keys). It returns auth.ErrInvalidToken
+	// for a credential it does not accept.
+	Verify func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error)
+	// ResourceMetadataURL is the OAuth protected-resource metadata address
+	// named in the WWW-Authenticate challenge; nil leaves it out.
+	ResourceMetadataURL func(r *http.Request) string
+	// Logger receives internal errors; nil discards.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+func (d *Deps) now() time.Time { return d.Now().UTC() }
+
+func (d *Deps) notify() {
+	if d.Indexer != nil {
+		d.Indexer.Notify()
+	}
+}
+
+// Transport tuning.
+const (
+	// pingInterval matches the reference's keep-alive on GET streams, and is
+	// short enough for proxies' idle timeouts (nginx: 60 s).
+	pingInterval = 30 * time.Second
+	// sessionIdleTimeout frees sessions that assistants abandon without a
+	// DELETE (most do). It is long because a client whose session vanished
+	// gets 404 and must initialize again, which some clients handle poorly.
+	sessionIdleTimeout = 24 * time.Hour
+	// maxBodyBytes bounds a POST body; tool arguments are small.
+	maxBodyBytes = 4 << 20
+)
+
+// options are the knobs tests turn; New uses the defaults.
+type options struct {
+	pingInterval time.Duration
+}
+
+// New returns the streamable HTTP handler of the MCP endpoint. It serves
+// whatever path it is mounted at (the caller mounts /v1/mcp/sse): POST for
+// JSON-RPC (a message or a batch), GET for the server-to-client SSE stream,
+// DELETE to end a session, HEAD as an authenticated reachability check.
+func New(d Deps) http.Handler {
+	return newHandler(d, options{pingInterval: pingInterval})
+}
+
+func newHandler(d Deps, o options) http.Handler {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.ResourceMetadataURL == nil {
+		d.ResourceMetadataURL = func(*http.Request) string { return "" }
+	}
+	srv, tools := newServer(&d)
+	sdkHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
+		// The appliance is reached over the LAN by its address or name, so
+		// the SDK's guard (403 when a loopback listener sees a non-loopback
+		// Host) would refuse legitimate clients and anything behind a local
+		// reverse proxy. Browsers are kept out by checkOrigin instead, and
+		// every request needs a credential.
+		DisableLocalhostProtection: true,
+		SessionTimeout:             sessionIdleTimeout,
+		MaxRequestBodyBytes:        maxBodyBytes,
+		Logger:                     d.Logger,
+	})
+	return &handler{deps: &d, sdk: sdkHandler, ping: o.pingInterval, tools: tools}
+}
+
+// newServer builds the protocol server shared by every session, and
+// returns it with the names of its tools.
+func newServer(d *Deps) (*sdk.Server, map[string]bool) {
+	s := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: ServerVersion}, &sdk.ServerOptions{
+		Instructions:              Instructions,
+		Logger:                    d.Logger,
+		SupportedProtocolVersions: []string{ProtocolVersion},
+		// {tools:{}} as the reference announces; no logging capability.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+		// No KeepAlive: the SDK's keep-alive sends ping *requests* and closes
+		// sessions whose client does not answer, and many clients never open
+		// the GET stream those would travel on. The GET stream gets
+		// reference-style "event: ping" frames instead (see handler).
+	})
+	return s, registerTools(s, d)
+}

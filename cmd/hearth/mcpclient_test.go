@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMCPTypeScriptClient drives `hearth serve` with the official TypeScript
+// MCP client (testdata/mcp-client, pinned in its package-lock.json). make
+// test installs the client and sets HEARTH_REQUIRE_TS_CLIENT, so that the
+// test fails rather than skips when the client is missing.
+func TestMCPTypeScriptClient(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.Abs("testdata/mcp-client")
+	node, err := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
+	if err != nil || modErr != nil {
+		if os.Getenv("HEARTH_REQUIRE_TS_CLIENT") != "" {
+			t.Fatalf("the TypeScript MCP client is not installed (node: %v, modules: %v); run make mcp-client", err, modErr)
+		}
+		t.Skip("TypeScript MCP client not installed; make test installs it")
+	}
+
+	data := filepath.Join(t.TempDir(), "data")
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada Lovelace")
+	dev := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "dev", "--scopes", "conversations:write,conversations:read")
+	mcpKey := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "mcp")
+	srv := startServe(t, data)
+	if code, body := srv.call(t, "POST", "/v1/dev/user/conversations/from-segments", dev, `{"transcript_segments":[
+		{"text":"We need to finish the quarterly budget before the board meeting.","is_user":true,"start":0,"end":4},
+		{"text":"I will send the report to finance on Friday.","is_user":true,"start":4,"end":8}]}`); code != 200 {
+		t.Fatalf("seed conversation: %d %s", code, body)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "client.mjs", srv.base+"/v1/mcp/sse", mcpKey)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	t.Logf("TypeScript client:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "PASS typescript client") {
+		t.Fatalf("TypeScript MCP client failed: %v\nserver log:\n%s", err, srv.logs)
+	}
+}
