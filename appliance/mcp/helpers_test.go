@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -259,10 +258,4 @@ func toolText(t *testing.T, r rpcReply) string {
 		t.Fatalf("tool result %s (%v)", r.Result, err)
 	}
 	return res.Content[0].Text
-}
-
-func indentJSON(b []byte) string {
-	var out bytes.Buffer
-	json.Indent(&out, b, "", "  ")
-	return out.String()
 }

@@ -119,7 +119,10 @@ func newHandler(d Deps, o options) http.Handler {
 	if d.ResourceMetadataURL == nil {
 		d.ResourceMetadataURL = func(*http.Request) string { return "" }
 	}
-	srv, tools := newServer(&d)
+	// The SDK logs every session's start and end at info; only its warnings
+	// and errors are worth the owner's log.
+	sdkLog := slog.New(minLevel{d.Logger.Handler(), slog.LevelWarn}).With("component", "mcp")
+	srv, tools := newServer(&d, sdkLog)
 	sdkHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
 		// The appliance is reached over the LAN by its address or name, so
 		// the SDK's guard (403 when a loopback listener sees a non-loopback
@@ -129,17 +132,17 @@ func newHandler(d Deps, o options) http.Handler {
 		DisableLocalhostProtection: true,
 		SessionTimeout:             sessionIdleTimeout,
 		MaxRequestBodyBytes:        maxBodyBytes,
-		Logger:                     d.Logger,
+		Logger:                     sdkLog,
 	})
 	return &handler{deps: &d, sdk: sdkHandler, ping: o.pingInterval, tools: tools}
 }
 
 // newServer builds the protocol server shared by every session, and
 // returns it with the names of its tools.
-func newServer(d *Deps) (*sdk.Server, map[string]bool) {
+func newServer(d *Deps, logger *slog.Logger) (*sdk.Server, map[string]bool) {
 	s := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: ServerVersion}, &sdk.ServerOptions{
 		Instructions:              Instructions,
-		Logger:                    d.Logger,
+		Logger:                    logger,
 		SupportedProtocolVersions: []string{ProtocolVersion},
 		// {tools:{}} as the reference announces; no logging capability.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
@@ -149,4 +152,22 @@ func newServer(d *Deps) (*sdk.Server, map[string]bool) {
 		// reference-style "event: ping" frames instead (see handler).
 	})
 	return s, registerTools(s, d)
+}
+
+// minLevel drops records below min.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(attrs), h.min}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
 }

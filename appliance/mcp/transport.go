@@ -24,6 +24,7 @@ const (
 	msgOriginRefused   = "Origin not allowed"
 	msgBodyTooLarge    = "Request body too large"
 	msgInternal        = "Internal error."
+	msgNotInitialized  = "Session not initialized: send initialize first (tools are available only after initialization)"
 	sessionHeader      = "Mcp-Session-Id"
 	versionHeader      = "Mcp-Protocol-Version"
 	challengeURLHeader = "X-Hearth-Mcp-Resource-Metadata"
@@ -185,27 +186,41 @@ func (h *handler) servePOST(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusBadRequest, msgInvalidJSON)
 		return
 	}
+	hasSession := r.Header.Get(sessionHeader) != ""
+	initializing := false
+	for _, m := range msgs {
+		initializing = initializing || rawString(m["method"]) == "initialize"
+	}
+	// Some calls are answered here rather than by the SDK, whose answers
+	// differ from the reference's: it rewrites every -32601 to its own
+	// message, refuses a body holding an unknown method with HTTP 400, and
+	// answers calls made before initialize with code 0.
+	var local [][]byte
 	changed := false
 	kept := msgs[:0:0]
 	for _, m := range msgs {
 		method := rawString(m["method"])
 		isCall := len(m["id"]) > 0 && string(m["id"]) != "null"
+		tool := toolName(m["params"])
 		switch {
 		case method == "" || m["result"] != nil || m["error"] != nil:
 			// A response from the client, or malformed: the SDK judges.
 		case !isCall && !knownNotifications[method]:
 			changed = true // ignored, as the reference does
 			continue
-		case isCall && !knownCalls[method] && !isBatch:
-			writeRPCError(w, wantSSE, m["id"], jsonrpc.CodeMethodNotFound, "Method not found: "+method)
-			return
-		case isCall && method == "tools/call" && !isBatch && !h.tools[toolName(m["params"])] && toolName(m["params"]) != "":
-			// The SDK rewrites every -32601 from a handler to its own
-			// "method not found" message, so this one is answered here
-			// (and by the middleware, with the SDK's wording, in batches).
-			writeRPCError(w, wantSSE, m["id"], jsonrpc.CodeMethodNotFound, "Unknown tool: "+toolName(m["params"]))
-			return
-		case isCall && knownCalls[method] && (len(m["params"]) == 0 || string(m["params"]) == "null"):
+		case isCall && !knownCalls[method]:
+			local = append(local, rpcErrorMessage(m["id"], jsonrpc.CodeMethodNotFound, "Method not found: "+method))
+			changed = true
+			continue
+		case isCall && method == "tools/call" && tool != "" && !h.tools[tool]:
+			local = append(local, rpcErrorMessage(m["id"], jsonrpc.CodeMethodNotFound, "Unknown tool: "+tool))
+			changed = true
+			continue
+		case isCall && !hasSession && !initializing && method != "ping":
+			local = append(local, rpcErrorMessage(m["id"], jsonrpc.CodeInvalidRequest, msgNotInitialized))
+			changed = true
+			continue
+		case isCall && (len(m["params"]) == 0 || string(m["params"]) == "null"):
 			// initialize "params may be empty" (service interface); the
 			// SDK requires the member.
 			m["params"] = json.RawMessage(`{}`)
@@ -214,7 +229,11 @@ func (h *handler) servePOST(w http.ResponseWriter, r *http.Request) {
 		kept = append(kept, m)
 	}
 	if len(kept) == 0 {
-		w.WriteHeader(http.StatusAccepted)
+		if len(local) == 0 {
+			w.WriteHeader(http.StatusAccepted)
+		} else {
+			writeMessages(w, wantSSE, local)
+		}
 		return
 	}
 	if changed {
@@ -233,7 +252,9 @@ func (h *handler) servePOST(w http.ResponseWriter, r *http.Request) {
 	if ct := r.Header.Get("Content-Type"); ct == "" || strings.HasPrefix(ct, "text/plain") {
 		r.Header.Set("Content-Type", "application/json")
 	}
-	rw := &responseWriter{w: w, toJSON: !wantSSE}
+	// The SDK streams SSE. It is passed through to a client that accepts
+	// SSE, unless local answers must join its own.
+	rw := &responseWriter{w: w, collect: !wantSSE || len(local) > 0, sse: wantSSE, extra: local}
 	h.sdk.ServeHTTP(rw, r)
 	rw.finish()
 }
@@ -328,14 +349,14 @@ func rawString(raw json.RawMessage) string {
 	return s
 }
 
-// writeRPCError answers one JSON-RPC error in the client's framing.
-func writeRPCError(w http.ResponseWriter, sse bool, id json.RawMessage, code int, msg string) {
+// rpcErrorMessage encodes one JSON-RPC error response.
+func rpcErrorMessage(id json.RawMessage, code int, msg string) []byte {
 	data, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   jsonrpc.Error   `json:"error"`
 	}{"2.0", id, jsonrpc.Error{Code: int64(code), Message: msg}})
-	writeMessages(w, sse, [][]byte{data})
+	return data
 }
 
 // writeMessages writes JSON-RPC messages as SSE frames or as JSON (one
@@ -381,14 +402,17 @@ func writeDetail(w http.ResponseWriter, status int, msg string) {
 
 // responseWriter sits between the SDK and the client. It
 //   - turns the SDK's plain-text HTTP errors into {"detail": ...};
-//   - with toJSON, collects an SSE reply and sends its responses as JSON;
+//   - with collect, holds back the SDK's SSE reply and sends its responses,
+//     and extra ones, in the client's framing (JSON unless sse);
 //   - lets ping add keep-alive frames between the SDK's events.
 //
 // The SDK writes from its session goroutine while the request goroutine
 // pings, hence the mutex.
 type responseWriter struct {
-	w      http.ResponseWriter
-	toJSON bool
+	w       http.ResponseWriter
+	collect bool
+	sse     bool
+	extra   [][]byte
 
 	mu        sync.Mutex
 	closed    bool // the request is over: w is not ours any more
@@ -416,7 +440,7 @@ func (rw *responseWriter) writeHeaderLocked(code int) {
 	switch {
 	case code >= 400 && strings.HasPrefix(ct, "text/plain"):
 		rw.buffering = true
-	case rw.toJSON && code == http.StatusOK && strings.HasPrefix(ct, "text/event-stream"):
+	case rw.collect && code < 300:
 		rw.buffering = true
 	default:
 		if strings.HasPrefix(ct, "text/event-stream") {
@@ -477,13 +501,19 @@ func (rw *responseWriter) finish() {
 		return
 	}
 	rw.buffering = false
-	h := rw.w.Header()
 	if rw.status >= 400 {
 		writeDetail(rw.w, rw.status, strings.TrimSpace(rw.buf.String()))
 		return
 	}
-	h.Del("Connection")
-	writeMessages(rw.w, false, sseResponses(rw.buf.Bytes()))
+	msgs := append(sseResponses(rw.buf.Bytes()), rw.extra...)
+	if len(msgs) == 0 {
+		rw.w.WriteHeader(rw.status) // 202: notifications only
+		return
+	}
+	if !rw.sse {
+		rw.w.Header().Del("Connection")
+	}
+	writeMessages(rw.w, rw.sse, msgs)
 }
 
 // sseResponses extracts the JSON-RPC responses from an SSE body. Requests

@@ -82,8 +82,12 @@ func TestToolsList_OnlyAfterInitialize(t *testing.T) {
 	f := newFixture(t)
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	resp, body := f.post(t, list, nil)
-	if resp.StatusCode == http.StatusOK && !strings.Contains(body, `"error"`) {
+	if r := decodeReply(t, body); resp.StatusCode != http.StatusOK || r.Error == nil || r.Error.Code != -32600 ||
+		!strings.Contains(r.Error.Message, "initialize") {
 		t.Fatalf("tools/list without initialize answered %d %s", resp.StatusCode, body)
+	}
+	if resp, body := f.post(t, `{"jsonrpc":"2.0","id":9,"method":"ping"}`, nil); resp.StatusCode != 200 || decodeReply(t, body).Error != nil {
+		t.Errorf("ping without a session: %d %s", resp.StatusCode, body)
 	}
 	sid := f.session(t, tokAda)
 	resp, body = f.post(t, list, map[string]string{sessionHeader: sid})
@@ -230,6 +234,27 @@ func TestUnknownMethodAndTool(t *testing.T) {
 	_, body = f.post(t, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"arguments":{}}}`, map[string]string{sessionHeader: sid})
 	if r := decodeReply(t, body); r.Error == nil || r.Error.Code != -32602 || r.Error.Message != "Tool name is required" {
 		t.Errorf("no tool name: %s", body)
+	}
+	// In a batch, the local answers join the SDK's, in either framing.
+	batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"foo/bar"},
+		{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nope","arguments":{}}}]`
+	_, body = f.post(t, batch, map[string]string{sessionHeader: sid})
+	var replies []rpcReply
+	if err := json.Unmarshal([]byte(body), &replies); err != nil || len(replies) != 3 {
+		t.Fatalf("batch: %s", body)
+	}
+	codes := map[string]int{}
+	for _, r := range replies {
+		if r.Error != nil {
+			codes[string(r.ID)] = r.Error.Code
+		}
+	}
+	if len(codes) != 2 || codes["2"] != -32601 || codes["3"] != -32601 {
+		t.Errorf("batch errors %v in %s", codes, body)
+	}
+	resp, body := f.post(t, batch, map[string]string{sessionHeader: sid, "Accept": "text/event-stream"})
+	if resp.Header.Get("Content-Type") != "text/event-stream" || strings.Count(body, "event: message\ndata: ") != 3 {
+		t.Errorf("SSE batch: %q", body)
 	}
 }
 
