@@ -15,7 +15,14 @@ import (
 // mountMCP serves the MCP endpoint at /v1/mcp/sse behind a per-user rate
 // limit (policy mcp:sse).
 func (s *Server) mountMCP() {
-	h := mcp.New(mcp.Deps{
+	h := mcp.New(s.mcpDeps())
+	s.echo.Any("/v1/mcp/sse", echo.WrapHandler(h), s.mcpRateLimit)
+}
+
+// mcpDeps are the MCP server's parts; the REST twins use them too, so that
+// both answer from the same code.
+func (s *Server) mcpDeps() mcp.Deps {
+	return mcp.Deps{
 		Store:   s.store,
 		Search:  s.searcher,
 		Indexer: s.indexer,
@@ -25,8 +32,7 @@ func (s *Server) mountMCP() {
 		},
 		Logger: s.log,
 		Now:    s.now,
-	})
-	s.echo.Any("/v1/mcp/sse", echo.WrapHandler(h), s.mcpRateLimit)
+	}
 }
 
 // verifyMCP accepts an MCP key or an OAuth access token. Nothing is cached,

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/mcp"
 )
 
 // The MCP REST twins: plain JSON over the MCP credential (hearth_mcp_ key or
@@ -65,10 +65,10 @@ func (s *Server) mcpListMemories(c echo.Context) error {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
 		}
-		if !slices.Contains(memoryCategoriesIn, name) {
+		if !appliance.ValidMemoryCategory(name) {
 			return errBadRequest("Invalid category '" + name + "'")
 		}
-		f.Categories = append(f.Categories, normalizeMemoryCategory(name))
+		f.Categories = append(f.Categories, appliance.NormalizeMemoryCategory(name))
 	}
 	for name, dst := range map[string]**bool{"reviewed": &f.Reviewed, "manually_added": &f.ManuallyAdded} {
 		if c.QueryParams().Has(name) {
@@ -96,78 +96,46 @@ func (s *Server) mcpListMemories(c echo.Context) error {
 // assistantContent is a memory's content as assistants see it.
 func assistantContent(m *appliance.Memory) string {
 	if m.IsLocked {
-		return lockedPreview(m.Content)
+		return appliance.LockedPreview(m.Content)
 	}
 	return m.Content
 }
 
-// GET /v1/mcp/memories/search?query=&limit=10 (1..20)
+// GET /v1/mcp/memories/search?query=&limit=10 (1..20): the search_memories
+// tool's results, as a list.
 func (s *Server) mcpSearchMemories(c echo.Context) error {
-	hits, err := s.mcpSearch(c, appliance.KindMemory, 20)
+	q, limit, _, _, err := s.mcpSearchArgs(c, 20)
 	if err != nil {
 		return err
 	}
-	ids := hitIDs(hits)
-	ms, err := s.store.MemoriesByID(c.Request().Context(), userID(c), ids)
+	out, err := mcp.SearchMemories(c.Request().Context(), s.mcpDeps(), userID(c), q, limit)
 	if err != nil {
 		return err
-	}
-	out := []map[string]any{}
-	for _, h := range hits {
-		if m, ok := ms[h.ItemID]; ok {
-			out = append(out, map[string]any{"id": m.ID, "content": assistantContent(m), "category": m.Category,
-				"relevance_score": relevance(h)})
-		}
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
-// relevance is the vector score rounded to 4 places, as the reference
-// reports; a text-only hit reports its fused score.
-func relevance(h appliance.SearchHit) float64 {
-	v := h.Similarity
-	if v == 0 {
-		v = h.Score
-	}
-	return math.Round(v*1e4) / 1e4
-}
-
-func hitIDs(hits []appliance.SearchHit) []string {
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ItemID
-	}
-	return ids
-}
-
-// mcpSearch reads query, limit (default 10, clamped to 1..max) and the
-// date bounds, and runs the hybrid search.
-func (s *Server) mcpSearch(c echo.Context, kind string, maxLimit int) ([]appliance.SearchHit, error) {
-	q := strings.TrimSpace(c.QueryParam("query"))
+// mcpSearchArgs reads query, limit (default 10, clamped to 1..max) and the
+// yyyy-mm-dd bounds (the end day included).
+func (s *Server) mcpSearchArgs(c echo.Context, maxLimit int) (q string, limit int, since, until *time.Time, err error) {
+	q = strings.TrimSpace(c.QueryParam("query"))
 	if q == "" {
-		return nil, errUnprocessable("missing", "Field required", "query", "query")
+		return "", 0, nil, nil, errUnprocessable("missing", "Field required", "query", "query")
 	}
-	limit, _, err := queryPage(c, 10, maxLimit)
-	if err != nil {
-		return nil, err
+	if limit, _, err = queryPage(c, 10, maxLimit); err != nil {
+		return "", 0, nil, nil, err
 	}
-	since, err := queryDate(c, "start_date")
-	if err != nil {
-		return nil, err
+	if since, err = queryDate(c, "start_date"); err != nil {
+		return "", 0, nil, nil, err
 	}
-	until, err := queryDate(c, "end_date")
-	if err != nil {
-		return nil, err
+	if until, err = queryDate(c, "end_date"); err != nil {
+		return "", 0, nil, nil, err
 	}
 	if until != nil {
-		end := until.Add(24*time.Hour - time.Nanosecond) // the whole end day
+		end := until.Add(24*time.Hour - time.Nanosecond)
 		until = &end
 	}
-	if s.searcher == nil {
-		return nil, appliance.Errorf(appliance.EUNAVAILABLE, "search is not available")
-	}
-	return s.searcher.Search(c.Request().Context(), userID(c),
-		appliance.SearchQuery{Kind: kind, Text: q, Limit: limit, Since: since, Until: until})
+	return q, limit, since, until, nil
 }
 
 // queryDate reads a yyyy-mm-dd bound, with the reference's 400.
@@ -195,7 +163,7 @@ func (s *Server) mcpCreateMemory(c echo.Context) error {
 		return err
 	}
 	// As in the reference, the category is assigned by the server.
-	mem.Category = guessMemoryCategory(mem.Content)
+	mem.Category = appliance.GuessMemoryCategory(mem.Content)
 	if err := s.store.CreateMemories(c.Request().Context(), []*appliance.Memory{mem}); err != nil {
 		return err
 	}
@@ -270,7 +238,7 @@ func (s *Server) mcpDeleteMemory(c echo.Context) error {
 func mcpConversation(conv *appliance.Conversation) map[string]any {
 	overview := conv.Structured.Overview
 	if conv.IsLocked {
-		overview = lockedPreview(overview)
+		overview = appliance.LockedPreview(overview)
 	}
 	return map[string]any{"id": conv.ID, "started_at": conv.StartedAt, "finished_at": conv.FinishedAt, "language": conv.Language,
 		"structured": map[string]any{"title": conv.Structured.Title, "overview": overview, "category": conv.Structured.Category}}
@@ -308,21 +276,13 @@ func (s *Server) mcpListConversations(c echo.Context) error {
 
 // GET /v1/mcp/conversations/search?query=&limit=10&start_date&end_date
 func (s *Server) mcpSearchConversations(c echo.Context) error {
-	hits, err := s.mcpSearch(c, appliance.KindConversation, 100)
+	q, limit, since, until, err := s.mcpSearchArgs(c, 100)
 	if err != nil {
 		return err
 	}
-	cs, err := s.store.ConversationsByID(c.Request().Context(), userID(c), hitIDs(hits))
+	out, err := mcp.SearchConversations(c.Request().Context(), s.mcpDeps(), userID(c), q, since, until, limit)
 	if err != nil {
 		return err
-	}
-	out := []map[string]any{}
-	for _, h := range hits {
-		if conv, ok := cs[h.ItemID]; ok {
-			m := mcpConversation(conv)
-			m["relevance_score"] = relevance(h)
-			out = append(out, m)
-		}
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -379,19 +339,13 @@ func (s *Server) mcpListActionItems(c echo.Context) error {
 
 // GET /v1/mcp/action-items/search?query=&limit=10 (1..50)
 func (s *Server) mcpSearchActionItems(c echo.Context) error {
-	hits, err := s.mcpSearch(c, appliance.KindActionItem, 50)
+	q, limit, _, _, err := s.mcpSearchArgs(c, 50)
 	if err != nil {
 		return err
 	}
-	items, err := s.store.ActionItemsByID(c.Request().Context(), userID(c), hitIDs(hits))
+	out, err := mcp.SearchActionItems(c.Request().Context(), s.mcpDeps(), userID(c), q, limit)
 	if err != nil {
 		return err
-	}
-	out := []actionItemJSON{}
-	for _, h := range hits {
-		if a, ok := items[h.ItemID]; ok && !a.IsLocked {
-			out = append(out, toActionItemJSON(a))
-		}
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -31,14 +30,14 @@ type memoryJSON struct {
 func toMemoryJSON(m *appliance.Memory) memoryJSON {
 	content := m.Content
 	if m.IsLocked {
-		content = lockedPreview(content)
+		content = appliance.LockedPreview(content)
 	}
 	tags := m.Tags
 	if tags == nil {
 		tags = []string{}
 	}
 	return memoryJSON{ID: m.ID, Content: content, Category: m.Category, Visibility: string(m.Visibility), Tags: tags,
-		CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, ManuallyAdded: m.ManuallyAdded, Scoring: memoryScoring(m),
+		CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, ManuallyAdded: m.ManuallyAdded, Scoring: appliance.MemoryScoring(m),
 		Reviewed: m.Reviewed, UserReview: m.UserReview, Edited: m.Edited, ConversationID: m.ConversationID}
 }
 
@@ -53,10 +52,10 @@ func (s *Server) listMemories(c echo.Context) error {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
 		}
-		if !slices.Contains(memoryCategoriesIn, name) {
+		if !appliance.ValidMemoryCategory(name) {
 			return errBadRequest("Invalid category '" + name + "' is not a valid MemoryCategory")
 		}
-		f.Categories = append(f.Categories, normalizeMemoryCategory(name))
+		f.Categories = append(f.Categories, appliance.NormalizeMemoryCategory(name))
 	}
 	ms, err := s.store.Memories(c.Request().Context(), userID(c), f)
 	if err != nil {
@@ -72,7 +71,7 @@ func (s *Server) listMemories(c echo.Context) error {
 // parseMemoryInput reads one create-memory object.
 func (s *Server) parseMemoryInput(f fields, uid string, now time.Time) *appliance.Memory {
 	content, ok := f.boundedStr("content", true, 500)
-	category, hasCategory := f.enum("category", memoryCategoriesIn)
+	category, hasCategory := f.enum("category", appliance.MemoryCategoriesIn)
 	visibility := string(appliance.VisibilityPrivate)
 	if v, present := f.enum("visibility", []string{"private", "public"}); present {
 		visibility = v
@@ -82,9 +81,9 @@ func (s *Server) parseMemoryInput(f fields, uid string, now time.Time) *applianc
 		return nil
 	}
 	if hasCategory {
-		category = normalizeMemoryCategory(category)
+		category = appliance.NormalizeMemoryCategory(category)
 	} else {
-		category = guessMemoryCategory(content)
+		category = appliance.GuessMemoryCategory(content)
 	}
 	yes := true
 	return &appliance.Memory{ID: newID(), UserID: uid, Content: content, Category: category, Tags: tags,
@@ -147,7 +146,7 @@ func (s *Server) patchMemory(c echo.Context) error {
 	v := &appliance.ValidationError{}
 	f := newFields(body, v, "body")
 	content, hasContent := f.boundedStr("content", false, 500)
-	category, hasCategory := f.enum("category", memoryCategoriesIn)
+	category, hasCategory := f.enum("category", appliance.MemoryCategoriesIn)
 	tags, hasTags := f.stringList("tags")
 	visibility, hasVisibility := f.str("visibility", false)
 	if err := v.Err(); err != nil {
@@ -173,7 +172,7 @@ func (s *Server) patchMemory(c echo.Context) error {
 		mem.Content, mem.Edited = content, true
 	}
 	if hasCategory {
-		mem.Category = normalizeMemoryCategory(category)
+		mem.Category = appliance.NormalizeMemoryCategory(category)
 	}
 	if hasTags {
 		mem.Tags = tags

@@ -2,11 +2,8 @@ package api
 
 import (
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/hearth-appliance/hearth/appliance"
 )
 
 // boundedStr reads an optional string field, trimmed, of 1..maxLen runes,
@@ -67,66 +64,6 @@ func (f fields) objectList(name string, maxLen int) []fields {
 		out = append(out, newFields(m, f.v, append(f.at(name), i)...))
 	}
 	return out
-}
-
-// Memory categories accepted on input; legacy ones are stored as system.
-var (
-	memoryCategoriesIn = []string{"interesting", "system", "manual", "core", "hobbies", "lifestyle", "interests",
-		"habits", "work", "skills", "learnings", "other", "auto", "workflow"}
-	legacyMemoryCategories = map[string]bool{"core": true, "hobbies": true, "lifestyle": true, "interests": true,
-		"habits": true, "work": true, "skills": true, "other": true, "auto": true}
-)
-
-func normalizeMemoryCategory(c string) string {
-	if legacyMemoryCategories[c] {
-		return appliance.MemorySystem
-	}
-	if c == "learnings" {
-		return appliance.MemoryInteresting
-	}
-	return c
-}
-
-// guessMemoryCategory stands in for the reference's LLM categoriser when a
-// client leaves the category out: statements about the user are system
-// facts, anything else is interesting.
-func guessMemoryCategory(content string) string {
-	for _, w := range strings.Fields(strings.ToLower(content)) {
-		switch strings.Trim(w, ".,!?;:'\"") {
-		case "i", "i'm", "i've", "my", "me", "mine", "user", "user's":
-			return appliance.MemorySystem
-		}
-	}
-	return appliance.MemoryInteresting
-}
-
-// memoryScoring is the reference's sort key: manual flag, category boost,
-// creation time.
-func memoryScoring(m *appliance.Memory) string {
-	manual := "00"
-	if m.ManuallyAdded {
-		manual = "01"
-	}
-	boost := 1
-	switch m.Category {
-	case appliance.MemorySystem, "habits", "other", "auto":
-		boost = 0
-	}
-	return manual + "_" + itoa(999-boost) + "_" + padEpoch(m.CreatedAt)
-}
-
-func padEpoch(t time.Time) string {
-	s := itoa(int(t.Unix()))
-	return strings.Repeat("0", max(0, 10-len(s))) + s
-}
-
-// lockedPreview is how locked content shows in lists: 70 characters and "...".
-func lockedPreview(s string) string {
-	r := []rune(s)
-	if len(r) <= 70 {
-		return s
-	}
-	return string(r[:70]) + "..."
 }
 
 func newID() string { return uuid.NewString() }

@@ -40,7 +40,7 @@ type Memory struct {
 func MemoryJSON(m *appliance.Memory) Memory {
 	content := m.Content
 	if m.IsLocked {
-		content = LockedPreview(content)
+		content = appliance.LockedPreview(content)
 	}
 	tags := m.Tags
 	if tags == nil {
@@ -52,32 +52,8 @@ func MemoryJSON(m *appliance.Memory) Memory {
 	}
 	return Memory{ID: m.ID, Content: content, Category: m.Category, Visibility: vis, Tags: tags,
 		CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, ConversationID: m.ConversationID, Reviewed: m.Reviewed,
-		UserReview: m.UserReview, ManuallyAdded: m.ManuallyAdded, Edited: m.Edited, Scoring: MemoryScoring(m),
+		UserReview: m.UserReview, ManuallyAdded: m.ManuallyAdded, Edited: m.Edited, Scoring: appliance.MemoryScoring(m),
 		IsLocked: m.IsLocked}
-}
-
-// LockedPreview is how locked text shows in lists: 70 characters and "...".
-func LockedPreview(s string) string {
-	r := []rune(s)
-	if len(r) <= 70 {
-		return s
-	}
-	return string(r[:70]) + "..."
-}
-
-// MemoryScoring is the reference's sort key (§1.9):
-// "{manual 01|00}_{999-category_boost:02d}_{created_epoch:010d}".
-func MemoryScoring(m *appliance.Memory) string {
-	manual := "00"
-	if m.ManuallyAdded {
-		manual = "01"
-	}
-	boost := 1
-	switch m.Category {
-	case appliance.MemorySystem, "habits", "other", "auto":
-		boost = 0
-	}
-	return fmt.Sprintf("%s_%02d_%010d", manual, 999-boost, m.CreatedAt.Unix())
 }
 
 // ConversationSummary is a conversation in lists and searches:
@@ -132,7 +108,7 @@ func structuredJSON(c *appliance.Conversation) Structured {
 		s.Category = appliance.CategoryOther
 	}
 	if c.IsLocked {
-		s.Overview = LockedPreview(s.Overview)
+		s.Overview = appliance.LockedPreview(s.Overview)
 		return s
 	}
 	for _, a := range c.Structured.ActionItems {

@@ -8,41 +8,11 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-// Memory categories accepted on input (reference-facts §1.9): the primary
-// ones, the legacy ones (stored as system) and workflow.
-var memoryCategoriesIn = []string{"interesting", "system", "manual", "core", "hobbies", "lifestyle", "interests",
-	"habits", "work", "skills", "learnings", "other", "auto", "workflow"}
-
 // memorySorts are get_memories' sort values.
 var memorySorts = []string{"scoring_desc", "created_desc", "updated_desc", "manual_first"}
 
-// NormalizeMemoryCategory maps legacy categories to system and learnings to
-// interesting, as the reference does on input.
-func NormalizeMemoryCategory(c string) string {
-	switch c {
-	case "core", "hobbies", "lifestyle", "interests", "habits", "work", "skills", "other", "auto":
-		return appliance.MemorySystem
-	case "learnings":
-		return appliance.MemoryInteresting
-	}
-	return c
-}
-
-// GuessMemoryCategory stands in for the reference's LLM categoriser, which
-// ignores the category a client sends: statements about the user (first
-// person) are system facts, anything else is interesting.
-func GuessMemoryCategory(content string) string {
-	for _, w := range strings.Fields(strings.ToLower(content)) {
-		switch strings.Trim(w, ".,!?;:'\"()") {
-		case "i", "i'm", "i've", "i'd", "i'll", "my", "me", "mine", "myself", "user", "user's":
-			return appliance.MemorySystem
-		}
-	}
-	return appliance.MemoryInteresting
-}
-
 func checkMemoryCategory(c string) error {
-	if c != "" && !slices.Contains(memoryCategoriesIn, c) {
+	if c != "" && !appliance.ValidMemoryCategory(c) {
 		return rpcError(CodeInvalidParams, "Invalid memory category: '"+c+"'")
 	}
 	return nil
@@ -104,7 +74,7 @@ func getMemoriesTool(d *Deps) serverTool {
 		func(ctx context.Context, c *call, a getMemoriesArgs) (any, error) {
 			f := appliance.MemoryFilter{Limit: a.Limit, Offset: a.Offset, Sort: a.Sort, Reviewed: a.Reviewed, ManuallyAdded: a.ManuallyAdded}
 			for _, cat := range a.Categories {
-				if n := NormalizeMemoryCategory(cat); !slices.Contains(f.Categories, n) {
+				if n := appliance.NormalizeMemoryCategory(cat); !slices.Contains(f.Categories, n) {
 					f.Categories = append(f.Categories, n)
 				}
 			}
@@ -146,7 +116,7 @@ func createMemoryTool(d *Deps) serverTool {
 		ScopeMemoriesWrite, kindWrite,
 		func(ctx context.Context, c *call, a createMemoryArgs) (any, error) {
 			now, yes := c.deps.now(), true
-			m := &appliance.Memory{ID: newID(), UserID: c.userID, Content: a.Content, Category: GuessMemoryCategory(a.Content),
+			m := &appliance.Memory{ID: newID(), UserID: c.userID, Content: a.Content, Category: appliance.GuessMemoryCategory(a.Content),
 				Tags: []string{}, Visibility: appliance.VisibilityPrivate, CreatedAt: now, UpdatedAt: now,
 				ManuallyAdded: true, Reviewed: true, UserReview: &yes}
 			if err := c.deps.Store.CreateMemories(ctx, []*appliance.Memory{m}); err != nil {

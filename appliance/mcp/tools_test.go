@@ -44,7 +44,7 @@ func TestSchema_TagsApplied(t *testing.T) {
 		}
 	}
 	mcats := tools["get_memories"].tool.InputSchema.(*jsonschema.Schema).Properties["categories"].Items.Enum
-	if len(mcats) != len(memoryCategoriesIn) {
+	if len(mcats) != len(appliance.MemoryCategoriesIn) {
 		t.Errorf("memory categories %v", mcats)
 	}
 	for _, st := range tools {
