@@ -38,7 +38,7 @@ MCP_CLIENT := cmd/hearth/testdata/mcp-client
 
 .PHONY: test
 test: mcp-client ## Run every test (PKG=./store to narrow)
-	HEARTH_REQUIRE_TS_CLIENT=1 go test -count=1 $(PKG)
+	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(PKG)
 
 .PHONY: mcp-client
 mcp-client: $(MCP_CLIENT)/node_modules/.package-lock.json
@@ -49,7 +49,7 @@ $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
 
 .PHONY: test-race
 test-race: mcp-client ## Run the tests under the race detector, shuffled
-	HEARTH_REQUIRE_TS_CLIENT=1 go test -count=1 -race -shuffle=on $(PKG)
+	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
 
 .PHONY: fuzz
 fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)

@@ -7,7 +7,8 @@ set -euo pipefail
 # make: the build and test entry points.
 # libsqlite3-dev: sqlite-vec's cgo bindings include sqlite3.h.
 # pkg-config: how cgo finds the codec libraries.
-PACKAGES=(make libsqlite3-dev pkg-config)
+# curl: an end-to-end test speaks raw JSON-RPC to the MCP server with it.
+PACKAGES=(make libsqlite3-dev pkg-config curl)
 # node and npm: the end-to-end test drives the MCP server with the official
 # TypeScript MCP client. Skipped when a Node.js is already installed (the
 # machine's own, possibly newer than Debian's).

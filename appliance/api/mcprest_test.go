@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance"
 )
 
 func TestMCPRest(t *testing.T) {
@@ -106,5 +108,26 @@ func TestMCPRest_OAuthTokenAndRevocation(t *testing.T) {
 	}
 	if grants, _ := e.db.OAuthGrants(context.Background(), e.user); len(grants) != 1 || grants[0].RevokedAt == nil {
 		t.Fatalf("grants %v", grants)
+	}
+}
+
+func TestMCPRateLimit(t *testing.T) {
+	t.Parallel()
+	// mcp:sse allows 2000 requests an hour per user; a boost of 0.001 makes that 2.
+	e := newEnv(t, func(c *appliance.Config) { c.RateLimitBoost = 0.001 })
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	for i := range 2 {
+		if rec := e.do("POST", "/v1/mcp/sse", bearer(e.mcp), init); rec.Code != 200 {
+			t.Fatalf("request %d: %d %s", i+1, rec.Code, rec.Body)
+		}
+	}
+	rec := e.do("POST", "/v1/mcp/sse", e.mcp, init) // a bare key counts for the same user
+	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "Rate limit exceeded") {
+		t.Fatalf("third request: %d %v %s", rec.Code, rec.Header(), rec.Body)
+	}
+	// Bad credentials are not charged to anyone: they get the MCP 401.
+	if rec := e.do("POST", "/v1/mcp/sse", "Bearer hearth_mcp_00000000000000000000000000000000", init); rec.Code != 401 ||
+		!strings.Contains(rec.Header().Get("WWW-Authenticate"), "resource_metadata=") {
+		t.Fatalf("bad key: %d %v", rec.Code, rec.Header())
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // TestMCPTypeScriptClient drives `hearth serve` with the official TypeScript
 // MCP client (testdata/mcp-client, pinned in its package-lock.json). make
-// test installs the client and sets HEARTH_REQUIRE_TS_CLIENT, so that the
+// test installs the client and sets HEARTH_REQUIRE_E2E_TOOLS, so that the
 // test fails rather than skips when the client is missing.
 func TestMCPTypeScriptClient(t *testing.T) {
 	t.Parallel()
@@ -20,7 +20,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
 	if err != nil || modErr != nil {
-		if os.Getenv("HEARTH_REQUIRE_TS_CLIENT") != "" {
+		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
 			t.Fatalf("the TypeScript MCP client is not installed (node: %v, modules: %v); run make mcp-client", err, modErr)
 		}
 		t.Skip("TypeScript MCP client not installed; make test installs it")
