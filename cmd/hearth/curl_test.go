@@ -80,7 +80,7 @@ func TestMCPRawJSONRPCWithCurl(t *testing.T) {
 	if out := post("", "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`+"x"); !strings.HasPrefix(out, "HTTP/1.1 400") {
 		t.Fatalf("invalid JSON:\n%s", out)
 	}
-	out = curl(url+"/info")
+	out = curl(url + "/info")
 	if !strings.HasPrefix(out, "HTTP/1.1 200") || !strings.Contains(out, `"transport":"streamable-http"`) {
 		t.Fatalf("info:\n%s", out)
 	}
