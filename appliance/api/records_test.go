@@ -317,3 +317,16 @@ func mustToken(t *testing.T, e *env, uid string) string {
 	}
 	return tok
 }
+
+func TestConsoleLocks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	mem := decode(t, e.do("POST", "/v1/dev/user/memories", bearer(e.devAll), `{"content":"My bank PIN hint is the dog's birthday"}`))["id"].(string)
+	tok := bearer(e.token)
+	e.run(t, []apiCase{
+		{Name: "Lock", Method: "PUT", Path: "/v1/console/memories/" + mem + "/locked", Auth: tok, Body: `{"locked":true}`, WantStatus: 200},
+		{Name: "SearchShowsLocked", Method: "GET", Path: "/v1/search?q=bank+PIN", Auth: tok, WantStatus: 200, WantContains: []string{`"locked":true`}},
+		{Name: "NeedsToken", Method: "PUT", Path: "/v1/console/memories/" + mem + "/locked", Auth: bearer(e.devAll), Body: `{"locked":false}`, WantStatus: 401},
+		{Name: "OtherUser", Method: "PUT", Path: "/v1/console/memories/" + mem + "/locked", Auth: bearer(mustToken(t, e, e.other)), Body: `{"locked":false}`, WantStatus: 404},
+	})
+}

@@ -18,6 +18,9 @@ type searchHit struct {
 	Score      float64 `json:"score"`
 	Similarity float64 `json:"similarity"`
 	Text       string  `json:"text"`
+	// Locked is whether the item is hidden from assistants (memories and
+	// conversations; the console toggles it).
+	Locked bool `json:"locked"`
 }
 
 var searchKinds = []string{appliance.KindMemory, appliance.KindConversation, appliance.KindActionItem}
@@ -52,42 +55,42 @@ func (s *Server) consoleSearch(c echo.Context) error {
 	for i, h := range hits {
 		ids[i] = h.ItemID
 	}
-	texts, err := s.searchTexts(c, kind, uid, ids)
+	texts, locked, err := s.searchTexts(c, kind, uid, ids)
 	if err != nil {
 		return err
 	}
 	out := []searchHit{}
 	for _, h := range hits {
 		if text, ok := texts[h.ItemID]; ok {
-			out = append(out, searchHit{Kind: kind, ID: h.ItemID, Score: h.Score, Similarity: h.Similarity, Text: text})
+			out = append(out, searchHit{Kind: kind, ID: h.ItemID, Score: h.Score, Similarity: h.Similarity, Text: text, Locked: locked[h.ItemID]})
 		}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"results": out})
 }
 
-// searchTexts loads what to show for each hit; records deleted since they
-// were indexed are left out.
-func (s *Server) searchTexts(c echo.Context, kind, uid string, ids []string) (map[string]string, error) {
+// searchTexts loads what to show for each hit and whether it is locked;
+// records deleted since they were indexed are left out.
+func (s *Server) searchTexts(c echo.Context, kind, uid string, ids []string) (map[string]string, map[string]bool, error) {
 	ctx := c.Request().Context()
-	out := map[string]string{}
+	texts, locked := map[string]string{}, map[string]bool{}
 	switch kind {
 	case appliance.KindMemory:
 		ms, err := s.store.MemoriesByID(ctx, uid, ids)
 		for id, m := range ms {
-			out[id] = m.Content
+			texts[id], locked[id] = m.Content, m.IsLocked
 		}
-		return out, err
+		return texts, locked, err
 	case appliance.KindConversation:
 		cs, err := s.store.ConversationsByID(ctx, uid, ids)
 		for id, conv := range cs {
-			out[id] = conv.Structured.Title + ": " + conv.Structured.Overview
+			texts[id], locked[id] = conv.Structured.Title+": "+conv.Structured.Overview, conv.IsLocked
 		}
-		return out, err
+		return texts, locked, err
 	default:
 		as, err := s.store.ActionItemsByID(ctx, uid, ids)
 		for id, a := range as {
-			out[id] = a.Description
+			texts[id], locked[id] = a.Description, a.IsLocked
 		}
-		return out, err
+		return texts, locked, err
 	}
 }

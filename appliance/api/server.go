@@ -180,6 +180,9 @@ func (s *Server) routes(console fs.FS) {
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)
 	e.POST("/v1/conversations/from-segments", s.createFromSegments, s.requireIDToken, s.limit(PolicyFromSegments))
 	e.GET("/v1/search", s.consoleSearch, s.requireIDToken)
+	// The console's lock switches (the owner, signed in with an ID token).
+	e.PUT("/v1/console/memories/:id/locked", s.lockMemory, s.requireIDToken)
+	e.PUT("/v1/console/conversations/:id/locked", s.lockConversation, s.requireIDToken)
 
 	// /v1/memories and /v2/memories are deliberately not routes: they answer
 	// 404 whatever the credential, as the contract requires.
