@@ -156,7 +156,7 @@ func replaceSegments(ctx context.Context, tx *sql.Tx, c *appliance.Conversation)
 }
 
 func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversation) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM action_items WHERE conversation_id = ? AND user_id = ?`, c.ID, c.UserID); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM action_items WHERE conversation_id = ? AND +user_id = ?`, c.ID, c.UserID); err != nil {
 		return fmt.Errorf("clear action items: %w", err)
 	}
 	for i := range c.Structured.ActionItems {
@@ -406,8 +406,11 @@ func (db *DB) loadActionItems(ctx context.Context, userID string, cs []*applianc
 		args = append(args, c.ID)
 		c.Structured.ActionItems = []appliance.ActionItem{}
 	}
+	// The unary + keeps the per-user filter but stops the planner from
+	// choosing the per-user index, which would scan all of a user's items
+	// for one conversation (EXPLAIN QUERY PLAN; store_test checks it).
 	rows, err := db.query(ctx, `SELECT id, conversation_id, description, completed, created_at, updated_at, due_at, completed_at, is_locked
-		FROM action_items WHERE user_id = ? AND deleted = 0 AND conversation_id IN (`+placeholders(len(cs))+`) ORDER BY created_at, id`, args...)
+		FROM action_items WHERE +user_id = ? AND +deleted = 0 AND conversation_id IN (`+placeholders(len(cs))+`) ORDER BY created_at, id`, args...)
 	if err != nil {
 		return fmt.Errorf("load action items: %w", err)
 	}

@@ -1,10 +1,34 @@
 package store
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // QueryString runs a one-value query on the read pool (tests only).
 func (db *DB) QueryString(ctx context.Context, q string) (string, error) {
 	var s string
 	err := db.reader.QueryRowContext(ctx, q).Scan(&s)
 	return s, err
+}
+
+// Raw runs a query and returns its rows as strings (tests only).
+func (db *DB) Raw(ctx context.Context, q string, args ...any) ([]string, error) {
+	rows, err := db.reader.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		rows.Scan(ptrs...)
+		out = append(out, fmt.Sprint(vals...))
+	}
+	return out, rows.Err()
 }

@@ -229,6 +229,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 				continue
 			}
 		}
+		if waited, err := waitIndexed(ctx, client, "http://"+addr, 2*time.Minute); err != nil {
+			logf("index did not catch up before %s: %v", sc.name, err)
+		} else if waited > 100*time.Millisecond {
+			logf("waited %s for the search index to catch up before %s", fmtDur(waited), sc.name)
+		}
 		logf("scenario %s: %d workers for %s", sc.name, cfg.concurrency, cfg.duration)
 		res := runScenario(ctx, sc, loadOptions{
 			concurrency: cfg.concurrency,
