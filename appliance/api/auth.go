@@ -69,6 +69,11 @@ func (s *Server) requireKey(family appliance.KeyKind, scope string) echo.Middlew
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			raw, ok := bearer(c)
+			if !ok && family == appliance.KeyKindMCP {
+				// MCP credentials may come bare, as with the reference's MCP server.
+				raw = strings.TrimSpace(c.Request().Header.Get(echo.HeaderAuthorization))
+				ok = strings.HasPrefix(raw, appliance.MCPKeyPrefix) || strings.HasPrefix(raw, accessTokenPrefix)
+			}
 			if !ok || raw == "" {
 				return unauthorized(msgMissingBearer)
 			}

@@ -27,6 +27,8 @@ func TestMCPRest(t *testing.T) {
 		{Name: "NoCredential", Method: "GET", Path: "/v1/mcp/memories", WantStatus: 401, WantContains: []string{"Must be 'Bearer API_KEY'"}},
 		{Name: "DevKeyNamesItsEndpoints", Method: "GET", Path: "/v1/mcp/memories", Auth: all, WantStatus: 401,
 			WantContains: []string{"Developer API keys (hearth_dev_...) only authenticate the Developer API under /v1/dev/", "requires an MCP API key"}},
+		{Name: "BareKey", Method: "GET", Path: "/v1/mcp/memories", Auth: e.mcp, WantStatus: 200},
+		{Name: "BareDevKeyStillRefused", Method: "GET", Path: "/v1/dev/user/conversations", Auth: e.devRW, WantStatus: 401},
 		{Name: "ListMemories", Method: "GET", Path: "/v1/mcp/memories", Auth: mcp, WantStatus: 200,
 			WantContains: []string{`"content":"I keep the spare key with Margaret next door"`, `"category":"system"`, strings.Repeat("private thought ", 5)[:70] + "..."},
 			WantAbsent:   []string{`"tags"`}},
