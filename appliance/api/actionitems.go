@@ -26,8 +26,16 @@ func toActionItemJSON(a *appliance.ActionItem) actionItemJSON {
 		UpdatedAt: a.UpdatedAt, DueAt: a.DueAt, CompletedAt: a.CompletedAt, ConversationID: a.ConversationID}
 }
 
-// GET /v1/dev/user/action-items: locked items are left out.
+// GET /v1/dev/user/action-items: conversation_id, completed, start_date and
+// end_date (created); locked items are left out.
 func (s *Server) listActionItems(c echo.Context) error {
+	return s.renderActionItems(c, "start_date", "end_date", false)
+}
+
+// renderActionItems lists action items with the paging and filters both the
+// developer API and the MCP twin take; the two date parameters bound
+// created_at, or due_at when due is set.
+func (s *Server) renderActionItems(c echo.Context, fromParam, toParam string, due bool) error {
 	limit, offset, err := queryPage(c, 100, 500)
 	if err != nil {
 		return err
@@ -43,10 +51,14 @@ func (s *Server) listActionItems(c echo.Context) error {
 		}
 		f.Completed = &b
 	}
-	if f.StartDate, err = queryTime(c, "start_date"); err != nil {
+	from, to := &f.StartDate, &f.EndDate
+	if due {
+		from, to = &f.DueStart, &f.DueEnd
+	}
+	if *from, err = queryTime(c, fromParam); err != nil {
 		return err
 	}
-	if f.EndDate, err = queryTime(c, "end_date"); err != nil {
+	if *to, err = queryTime(c, toParam); err != nil {
 		return err
 	}
 	items, err := s.store.ActionItems(c.Request().Context(), userID(c), f)

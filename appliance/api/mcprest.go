@@ -308,33 +308,7 @@ func (s *Server) mcpGetConversation(c echo.Context) error {
 
 // GET /v1/mcp/action-items (completed, due_start_date, due_end_date, limit 1..500, offset)
 func (s *Server) mcpListActionItems(c echo.Context) error {
-	limit, offset, err := queryPage(c, 100, 500)
-	if err != nil {
-		return err
-	}
-	f := appliance.ActionItemFilter{Limit: limit, Offset: offset}
-	if c.QueryParams().Has("completed") {
-		b, err := queryBool(c, "completed", false)
-		if err != nil {
-			return err
-		}
-		f.Completed = &b
-	}
-	if f.DueStart, err = queryTime(c, "due_start_date"); err != nil {
-		return err
-	}
-	if f.DueEnd, err = queryTime(c, "due_end_date"); err != nil {
-		return err
-	}
-	items, err := s.store.ActionItems(c.Request().Context(), userID(c), f)
-	if err != nil {
-		return err
-	}
-	out := make([]actionItemJSON, len(items))
-	for i, a := range items {
-		out[i] = toActionItemJSON(a)
-	}
-	return c.JSON(http.StatusOK, out)
+	return s.renderActionItems(c, "due_start_date", "due_end_date", true)
 }
 
 // GET /v1/mcp/action-items/search?query=&limit=10 (1..50)
