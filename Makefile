@@ -24,7 +24,11 @@ run: deps build ## Serve ./data on 0.0.0.0:8080 (installs system packages first 
 
 .PHONY: deps
 deps: ## Install the system packages the build needs (as root), or print the command
-	@scripts/deps.sh
+	@scripts/deps.sh run
+
+.PHONY: test-deps
+test-deps: ## Install what the end-to-end tests also need (curl, Node.js), or print the command
+	@scripts/deps.sh test
 
 ##@ Build
 
@@ -41,7 +45,7 @@ test: mcp-client ## Run every test (PKG=./store to narrow)
 	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(PKG)
 
 .PHONY: mcp-client
-mcp-client: $(MCP_CLIENT)/node_modules/.package-lock.json
+mcp-client: test-deps $(MCP_CLIENT)/node_modules/.package-lock.json
 
 # The official TypeScript MCP client, pinned in package-lock.json.
 $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json

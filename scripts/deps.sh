@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages Hearth's build and tests need, when run
-# as root; otherwise prints the one command that does. Idempotent: packages
-# already installed are skipped without touching the network.
+# Installs the Debian/Ubuntu packages Hearth needs, when run as root;
+# otherwise prints the one command that does. Idempotent: packages already
+# installed are skipped without touching the network.
+#
+#   scripts/deps.sh run    what building and running need (make run)
+#   scripts/deps.sh test   that, plus what the end-to-end tests drive (make test, CI)
 set -euo pipefail
+mode=${1:-run}
 
 # make: the build and test entry points.
 # libsqlite3-dev: sqlite-vec's cgo bindings include sqlite3.h.
 # pkg-config: how cgo finds the codec libraries.
-# curl: an end-to-end test speaks raw JSON-RPC to the MCP server with it.
-PACKAGES=(make libsqlite3-dev pkg-config curl)
-# node and npm: the end-to-end test drives the MCP server with the official
-# TypeScript MCP client. Skipped when a Node.js is already installed (the
-# machine's own, possibly newer than Debian's).
-command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
+PACKAGES=(make libsqlite3-dev pkg-config)
+if [ "$mode" = test ]; then
+  # curl: an end-to-end test speaks raw JSON-RPC to the MCP server with it.
+  PACKAGES+=(curl)
+  # node and npm: an end-to-end test drives the MCP server with the official
+  # TypeScript MCP client. Skipped when a Node.js is already installed.
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -22,7 +28,7 @@ done
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "Hearth needs these packages (or your system's equivalents): ${missing[*]}" >&2
-  echo "On macOS: xcode-select --install provides sqlite3.h." >&2
+  echo "On macOS: xcode-select --install provides sqlite3.h; Node.js and curl come from Homebrew." >&2
   exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
