@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,4 +145,35 @@ func TestMCPInfo(t *testing.T) {
 	e.run(t, []apiCase{{Name: "NoAuthNeeded", Method: "GET", Path: "/v1/mcp/sse/info", WantStatus: 200,
 		WantContains: []string{`"endpoint":"/v1/mcp/sse"`, `"protocol_version":"2025-03-26"`, `"transport":"streamable-http"`,
 			`"step2":"Set Server URL to: http://example.com/v1/mcp/sse"`}}})
+}
+
+func TestKeyManagement(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	tok := bearer(e.token)
+	created := decode(t, e.do("POST", "/v1/dev/keys", tok, `{"name":" ci ","scopes":["conversations:read","conversations:write"]}`))
+	raw, id := created["key"].(string), created["id"].(string)
+	if !strings.HasPrefix(raw, "hearth_dev_") || created["name"] != "ci" || created["key_prefix"] != raw[:15]+"..."+raw[len(raw)-4:] {
+		t.Fatalf("created %v", created)
+	}
+	if rec := e.do("GET", "/v1/dev/user/conversations", bearer(raw), ""); rec.Code != 200 {
+		t.Fatalf("new key: %d", rec.Code)
+	}
+	mcp := decode(t, e.do("POST", "/v1/mcp/keys", tok, `{"name":"claude"}`))
+	if !strings.HasPrefix(mcp["key"].(string), "hearth_mcp_") || len(mcp["scopes"].([]any)) != len(appliance.AvailableScopes) {
+		t.Fatalf("mcp key %v", mcp)
+	}
+	e.run(t, []apiCase{
+		{Name: "ListHidesTheKey", Method: "GET", Path: "/v1/dev/keys", Auth: tok, WantStatus: 200,
+			WantContains: []string{`"id":"` + id + `"`, `"key_prefix":"hearth_dev_`}, WantAbsent: []string{raw, `"key":`, "hearth_mcp_"}},
+		{Name: "EmptyName", Method: "POST", Path: "/v1/dev/keys", Auth: tok, Body: `{"name":"  "}`, WantStatus: 422,
+			WantContains: []string{"Key name cannot be empty"}},
+		{Name: "BadScopes", Method: "POST", Path: "/v1/dev/keys", Auth: tok, Body: `{"name":"x","scopes":["root"]}`, WantStatus: 400,
+			WantContains: []string{"Invalid scopes. Available: ['conversations:read'"}},
+		{Name: "KeysCannotManageKeys", Method: "GET", Path: "/v1/dev/keys", Auth: bearer(e.devAll), WantStatus: 401},
+		{Name: "WrongFamilyDelete", Method: "DELETE", Path: "/v1/mcp/keys/" + id, Auth: tok, WantStatus: 404},
+		{Name: "Delete", Method: "DELETE", Path: "/v1/dev/keys/" + id, Auth: tok, WantStatus: 204},
+		{Name: "DeletedKeyRefused", Method: "GET", Path: "/v1/dev/user/conversations", Auth: bearer(raw), WantStatus: 401},
+		{Name: "OtherUsersKeyNotFound", Method: "DELETE", Path: "/v1/mcp/keys/" + mcp["id"].(string), Auth: bearer(mustToken(t, e, e.other)), WantStatus: 404},
+	})
 }

@@ -163,6 +163,7 @@ func (s *Server) routes(console fs.FS) {
 	dev.PATCH("/goals/:id/progress", s.goalProgress, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
 	dev.DELETE("/goals/:id", s.deleteGoal, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
 
+	s.keyRoutes()
 	e.GET("/v1/mcp/sse/info", s.mcpInfo)
 	s.mcpRoutes()
 	s.mountMCP()
