@@ -55,7 +55,12 @@ func (s *Server) createFromSegments(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	conv := s.newConversation(uid, req, start, finish, now)
+	return s.createConversation(c, uid, req, s.newConversation(uid, req, start, finish, now), now)
+}
+
+// createConversation claims (with a client_session_id), processes and
+// stores a new conversation, and answers the create response.
+func (s *Server) createConversation(c echo.Context, uid string, req *fromSegmentsRequest, conv *appliance.Conversation, now time.Time) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), processTimeout)
 	defer cancel()
 

@@ -506,3 +506,35 @@ func (e *env) lock(id string) {
 		e.t.Fatal(err)
 	}
 }
+
+func TestCreateFromText(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rw := bearer(e.devRW)
+	rec := e.do("POST", "/v1/dev/user/conversations", rw, `{"text":"Okay.","text_source":"message","text_source_spec":"whatsapp","started_at":"2026-05-01T10:00:00Z"}`)
+	if rec.Code != 200 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	resp := decode(t, rec)
+	if resp["discarded"] != false || resp["status"] != "completed" {
+		t.Fatalf("a text integration must never be discarded: %v", resp)
+	}
+	got := decode(t, e.do("GET", "/v1/dev/user/conversations/"+resp["id"].(string)+"?include_transcript=true", rw, ""))
+	if got["source"] != "external_integration" || got["finished_at"] != "2026-05-01T10:05:00Z" ||
+		got["transcript_segments"].([]any)[0].(map[string]any)["text"] != "Okay." {
+		t.Fatalf("stored %v", got)
+	}
+	e.run(t, []apiCase{
+		{Name: "Empty", Method: "POST", Path: "/v1/dev/user/conversations", Auth: rw, Body: `{"text":"   "}`, WantStatus: 422,
+			WantContains: []string{"text cannot be empty"}},
+		{Name: "Missing", Method: "POST", Path: "/v1/dev/user/conversations", Auth: rw, Body: `{}`, WantStatus: 422,
+			WantContains: []string{`"loc":["body","text"]`, "Field required"}},
+		{Name: "TooLong", Method: "POST", Path: "/v1/dev/user/conversations", Auth: rw, Body: `{"text":"` + strings.Repeat("a", 100001) + `"}`,
+			WantStatus: 422, WantContains: []string{"text cannot exceed 100,000 characters"}},
+		{Name: "BadSource", Method: "POST", Path: "/v1/dev/user/conversations", Auth: rw, Body: `{"text":"hi","text_source":"fax"}`, WantStatus: 422},
+		{Name: "FinishedBeforeStarted", Method: "POST", Path: "/v1/dev/user/conversations", Auth: rw,
+			Body: `{"text":"hi","started_at":"2026-05-01T10:00:00Z","finished_at":"2026-05-01T09:00:00Z"}`, WantStatus: 422,
+			WantContains: []string{"finished_at must be after started_at"}},
+		{Name: "ReadOnly", Method: "POST", Path: "/v1/dev/user/conversations", Auth: bearer(e.devRO), Body: `{"text":"hi"}`, WantStatus: 403},
+	})
+}

@@ -127,6 +127,7 @@ func (s *Server) routes(console fs.FS) {
 	dev := e.Group("/v1/dev/user")
 	read, write := appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite
 	dev.POST("/conversations/from-segments", s.createFromSegments, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
+	dev.POST("/conversations", s.createFromText, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
 	dev.GET("/conversations", s.listConversations, s.requireDevKey(read), s.limit(PolicyDevListRead, PolicyDevReadsTotal), s.transcriptPolicy)
 	dev.GET("/conversations/:id", s.getConversation, s.requireDevKey(read), s.limit(PolicyDevDetailRead, PolicyDevReadsTotal), s.transcriptPolicy)
 	dev.PATCH("/conversations/:id", s.patchConversation, s.requireDevKey(write), s.limit(PolicyDevConversationsWrite))
