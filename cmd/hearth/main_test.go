@@ -282,7 +282,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{[]string{"token", "--data", data}, 2, "--user is required"},
 		{[]string{"serve", "--data", data, "--addr", "nonsense"}, 2, "is not HOST:PORT"},
 		{[]string{"serve", "--bogus"}, 2, "flag provided but not defined"},
-		{[]string{"service", "dance", "--data", data}, 1, "unknown service action"},
+		{[]string{"service", "dance", "--data", data}, 2, "valid: install, uninstall, start, stop, restart, status, run"},
 	} {
 		t.Run(strings.Join(tc.args, "_"), func(t *testing.T) {
 			_, stderr, code := cli(t, tc.args...)

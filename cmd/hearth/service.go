@@ -6,9 +6,14 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/hearth-appliance/hearth/sysinit"
 )
+
+// serviceActions are what `hearth service` does.
+var serviceActions = []string{"install", "uninstall", "start", "stop", "restart", "status", "run"}
 
 // runService manages the OS service. `install` records the serve flags in
 // the unit as `hearth service run --data /abs/dir ...`; `run` is what the
@@ -18,6 +23,9 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageErr("service needs an action: install, uninstall, start, stop, restart, status or run")
 	}
 	action := args[0]
+	if !slices.Contains(serviceActions, action) {
+		return usageErr("unknown service action %q (valid: %s)", action, strings.Join(serviceActions, ", "))
+	}
 	m := NewMain()
 	m.Config.DataDir = sysinit.DefaultDataDir()
 	fs := newFlagSet("service "+action, stderr)
