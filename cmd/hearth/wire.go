@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"net/url"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
@@ -22,7 +23,7 @@ func newExtractor(cfg appliance.Config, logger *slog.Logger) (appliance.Extracto
 	if err != nil {
 		return nil, fmt.Errorf("llm route: %w", err)
 	}
-	logger.Info("extraction through an OpenAI-compatible server", "base_url", cfg.LLMBaseURL, "model", cfg.LLMModel)
+	logger.Info("extraction through an OpenAI-compatible server", "base_url", redactURL(cfg.LLMBaseURL), "model", cfg.LLMModel)
 	return llm.NewExtractor(c, builtin, logger), nil
 }
 
@@ -32,6 +33,15 @@ func newEmbedder(cfg appliance.Config, logger *slog.Logger) appliance.Embedder {
 	if cfg.EmbedBaseURL == "" {
 		return embed.NewBuiltin(cfg.EmbedDims)
 	}
-	logger.Info("embeddings through an OpenAI-compatible server", "base_url", cfg.EmbedBaseURL, "model", cfg.EmbedModel, "dims", cfg.EmbedDims)
+	logger.Info("embeddings through an OpenAI-compatible server", "base_url", redactURL(cfg.EmbedBaseURL), "model", cfg.EmbedModel, "dims", cfg.EmbedDims)
 	return llm.NewEmbedder(llm.EmbedConfig{BaseURL: cfg.EmbedBaseURL, Model: cfg.EmbedModel, APIKey: cfg.EmbedAPIKey, Dims: cfg.EmbedDims})
+}
+
+// redactURL hides a password embedded in a URL before it is logged.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
 }
