@@ -102,7 +102,7 @@ func TestLLMRoute(t *testing.T) {
 func TestRedactURL(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
-		"http://127.0.0.1:11434/v1":           "http://127.0.0.1:11434/v1",
+		"http://127.0.0.1:11434/v1":            "http://127.0.0.1:11434/v1",
 		"https://me:s3cret@llm.example.lan/v1": "https://me:xxxxx@llm.example.lan/v1",
 	} {
 		if got := redactURL(in); got != want {
