@@ -61,7 +61,7 @@ func (*Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (ap
 			s.Overview = cleanSentence(truncateRunes(joinSegments(in.Segments), maxOverviewRunes))
 		}
 		if a.english {
-			s.Category = classify(a)
+			s.Category = classify(a, s.Title)
 			tm := newTiming(in.StartedAt, in.Location)
 			dl := newDialogue(a.doc, in.Segments, in.UserName)
 			s.ActionItems = toActionItems(dl.actionItems(tm))

@@ -29,13 +29,14 @@ const (
 type form struct {
 	lower   string
 	count   int
-	caps    int    // all-caps occurrences: acronyms such as API
-	special string // a spelling with inner capitals, such as iPhone
-	cats    []int  // categories its lexicon entry signals
-	stop    bool   // English function word
-	fstop   bool   // function word of another Latin-script language
-	content bool   // neither function word nor filler (set once the language is known)
-	keyword bool   // a content word that can name a topic
+	caps    int       // all-caps occurrences: acronyms such as API
+	special string    // a spelling with inner capitals, such as iPhone
+	cats    []int     // categories its lexicon entry signals
+	cue     *cueEntry // its lexicon entry, nil if none
+	stop    bool      // English function word
+	fstop   bool      // function word of another Latin-script language
+	content bool      // neither function word nor filler (set once the language is known)
+	keyword bool      // a content word that can name a topic
 	term    *term
 }
 
@@ -127,7 +128,9 @@ func analyze(d *document, lang string) *analysis {
 		f.content = !f.stop && (a.english || !f.fstop) && hasLetterOrDigit(f.lower) && !isFiller(f.lower)
 		f.keyword = f.content && isKeyword(f.lower)
 		if a.english {
-			f.cats = categoryStems(f.lower)
+			if f.cue = categoryCue(f.lower); f.cue != nil {
+				f.cats = f.cue.cats
+			}
 		}
 		if !f.keyword {
 			continue

@@ -86,6 +86,9 @@ func TestCategoryStems(t *testing.T) {
 		{"rainy", []appliance.Category{"weather"}},
 		{"training", nil},
 		{"cloudy", []appliance.Category{"weather"}},
+		{"grandma's", []appliance.Category{"family"}}, // possessive
+		{"contractors", nil},                          // not a contract
+		{"booking", nil},                              // not a book
 		{"", nil},
 	}
 	for _, tt := range tests {
@@ -232,5 +235,26 @@ func TestTruncateRunes(t *testing.T) {
 	}
 	if got := truncateRunes("short", 50); got != "short" {
 		t.Errorf("truncateRunes(short) = %q", got)
+	}
+}
+
+func TestClassifyWeakCues(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		want appliance.Category
+	}{
+		// weak cues alone do not make a category
+		{"Return the library books and take the recycling out.", appliance.CategoryOther},
+		// but they add to a strong one
+		{"The teacher said the school exam is on Friday, the school is closed Monday.", "education"},
+		// ties go to the broader category
+		{"The dentist is at noon and the accountant at three.", "health"},
+	}
+	for _, tt := range tests {
+		a := analyze(parseSegments(segments(tt.text)), "en")
+		if got := classify(a, ""); got != tt.want {
+			t.Errorf("classify(%q) = %q, want %q", tt.text, got, tt.want)
+		}
 	}
 }
