@@ -57,9 +57,6 @@ var memorySorts = map[string]string{
 	"manual_first": "manually_added DESC, created_at DESC, id",
 }
 
-// ValidMemorySort reports whether s is a sort Memories understands.
-func ValidMemorySort(s string) bool { _, ok := memorySorts[s]; return ok }
-
 // Memories lists the user's memories.
 func (db *DB) Memories(ctx context.Context, userID string, f appliance.MemoryFilter) ([]*appliance.Memory, error) {
 	order, ok := memorySorts[f.Sort]

@@ -126,12 +126,6 @@ func New(cfg Config, run func(ctx context.Context) error, logger *slog.Logger) (
 	return &Service{cfg: cfg, prog: p, svc: svc, logger: logger}, nil
 }
 
-// Interactive reports whether the process runs from a terminal rather than
-// under the OS service manager; main uses it to pick text or JSON logs.
-func Interactive() bool {
-	return service.Interactive()
-}
-
 // Platform names the service manager in use (e.g. "linux-systemd",
 // "darwin-launchd", "windows-service") so cmd can tell the owner what
 // `install` registered with.

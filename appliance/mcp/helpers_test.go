@@ -240,22 +240,3 @@ func (f *fixture) callTool(t *testing.T, sid, token, name string, args any) rpcR
 	}
 	return decodeReply(t, out)
 }
-
-// toolText returns the text content of a successful tool result.
-func toolText(t *testing.T, r rpcReply) string {
-	t.Helper()
-	if r.Error != nil {
-		t.Fatalf("JSON-RPC error %d %s", r.Error.Code, r.Error.Message)
-	}
-	var res struct {
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-		IsError bool `json:"isError"`
-	}
-	if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) != 1 || res.Content[0].Type != "text" || res.IsError {
-		t.Fatalf("tool result %s (%v)", r.Result, err)
-	}
-	return res.Content[0].Text
-}

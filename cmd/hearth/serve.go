@@ -115,9 +115,6 @@ func (m *Main) Run(ctx context.Context) error {
 	return nil
 }
 
-// Addr is the bound listen address (useful with port 0).
-func (m *Main) Addr() string { return m.listener.Addr().String() }
-
 // Wait blocks until ctx ends or the server fails.
 func (m *Main) Wait(ctx context.Context) error {
 	select {
