@@ -187,3 +187,17 @@ type AppResult struct {
 	AppID   string `json:"app_id"`
 	Content string `json:"content"`
 }
+
+// SpeakerName names a segment's speaker as the reference does: userName for
+// the user's own segments, a known person's name, else "Speaker N".
+func SpeakerName(seg TranscriptSegment, userName string, people map[string]string) string {
+	if seg.IsUser {
+		return userName
+	}
+	if seg.PersonID != nil {
+		if name, ok := people[*seg.PersonID]; ok && name != "" {
+			return name
+		}
+	}
+	return "Speaker " + strconv.Itoa(seg.SpeakerID)
+}

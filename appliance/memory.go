@@ -69,3 +69,10 @@ func LockedPreview(s string) string {
 	}
 	return string(r[:70]) + "..."
 }
+
+// MemorySorts are the memory list orders, in the order they are named in
+// error messages; "" means created_desc.
+var MemorySorts = []string{"scoring_desc", "created_desc", "updated_desc", "manual_first"}
+
+// ValidMemorySort reports whether s names a memory list order.
+func ValidMemorySort(s string) bool { return s == "" || slices.Contains(MemorySorts, s) }

@@ -121,3 +121,24 @@ type Folder struct {
 	IsDefault   bool      `json:"is_default"`
 	CreatedAt   time.Time `json:"created_at"`
 }
+
+// Location is the user's time zone, for reading and resolving dates: their
+// own when set and known to this machine's zone database, else the
+// appliance's local zone.
+func (u *User) Location() *time.Location {
+	if u != nil && u.TimeZone != "" {
+		if loc, err := time.LoadLocation(u.TimeZone); err == nil {
+			return loc
+		}
+	}
+	return time.Local
+}
+
+// DisplayName is how the user's own speech is labelled: their name, or
+// "User" when they have none.
+func (u *User) DisplayName() string {
+	if u == nil || u.Name == "" {
+		return "User"
+	}
+	return u.Name
+}
