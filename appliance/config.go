@@ -30,6 +30,9 @@ type Config struct {
 	ReadConns int
 	// ShutdownTimeout bounds a graceful stop.
 	ShutdownTimeout time.Duration
+	// SilenceTimeout ends a live recording after this long without new
+	// speech; it is then processed into a conversation.
+	SilenceTimeout time.Duration
 
 	// LLMBaseURL, when set, routes structure, memories and discard decisions
 	// through an OpenAI-compatible chat completions server (Ollama,
@@ -134,6 +137,7 @@ func DefaultConfig() Config {
 		MaxBodyBytes:    8 << 20,
 		ReadConns:       4,
 		ShutdownTimeout: 10 * time.Second,
+		SilenceTimeout:  2 * time.Minute,
 		LLMTimeout:      60 * time.Second,
 		OAuthClients:    DefaultOAuthClients,
 		EmbedDims:       384,
@@ -164,6 +168,9 @@ func (c Config) Validate() error {
 	}
 	if c.TokenTTL <= 0 {
 		errs = append(errs, fmt.Errorf("token ttl %v must be positive", c.TokenTTL))
+	}
+	if c.SilenceTimeout < time.Second {
+		errs = append(errs, fmt.Errorf("silence timeout %v is below 1s", c.SilenceTimeout))
 	}
 	if c.MaxBodyBytes < 1024 {
 		errs = append(errs, fmt.Errorf("max body bytes %d is below 1024", c.MaxBodyBytes))

@@ -47,3 +47,10 @@ func hashSecret(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])
 }
+
+// HashToken is how OAuth codes and tokens are stored: the hex SHA-256 of
+// the whole token, so a leaked database holds no usable credential.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}

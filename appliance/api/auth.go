@@ -2,21 +2,15 @@ package api
 
 import (
 	"context"
-	"crypto/subtle"
-	"strings"
-	"sync"
-	"time"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-// Context keys for what authentication established.
-const (
-	ctxUser = "hearth.user"
-	ctxKey  = "hearth.key"
-)
+// ctxPrincipal is the echo context key of the authenticated principal.
+const ctxPrincipal = "hearth.principal"
 
 // 401 messages, in the reference's words with our key prefixes and CLI.
 const (
@@ -37,155 +31,110 @@ const (
 
 func unauthorized(msg string) error { return appliance.Errorf(appliance.EUNAUTHORIZED, "%s", msg) }
 
-// bearer returns the credential of an "Authorization: Bearer X" header.
-func bearer(c echo.Context) (string, bool) {
-	h := c.Request().Header.Get(echo.HeaderAuthorization)
-	const p = "Bearer "
-	if len(h) < len(p) || !strings.EqualFold(h[:len(p)], p) {
-		return "", false
+// Authenticator is the one credential check (appliance/authn).
+type Authenticator interface {
+	Authenticate(ctx context.Context, credential string) (appliance.Principal, error)
+}
+
+// surface is a family of routes and the credentials it takes, with the
+// reference's 401 messages for everything else.
+type surface struct {
+	accepts   []appliance.PrincipalKind
+	allowBare bool   // MCP clients may send a key without "Bearer "
+	missing   string // no credential
+	invalid   string // a credential of an accepted family that does not authenticate
+	// wrongFamily answers a credential of another family by what it
+	// does authenticate; a family not named here gets invalid.
+	wrongFamily map[appliance.PrincipalKind]string
+}
+
+var (
+	devSurface = surface{
+		accepts: []appliance.PrincipalKind{appliance.PrincipalDev},
+		missing: msgMissingBearer, invalid: msgInvalidKey,
+		wrongFamily: map[appliance.PrincipalKind]string{appliance.PrincipalMCP: msgMCPKeyOnDev},
 	}
-	return strings.TrimSpace(h[len(p):]), true
+	mcpSurface = surface{
+		accepts:   []appliance.PrincipalKind{appliance.PrincipalMCP, appliance.PrincipalOAuth},
+		allowBare: true, missing: msgMissingBearer, invalid: msgInvalidKey,
+		wrongFamily: map[appliance.PrincipalKind]string{
+			appliance.PrincipalDev: msgDevKeyUsage + " This endpoint requires an MCP API key (hearth keys create --kind mcp).",
+		},
+	}
+	idTokenSurface = surface{
+		accepts: []appliance.PrincipalKind{appliance.PrincipalIDToken},
+		missing: msgMissingToken, invalid: msgInvalidToken,
+		wrongFamily: map[appliance.PrincipalKind]string{
+			appliance.PrincipalDev:   msgDevKeyUsage + " " + msgNeedsIDToken,
+			appliance.PrincipalMCP:   msgMCPKeyUsage + " " + msgNeedsIDToken,
+			appliance.PrincipalOAuth: msgInvalidToken,
+		},
+	}
+)
+
+// principal authenticates the request's credential for a surface. A
+// credential of another family is refused by its prefix alone, before any
+// lookup.
+func (s *Server) principal(c echo.Context, sf surface) (appliance.Principal, error) {
+	raw, ok := appliance.ParseAuthorization(c.Request().Header.Get(echo.HeaderAuthorization), sf.allowBare)
+	if !ok {
+		return appliance.Principal{}, unauthorized(sf.missing)
+	}
+	if kind := appliance.CredentialKind(raw); !slices.Contains(sf.accepts, kind) {
+		if msg, ok := sf.wrongFamily[kind]; ok {
+			return appliance.Principal{}, unauthorized(msg)
+		}
+		return appliance.Principal{}, unauthorized(sf.invalid)
+	}
+	p, err := s.auth.Authenticate(c.Request().Context(), raw)
+	if appliance.ErrorCode(err) == appliance.EUNAUTHORIZED {
+		return appliance.Principal{}, unauthorized(sf.invalid)
+	}
+	return p, err
 }
 
-// requireDevKey authenticates a developer key and checks scope.
-func (s *Server) requireDevKey(scope string) echo.MiddlewareFunc {
-	return s.requireKey(appliance.KeyKindDev, scope)
-}
-
-// requireMCPKey authenticates an MCP key on the MCP REST twins.
-func (s *Server) requireMCPKey(scope string) echo.MiddlewareFunc {
-	return s.requireKey(appliance.KeyKindMCP, scope)
-}
-
-// wrongFamily is the 401 for a key of the other family: what the presented
-// key does authenticate, then what this endpoint needs.
-var wrongFamily = map[appliance.KeyKind]string{
-	appliance.KeyKindDev: msgMCPKeyOnDev,
-	appliance.KeyKindMCP: msgDevKeyUsage + " This endpoint requires an MCP API key (hearth keys create --kind mcp).",
-}
-
-// requireKey authenticates a key of one family and checks scope.
-func (s *Server) requireKey(family appliance.KeyKind, scope string) echo.MiddlewareFunc {
+// require authenticates a surface's credential and checks scope; the
+// principal is then in the echo context and the request's context.
+func (s *Server) require(sf surface, scope string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			raw, ok := bearer(c)
-			if !ok && family == appliance.KeyKindMCP {
-				// MCP credentials may come bare, as with the reference's MCP server.
-				raw = strings.TrimSpace(c.Request().Header.Get(echo.HeaderAuthorization))
-				ok = strings.HasPrefix(raw, appliance.MCPKeyPrefix) || strings.HasPrefix(raw, accessTokenPrefix)
-			}
-			if !ok || raw == "" {
-				return unauthorized(msgMissingBearer)
-			}
-			if family == appliance.KeyKindMCP && strings.HasPrefix(raw, accessTokenPrefix) {
-				return s.withOAuthToken(c, raw, scope, next)
-			}
-			key, err := s.keyFor(c.Request().Context(), raw, family)
+			p, err := s.principal(c, sf)
 			if err != nil {
 				return err
 			}
-			if scope != "" && !key.HasScope(scope) {
+			if !p.Can(scope) {
 				return appliance.Errorf(appliance.EFORBIDDEN, "%s%s", msgInsufficientPerm, scope)
 			}
-			c.Set(ctxKey, key)
-			c.Set(ctxUser, key.UserID)
+			setPrincipal(c, p)
 			return next(c)
 		}
 	}
 }
 
-// withOAuthToken authenticates an OAuth access token on the MCP surfaces.
-// A revoked grant is refused at once: nothing is cached.
-func (s *Server) withOAuthToken(c echo.Context, raw, scope string, next echo.HandlerFunc) error {
-	g, err := s.oauthGrant(c, raw)
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return unauthorized(msgInvalidKey)
-	} else if err != nil {
-		return err
-	}
-	if scope != "" && !ScopeGranted(g.Scopes, scope) {
-		return appliance.Errorf(appliance.EFORBIDDEN, "%s%s", msgInsufficientPerm, scope)
-	}
-	c.Set(ctxUser, g.UserID)
-	return next(c)
-}
+// requireDevKey authenticates a developer key and checks scope.
+func (s *Server) requireDevKey(scope string) echo.MiddlewareFunc { return s.require(devSurface, scope) }
 
-// ScopeGranted reports whether granted holds scope, reading the API keys'
-// "memories:read" and OAuth's "memories.read" as the same scope.
-func ScopeGranted(granted []string, scope string) bool {
-	want := strings.ReplaceAll(scope, ":", ".")
-	for _, g := range granted {
-		if strings.ReplaceAll(g, ":", ".") == want {
-			return true
-		}
-	}
-	return false
-}
-
-// keyFor resolves a raw key of the wanted family to its live record, with
-// the reference's 401 messages.
-func (s *Server) keyFor(ctx context.Context, raw string, family appliance.KeyKind) (*appliance.Key, error) {
-	kind, hash, wellFormed := appliance.ParseKey(raw)
-	if kind != "" && kind != family {
-		return nil, unauthorized(wrongFamily[family])
-	}
-	if !wellFormed {
-		return nil, unauthorized(msgInvalidKey)
-	}
-	key, err := s.store.KeyByHash(ctx, hash)
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return nil, unauthorized(msgInvalidKey)
-	} else if err != nil {
-		return nil, err
-	}
-	// The index lookup already matched; the constant-time compare keeps
-	// the decision itself free of timing differences.
-	if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(hash)) != 1 || key.RevokedAt != nil || key.Kind != family {
-		return nil, unauthorized(msgInvalidKey)
-	}
-	s.touch.mark(s, key.ID)
-	return key, nil
-}
+// requireMCPKey authenticates an MCP key or an OAuth access token (the MCP
+// REST twins) and checks scope.
+func (s *Server) requireMCPKey(scope string) echo.MiddlewareFunc { return s.require(mcpSurface, scope) }
 
 // requireIDToken authenticates an ID token from this appliance's identity
-// provider and checks that its user still exists.
+// provider whose user still exists.
 func (s *Server) requireIDToken(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		raw, ok := bearer(c)
-		if !ok || raw == "" {
-			return unauthorized(msgMissingToken)
-		}
-		switch kind, _, _ := appliance.ParseKey(raw); kind {
-		case appliance.KeyKindDev:
-			return unauthorized(msgDevKeyUsage + " " + msgNeedsIDToken)
-		case appliance.KeyKindMCP:
-			return unauthorized(msgMCPKeyUsage + " " + msgNeedsIDToken)
-		}
-		uid, err := s.tokens.Verify(raw)
-		if err != nil {
-			s.log.Debug("id token refused", "err", err)
-			return unauthorized(msgInvalidToken)
-		}
-		if _, err := s.store.User(c.Request().Context(), uid); appliance.ErrorCode(err) == appliance.ENOTFOUND {
-			return unauthorized(msgInvalidToken)
-		} else if err != nil {
-			return err
-		}
-		c.Set(ctxUser, uid)
-		return next(c)
-	}
+	return s.require(idTokenSurface, "")(next)
 }
 
-// limit charges the request to policies; the subject is the key when a key
-// authenticated the request, else the user.
+func setPrincipal(c echo.Context, p appliance.Principal) {
+	c.Set(ctxPrincipal, p)
+	c.SetRequest(c.Request().WithContext(appliance.NewContextWithPrincipal(c.Request().Context(), p)))
+}
+
+// limit charges the request to policies, counted per key when a key
+// authenticated it and per user otherwise. It runs after authentication.
 func (s *Server) limit(policies ...Policy) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			subject := "user:" + userID(c)
-			if k, ok := c.Get(ctxKey).(*appliance.Key); ok {
-				subject = "key:" + k.ID
-			}
-			if d := s.limiter.Allow(subject, policies...); d != nil {
+			if d := s.limiter.Allow(rateSubject(c), policies...); d != nil {
 				return rateLimited(c, d)
 			}
 			return next(c)
@@ -193,30 +142,15 @@ func (s *Server) limit(policies ...Policy) echo.MiddlewareFunc {
 	}
 }
 
-func userID(c echo.Context) string {
-	uid, _ := c.Get(ctxUser).(string)
-	return uid
-}
-
-// keyToucher records last_used_at at most once a minute per key, off the
-// request path, so that reads stay reads.
-type keyToucher struct {
-	mu   sync.Mutex
-	last map[string]time.Time
-}
-
-func (t *keyToucher) mark(s *Server, keyID string) {
-	now := s.now()
-	t.mu.Lock()
-	if now.Sub(t.last[keyID]) < time.Minute {
-		t.mu.Unlock()
-		return
+func rateSubject(c echo.Context) string {
+	p, _ := c.Get(ctxPrincipal).(appliance.Principal)
+	if (p.Kind == appliance.PrincipalDev || p.Kind == appliance.PrincipalMCP) && p.CredentialID != "" {
+		return "key:" + p.CredentialID
 	}
-	t.last[keyID] = now
-	t.mu.Unlock()
-	s.background(func() {
-		if err := s.store.TouchKey(s.baseCtx, keyID, now); err != nil {
-			s.log.Warn("record key use", "key_id", keyID, "err", err)
-		}
-	})
+	return "user:" + p.UserID
+}
+
+func userID(c echo.Context) string {
+	p, _ := c.Get(ctxPrincipal).(appliance.Principal)
+	return p.UserID
 }

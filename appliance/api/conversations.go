@@ -1,31 +1,16 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/conversation"
 )
-
-// sessionNamespace derives conversation ids from client_session_id, the
-// reference's namespace, so that a retry maps to the same id.
-var sessionNamespace = uuid.MustParse("fb2f1f36-3c84-47a4-9c62-b3f6fdb3fd13")
-
-// staleClaimAge: a from-segments claim older than this whose request never
-// finished is redone by the next retry.
-const staleClaimAge = 15 * time.Minute
-
-// processTimeout bounds one pipeline run started by a request. Processing is
-// detached from the client's context so a dropped connection does not leave
-// a half-written conversation behind.
-const processTimeout = 2 * time.Minute
 
 type createResponse struct {
 	ID                       string `json:"id"`
@@ -41,7 +26,6 @@ func newCreateResponse(c *appliance.Conversation) createResponse {
 // createFromSegments serves POST /v1/dev/user/conversations/from-segments and
 // its ID-token twin POST /v1/conversations/from-segments.
 func (s *Server) createFromSegments(c echo.Context) error {
-	uid := userID(c)
 	body, err := readBody(c, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return err
@@ -50,121 +34,40 @@ func (s *Server) createFromSegments(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	now := s.now().UTC()
-	start, finish, err := req.times(now)
+	start, finish, err := req.times(s.now().UTC())
 	if err != nil {
 		return err
 	}
-	return s.createConversation(c, uid, req, s.newConversation(uid, req, start, finish, now), now)
+	return s.create(c, req.draft(userID(c), start, finish))
 }
 
-// createConversation claims (with a client_session_id), processes and
-// stores a new conversation, and answers the create response.
-func (s *Server) createConversation(c echo.Context, uid string, req *fromSegmentsRequest, conv *appliance.Conversation, now time.Time) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), processTimeout)
-	defer cancel()
-
-	if req.ClientSessionID != "" {
-		conv.ID = uuid.NewSHA1(sessionNamespace, []byte(uid+"\x00"+req.ClientSessionID)).String()
-		conv.ExternalData["from_segments_client_session_id"] = req.ClientSessionID
-		conv.ExternalData["from_segments_claimed_at"] = now.Format(time.RFC3339Nano)
-		existing, claimed, err := s.store.ClaimConversation(ctx, conv, now.Add(-staleClaimAge))
-		if err != nil {
-			return err
-		}
-		if !claimed {
-			return c.JSON(http.StatusOK, newCreateResponse(existing))
-		}
-	}
-	memories, err := s.process(ctx, conv, pipeline.Options{})
+// create hands a draft to the lifecycle and answers the create response.
+func (s *Server) create(c echo.Context, d conversation.Draft) error {
+	conv, err := s.conv.Create(c.Request().Context(), d)
 	if err != nil {
-		if req.ClientSessionID != "" {
-			if derr := s.store.DeleteClaim(ctx, uid, conv.ID); derr != nil {
-				s.log.Error("drop failed claim", "conversation_id", conv.ID, "err", derr)
-			}
-		}
-		return err
-	}
-	conv.MeetingTreatmentEligible, conv.MeetingTreatmentReason = appliance.MeetingTreatment(conv, req.Role, req.FinalizationReason)
-	if err := s.saveProcessed(ctx, conv, memories); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, newCreateResponse(conv))
 }
 
-func (s *Server) newConversation(uid string, req *fromSegmentsRequest, start, finish, now time.Time) *appliance.Conversation {
-	segs := make([]appliance.TranscriptSegment, len(req.Segments))
-	for i, in := range req.Segments {
+// draft is the request as the lifecycle takes it; speaker ids come from
+// the request or, failing that, from the speaker label.
+func (r *fromSegmentsRequest) draft(uid string, start, finish time.Time) conversation.Draft {
+	segs := make([]appliance.TranscriptSegment, len(r.Segments))
+	for i, in := range r.Segments {
 		speakerID := appliance.SpeakerIDFromLabel(in.Speaker)
 		if in.SpeakerID != nil {
 			speakerID = *in.SpeakerID
 		}
-		segs[i] = appliance.TranscriptSegment{
-			ID: uuid.NewString(), Text: strings.TrimSpace(in.Text), Speaker: in.Speaker, SpeakerID: speakerID,
-			IsUser: in.IsUser, PersonID: in.PersonID, Start: in.Start, End: in.End,
-			Translations: []appliance.Translation{}, SpeechProfileProcessed: true,
-		}
+		segs[i] = appliance.TranscriptSegment{Text: in.Text, Speaker: in.Speaker, SpeakerID: speakerID,
+			IsUser: in.IsUser, PersonID: in.PersonID, Start: in.Start, End: in.End}
 	}
-	ext := map[string]any{"conversation_role": string(req.Role)}
-	if req.FinalizationReason != "" {
-		ext["conversation_finalization_reason"] = string(req.FinalizationReason)
+	return conversation.Draft{
+		UserID: uid, Source: r.Source, Language: r.Language, StartedAt: start, FinishedAt: finish, Segments: segs,
+		Geolocation: r.Geolocation, ClientSessionID: r.ClientSessionID, ClientDeviceID: r.ClientDeviceID,
+		ClientPlatform: r.ClientPlatform, ClientProcessing: r.ClientProcessing,
+		Role: r.Role, FinalizationReason: r.FinalizationReason,
 	}
-	conv := &appliance.Conversation{
-		ID: uuid.NewString(), UserID: uid, CreatedAt: now, UpdatedAt: now, StartedAt: &start, FinishedAt: &finish,
-		Source: req.Source, Language: req.Language, Status: appliance.StatusProcessing,
-		Structured: appliance.EmptyStructured(), TranscriptSegments: segs, ExternalData: ext,
-		Visibility: appliance.VisibilityPrivate, ClientSessionID: req.ClientSessionID,
-		ClientDeviceID: req.ClientDeviceID, ClientPlatform: req.ClientPlatform, ClientProcessing: req.ClientProcessing,
-	}
-	if req.Geolocation.Valid() {
-		conv.Geolocation = req.Geolocation
-	}
-	return conv
-}
-
-// saveProcessed stores a processed conversation (with its action items)
-// and the memories extracted from it, then wakes the indexer.
-func (s *Server) saveProcessed(ctx context.Context, conv *appliance.Conversation, memories []appliance.Memory) error {
-	now := s.now().UTC()
-	conv.UpdatedAt = now
-	for i := range conv.Structured.ActionItems {
-		a := &conv.Structured.ActionItems[i]
-		if a.ID == "" {
-			a.ID = newID()
-		}
-	}
-	if err := s.store.SaveConversation(ctx, conv); err != nil {
-		return err
-	}
-	ms := make([]*appliance.Memory, len(memories))
-	for i, m := range memories {
-		id := conv.ID
-		ms[i] = &appliance.Memory{ID: newID(), UserID: conv.UserID, Content: m.Content, Category: m.Category,
-			Tags: []string{}, Visibility: appliance.VisibilityPrivate, CreatedAt: now, UpdatedAt: now, ConversationID: &id}
-	}
-	if err := s.store.CreateMemories(ctx, ms); err != nil {
-		return err
-	}
-	s.indexer.Notify()
-	return nil
-}
-
-// process runs the pipeline with the user's name and time zone and returns
-// the memories it extracted.
-func (s *Server) process(ctx context.Context, conv *appliance.Conversation, opt pipeline.Options) ([]appliance.Memory, error) {
-	u, err := s.store.User(ctx, conv.UserID)
-	if err != nil {
-		return nil, err
-	}
-	opt.UserName = u.Name
-	opt.Location = time.Local
-	if u.TimeZone != "" {
-		if loc, err := time.LoadLocation(u.TimeZone); err == nil {
-			opt.Location = loc
-		}
-	}
-	res, err := s.pipeline.Process(ctx, conv, opt)
-	return res.Memories, err
 }
 
 // getConversation serves GET /v1/dev/user/conversations/{id}. A locked
@@ -270,32 +173,15 @@ func (s *Server) patchConversation(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	ctx, uid, id := c.Request().Context(), userID(c), c.Param("id")
-	conv, err := s.lockedCheck(ctx, uid, id)
-	if err != nil {
-		return err
-	}
-	if !hasTitle && !hasDiscarded {
-		return errUnprocessable("value_error", "At least one field (title or discarded) must be provided", "body")
-	}
+	p := conversation.Patch{}
 	if hasTitle {
-		if err := s.store.SetConversationTitle(ctx, uid, id, title); err != nil {
-			return err
-		}
+		p.Title = &title
 	}
-	if hasDiscarded && discarded != conv.Discarded {
-		if err := s.store.SetConversationDiscarded(ctx, uid, id, discarded); err != nil {
-			return err
-		}
-		// The discard lifecycle: a discarded conversation keeps no memories
-		// (its index entry goes with the flag).
-		if discarded {
-			if err := s.store.DeleteConversationMemories(ctx, uid, id); err != nil {
-				return err
-			}
-		}
+	if hasDiscarded {
+		p.Discarded = &discarded
 	}
-	conv, err = s.store.ConversationHead(ctx, uid, id)
+	ctx, uid := c.Request().Context(), userID(c)
+	conv, err := s.conv.Update(ctx, uid, c.Param("id"), p)
 	if err != nil {
 		return err
 	}
@@ -308,29 +194,10 @@ func (s *Server) patchConversation(c echo.Context) error {
 
 // deleteConversation serves DELETE /v1/dev/user/conversations/{id}.
 func (s *Server) deleteConversation(c echo.Context) error {
-	ctx, uid, id := c.Request().Context(), userID(c), c.Param("id")
-	if _, err := s.lockedCheck(ctx, uid, id); err != nil {
-		return err
-	}
-	if err := s.store.DeleteConversation(ctx, uid, id); err != nil {
+	if err := s.conv.Delete(c.Request().Context(), userID(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]bool{"success": true})
-}
-
-// lockedCheck loads a conversation for a mutation: 404 when missing, 402
-// when locked.
-func (s *Server) lockedCheck(ctx context.Context, uid, id string) (*appliance.Conversation, error) {
-	conv, err := s.store.ConversationHead(ctx, uid, id)
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return nil, errNotFound("Conversation not found")
-	} else if err != nil {
-		return nil, err
-	}
-	if conv.IsLocked {
-		return nil, errLocked("conversation")
-	}
-	return conv, nil
 }
 
 // Query parsing with the reference's (pydantic's) vocabulary of errors.

@@ -97,21 +97,12 @@ func (s *Server) moveConversation(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	ctx, uid, id := c.Request().Context(), userID(c), c.Param("id")
-	if _, err := s.lockedCheck(ctx, uid, id); err != nil {
-		return err
-	}
 	var target *string
 	if hasFolder {
-		if _, err := s.store.Folder(ctx, uid, folderID); err != nil {
-			return notFoundAs(err, "Folder not found")
-		}
 		target = &folderID
 	}
-	if err := s.store.SetConversationFolder(ctx, uid, id, target); err != nil {
-		return err
-	}
-	conv, err := s.store.ConversationHead(ctx, uid, id)
+	ctx, uid := c.Request().Context(), userID(c)
+	conv, err := s.conv.Move(ctx, uid, c.Param("id"), target)
 	if err != nil {
 		return err
 	}

@@ -71,13 +71,12 @@ func (s *Server) createFromText(c echo.Context) error {
 	// The text becomes one segment spanning the conversation, so that it is
 	// read back, processed and searched like any transcript.
 	req.Segments = []segmentInput{{Text: trimmed(text), Speaker: appliance.DefaultSpeaker, End: max(finish.Sub(start).Seconds(), 1)}}
-	uid := userID(c)
-	conv := s.newConversation(uid, req, start, finish, now)
-	conv.ExternalData["text_source"] = source
+	d := req.draft(userID(c), start, finish)
+	d.ExternalData = map[string]any{"text_source": source}
 	if spec != "" {
-		conv.ExternalData["text_source_spec"] = spec
+		d.ExternalData["text_source_spec"] = spec
 	}
-	return s.createConversation(c, uid, req, conv, now)
+	return s.create(c, d)
 }
 
 func trimmed(s string) string { return strings.TrimSpace(s) }

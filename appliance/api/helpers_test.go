@@ -14,6 +14,9 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
+	"github.com/hearth-appliance/hearth/appliance/authn"
+	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
@@ -67,10 +70,16 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 		o(&cfg)
 	}
 	clk := &clock{t: time.Now().UTC()}
+	auth := authn.New(db, signer, nil, clk.Now)
+	searcher := search.NewSearcher(db, embed.NewBuiltin(0), nil)
+	tb.Cleanup(auth.Close)
 	srv, err := api.New(api.Deps{
-		Config: cfg, Store: db, Tokens: signer, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
-		Pipeline: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler)),
-		Searcher: search.NewSearcher(db, embed.NewBuiltin(0), nil),
+		Config: cfg, Store: db, Auth: auth, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
+		Conversations: conversation.New(conversation.Deps{Store: db, Now: clk.Now,
+			Processor: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler))}),
+		Searcher: searcher,
+		MCP: mcp.New(mcp.Deps{Store: db, Search: searcher, Verify: api.MCPTokenInfo,
+			ResourceMetadataURL: api.MCPResourceMetadataURL, Now: clk.Now}),
 	})
 	if err != nil {
 		tb.Fatal(err)

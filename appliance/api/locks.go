@@ -34,8 +34,8 @@ func (s *Server) lockConversation(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	if err := s.store.SetConversationLocked(c.Request().Context(), userID(c), id, locked); err != nil {
-		return notFoundAs(err, "Conversation not found")
+	if err := s.conv.Lock(c.Request().Context(), userID(c), id, locked); err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"id": id, "locked": locked})
 }

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -12,66 +11,64 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 )
 
-// mountMCP serves the MCP endpoint at /v1/mcp/sse behind a per-user rate
-// limit (policy mcp:sse).
+// mountMCP serves the MCP endpoint (built in cmd, passed in Deps.MCP) at
+// /v1/mcp/sse. The credential is checked here, once per request, and the
+// request is charged to its user's mcp:sse budget; the MCP handler reads
+// the principal from the request's context (MCPTokenInfo).
 func (s *Server) mountMCP() {
-	h := mcp.New(s.mcpDeps())
-	s.echo.Any("/v1/mcp/sse", echo.WrapHandler(h), s.mcpRateLimit)
+	if s.mcp == nil {
+		return
+	}
+	s.echo.Any("/v1/mcp/sse", echo.WrapHandler(s.mcp), s.mcpAuth)
 }
 
-// mcpDeps are the MCP server's parts; the REST twins use them too, so that
-// both answer from the same code.
-func (s *Server) mcpDeps() mcp.Deps {
-	return mcp.Deps{
-		Store:   s.store,
-		Search:  s.searcher,
-		Indexer: s.indexer,
-		Verify:  s.verifyMCP,
-		ResourceMetadataURL: func(r *http.Request) string {
-			return baseURL(r) + "/.well-known/oauth-protected-resource/v1/mcp/sse"
-		},
-		Logger: s.log,
-		Now:    s.now,
-	}
-}
-
-// verifyMCP accepts an MCP key or an OAuth access token. Nothing is cached,
-// so a revoked key or grant is refused on its next request.
-func (s *Server) verifyMCP(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-	if strings.HasPrefix(token, accessTokenPrefix) {
-		g, err := s.store.TokenGrant(ctx, hashToken(token), "access", s.now().UTC())
-		if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-			return nil, auth.ErrInvalidToken
-		} else if err != nil {
-			return nil, err
-		}
-		return &auth.TokenInfo{UserID: g.UserID, Scopes: g.Scopes}, nil
-	}
-	key, err := s.keyFor(ctx, token, appliance.KeyKindMCP)
-	if code := appliance.ErrorCode(err); code == appliance.EUNAUTHORIZED {
-		return nil, auth.ErrInvalidToken
-	} else if err != nil {
-		return nil, err
-	}
-	return &auth.TokenInfo{UserID: key.UserID, Scopes: key.Scopes}, nil
-}
-
-// mcpRateLimit charges each MCP request to its user. A request whose
-// credential does not verify passes through, so the MCP handler answers it
-// with its own 401 and challenge.
-func (s *Server) mcpRateLimit(next echo.HandlerFunc) echo.HandlerFunc {
+// mcpAuth authenticates an MCP key or OAuth access token and rate-limits
+// per user. A request without a valid credential passes through without a
+// principal, so that the MCP handler answers it with its own 401 and
+// challenge, in the reference's words.
+func (s *Server) mcpAuth(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		cred := strings.TrimSpace(c.Request().Header.Get(echo.HeaderAuthorization))
-		if len(cred) > 7 && strings.EqualFold(cred[:7], "bearer ") {
-			cred = strings.TrimSpace(cred[7:])
+		p, err := s.principal(c, mcpSurface)
+		switch {
+		case appliance.ErrorCode(err) == appliance.EUNAUTHORIZED:
+			return next(c)
+		case err != nil:
+			return err
 		}
-		if cred != "" {
-			if info, err := s.verifyMCP(c.Request().Context(), cred, c.Request()); err == nil {
-				if d := s.limiter.Allow("user:"+info.UserID, PolicyMCPSSE); d != nil {
-					return rateLimited(c, d)
-				}
-			}
+		setPrincipal(c, p)
+		if d := s.limiter.Allow("user:"+p.UserID, PolicyMCPSSE); d != nil {
+			return rateLimited(c, d)
 		}
 		return next(c)
+	}
+}
+
+// MCPTokenInfo is the MCP handler's credential check (mcp.Deps.Verify): the
+// principal this router already authenticated for the request, so a
+// credential is verified once. Without one it refuses.
+func MCPTokenInfo(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
+	p, ok := appliance.PrincipalFromContext(r.Context())
+	if !ok {
+		return nil, auth.ErrInvalidToken
+	}
+	return &auth.TokenInfo{UserID: p.UserID, Scopes: p.Scopes}, nil
+}
+
+// MCPResourceMetadataURL is the OAuth protected-resource metadata address
+// named in the MCP endpoint's 401 challenge.
+func MCPResourceMetadataURL(r *http.Request) string {
+	return baseURL(r) + "/.well-known/oauth-protected-resource/v1/mcp/sse"
+}
+
+// mcpDeps are the MCP result builders' parts, which the REST twins share.
+func (s *Server) mcpDeps() mcp.Deps {
+	return mcp.Deps{
+		Store:               s.store,
+		Search:              s.searcher,
+		Indexer:             s.indexer,
+		Verify:              MCPTokenInfo,
+		ResourceMetadataURL: MCPResourceMetadataURL,
+		Logger:              s.log,
+		Now:                 s.now,
 	}
 }

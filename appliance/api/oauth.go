@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"errors"
 	"encoding/hex"
 	"html/template"
 	"io/fs"
@@ -24,12 +25,6 @@ const (
 	codeTTL         = 10 * time.Minute
 	accessTokenTTL  = time.Hour
 	refreshTokenTTL = 30 * 24 * time.Hour
-)
-
-// Token prefixes: opaque random strings, only their hashes are stored.
-const (
-	accessTokenPrefix  = "hearth_oat_"
-	refreshTokenPrefix = "hearth_ort_"
 )
 
 // oauth holds the registered clients and the consent page.
@@ -200,17 +195,21 @@ func (s *Server) authorizeDecision(c echo.Context) error {
 		return redirectError(c, r, "access_denied")
 	}
 	ctx := c.Request().Context()
-	uid, err := s.tokens.Verify(strings.TrimSpace(form.Get("id_token")))
-	if err == nil {
-		_, err = s.store.User(ctx, uid)
+	// The consent form carries the owner's ID token; only an ID token
+	// signs the owner in here.
+	idToken := strings.TrimSpace(form.Get("id_token"))
+	p, err := s.auth.Authenticate(ctx, idToken)
+	if err == nil && p.Kind != appliance.PrincipalIDToken {
+		err = errors.New("not an id token")
 	}
+	uid := p.UserID
 	if err != nil {
 		return s.renderConsent(c, http.StatusUnauthorized, r, form, "That sign-in token is not valid: create a fresh one with hearth token.")
 	}
 	code := randomToken("")
 	now := s.now().UTC()
 	grant := &appliance.OAuthGrant{ID: newID(), UserID: uid, ClientID: r.client.ID, Scopes: r.scopes, CreatedAt: now}
-	if err := s.store.CreateAuthorization(ctx, grant, &appliance.OAuthCode{Hash: hashToken(code), RedirectURI: r.redirectURI,
+	if err := s.store.CreateAuthorization(ctx, grant, &appliance.OAuthCode{Hash: appliance.HashToken(code), RedirectURI: r.redirectURI,
 		CodeChallenge: r.challenge, Resource: r.resource, ExpiresAt: now.Add(codeTTL)}); err != nil {
 		return err
 	}
@@ -243,7 +242,7 @@ func (s *Server) token(c echo.Context) error {
 	var replacing string
 	switch form.Get("grant_type") {
 	case "authorization_code":
-		code, g, err := s.store.RedeemCode(ctx, hashToken(form.Get("code")), now)
+		code, g, err := s.store.RedeemCode(ctx, appliance.HashToken(form.Get("code")), now)
 		if err != nil {
 			if appliance.ErrorCode(err) == appliance.EINTERNAL {
 				return err
@@ -263,18 +262,18 @@ func (s *Server) token(c echo.Context) error {
 		grant = g
 	case "refresh_token":
 		raw := form.Get("refresh_token")
-		g, err := s.store.TokenGrant(ctx, hashToken(raw), "refresh", now)
+		g, err := s.store.TokenGrant(ctx, appliance.HashToken(raw), "refresh", now)
 		if err != nil || g.ClientID != clientID {
 			return tokenError(c, http.StatusBadRequest, "invalid_grant", "the refresh token is invalid, expired or revoked")
 		}
-		grant, replacing = g, hashToken(raw)
+		grant, replacing = g, appliance.HashToken(raw)
 	default:
 		return tokenError(c, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
 	}
-	access, refresh := randomToken(accessTokenPrefix), randomToken(refreshTokenPrefix)
+	access, refresh := randomToken(appliance.OAuthAccessTokenPrefix), randomToken(appliance.OAuthRefreshTokenPrefix)
 	if err := s.store.IssueTokens(ctx, []appliance.OAuthToken{
-		{Hash: hashToken(access), GrantID: grant.ID, Kind: "access", ExpiresAt: now.Add(accessTokenTTL)},
-		{Hash: hashToken(refresh), GrantID: grant.ID, Kind: "refresh", ExpiresAt: now.Add(refreshTokenTTL)},
+		{Hash: appliance.HashToken(access), GrantID: grant.ID, Kind: "access", ExpiresAt: now.Add(accessTokenTTL)},
+		{Hash: appliance.HashToken(refresh), GrantID: grant.ID, Kind: "refresh", ExpiresAt: now.Add(refreshTokenTTL)},
 	}, replacing, now); err != nil {
 		if appliance.ErrorCode(err) == appliance.ENOTFOUND {
 			return tokenError(c, http.StatusBadRequest, "invalid_grant", "the refresh token was already used")
@@ -298,24 +297,14 @@ func (s *Server) revoke(c echo.Context) error {
 	if tok == "" {
 		return tokenError(c, http.StatusBadRequest, "invalid_request", "token is required")
 	}
-	if err := s.store.RevokeToken(c.Request().Context(), hashToken(tok), s.now().UTC()); err != nil {
+	if err := s.store.RevokeToken(c.Request().Context(), appliance.HashToken(tok), s.now().UTC()); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)
-}
-
-// oauthUser resolves an OAuth access token to its grant.
-func (s *Server) oauthGrant(c echo.Context, raw string) (*appliance.OAuthGrant, error) {
-	return s.store.TokenGrant(c.Request().Context(), hashToken(raw), "access", s.now().UTC())
 }
 
 func randomToken(prefix string) string {
 	b := make([]byte, 32)
 	rand.Read(b)
 	return prefix + hex.EncodeToString(b)
-}
-
-func hashToken(t string) string {
-	sum := sha256.Sum256([]byte(t))
-	return hex.EncodeToString(sum[:])
 }

@@ -8,27 +8,28 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"errors"
 	"math"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/search"
 )
 
-// Processor runs the conversation pipeline.
-type Processor interface {
-	Process(ctx context.Context, c *appliance.Conversation, opt pipeline.Options) (pipeline.Result, error)
-}
-
-// TokenVerifier checks ID tokens and returns the user id.
-type TokenVerifier interface {
-	Verify(token string) (string, error)
+// Conversations is the conversation lifecycle (appliance/conversation):
+// every state change of a conversation goes through it.
+type Conversations interface {
+	Create(ctx context.Context, d conversation.Draft) (*appliance.Conversation, error)
+	EndRecording(ctx context.Context, userID string) (*appliance.Conversation, error)
+	Update(ctx context.Context, userID, id string, p conversation.Patch) (*appliance.Conversation, error)
+	Delete(ctx context.Context, userID, id string) error
+	Lock(ctx context.Context, userID, id string, locked bool) error
+	Move(ctx context.Context, userID, id string, folderID *string) (*appliance.Conversation, error)
 }
 
 // Searcher answers hybrid searches.
@@ -45,9 +46,15 @@ func (noNotify) Notify() {}
 
 // Deps are the parts a Server is wired from (by hand, in cmd/hearth).
 type Deps struct {
-	Config   appliance.Config
-	Store    appliance.Store
-	Pipeline Processor
+	Config appliance.Config
+	Store  appliance.Store
+	// Conversations moves conversations through their lifecycle.
+	Conversations Conversations
+	// Auth is the one credential check (appliance/authn).
+	Auth Authenticator
+	// MCP is the MCP endpoint's handler (appliance/mcp, built in cmd with
+	// MCPTokenInfo as its Verify); nil serves no /v1/mcp/sse.
+	MCP http.Handler
 	// Indexer is notified after writes to searchable records; nil ignores.
 	Indexer Notifier
 	// Searcher answers hybrid searches (MCP search tools, REST twins).
@@ -55,7 +62,6 @@ type Deps struct {
 	// IndexProgress reports the search index's embedding progress for
 	// /healthz and the console; nil reports none.
 	IndexProgress func() search.Progress
-	Tokens        TokenVerifier
 	Logger        *slog.Logger
 	// Console is the web console's file tree (web.FS()); nil serves none.
 	Console fs.FS
@@ -70,21 +76,17 @@ type Deps struct {
 type Server struct {
 	cfg      appliance.Config
 	store    appliance.Store
-	pipeline Processor
-	tokens   TokenVerifier
+	conv     Conversations
+	auth     Authenticator
+	mcp      http.Handler
 	indexer  Notifier
 	progress func() search.Progress
 	searcher Searcher
 	log      *slog.Logger
 	now      func() time.Time
 	limiter  *Limiter
-	touch    keyToucher
 	oauth    *oauth
 	echo     *echo.Echo
-
-	baseCtx context.Context
-	cancel  context.CancelFunc
-	bg      sync.WaitGroup
 }
 
 // New builds the router.
@@ -102,11 +104,13 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	if d.Conversations == nil || d.Auth == nil {
+		return nil, errors.New("api: Conversations and Auth are required")
+	}
 	s := &Server{oauth: o,
-		cfg: d.Config, store: d.Store, pipeline: d.Pipeline, tokens: d.Tokens, indexer: d.Indexer, progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
-		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now), touch: keyToucher{last: map[string]time.Time{}},
-		baseCtx: ctx, cancel: cancel,
+		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, mcp: d.MCP, indexer: d.Indexer,
+		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
+		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -229,20 +233,9 @@ func (s *Server) transcriptPolicy(next echo.HandlerFunc) echo.HandlerFunc {
 // ServeHTTP makes Server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
 
-// background runs fn off the request path; Close waits for it.
-func (s *Server) background(fn func()) {
-	s.bg.Add(1)
-	go func() {
-		defer s.bg.Done()
-		fn()
-	}()
-}
-
-// Close stops background work and waits for it.
-func (s *Server) Close() {
-	s.cancel()
-	s.bg.Wait()
-}
+// Close releases the server's resources. Background work belongs to the
+// parts passed in Deps, which their owner closes.
+func (s *Server) Close() {}
 
 func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {

@@ -20,16 +20,8 @@ type Pipeline struct {
 	logger *slog.Logger
 }
 
-// Options tune one Process call.
-type Options struct {
-	// ForceProcess (POST /v1/conversations, reprocess) never discards.
-	ForceProcess bool
-	// Location is the user's time zone for resolving relative times; nil
-	// means the appliance's local zone, as an empty User.TimeZone does.
-	Location *time.Location
-	// UserName lets the extractor name the user instead of "Speaker 0".
-	UserName string
-}
+// Options tune one Process call (the domain's ProcessOptions).
+type Options = appliance.ProcessOptions
 
 // New returns a pipeline that structures with ex, which must not be nil. A
 // nil logger discards logs.
@@ -92,12 +84,9 @@ func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt O
 	return Result{Memories: p.memories(ctx, c, in)}, nil
 }
 
-// Result is what processing produced besides the conversation itself.
-type Result struct {
-	// Memories extracted from a kept conversation, at most
-	// appliance.MaxMemoriesPerConversation, with Content and Category set.
-	Memories []appliance.Memory
-}
+// Result is what processing produced besides the conversation itself (the
+// domain's ProcessResult).
+type Result = appliance.ProcessResult
 
 // memories asks the extractor for memories. A failure costs the memories,
 // never the conversation: it is logged and processing goes on.

@@ -74,6 +74,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body-bytes", cfg.MaxBodyBytes, "largest JSON request body accepted")
 	fs.IntVar(&cfg.ReadConns, "read-conns", cfg.ReadConns, "SQLite read connections")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long a graceful stop may take")
+	fs.DurationVar(&cfg.SilenceTimeout, "silence-timeout", cfg.SilenceTimeout, "end a live recording after this long without speech")
 	fs.StringVar(&cfg.LLMBaseURL, "llm-base-url", cfg.LLMBaseURL, "OpenAI-compatible chat server for structure and memories, e.g. http://127.0.0.1:11434/v1 (default: built-in, offline)")
 	fs.StringVar(&cfg.LLMModel, "llm-model", cfg.LLMModel, "model name on the LLM server")
 	fs.StringVar(&cfg.LLMAPIKey, "llm-api-key", cfg.LLMAPIKey, "API key for the LLM server (prefer the environment twin)")

@@ -10,10 +10,15 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
+	"github.com/hearth-appliance/hearth/appliance/authn"
+	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/events"
+	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/search"
@@ -29,8 +34,11 @@ type Main struct {
 
 	db          *store.DB
 	api         *api.Server
+	events      *events.Broker
+	auth        *authn.Authenticator
 	indexer     *search.Indexer
-	stopIndexer context.CancelFunc
+	stopBackground context.CancelFunc
+	background  sync.WaitGroup
 	http        *http.Server
 	listener    net.Listener
 	served      chan error
@@ -67,24 +75,40 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	embedder := newEmbedder(m.Config, m.Logger)
-	// The indexer runs until the appliance's context ends; Close waits for it.
-	ictx, stopIndexer := context.WithCancel(ctx)
+	m.events = events.NewBroker(0)
+	m.auth = authn.New(db, signer, m.Logger, nil)
+
+	// Background work runs until the appliance's context ends; Close
+	// cancels it and waits.
+	bctx, stopBackground := context.WithCancel(ctx)
+	m.stopBackground = stopBackground
 	m.indexer = search.NewIndexer(db, embedder, m.Logger)
-	m.stopIndexer = stopIndexer
-	if err := m.indexer.Start(ictx); err != nil {
+	if err := m.indexer.Start(bctx); err != nil {
 		return err
 	}
-	m.api, err = api.New(api.Deps{
-		Config:    m.Config,
-		Store:     db,
-		Pipeline:  pipeline.New(extractor, m.Logger),
-		Tokens:    signer,
-		Logger:    m.Logger,
-		Console:   web.FS(),
-		Templates: web.Templates(),
-		Indexer:   m.indexer,
-		Searcher:  search.NewSearcher(db, embedder, m.Logger),
+	m.goBackground(func() { wakeOnWrites(bctx, m.events.Subscribe(""), m.indexer) })
 
+	conversations := conversation.New(conversation.Deps{
+		Store: db, Processor: pipeline.New(extractor, m.Logger), Events: m.events, Logger: m.Logger,
+	})
+	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx, m.Config.SilenceTimeout) })
+
+	searcher := search.NewSearcher(db, embedder, m.Logger)
+	mcpHandler := mcp.New(mcp.Deps{
+		Store: db, Search: searcher, Indexer: m.indexer,
+		Verify: api.MCPTokenInfo, ResourceMetadataURL: api.MCPResourceMetadataURL, Logger: m.Logger,
+	})
+	m.api, err = api.New(api.Deps{
+		Config:        m.Config,
+		Store:         db,
+		Conversations: conversations,
+		Auth:          m.auth,
+		MCP:           mcpHandler,
+		Logger:        m.Logger,
+		Console:       web.FS(),
+		Templates:     web.Templates(),
+		Indexer:       m.indexer,
+		Searcher:      searcher,
 		IndexProgress: m.indexer.Progress,
 	})
 	if err != nil {
@@ -115,6 +139,36 @@ func (m *Main) Run(ctx context.Context) error {
 	return nil
 }
 
+// goBackground runs fn until the background context ends; Close waits.
+func (m *Main) goBackground(fn func()) {
+	m.background.Add(1)
+	go func() {
+		defer m.background.Done()
+		fn()
+	}()
+}
+
+// wakeOnWrites wakes the search indexer on every event that wrote a
+// searchable record.
+func wakeOnWrites(ctx context.Context, sub appliance.Subscription, ix *search.Indexer) {
+	defer sub.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case e, ok := <-sub.C():
+			if !ok {
+				return
+			}
+			switch e.Type {
+			case appliance.EventConversationProcessed, appliance.EventConversationChanged, appliance.EventMemoryCreated,
+				appliance.EventMemoryChanged, appliance.EventActionItemChanged:
+				ix.Notify()
+			}
+		}
+	}
+}
+
 // Wait blocks until ctx ends or the server fails.
 func (m *Main) Wait(ctx context.Context) error {
 	select {
@@ -143,9 +197,16 @@ func (m *Main) Close() error {
 	if m.api != nil {
 		m.api.Close()
 	}
-	if m.stopIndexer != nil {
-		m.stopIndexer()
+	if m.stopBackground != nil {
+		m.stopBackground()
 		m.indexer.Wait()
+		m.background.Wait()
+	}
+	if m.auth != nil {
+		m.auth.Close()
+	}
+	if m.events != nil {
+		m.events.Close()
 	}
 	if m.db != nil {
 		if err := m.db.Close(); err != nil {

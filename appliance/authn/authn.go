@@ -1,0 +1,163 @@
+// Package authn is the appliance's one credential check: it turns a
+// presented credential (an API key, an OAuth access token or an ID token)
+// into an appliance.Principal. Every surface (the developer API, the MCP
+// endpoint and its REST twins, the owner's ID-token routes) calls it once
+// per request; nothing is cached, so a revoked key or grant is refused on
+// its next request.
+package authn
+
+import (
+	"context"
+	"crypto/subtle"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// Store is what authentication reads (and the one thing it writes: when a
+// key was last used).
+type Store interface {
+	KeyByHash(ctx context.Context, hash string) (*appliance.Key, error)
+	TouchKey(ctx context.Context, keyID string, at time.Time) error
+	TokenGrant(ctx context.Context, hash, kind string, now time.Time) (*appliance.OAuthGrant, error)
+	User(ctx context.Context, id string) (*appliance.User, error)
+}
+
+// TokenVerifier checks ID tokens and returns the user id.
+type TokenVerifier interface {
+	Verify(token string) (string, error)
+}
+
+// ErrInvalid is the refusal of a credential that does not authenticate:
+// unknown, malformed, revoked, expired, or of a user who no longer exists.
+// Its message names no reason, so that probing learns nothing.
+var ErrInvalid = appliance.Errorf(appliance.EUNAUTHORIZED, "Invalid credential")
+
+// touchEvery bounds how often a key's last_used_at is written: reads stay
+// reads, and a busy key costs one write a minute.
+const touchEvery = time.Minute
+
+// Authenticator implements the credential check.
+type Authenticator struct {
+	store  Store
+	tokens TokenVerifier
+	log    *slog.Logger
+	now    func() time.Time
+
+	mu      sync.Mutex
+	touched map[string]time.Time
+	bg      sync.WaitGroup
+	ctx     context.Context
+	cancel  context.CancelFunc
+}
+
+// New returns an authenticator. tokens may be nil when no ID-token surface
+// is served; now nil means time.Now.
+func New(store Store, tokens TokenVerifier, logger *slog.Logger, now func() time.Time) *Authenticator {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if now == nil {
+		now = time.Now
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Authenticator{store: store, tokens: tokens, log: logger, now: now, touched: map[string]time.Time{}, ctx: ctx, cancel: cancel}
+}
+
+// Authenticate checks credential and returns who it acts for. The family
+// is read from the credential's prefix; a credential without a Hearth
+// prefix is taken as an ID token. Failures are ErrInvalid; other errors
+// (the store is down) are returned as they are.
+func (a *Authenticator) Authenticate(ctx context.Context, credential string) (appliance.Principal, error) {
+	if credential == "" {
+		return appliance.Principal{}, ErrInvalid
+	}
+	switch kind := appliance.CredentialKind(credential); kind {
+	case appliance.PrincipalDev, appliance.PrincipalMCP:
+		return a.key(ctx, credential)
+	case appliance.PrincipalOAuth:
+		return a.accessToken(ctx, credential)
+	default:
+		return a.idToken(ctx, credential)
+	}
+}
+
+func (a *Authenticator) key(ctx context.Context, raw string) (appliance.Principal, error) {
+	family, hash, ok := appliance.ParseKey(raw)
+	if !ok {
+		return appliance.Principal{}, ErrInvalid
+	}
+	key, err := a.store.KeyByHash(ctx, hash)
+	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		return appliance.Principal{}, ErrInvalid
+	} else if err != nil {
+		return appliance.Principal{}, err
+	}
+	// The index lookup already matched; the constant-time compare keeps the
+	// decision itself free of timing differences.
+	if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(hash)) != 1 || key.RevokedAt != nil || key.Kind != family {
+		return appliance.Principal{}, ErrInvalid
+	}
+	a.touch(key.ID)
+	kind := appliance.PrincipalDev
+	if family == appliance.KeyKindMCP {
+		kind = appliance.PrincipalMCP
+	}
+	return appliance.Principal{UserID: key.UserID, Kind: kind, Scopes: key.Scopes, CredentialID: key.ID}, nil
+}
+
+func (a *Authenticator) accessToken(ctx context.Context, raw string) (appliance.Principal, error) {
+	g, err := a.store.TokenGrant(ctx, appliance.HashToken(raw), "access", a.now().UTC())
+	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		return appliance.Principal{}, ErrInvalid
+	} else if err != nil {
+		return appliance.Principal{}, err
+	}
+	return appliance.Principal{UserID: g.UserID, Kind: appliance.PrincipalOAuth, Scopes: g.Scopes, CredentialID: g.ID}, nil
+}
+
+func (a *Authenticator) idToken(ctx context.Context, raw string) (appliance.Principal, error) {
+	if a.tokens == nil {
+		return appliance.Principal{}, ErrInvalid
+	}
+	uid, err := a.tokens.Verify(raw)
+	if err != nil {
+		a.log.Debug("id token refused", "err", err)
+		return appliance.Principal{}, ErrInvalid
+	}
+	// A token outlives nothing: a deleted user's tokens stop working.
+	if _, err := a.store.User(ctx, uid); appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		return appliance.Principal{}, ErrInvalid
+	} else if err != nil {
+		return appliance.Principal{}, err
+	}
+	return appliance.Principal{UserID: uid, Kind: appliance.PrincipalIDToken}, nil
+}
+
+// touch records a key's use at most once per touchEvery, off the request
+// path.
+func (a *Authenticator) touch(keyID string) {
+	now := a.now()
+	a.mu.Lock()
+	if now.Sub(a.touched[keyID]) < touchEvery {
+		a.mu.Unlock()
+		return
+	}
+	a.touched[keyID] = now
+	a.mu.Unlock()
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		if err := a.store.TouchKey(a.ctx, keyID, now); err != nil && a.ctx.Err() == nil {
+			a.log.Warn("record key use", "key_id", keyID, "err", err)
+		}
+	}()
+}
+
+// Close waits for pending last-use writes; call it before closing the store.
+func (a *Authenticator) Close() {
+	a.cancel()
+	a.bg.Wait()
+}

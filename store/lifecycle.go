@@ -1,0 +1,215 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// The conversation lifecycle's writes. Each is one IMMEDIATE transaction on
+// the single writer, so a state change and the rows that go with it are
+// committed together or not at all.
+
+// SaveProcessed writes a processed conversation whole (row, segments,
+// action items) and inserts the memories extracted from it, in one
+// transaction: a crash never leaves a completed conversation without its
+// memories, or memories of a conversation that was not saved.
+func (db *DB) SaveProcessed(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory) error {
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		if err := upsertConversation(ctx, tx, c, ""); err != nil {
+			return err
+		}
+		if err := replaceSegments(ctx, tx, c); err != nil {
+			return err
+		}
+		if err := replaceActionItems(ctx, tx, c); err != nil {
+			return err
+		}
+		return insertMemories(ctx, tx, memories)
+	})
+	if err != nil {
+		return fmt.Errorf("save processed conversation %s: %w", c.ID, err)
+	}
+	return nil
+}
+
+func insertMemories(ctx context.Context, tx *sql.Tx, ms []*appliance.Memory) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO memories (`+memoryColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return fmt.Errorf("prepare memory insert: %w", err)
+	}
+	defer stmt.Close()
+	for _, m := range ms {
+		tags, err := json.Marshal(nonNil(m.Tags))
+		if err != nil {
+			return fmt.Errorf("encode tags: %w", err)
+		}
+		if m.Visibility == "" {
+			m.Visibility = appliance.VisibilityPrivate
+		}
+		if _, err := stmt.ExecContext(ctx, m.ID, m.UserID, m.ConversationID, m.Content, m.Category, string(tags),
+			string(m.Visibility), fmtTime(m.CreatedAt), fmtTime(m.UpdatedAt), boolInt(m.Reviewed), nullBool(m.UserReview),
+			boolInt(m.ManuallyAdded), boolInt(m.Edited), boolInt(m.IsLocked)); err != nil {
+			return mapErr(err, "memory")
+		}
+	}
+	return nil
+}
+
+// AppendSegments adds segments after the ones an in_progress conversation
+// already has and moves its finished_at, in one transaction. When it
+// returns nil the segments are committed to the WAL and survive a crash of
+// the process. A conversation that is missing, deleted or no longer
+// in_progress is ENOTFOUND or ECONFLICT.
+func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, finishedAt time.Time) error {
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		var status string
+		var next int
+		err := tx.QueryRowContext(ctx, `SELECT c.status,
+				COALESCE((SELECT MAX(idx) + 1 FROM transcript_segments WHERE conversation_id = c.id), 0)
+			FROM conversations c WHERE c.id = ? AND c.user_id = ? AND c.deleted = 0`, id, userID).Scan(&status, &next)
+		if err == sql.ErrNoRows {
+			return appliance.Errorf(appliance.ENOTFOUND, "Conversation not found")
+		} else if err != nil {
+			return fmt.Errorf("read conversation: %w", err)
+		}
+		if status != string(appliance.StatusInProgress) {
+			return appliance.Errorf(appliance.ECONFLICT, "Conversation is %s, not in progress", status)
+		}
+		if err := insertSegments(ctx, tx, id, next, segs); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE conversations SET finished_at = ?, updated_at = ? WHERE id = ?`,
+			fmtTime(finishedAt), fmtTime(db.Now()), id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("append segments to %s: %w", id, err)
+	}
+	return nil
+}
+
+func insertSegments(ctx context.Context, tx *sql.Tx, convID string, first int, segs []appliance.TranscriptSegment) error {
+	if len(segs) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO transcript_segments
+		(conversation_id, idx, id, text, speaker, speaker_id, is_user, person_id, start_s, end_s, translations, speech_profile_processed, stt_provider)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return fmt.Errorf("prepare segment insert: %w", err)
+	}
+	defer stmt.Close()
+	for i, s := range segs {
+		tr, err := json.Marshal(nonNil(s.Translations))
+		if err != nil {
+			return fmt.Errorf("encode translations: %w", err)
+		}
+		if _, err := stmt.ExecContext(ctx, convID, first+i, s.ID, s.Text, s.Speaker, s.SpeakerID, boolInt(s.IsUser), s.PersonID,
+			s.Start, s.End, string(tr), boolInt(s.SpeechProfileProcessed), s.STTProvider); err != nil {
+			return fmt.Errorf("insert segment %d: %w", first+i, err)
+		}
+	}
+	return nil
+}
+
+// SetConversationStatus moves a conversation to status `to` if its status
+// is one of from: the lifecycle's guard against two parties finishing the
+// same recording. A conversation in another status is ECONFLICT.
+func (db *DB) SetConversationStatus(ctx context.Context, userID, id string, from []appliance.ConversationStatus, to appliance.ConversationStatus) error {
+	if len(from) == 0 {
+		return fmt.Errorf("set conversation status: no from status")
+	}
+	args := []any{string(to), fmtTime(db.Now()), id, userID}
+	for _, s := range from {
+		args = append(args, string(s))
+	}
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE conversations SET status = ?, updated_at = ?
+			WHERE id = ? AND user_id = ? AND deleted = 0 AND status IN (`+placeholders(len(from))+`)`, args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return nil
+		}
+		var status string
+		err = tx.QueryRowContext(ctx, `SELECT status FROM conversations WHERE id = ? AND user_id = ? AND deleted = 0`, id, userID).Scan(&status)
+		if err == sql.ErrNoRows {
+			return appliance.Errorf(appliance.ENOTFOUND, "Conversation not found")
+		} else if err != nil {
+			return err
+		}
+		return appliance.Errorf(appliance.ECONFLICT, "Conversation is %s", status)
+	})
+	if err != nil {
+		return fmt.Errorf("set conversation %s %s: %w", id, to, err)
+	}
+	return nil
+}
+
+// DiscardConversation sets a conversation's discard flag; discarding also
+// removes the memories extracted from it (never the ones the user added),
+// in the same transaction.
+func (db *DB) DiscardConversation(ctx context.Context, userID, id string, discarded bool) error {
+	now := fmtTime(db.Now())
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE conversations SET discarded = ?, updated_at = ? WHERE id = ? AND user_id = ? AND deleted = 0`,
+			boolInt(discarded), now, id, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return appliance.Errorf(appliance.ENOTFOUND, "Conversation not found")
+		}
+		if !discarded {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE memories SET deleted = 1, updated_at = ?
+			WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`, now, userID, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("discard conversation %s: %w", id, err)
+	}
+	return nil
+}
+
+// IdleInProgress returns up to limit in_progress conversations (without
+// segments) of any user whose last speech (finished_at) is before `before`:
+// the recordings whose silence timeout has passed.
+func (db *DB) IdleInProgress(ctx context.Context, before time.Time, limit int) ([]*appliance.Conversation, error) {
+	rows, err := db.reader.QueryContext(ctx, `SELECT `+prefixed("c.", conversationColumns)+` FROM conversations c
+		WHERE c.status = 'in_progress' AND c.deleted = 0 AND c.finished_at < ? ORDER BY c.finished_at LIMIT ?`,
+		fmtTime(before), limitOr(limit, 100))
+	if err != nil {
+		return nil, fmt.Errorf("idle conversations: %w", err)
+	}
+	defer rows.Close()
+	var out []*appliance.Conversation
+	for rows.Next() {
+		c, err := scanConversation(rows, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// prefixed qualifies every column of a comma list with p.
+func prefixed(p, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, c := range parts {
+		parts[i] = p + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
