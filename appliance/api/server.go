@@ -5,10 +5,10 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"errors"
 	"math"
 	"net/http"
 	"time"

@@ -18,8 +18,8 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/events"
-	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
+	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/store"
@@ -32,16 +32,16 @@ type Main struct {
 	Config appliance.Config
 	Logger *slog.Logger
 
-	db          *store.DB
-	api         *api.Server
-	events      *events.Broker
-	auth        *authn.Authenticator
-	indexer     *search.Indexer
+	db             *store.DB
+	api            *api.Server
+	events         *events.Broker
+	auth           *authn.Authenticator
+	indexer        *search.Indexer
 	stopBackground context.CancelFunc
-	background  sync.WaitGroup
-	http        *http.Server
-	listener    net.Listener
-	served      chan error
+	background     sync.WaitGroup
+	http           *http.Server
+	listener       net.Listener
+	served         chan error
 }
 
 // NewMain returns a Main with the default configuration.
