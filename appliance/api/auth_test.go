@@ -177,3 +177,35 @@ func TestKeyManagement(t *testing.T) {
 		{Name: "OtherUsersKeyNotFound", Method: "DELETE", Path: "/v1/mcp/keys/" + mcp["id"].(string), Auth: bearer(mustToken(t, e, e.other)), WantStatus: 404},
 	})
 }
+
+// TestOneCredentialCheckPerRequest: every surface authenticates a request
+// once, including the MCP endpoint, whose handler reuses the principal the
+// router established instead of verifying the credential again.
+func TestOneCredentialCheckPerRequest(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	for _, tc := range []struct{ name, method, path, auth, body string }{
+		{"mcp endpoint", "POST", "/v1/mcp/sse", bearer(e.mcp), init},
+		{"mcp endpoint, bare key", "POST", "/v1/mcp/sse", e.mcp, init},
+		{"rest twin", "GET", "/v1/mcp/memories", bearer(e.mcp), ""},
+		{"developer api", "GET", "/v1/dev/user/conversations", bearer(e.devRW), ""},
+		{"id token", "GET", "/v1/search?q=budget", bearer(e.token), ""},
+	} {
+		before := e.auth.calls.Load()
+		if rec := e.do(tc.method, tc.path, tc.auth, tc.body); rec.Code != 200 {
+			t.Fatalf("%s: %d %s", tc.name, rec.Code, rec.Body)
+		}
+		if n := e.auth.calls.Load() - before; n != 1 {
+			t.Errorf("%s: %d credential checks, want 1", tc.name, n)
+		}
+	}
+	// A credential of the wrong family is refused by its prefix, unchecked.
+	before := e.auth.calls.Load()
+	if rec := e.do("GET", "/v1/dev/user/conversations", bearer(e.mcp), ""); rec.Code != 401 {
+		t.Fatalf("wrong family: %d", rec.Code)
+	}
+	if n := e.auth.calls.Load() - before; n != 0 {
+		t.Errorf("wrong family: %d credential checks, want 0", n)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,6 +34,7 @@ type env struct {
 	srv    *api.Server
 	signer *idtoken.Signer
 	clock  *clock
+	auth   *countingAuth
 
 	user, other string // user ids
 	// Keys of env.user unless named otherwise.
@@ -48,6 +50,17 @@ type clock struct {
 
 func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+// countingAuth counts credential checks, to show each request makes one.
+type countingAuth struct {
+	*authn.Authenticator
+	calls atomic.Int64
+}
+
+func (a *countingAuth) Authenticate(ctx context.Context, cred string) (appliance.Principal, error) {
+	a.calls.Add(1)
+	return a.Authenticator.Authenticate(ctx, cred)
+}
 
 type envOption func(*appliance.Config)
 
@@ -71,10 +84,11 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 	}
 	clk := &clock{t: time.Now().UTC()}
 	auth := authn.New(db, signer, nil, clk.Now)
+	counted := &countingAuth{Authenticator: auth}
 	searcher := search.NewSearcher(db, embed.NewBuiltin(0), nil)
 	tb.Cleanup(auth.Close)
 	srv, err := api.New(api.Deps{
-		Config: cfg, Store: db, Auth: auth, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
+		Config: cfg, Store: db, Auth: counted, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
 		Conversations: conversation.New(conversation.Deps{Store: db, Now: clk.Now,
 			Processor: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler))}),
 		Searcher: searcher,
@@ -85,7 +99,7 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(srv.Close)
-	e := &env{t: tb, db: db, srv: srv, signer: signer, clock: clk}
+	e := &env{t: tb, db: db, srv: srv, signer: signer, clock: clk, auth: counted}
 	e.user = e.addUser("Ada Lovelace")
 	e.other = e.addUser("Charles Babbage")
 	e.devRW = e.addKey(e.user, appliance.KeyKindDev, appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite)

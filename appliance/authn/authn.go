@@ -39,6 +39,10 @@ var ErrInvalid = appliance.Errorf(appliance.EUNAUTHORIZED, "Invalid credential")
 // reads, and a busy key costs one write a minute.
 const touchEvery = time.Minute
 
+// touchTimeout bounds one last-use write, so that Close never hangs on a
+// busy database.
+const touchTimeout = 5 * time.Second
+
 // Authenticator implements the credential check.
 type Authenticator struct {
 	store  Store
@@ -49,8 +53,6 @@ type Authenticator struct {
 	mu      sync.Mutex
 	touched map[string]time.Time
 	bg      sync.WaitGroup
-	ctx     context.Context
-	cancel  context.CancelFunc
 }
 
 // New returns an authenticator. tokens may be nil when no ID-token surface
@@ -62,8 +64,7 @@ func New(store Store, tokens TokenVerifier, logger *slog.Logger, now func() time
 	if now == nil {
 		now = time.Now
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	return &Authenticator{store: store, tokens: tokens, log: logger, now: now, touched: map[string]time.Time{}, ctx: ctx, cancel: cancel}
+	return &Authenticator{store: store, tokens: tokens, log: logger, now: now, touched: map[string]time.Time{}}
 }
 
 // Authenticate checks credential and returns who it acts for. The family
@@ -150,14 +151,14 @@ func (a *Authenticator) touch(keyID string) {
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
-		if err := a.store.TouchKey(a.ctx, keyID, now); err != nil && a.ctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), touchTimeout)
+		defer cancel()
+		if err := a.store.TouchKey(ctx, keyID, now); err != nil {
 			a.log.Warn("record key use", "key_id", keyID, "err", err)
 		}
 	}()
 }
 
-// Close waits for pending last-use writes; call it before closing the store.
-func (a *Authenticator) Close() {
-	a.cancel()
-	a.bg.Wait()
-}
+// Close waits for pending last-use writes (each bounded by touchTimeout);
+// call it before closing the store.
+func (a *Authenticator) Close() { a.bg.Wait() }

@@ -1,0 +1,168 @@
+package store_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+func lifecycleConversation(id, user string, status appliance.ConversationStatus, at time.Time) *appliance.Conversation {
+	return &appliance.Conversation{ID: id, UserID: user, CreatedAt: at, UpdatedAt: at, StartedAt: &at, FinishedAt: &at,
+		Source: appliance.SourceOmi, Language: "en", Status: status, Structured: appliance.EmptyStructured(),
+		TranscriptSegments: []appliance.TranscriptSegment{{ID: "s0", Text: "hello there", Speaker: "SPEAKER_00"}}}
+}
+
+// TestSaveProcessedIsOneTransaction: when the memories cannot be written,
+// the conversation is not written either.
+func TestSaveProcessedIsOneTransaction(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	taken := &appliance.Memory{ID: "m-taken", UserID: user, Content: "x", Category: appliance.MemorySystem, CreatedAt: now, UpdatedAt: now}
+	if err := db.CreateMemories(ctx, []*appliance.Memory{taken}); err != nil {
+		t.Fatal(err)
+	}
+	conv := lifecycleConversation("c1", user, appliance.StatusCompleted, now)
+	conv.Structured.Title = "Hello"
+	conv.Structured.ActionItems = []appliance.ActionItem{{ID: "a1", Description: "Say hello"}}
+	dup := &appliance.Memory{ID: "m-taken", UserID: user, Content: "duplicate id", Category: appliance.MemorySystem, CreatedAt: now, UpdatedAt: now}
+	if err := db.SaveProcessed(ctx, conv, []*appliance.Memory{dup}); err == nil {
+		t.Fatal("saving a duplicate memory id succeeded")
+	}
+	if _, err := db.ConversationHead(ctx, user, "c1"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("conversation written without its memories: %v", err)
+	}
+	if _, err := db.ActionItem(ctx, user, "a1"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("action item written without its conversation's memories: %v", err)
+	}
+
+	ok := &appliance.Memory{ID: "m-new", UserID: user, Content: "I like hello", Category: appliance.MemorySystem, CreatedAt: now, UpdatedAt: now}
+	if err := db.SaveProcessed(ctx, conv, []*appliance.Memory{ok}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Memory(ctx, user, "m-new"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAppendSegmentsAndStatusGuards(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	if err := db.SaveConversation(ctx, lifecycleConversation("rec", user, appliance.StatusInProgress, now)); err != nil {
+		t.Fatal(err)
+	}
+	later := now.Add(time.Minute)
+	segs := []appliance.TranscriptSegment{{ID: "s1", Text: "one"}, {ID: "s2", Text: "two"}}
+	if err := db.AppendSegments(ctx, user, "rec", segs, later); err != nil {
+		t.Fatal(err)
+	}
+	c, err := db.Conversation(ctx, user, "rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.TranscriptSegments) != 3 || c.TranscriptSegments[2].Text != "two" || !c.FinishedAt.Equal(later.Truncate(time.Microsecond)) {
+		t.Fatalf("after append: %d segments, finished %v", len(c.TranscriptSegments), c.FinishedAt)
+	}
+	if err := db.AppendSegments(ctx, "someone-else", "rec", segs, later); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("another user's append: %v", err)
+	}
+	inProgress := []appliance.ConversationStatus{appliance.StatusInProgress}
+	if err := db.SetConversationStatus(ctx, user, "rec", inProgress, appliance.StatusProcessing); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetConversationStatus(ctx, user, "rec", inProgress, appliance.StatusProcessing); appliance.ErrorCode(err) != appliance.ECONFLICT {
+		t.Fatalf("second transition: %v", err)
+	}
+	if err := db.AppendSegments(ctx, user, "rec", segs, later); appliance.ErrorCode(err) != appliance.ECONFLICT {
+		t.Fatalf("append to a processing conversation: %v", err)
+	}
+	if err := db.SetConversationStatus(ctx, user, "missing", inProgress, appliance.StatusProcessing); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("missing conversation: %v", err)
+	}
+}
+
+func TestIdleInProgress(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	ada, grace := MustCreateUser(t, db, "Ada"), MustCreateUser(t, db, "Grace")
+	now := time.Now().UTC()
+	for _, c := range []*appliance.Conversation{
+		lifecycleConversation("old-ada", ada, appliance.StatusInProgress, now.Add(-10*time.Minute)),
+		lifecycleConversation("old-grace", grace, appliance.StatusInProgress, now.Add(-5*time.Minute)),
+		lifecycleConversation("fresh", ada, appliance.StatusInProgress, now),
+		lifecycleConversation("done", ada, appliance.StatusCompleted, now.Add(-time.Hour)),
+	} {
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idle, err := db.IdleInProgress(ctx, now.Add(-2*time.Minute), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range idle {
+		ids = append(ids, c.ID)
+	}
+	if strings.Join(ids, ",") != "old-ada,old-grace" {
+		t.Fatalf("idle %v", ids)
+	}
+	// The sweep runs every few seconds: it must read the partial index, never
+	// the whole conversations table.
+	plan, err := db.Raw(ctx, `EXPLAIN QUERY PLAN SELECT id FROM conversations c
+		WHERE c.status = 'in_progress' AND c.deleted = 0 AND c.finished_at < ? ORDER BY c.finished_at LIMIT 50`, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(plan, " | "); !strings.Contains(got, "conversations_in_progress") {
+		t.Fatalf("plan %s", got)
+	}
+}
+
+func TestDiscardConversationDeletesExtractedMemories(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	conv := lifecycleConversation("c1", user, appliance.StatusCompleted, now)
+	cid := conv.ID
+	extracted := &appliance.Memory{ID: "m1", UserID: user, Content: "x", Category: appliance.MemorySystem, ConversationID: &cid, CreatedAt: now, UpdatedAt: now}
+	manual := &appliance.Memory{ID: "m2", UserID: user, Content: "y", Category: appliance.MemoryManual, ManuallyAdded: true, ConversationID: &cid, CreatedAt: now, UpdatedAt: now}
+	if err := db.SaveProcessed(ctx, conv, []*appliance.Memory{extracted, manual}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DiscardConversation(ctx, user, "c1", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Memory(ctx, user, "m1"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("extracted memory survived the discard: %v", err)
+	}
+	if _, err := db.Memory(ctx, user, "m2"); err != nil {
+		t.Fatalf("manual memory went with the discard: %v", err)
+	}
+	if err := db.DiscardConversation(ctx, "other", "c1", true); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("cross-user discard: %v", err)
+	}
+}
+
+// MustCreateUser adds a user and returns its id.
+func MustCreateUser(tb testing.TB, db interface {
+	CreateUser(context.Context, *appliance.User) error
+}, name string) string {
+	tb.Helper()
+	u := &appliance.User{ID: "u-" + strings.ToLower(name), Name: name, CreatedAt: time.Now().UTC()}
+	if err := db.CreateUser(context.Background(), u); err != nil {
+		tb.Fatal(err)
+	}
+	return u.ID
+}
