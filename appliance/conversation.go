@@ -201,3 +201,17 @@ func SpeakerName(seg TranscriptSegment, userName string, people map[string]strin
 	}
 	return "Speaker " + strconv.Itoa(seg.SpeakerID)
 }
+
+// The range of times the appliance accepts: every accepted time, and every
+// time computed from one (a default finish five minutes later, a start plus
+// a transcript's length), is stored and read back exactly.
+var (
+	MinTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+	MaxTime = time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC) // exclusive
+)
+
+// TimeInRange reports whether t is within [MinTime, MaxTime).
+func TimeInRange(t time.Time) bool { return !t.Before(MinTime) && t.Before(MaxTime) }
+
+// TimeRangeMessage is the 422 message for a time outside the range.
+const TimeRangeMessage = "Datetime must be between 1900-01-01 and 2999-12-31"

@@ -461,19 +461,10 @@ func scanConversation(s scanner, claimedAt *sql.NullString) (*appliance.Conversa
 	if err := s.Scan(dest...); err != nil {
 		return nil, mapErr(err, "Conversation")
 	}
-	var err error
-	if c.CreatedAt, err = parseTime(created); err != nil {
-		return nil, err
-	}
-	if c.UpdatedAt, err = parseTime(updated); err != nil {
-		return nil, err
-	}
-	if c.StartedAt, err = parseTimePtr(started); err != nil {
-		return nil, err
-	}
-	if c.FinishedAt, err = parseTimePtr(finished); err != nil {
-		return nil, err
-	}
+	// Times are read leniently: a row written before the appliance bounded
+	// accepted times must not take down every list that includes it.
+	c.CreatedAt, c.UpdatedAt = storedTime(created), storedTime(updated)
+	c.StartedAt, c.FinishedAt = storedTimePtr(started), storedTimePtr(finished)
 	c.Source, c.Status = appliance.ConversationSource(source), appliance.ConversationStatus(status)
 	c.Structured.Category = appliance.Category(category)
 	c.Visibility = appliance.Visibility(visibility)

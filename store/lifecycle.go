@@ -213,3 +213,24 @@ func prefixed(p, cols string) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// storedTime parses a stored time. One that cannot be parsed (a year past
+// 9999, written before times were bounded) is clamped to the nearest end
+// of the accepted range rather than failing the read.
+func storedTime(s string) time.Time {
+	if t, err := parseTime(s); err == nil {
+		return t
+	}
+	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "0000") {
+		return appliance.MinTime
+	}
+	return appliance.MaxTime.Add(-time.Microsecond)
+}
+
+func storedTimePtr(s sql.NullString) *time.Time {
+	if !s.Valid {
+		return nil
+	}
+	t := storedTime(s.String)
+	return &t
+}

@@ -166,3 +166,38 @@ func MustCreateUser(tb testing.TB, db interface {
 	}
 	return u.ID
 }
+
+// TestOutOfRangeStoredTimesDoNotBreakReads: a row whose time cannot be
+// parsed (written before accepted times were bounded) is still listed,
+// read and deleted, with the time clamped.
+func TestOutOfRangeStoredTimesDoNotBreakReads(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	for _, id := range []string{"good", "bad"} {
+		c := lifecycleConversation(id, user, appliance.StatusCompleted, now)
+		c.Structured.Title = id
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.ExecRaw(ctx, `UPDATE conversations SET finished_at = '10000-01-01T00:04:59.000000Z', started_at = '-0001-12-31T00:00:00.000000Z' WHERE id = 'bad'`); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := db.Conversations(ctx, user, appliance.ConversationFilter{Limit: 10})
+	if err != nil || len(cs) != 2 {
+		t.Fatalf("list: %d, %v", len(cs), err)
+	}
+	bad, err := db.ConversationHead(ctx, user, "bad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !appliance.TimeInRange(*bad.FinishedAt) || !bad.StartedAt.Equal(appliance.MinTime) {
+		t.Fatalf("clamped times: %v – %v", bad.StartedAt, bad.FinishedAt)
+	}
+	if err := db.DeleteConversation(ctx, user, "bad"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -237,6 +237,10 @@ func (f fields) datetime(name string) (time.Time, bool) {
 		f.fail(name, "datetime_parsing", "Input should be a valid datetime")
 		return time.Time{}, false
 	}
+	if !appliance.TimeInRange(t) {
+		f.fail(name, "datetime_range", appliance.TimeRangeMessage)
+		return time.Time{}, false
+	}
 	return t, true
 }
 

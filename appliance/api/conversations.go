@@ -252,6 +252,9 @@ func queryTime(c echo.Context, name string) (*time.Time, error) {
 		}
 		t = d
 	}
+	if !appliance.TimeInRange(t) {
+		return nil, errUnprocessable("datetime_range", appliance.TimeRangeMessage, "query", name)
+	}
 	return &t, nil
 }
 

@@ -538,3 +538,32 @@ func TestCreateFromText(t *testing.T) {
 		{Name: "ReadOnly", Method: "POST", Path: "/v1/dev/user/conversations", Auth: bearer(e.devRO), Body: `{"text":"hi"}`, WantStatus: 403},
 	})
 }
+
+// TestTimesOutsideTheStorableRange: times that could not be stored and read
+// back are refused with 422, and nothing is created.
+func TestTimesOutsideTheStorableRange(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	seg := func(end float64) string {
+		return fmt.Sprintf(`"transcript_segments":[{"text":"We need to finish the quarterly budget before the board meeting.","start":0,"end":%g}]`, end)
+	}
+	for _, tc := range []struct{ name, path, body, loc string }{
+		{"text, year 9999", "/v1/dev/user/conversations", `{"text":"Budget review notes","started_at":"9999-12-31T23:59:59Z"}`, "started_at"},
+		{"text, numeric before year 1", "/v1/dev/user/conversations", `{"text":"Budget review notes","started_at":-62167219201}`, "started_at"},
+		{"segments, year 9999", "/v1/dev/user/conversations/from-segments", `{"started_at":"9999-12-31T23:59:50Z",` + seg(30) + `}`, "started_at"},
+		{"segments run past the range", "/v1/dev/user/conversations/from-segments", `{"started_at":"2999-12-31T23:59:50Z",` + seg(30) + `}`, "finished_at"},
+		{"finished_at year 1850", "/v1/dev/user/conversations/from-segments", `{"finished_at":"1850-01-01T00:00:00Z",` + seg(3) + `}`, "finished_at"},
+	} {
+		rec := e.do("POST", tc.path, bearer(e.devRW), tc.body)
+		if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"`+tc.loc+`"`) {
+			t.Errorf("%s: %d %s", tc.name, rec.Code, rec.Body)
+		}
+	}
+	if rec := e.do("GET", "/v1/dev/user/conversations?start_date=9999-12-31", bearer(e.devRW), ""); rec.Code != 422 {
+		t.Errorf("query date out of range: %d", rec.Code)
+	}
+	rec := e.do("GET", "/v1/dev/user/conversations", bearer(e.devRW), "")
+	if rec.Code != 200 || strings.TrimSpace(rec.Body.String()) != "[]" {
+		t.Fatalf("list after refused creates: %d %s", rec.Code, rec.Body)
+	}
+}

@@ -164,6 +164,11 @@ func (r *fromSegmentsRequest) times(now time.Time) (start, finish time.Time, err
 	if !finish.After(start) {
 		return start, finish, errUnprocessable("value_error", "finished_at must be after started_at", "body", "finished_at")
 	}
+	if !appliance.TimeInRange(finish) {
+		// Only a computed finish can be out of range here: a start plus a
+		// transcript that runs past the last storable time.
+		return start, finish, errUnprocessable("datetime_range", appliance.TimeRangeMessage, "body", "finished_at")
+	}
 	return start, finish, nil
 }
 
