@@ -3,6 +3,7 @@ package api
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"math"
 	"net/http"
 	"strconv"
 
@@ -46,12 +47,13 @@ func (s *Server) createGoal(c echo.Context) error {
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
 	now := s.now().UTC()
-	g := &appliance.Goal{ID: goalID(), UserID: userID(c), GoalType: "scale", MaxValue: 10, IsActive: true, CreatedAt: now, UpdatedAt: now}
+	g := &appliance.Goal{ID: goalID(), UserID: userID(c), GoalType: "scale", IsActive: true, CreatedAt: now, UpdatedAt: now}
 	g.Title, _ = f.boundedStr("title", true, 500)
 	if t, ok := f.enum("goal_type", appliance.GoalTypes); ok {
 		g.GoalType = t
 	}
 	g.TargetValue, _ = f.float("target_value", true)
+	g.MinValue, g.MaxValue = appliance.DefaultGoalRange(g.GoalType, g.TargetValue)
 	if x, ok := f.float("current_value", false); ok {
 		g.CurrentValue = x
 	}
@@ -66,6 +68,9 @@ func (s *Server) createGoal(c echo.Context) error {
 	}
 	if err := v.Err(); err != nil {
 		return err
+	}
+	if g.Check(v, "body"); v.Err() != nil {
+		return v.Err()
 	}
 	if err := s.store.CreateGoal(c.Request().Context(), g); err != nil {
 		return err
@@ -112,6 +117,14 @@ func (s *Server) patchGoal(c echo.Context) error {
 			*dst = *x
 		}
 	}
+	// A raised target carries the range with it unless the request sets the
+	// range itself: "run 20 km" on a goal that was "run 10 km".
+	if nums["target_value"] != nil && nums["max_value"] == nil && g.GoalType != "boolean" && g.TargetValue > g.MaxValue {
+		g.MaxValue = g.TargetValue
+	}
+	if g.Check(v, "body"); v.Err() != nil {
+		return v.Err()
+	}
 	return s.saveGoal(c, g)
 }
 
@@ -125,11 +138,19 @@ func (s *Server) goalProgress(c echo.Context) error {
 	if err != nil {
 		return errUnprocessable("float_parsing", "Input should be a valid number, unable to parse string as a number", "query", "current_value")
 	}
+	// ParseFloat reads "Inf" and "NaN"; neither is a value JSON can carry back.
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return errUnprocessable("finite_number", "Input should be a finite number", "query", "current_value")
+	}
 	g, err := s.store.Goal(c.Request().Context(), userID(c), c.Param("id"))
 	if err != nil {
 		return notFoundAs(err, "Goal not found")
 	}
 	g.CurrentValue = x
+	v := &appliance.ValidationError{}
+	if g.Check(v, "query"); v.Err() != nil {
+		return v.Err()
+	}
 	return s.saveGoal(c, g)
 }
 

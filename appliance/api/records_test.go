@@ -128,7 +128,7 @@ func TestGoalsAPI(t *testing.T) {
 	var ids []string
 	for i := range 4 {
 		g := decode(t, e.do("POST", path, all, fmt.Sprintf(`{"title":"Run %d km a week","target_value":%d,"unit":"km"}`, i+10, i+10)))
-		if g["goal_type"] != "scale" || g["max_value"] != 10.0 || g["is_active"] != true || !strings.HasPrefix(g["id"].(string), "goal_") {
+		if g["goal_type"] != "scale" || g["max_value"] != float64(max(10, i+10)) || g["is_active"] != true || !strings.HasPrefix(g["id"].(string), "goal_") {
 			t.Fatalf("goal %v", g)
 		}
 		ids = append(ids, g["id"].(string))
@@ -158,6 +158,19 @@ func TestGoalsAPI(t *testing.T) {
 		{Name: "Patch", Method: "PATCH", Path: path + "/" + last, Auth: all, Body: `{"title":"Run 20 km","target_value":20}`, WantStatus: 200,
 			WantContains: []string{`"title":"Run 20 km"`, `"target_value":20`}},
 		{Name: "ProgressNotANumber", Method: "PATCH", Path: path + "/" + last + "/progress?current_value=lots", Auth: all, WantStatus: 422},
+		{Name: "ProgressInfinity", Method: "PATCH", Path: path + "/" + last + "/progress?current_value=Infinity", Auth: all, WantStatus: 422,
+			WantContains: []string{`"type":"finite_number"`}},
+		{Name: "ProgressNaN", Method: "PATCH", Path: path + "/" + last + "/progress?current_value=NaN", Auth: all, WantStatus: 422},
+		{Name: "ProgressAboveMax", Method: "PATCH", Path: path + "/" + last + "/progress?current_value=21", Auth: all, WantStatus: 422,
+			WantContains: []string{`"loc":["query","current_value"]`, "between min_value (0) and max_value (20)"}},
+		{Name: "NumericTargetIsItsMax", Method: "POST", Path: path, Auth: all, Body: `{"title":"Read","goal_type":"numeric","target_value":100}`,
+			WantStatus: 200, WantContains: []string{`"max_value":100`, `"min_value":0`}},
+		{Name: "BooleanRange", Method: "POST", Path: path, Auth: all, Body: `{"title":"Quit","goal_type":"boolean","target_value":1}`,
+			WantStatus: 200, WantContains: []string{`"max_value":1`}},
+		{Name: "MinAboveMax", Method: "POST", Path: path, Auth: all, Body: `{"title":"x","target_value":5,"min_value":8,"max_value":2}`,
+			WantStatus: 422, WantContains: []string{`"loc":["body","min_value"]`}},
+		{Name: "CurrentOutsideRange", Method: "POST", Path: path, Auth: all, Body: `{"title":"x","target_value":5,"current_value":-1}`,
+			WantStatus: 422, WantContains: []string{`"loc":["body","current_value"]`}},
 		{Name: "ProgressMissing", Method: "PATCH", Path: path + "/" + last + "/progress", Auth: all, WantStatus: 422},
 		{Name: "HistoryTooLong", Method: "GET", Path: path + "/" + last + "/history?days=400", Auth: all, WantStatus: 422},
 		{Name: "Delete", Method: "DELETE", Path: path + "/" + last, Auth: all, WantStatus: 200},
