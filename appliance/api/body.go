@@ -35,7 +35,9 @@ func readBody(c echo.Context, limit int64) ([]byte, error) {
 		return nil, appliance.Errorf(appliance.ETOOLARGE, "Request body too large (max %d bytes)", limit)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read body: %w", err)
+		// A body that cannot be read (a malformed chunked encoding, a client
+		// that went away mid-body) is the client's fault, not ours.
+		return nil, appliance.Errorf(appliance.EINVALID, "Malformed request body")
 	}
 	return body, nil
 }

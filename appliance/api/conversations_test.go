@@ -1,9 +1,13 @@
 package api_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -565,5 +569,33 @@ func TestTimesOutsideTheStorableRange(t *testing.T) {
 	rec := e.do("GET", "/v1/dev/user/conversations", bearer(e.devRW), "")
 	if rec.Code != 200 || strings.TrimSpace(rec.Body.String()) != "[]" {
 		t.Fatalf("list after refused creates: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestMalformedChunkedBodyIs400: a body whose chunked encoding is broken is
+// a bad request, never a 500.
+func TestMalformedChunkedBodyIs400(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	srv := httptest.NewServer(e.srv)
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req := "POST /v1/dev/user/conversations/from-segments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + e.devRW +
+		"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 400 || !strings.Contains(string(body), "Malformed request body") {
+		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 }
