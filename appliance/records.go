@@ -185,6 +185,9 @@ type OAuthStore interface {
 	TokenGrant(ctx context.Context, hash, kind string, now time.Time) (*OAuthGrant, error)
 	// RevokeToken revokes the grant of the token with hash (any kind); unknown
 	// tokens are not an error (RFC 7009).
+	// RevokeReusedRefresh revokes the grant of a refresh token that was
+	// already rotated, and reports whether there was one.
+	RevokeReusedRefresh(ctx context.Context, hash string, now time.Time) (bool, error)
 	RevokeToken(ctx context.Context, hash string, now time.Time) error
 	OAuthGrants(ctx context.Context, userID string) ([]*OAuthGrant, error)
 	RevokeGrant(ctx context.Context, userID, grantID string, now time.Time) error

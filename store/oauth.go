@@ -110,6 +110,20 @@ func (db *DB) TokenGrant(ctx context.Context, hash, kind string, now time.Time) 
 	return g, nil
 }
 
+// RevokeReusedRefresh implements appliance.OAuthStore: a refresh token
+// presented after it was rotated may have been stolen, so its whole grant is
+// revoked (RFC 9700 §4.14.2). It reports whether hash named such a token.
+func (db *DB) RevokeReusedRefresh(ctx context.Context, hash string, now time.Time) (bool, error) {
+	res, err := db.writer.ExecContext(ctx, `UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, ?)
+		WHERE id = (SELECT grant_id FROM oauth_tokens WHERE hash = ? AND kind = 'refresh' AND revoked_at IS NOT NULL)`,
+		fmtTime(now), hash)
+	if err != nil {
+		return false, fmt.Errorf("revoke reused refresh token: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
 // RevokeToken implements appliance.OAuthStore.
 func (db *DB) RevokeToken(ctx context.Context, hash string, now time.Time) error {
 	_, err := db.writer.ExecContext(ctx, `UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, ?)

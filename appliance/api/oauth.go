@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -264,6 +265,7 @@ func (s *Server) token(c echo.Context) error {
 		raw := form.Get("refresh_token")
 		g, err := s.store.TokenGrant(ctx, appliance.HashToken(raw), "refresh", now)
 		if err != nil || g.ClientID != clientID {
+			s.revokeIfReused(ctx, appliance.HashToken(raw), now)
 			return tokenError(c, http.StatusBadRequest, "invalid_grant", "the refresh token is invalid, expired or revoked")
 		}
 		grant, replacing = g, appliance.HashToken(raw)
@@ -276,6 +278,8 @@ func (s *Server) token(c echo.Context) error {
 		{Hash: appliance.HashToken(refresh), GrantID: grant.ID, Kind: "refresh", ExpiresAt: now.Add(refreshTokenTTL)},
 	}, replacing, now); err != nil {
 		if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+			// Another request rotated this refresh token first: a reuse.
+			s.revokeIfReused(ctx, replacing, now)
 			return tokenError(c, http.StatusBadRequest, "invalid_grant", "the refresh token was already used")
 		}
 		return err
@@ -301,6 +305,17 @@ func (s *Server) revoke(c echo.Context) error {
 		return err
 	}
 	return c.NoContent(http.StatusOK)
+}
+
+// revokeIfReused revokes the grant of a refresh token that was already
+// rotated: whoever presents it now may have stolen it.
+func (s *Server) revokeIfReused(ctx context.Context, hash string, now time.Time) {
+	revoked, err := s.store.RevokeReusedRefresh(ctx, hash, now)
+	if err != nil {
+		s.log.Error("revoke the grant of a reused refresh token", "err", err)
+	} else if revoked {
+		s.log.Warn("a rotated refresh token was presented again; its grant is revoked")
+	}
 }
 
 func randomToken(prefix string) string {

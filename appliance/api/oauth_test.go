@@ -181,6 +181,23 @@ func TestOAuthTokenFlow(t *testing.T) {
 	if status, _ := exchange(refresh); status != 400 {
 		t.Fatalf("spent refresh token reused: %d", status)
 	}
+	// Presenting a rotated refresh token revokes the whole grant: the
+	// tokens it was rotated into stop working too.
+	if rec := e.do("GET", "/v1/mcp/memories", bearer(tok2["access_token"].(string)), ""); rec.Code != 401 {
+		t.Fatalf("access token after refresh-token reuse: %d", rec.Code)
+	}
+	next := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok2["refresh_token"].(string)}, "client_id": {"hearth-local"}}
+	if status, _ := exchange(next); status != 400 {
+		t.Fatalf("rotated-into refresh token after reuse: %d", status)
+	}
+
+	// Another fresh grant: revocation ends everything.
+	_, tok = exchange(codeParams(e.approve(t), verifier))
+	refresh.Set("refresh_token", tok["refresh_token"].(string))
+	status, tok2 = exchange(refresh)
+	if status != 200 {
+		t.Fatalf("refresh: %d %v", status, tok2)
+	}
 	if rec := e.form("POST", "/oauth/revoke", url.Values{"token": {tok2["refresh_token"].(string)}}); rec.Code != 200 {
 		t.Fatalf("revoke: %d", rec.Code)
 	}
