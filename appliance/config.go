@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -30,6 +31,13 @@ type Config struct {
 	ReadConns int
 	// ShutdownTimeout bounds a graceful stop.
 	ShutdownTimeout time.Duration
+	// PublicURL is how clients reach the appliance (http(s)://host[:port]),
+	// for replies that name it; empty derives it from the request's Host
+	// when that names this machine, else from Addr.
+	PublicURL string
+	// TrustedProxies lists the reverse proxies (IPs or CIDRs, comma
+	// separated) whose X-Forwarded-Host and X-Forwarded-Proto are believed.
+	TrustedProxies string
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration
@@ -105,7 +113,7 @@ func ParseOAuthClients(s string) ([]OAuthClient, error) {
 // its own (RFC 8252 §7.3: native apps listen on an ephemeral port).
 func (c OAuthClient) AllowsRedirect(uri string) bool {
 	u, err := url.Parse(uri)
-	if err != nil || u.Fragment != "" {
+	if err != nil || u.Fragment != "" || !validPort(u.Port()) {
 		return false
 	}
 	for _, r := range c.Redirects {
@@ -119,6 +127,16 @@ func (c OAuthClient) AllowsRedirect(uri string) bool {
 		}
 	}
 	return false
+}
+
+// validPort reports whether a URL's port is absent or a TCP port a
+// listener can have (1–65535, digits only).
+func validPort(p string) bool {
+	if p == "" {
+		return true
+	}
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535 && strconv.Itoa(n) == p
 }
 
 func isLoopback(host string) bool {

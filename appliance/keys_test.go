@@ -193,6 +193,11 @@ func TestOAuthClients(t *testing.T) {
 		{"hearth-local", "http://127.0.0.1.evil.example:80/", false},
 		{"hearth-local", "https://127.0.0.1:8443/cb", false},
 		{"hearth-local", "http://127.0.0.1:1/cb#frag", false},
+		{"hearth-local", "http://127.0.0.1:65535/cb", true},
+		{"hearth-local", "http://127.0.0.1:99999/cb", false},
+		{"hearth-local", "http://127.0.0.1:0/cb", false},
+		{"hearth-local", "http://127.0.0.1:080/cb", false},
+		{"hearth-local", "http://[::1]:70000/cb", false},
 	} {
 		if got := byID[tc.client].AllowsRedirect(tc.uri); got != tc.ok {
 			t.Errorf("%s %s: %v, want %v", tc.client, tc.uri, got, tc.ok)

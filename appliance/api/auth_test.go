@@ -144,7 +144,7 @@ func TestMCPInfo(t *testing.T) {
 	e := newEnv(t)
 	e.run(t, []apiCase{{Name: "NoAuthNeeded", Method: "GET", Path: "/v1/mcp/sse/info", WantStatus: 200,
 		WantContains: []string{`"endpoint":"/v1/mcp/sse"`, `"protocol_version":"2025-03-26"`, `"transport":"streamable-http"`,
-			`"step2":"Set Server URL to: http://example.com/v1/mcp/sse"`}}})
+			`"step2":"Set Server URL to: http://127.0.0.1:8080/v1/mcp/sse"`}}})
 }
 
 func TestKeyManagement(t *testing.T) {

@@ -86,6 +86,10 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 	auth := authn.New(db, signer, nil, clk.Now)
 	counted := &countingAuth{Authenticator: auth}
 	searcher := search.NewSearcher(db, embed.NewBuiltin(0), nil)
+	public, err := api.NewPublicURL(cfg.PublicURL, "127.0.0.1:8080", cfg.TrustedProxies)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	tb.Cleanup(auth.Close)
 	srv, err := api.New(api.Deps{
 		Config: cfg, Store: db, Auth: counted, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
@@ -93,7 +97,8 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 			Processor: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler))}),
 		Searcher: searcher,
 		MCP: mcp.New(mcp.Deps{Store: db, Search: searcher, Verify: api.MCPTokenInfo,
-			ResourceMetadataURL: api.MCPResourceMetadataURL, Now: clk.Now}),
+			ResourceMetadataURL: public.MCPResourceMetadata, Now: clk.Now}),
+		PublicURL: public,
 	})
 	if err != nil {
 		tb.Fatal(err)

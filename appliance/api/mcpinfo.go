@@ -6,20 +6,10 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// baseURL is the appliance's address as the client reached it. Behind a
-// reverse proxy the proxy's X-Forwarded-Proto is honoured for the scheme.
-func baseURL(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
-
 // mcpInfo serves GET /v1/mcp/sse/info: no credential needed, so an owner
 // can check reachability and read how to connect (reference-facts §3.1).
 func (s *Server) mcpInfo(c echo.Context) error {
-	base := baseURL(c.Request())
+	base := s.public.Base(c.Request())
 	return c.JSON(http.StatusOK, map[string]any{
 		"endpoint":         "/v1/mcp/sse",
 		"transport":        "streamable-http",

@@ -54,10 +54,10 @@ func MCPTokenInfo(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo
 	return &auth.TokenInfo{UserID: p.UserID, Scopes: p.Scopes}, nil
 }
 
-// MCPResourceMetadataURL is the OAuth protected-resource metadata address
-// named in the MCP endpoint's 401 challenge.
-func MCPResourceMetadataURL(r *http.Request) string {
-	return baseURL(r) + "/.well-known/oauth-protected-resource/v1/mcp/sse"
+// MCPResourceMetadata is the OAuth protected-resource metadata address
+// named in the MCP endpoint's 401 challenge (mcp.Deps.ResourceMetadataURL).
+func (p *PublicURL) MCPResourceMetadata(r *http.Request) string {
+	return p.Base(r) + "/.well-known/oauth-protected-resource/v1/mcp/sse"
 }
 
 // mcpDeps are the MCP result builders' parts, which the REST twins share.
@@ -67,7 +67,7 @@ func (s *Server) mcpDeps() mcp.Deps {
 		Search:              s.searcher,
 		Indexer:             s.indexer,
 		Verify:              MCPTokenInfo,
-		ResourceMetadataURL: MCPResourceMetadataURL,
+		ResourceMetadataURL: s.public.MCPResourceMetadata,
 		Logger:              s.log,
 		Now:                 s.now,
 	}

@@ -53,7 +53,7 @@ func newOAuth(cfg appliance.Config, templates fs.FS) (*oauth, error) {
 
 // GET /.well-known/oauth-protected-resource[/v1/mcp/sse] (RFC 9728)
 func (s *Server) protectedResourceMetadata(c echo.Context) error {
-	base := baseURL(c.Request())
+	base := s.public.Base(c.Request())
 	return c.JSON(http.StatusOK, map[string]any{
 		"resource":                 base + "/v1/mcp/sse",
 		"authorization_servers":    []string{base},
@@ -65,7 +65,7 @@ func (s *Server) protectedResourceMetadata(c echo.Context) error {
 
 // GET /.well-known/oauth-authorization-server (RFC 8414)
 func (s *Server) authorizationServerMetadata(c echo.Context) error {
-	base := baseURL(c.Request())
+	base := s.public.Base(c.Request())
 	return c.JSON(http.StatusOK, map[string]any{
 		"issuer":                                     base,
 		"authorization_endpoint":                     base + "/oauth/authorize",
@@ -181,6 +181,11 @@ func formActionOrigin(redirect string) string {
 
 // POST /oauth/authorize: the owner signs in with an ID token and decides.
 func (s *Server) authorizeDecision(c echo.Context) error {
+	if !s.sameSiteForm(c.Request()) {
+		// A page on another site cannot submit the owner's consent, even
+		// with a valid ID token it got hold of.
+		return appliance.Errorf(appliance.EFORBIDDEN, "Consent must be given on the appliance's own consent page.")
+	}
 	if err := c.Request().ParseForm(); err != nil {
 		return errBadRequest("malformed form")
 	}
@@ -305,6 +310,20 @@ func (s *Server) revoke(c echo.Context) error {
 		return err
 	}
 	return c.NoContent(http.StatusOK)
+}
+
+// sameSiteForm reports whether a form post can come from the appliance's
+// own page. Browsers label cross-site requests with Sec-Fetch-Site and
+// Origin; a request with neither is not from a browser (curl, a test), and
+// a forged one would need no forgery.
+func (s *Server) sameSiteForm(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+	default:
+		return false
+	}
+	origin := r.Header.Get("Origin")
+	return origin == "" || s.public.SameOrigin(r, origin)
 }
 
 // revokeIfReused revokes the grant of a refresh token that was already

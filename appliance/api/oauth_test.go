@@ -58,11 +58,11 @@ func TestOAuthMetadata(t *testing.T) {
 	e := newEnv(t)
 	e.run(t, []apiCase{
 		{Name: "ProtectedResource", Method: "GET", Path: "/.well-known/oauth-protected-resource/v1/mcp/sse", WantStatus: 200,
-			WantContains: []string{`"resource":"http://example.com/v1/mcp/sse"`, `"authorization_servers":["http://example.com"]`}},
+			WantContains: []string{`"resource":"http://127.0.0.1:8080/v1/mcp/sse"`, `"authorization_servers":["http://127.0.0.1:8080"]`}},
 		{Name: "ProtectedResourceRoot", Method: "GET", Path: "/.well-known/oauth-protected-resource", WantStatus: 200},
 		{Name: "AuthorizationServer", Method: "GET", Path: "/.well-known/oauth-authorization-server", WantStatus: 200,
 			WantContains: []string{`"code_challenge_methods_supported":["S256"]`, `"token_endpoint_auth_methods_supported":["none"]`,
-				`"token_endpoint":"http://example.com/oauth/token"`, `"revocation_endpoint"`}},
+				`"token_endpoint":"http://127.0.0.1:8080/oauth/token"`, `"revocation_endpoint"`}},
 	})
 }
 
@@ -204,5 +204,44 @@ func TestOAuthTokenFlow(t *testing.T) {
 	refresh.Set("refresh_token", tok2["refresh_token"].(string))
 	if status, _ := exchange(refresh); status != 400 {
 		t.Fatalf("revoked refresh token works: %d", status)
+	}
+}
+
+// TestConsentRefusesCrossSitePosts: a page on another site that submits
+// the consent form (with an ID token it obtained) gets no code.
+func TestConsentRefusesCrossSitePosts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	v := authParams()
+	v.Set("decision", "approve")
+	v.Set("id_token", e.token)
+	post := func(headers map[string]string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("POST", "/oauth/authorize", strings.NewReader(v.Encode()))
+		req.Host = "127.0.0.1:8080"
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for k, val := range headers {
+			req.Header.Set(k, val)
+		}
+		rec := httptest.NewRecorder()
+		e.srv.ServeHTTP(rec, req)
+		return rec
+	}
+	for name, h := range map[string]map[string]string{
+		"foreign origin":             {"Origin": "https://evil.example"},
+		"cross-site fetch":           {"Sec-Fetch-Site": "cross-site"},
+		"same-site, not same-origin": {"Sec-Fetch-Site": "same-site", "Origin": "http://127.0.0.1:9999"},
+		"null origin":                {"Origin": "null"},
+	} {
+		if rec := post(h); rec.Code != http.StatusForbidden || rec.Header().Get("Location") != "" {
+			t.Errorf("%s: %d %s", name, rec.Code, rec.Header().Get("Location"))
+		}
+	}
+	for name, h := range map[string]map[string]string{
+		"own page":      {"Origin": "http://127.0.0.1:8080", "Sec-Fetch-Site": "same-origin"},
+		"not a browser": {},
+	} {
+		if rec := post(h); rec.Code != http.StatusFound || !strings.Contains(rec.Header().Get("Location"), "code=") {
+			t.Errorf("%s: %d %s", name, rec.Code, rec.Body)
+		}
 	}
 }

@@ -55,6 +55,10 @@ type Deps struct {
 	// MCP is the MCP endpoint's handler (appliance/mcp, built in cmd with
 	// MCPTokenInfo as its Verify); nil serves no /v1/mcp/sse.
 	MCP http.Handler
+	// PublicURL is the appliance's own address for replies that name it;
+	// nil derives it from Config.PublicURL, Config.Addr and
+	// Config.TrustedProxies.
+	PublicURL *PublicURL
 	// Indexer is notified after writes to searchable records; nil ignores.
 	Indexer Notifier
 	// Searcher answers hybrid searches (MCP search tools, REST twins).
@@ -79,6 +83,7 @@ type Server struct {
 	conv     Conversations
 	auth     Authenticator
 	mcp      http.Handler
+	public   *PublicURL
 	indexer  Notifier
 	progress func() search.Progress
 	searcher Searcher
@@ -107,7 +112,12 @@ func New(d Deps) (*Server, error) {
 	if d.Conversations == nil || d.Auth == nil {
 		return nil, errors.New("api: Conversations and Auth are required")
 	}
-	s := &Server{oauth: o,
+	if d.PublicURL == nil {
+		if d.PublicURL, err = NewPublicURL(d.Config.PublicURL, d.Config.Addr, d.Config.TrustedProxies); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{oauth: o, public: d.PublicURL,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, mcp: d.MCP, indexer: d.Indexer,
 		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),

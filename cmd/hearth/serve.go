@@ -93,10 +93,22 @@ func (m *Main) Run(ctx context.Context) error {
 	})
 	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx, m.Config.SilenceTimeout) })
 
+	// Listen before building the HTTP parts: the appliance's own address
+	// (port 0 picks one) goes into replies that name it.
+	ln, err := net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
+	}
+	m.listener = ln
+	public, err := api.NewPublicURL(m.Config.PublicURL, ln.Addr().String(), m.Config.TrustedProxies)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+
 	searcher := search.NewSearcher(db, embedder, m.Logger)
 	mcpHandler := mcp.New(mcp.Deps{
 		Store: db, Search: searcher, Indexer: m.indexer,
-		Verify: api.MCPTokenInfo, ResourceMetadataURL: api.MCPResourceMetadataURL, Logger: m.Logger,
+		Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata, Logger: m.Logger,
 	})
 	m.api, err = api.New(api.Deps{
 		Config:        m.Config,
@@ -104,6 +116,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Conversations: conversations,
 		Auth:          m.auth,
 		MCP:           mcpHandler,
+		PublicURL:     public,
 		Logger:        m.Logger,
 		Console:       web.FS(),
 		Templates:     web.Templates(),
@@ -115,11 +128,6 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 
-	ln, err := net.Listen("tcp", m.Config.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
-	}
-	m.listener = ln
 	m.http = &http.Server{
 		Handler: m.api,
 		// Slow or idle clients must not hold sockets forever.
