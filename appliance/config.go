@@ -38,6 +38,10 @@ type Config struct {
 	// TrustedProxies lists the reverse proxies (IPs or CIDRs, comma
 	// separated) whose X-Forwarded-Host and X-Forwarded-Proto are believed.
 	TrustedProxies string
+	// BodyTimeout bounds how long a request body may take to arrive.
+	BodyTimeout time.Duration
+	// MaxConns caps concurrent connections; more wait until one closes.
+	MaxConns int
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration
@@ -156,6 +160,8 @@ func DefaultConfig() Config {
 		ReadConns:       4,
 		ShutdownTimeout: 10 * time.Second,
 		SilenceTimeout:  2 * time.Minute,
+		BodyTimeout:     30 * time.Second,
+		MaxConns:        512,
 		LLMTimeout:      60 * time.Second,
 		OAuthClients:    DefaultOAuthClients,
 		EmbedDims:       384,
@@ -186,6 +192,12 @@ func (c Config) Validate() error {
 	}
 	if c.TokenTTL <= 0 {
 		errs = append(errs, fmt.Errorf("token ttl %v must be positive", c.TokenTTL))
+	}
+	if c.BodyTimeout < time.Second {
+		errs = append(errs, fmt.Errorf("body timeout %v is below 1s", c.BodyTimeout))
+	}
+	if c.MaxConns < 1 {
+		errs = append(errs, fmt.Errorf("max conns %d must be at least 1", c.MaxConns))
 	}
 	if c.SilenceTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("silence timeout %v is below 1s", c.SilenceTimeout))

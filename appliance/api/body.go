@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -33,6 +34,10 @@ func readBody(c echo.Context, limit int64) ([]byte, error) {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return nil, appliance.Errorf(appliance.ETOOLARGE, "Request body too large (max %d bytes)", limit)
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return nil, echo.NewHTTPError(http.StatusRequestTimeout)
 	}
 	if err != nil {
 		// A body that cannot be read (a malformed chunked encoding, a client

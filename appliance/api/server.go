@@ -129,6 +129,7 @@ func New(d Deps) (*Server, error) {
 	e.Use(s.recoverPanics)
 	e.Use(s.accessLog)
 	e.Use(securityHeaders)
+	e.Use(bodyDeadline(d.Config.BodyTimeout))
 	s.echo = e
 	s.routes(d.Console)
 	return s, nil

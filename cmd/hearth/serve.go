@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
 	"github.com/hearth-appliance/hearth/appliance/authn"
@@ -99,6 +101,9 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
 	}
+	// A cap on connections: past it new clients wait in the kernel's
+	// backlog instead of costing a goroutine and a file descriptor each.
+	ln = netutil.LimitListener(ln, m.Config.MaxConns)
 	m.listener = ln
 	public, err := api.NewPublicURL(m.Config.PublicURL, ln.Addr().String(), m.Config.TrustedProxies)
 	if err != nil {
@@ -132,10 +137,11 @@ func (m *Main) Run(ctx context.Context) error {
 		Handler: m.api,
 		// Slow or idle clients must not hold sockets forever.
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       5 * time.Minute, // large uploads arrive on this path later
-		WriteTimeout:      5 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
+		// No whole-request ReadTimeout: it would also cut long-lived streams.
+		// Bodies get their own deadline (--body-timeout) in the router.
+		WriteTimeout:   5 * time.Minute,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 64 << 10,
 		// Long-lived requests (streams, sockets) see the appliance's context
 		// and end when it shuts down.
 		BaseContext: func(net.Listener) context.Context { return ctx },
