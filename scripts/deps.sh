@@ -11,10 +11,9 @@ mode=${1:-run}
 # make: the build and test entry points.
 # libsqlite3-dev: sqlite-vec's cgo bindings include sqlite3.h.
 # pkg-config: how cgo finds the codec libraries.
-PACKAGES=(make libsqlite3-dev pkg-config)
+# curl: the Quick start talks to the appliance with it.
+PACKAGES=(make libsqlite3-dev pkg-config curl)
 if [ "$mode" = test ]; then
-  # curl: an end-to-end test speaks raw JSON-RPC to the MCP server with it.
-  PACKAGES+=(curl)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
   command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"os/user"
 	"path/filepath"
@@ -193,7 +194,7 @@ func (s *Service) Restart() error {
 // not an error; an error comes with StatusUnknown.
 func (s *Service) Status() (string, error) {
 	st, err := s.svc.Status()
-	word, err := statusWord(st, err)
+	word, err := statusWord(st, err, unitInstalled(s.svc.Platform(), s.cfg.Name))
 	if err != nil {
 		return word, fmt.Errorf("status of service %s: %w", s.cfg.Name, err)
 	}
@@ -201,12 +202,19 @@ func (s *Service) Status() (string, error) {
 }
 
 // statusWord maps kardianos's status and error to the words Status returns.
-func statusWord(st service.Status, err error) (string, error) {
-	if errors.Is(err, service.ErrNotInstalled) {
+// Some service managers answer a status query for a stopped or unknown
+// service with a bare non-zero exit (sysv's "service NAME status"); whether
+// the unit file exists (installed: yes, no, or unknowable) tells which.
+func statusWord(st service.Status, err error, installed installState) (string, error) {
+	if errors.Is(err, service.ErrNotInstalled) || installed == notInstalled {
 		return StatusNotInstalled, nil
 	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && installed == isInstalled {
+		return StatusStopped, nil
+	}
 	if err != nil {
-		return StatusUnknown, err
+		return StatusUnknown, fmt.Errorf("the service manager did not answer (%w); is it running on this machine?", err)
 	}
 	switch st {
 	case service.StatusRunning:
@@ -216,6 +224,42 @@ func statusWord(st service.Status, err error) (string, error) {
 	default:
 		return StatusUnknown, nil
 	}
+}
+
+// installState is whether a service's unit file exists.
+type installState int
+
+const (
+	installUnknown installState = iota // no known place to look (Windows asks the manager)
+	isInstalled
+	notInstalled
+)
+
+// unitInstalled looks for the unit file where each Unix service manager
+// keeps it.
+func unitInstalled(platform, name string) installState {
+	var paths []string
+	switch platform {
+	case "linux-systemd":
+		paths = []string{"/etc/systemd/system/" + name + ".service"}
+	case "unix-systemv", "linux-openrc":
+		paths = []string{"/etc/init.d/" + name}
+	case "linux-upstart":
+		paths = []string{"/etc/init/" + name + ".conf"}
+	case "darwin-launchd":
+		paths = []string{"/Library/LaunchDaemons/" + name + ".plist"}
+		if home, err := os.UserHomeDir(); err == nil {
+			paths = append(paths, filepath.Join(home, "Library", "LaunchAgents", name+".plist"))
+		}
+	default:
+		return installUnknown
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			return isInstalled
+		}
+	}
+	return notInstalled
 }
 
 // Run is what the installed unit executes (`hearth service run`). It starts

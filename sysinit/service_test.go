@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -385,21 +386,27 @@ func TestControlRejectsUnknownAction(t *testing.T) {
 func TestStatusWord(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("boom")
+	exit := exec.Command("false").Run() // a real *exec.ExitError: exit status 1
 	tests := []struct {
-		st      service.Status
-		err     error
-		want    string
-		wantErr bool
+		st        service.Status
+		err       error
+		installed installState
+		want      string
+		wantErr   bool
 	}{
-		{service.StatusRunning, nil, StatusRunning, false},
-		{service.StatusStopped, nil, StatusStopped, false},
-		{service.StatusUnknown, service.ErrNotInstalled, StatusNotInstalled, false},
-		{service.StatusUnknown, fmt.Errorf("wrapped: %w", service.ErrNotInstalled), StatusNotInstalled, false},
-		{service.StatusUnknown, boom, StatusUnknown, true},
-		{service.StatusUnknown, nil, StatusUnknown, false},
+		{service.StatusRunning, nil, isInstalled, StatusRunning, false},
+		{service.StatusStopped, nil, isInstalled, StatusStopped, false},
+		{service.StatusUnknown, service.ErrNotInstalled, installUnknown, StatusNotInstalled, false},
+		{service.StatusUnknown, fmt.Errorf("wrapped: %w", service.ErrNotInstalled), installUnknown, StatusNotInstalled, false},
+		{service.StatusUnknown, boom, installUnknown, StatusUnknown, true},
+		{service.StatusUnknown, nil, installUnknown, StatusUnknown, false},
+		// sysv answers "exit status 1" for both a stopped and a missing service.
+		{service.StatusUnknown, exit, notInstalled, StatusNotInstalled, false},
+		{service.StatusUnknown, exit, isInstalled, StatusStopped, false},
+		{service.StatusUnknown, exit, installUnknown, StatusUnknown, true},
 	}
 	for _, tt := range tests {
-		got, err := statusWord(tt.st, tt.err)
+		got, err := statusWord(tt.st, tt.err, tt.installed)
 		if got != tt.want || (err != nil) != tt.wantErr {
 			t.Errorf("statusWord(%v, %v) = %q, %v; want %q, error %v", tt.st, tt.err, got, err, tt.want, tt.wantErr)
 		}

@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,9 +21,18 @@ import (
 
 // openStore opens the data folder for an admin command. It is safe while
 // `hearth serve` runs on the same folder (WAL mode, one writer at a time).
-func openStore(ctx context.Context, dataDir string) (*store.DB, error) {
+// Only `users add`, the first step on a new folder, may create one: every
+// other command refuses a folder that holds no appliance, so that a typo
+// in --data is an error rather than an empty answer and a stray database.
+func openStore(ctx context.Context, dataDir string, create bool) (*store.DB, error) {
 	if dataDir == "" {
 		return nil, usageErr("--data is required")
+	}
+	if !create {
+		if _, err := os.Stat(filepath.Join(dataDir, store.FileName)); errors.Is(err, fs.ErrNotExist) {
+			return nil, usageErr("%s holds no Hearth data (no %s); check --data, or start with 'hearth users add --data %s --name NAME'",
+				dataDir, store.FileName, dataDir)
+		}
 	}
 	db, err := store.Open(ctx, dataDir)
 	if err != nil {
@@ -28,9 +41,31 @@ func openStore(ctx context.Context, dataDir string) (*store.DB, error) {
 	return db, nil
 }
 
+const usersUsage = `Usage:
+  hearth users add  --data DIR --name NAME [--time-zone Europe/Berlin]   create a user; prints its id
+  hearth users list --data DIR                                           list users
+
+Run 'hearth users add --help' for a subcommand's flags.
+`
+
+const keysUsage = `Usage:
+  hearth keys create --data DIR --user UID --kind dev|mcp [--name N] [--scopes a,b]   create a key; printed once
+  hearth keys list   --data DIR --user UID                                            list keys (never whole)
+  hearth keys revoke --data DIR --user UID --key KEY_ID_OR_KEY                        revoke a key
+
+Run 'hearth keys create --help' for a subcommand's flags.
+`
+
+// isHelp reports whether a command's first argument asks for its help.
+func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "help" }
+
 func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageErr("users needs a subcommand: add or list")
+	}
+	if isHelp(args[0]) {
+		fmt.Fprint(stdout, usersUsage)
+		return nil
 	}
 	cfg := appliance.DefaultConfig()
 	fs := newFlagSet("users "+args[0], stderr)
@@ -51,7 +86,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				return usageErr("--time-zone %q: %v", *tz, err)
 			}
 		}
-		db, err := openStore(ctx, cfg.DataDir)
+		db, err := openStore(ctx, cfg.DataDir, true)
 		if err != nil {
 			return err
 		}
@@ -60,14 +95,15 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := db.CreateUser(ctx, u); err != nil {
 			return fmt.Errorf("create user: %w", err)
 		}
-		fmt.Fprintf(stderr, "created user %q; next: hearth keys create --data %s --user %s --kind dev\n", u.Name, cfg.DataDir, u.ID)
+		fmt.Fprintf(stderr, "created user %q; next, a key that can read and create conversations:\n  %s keys create --data %s --user %s --kind dev --scopes %s,%s\n",
+			u.Name, self(), shellQuote(cfg.DataDir), u.ID, appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite)
 		fmt.Fprintln(stdout, u.ID)
 		return nil
 	case "list":
 		if err := parseFlags(fs, args[1:]); err != nil {
 			return err
 		}
-		db, err := openStore(ctx, cfg.DataDir)
+		db, err := openStore(ctx, cfg.DataDir, false)
 		if err != nil {
 			return err
 		}
@@ -90,6 +126,10 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageErr("keys needs a subcommand: create, list or revoke")
+	}
+	if isHelp(args[0]) {
+		fmt.Fprint(stdout, keysUsage)
+		return nil
 	}
 	cfg := appliance.DefaultConfig()
 	fs := newFlagSet("keys "+args[0], stderr)
@@ -164,22 +204,27 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return tw.Flush()
 	case "revoke":
-		keyID := fs.String("key", "", "the key id to revoke (from 'hearth keys list')")
+		keyArg := fs.String("key", "", "the key to revoke: its id from 'hearth keys list', or the key itself")
 		if err := parseFlags(fs, args[1:]); err != nil {
 			return err
 		}
-		if *keyID == "" {
-			return usageErr("--key is required")
+		if *keyArg == "" {
+			return usageErr("--key is required (the id from 'hearth keys list', or the key itself)")
 		}
 		db, u, err := openForUser(ctx, cfg.DataDir, *user)
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		if err := db.RevokeKey(ctx, u.ID, *keyID, time.Now().UTC()); err != nil {
-			return fmt.Errorf("revoke key: %s", appliance.ErrorMessage(err))
+		keyID, err := resolveKeyID(ctx, db, u.ID, *keyArg)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(stdout, "revoked key %s\n", *keyID)
+		if err := db.RevokeKey(ctx, u.ID, keyID, time.Now().UTC()); err != nil {
+			// Never echo the argument: it may be the secret itself.
+			return fmt.Errorf("revoke key %s: %s", keyID, appliance.ErrorMessage(err))
+		}
+		fmt.Fprintf(stdout, "revoked key %s\n", keyID)
 		return nil
 	default:
 		return usageErr("unknown keys subcommand %q (create, list, revoke)", args[0])
@@ -191,7 +236,10 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("token", stderr)
 	dataFlag(fs, &cfg)
 	user := fs.String("user", "", "the user id the token identifies")
-	fs.DurationVar(&cfg.TokenTTL, "ttl", cfg.TokenTTL, "how long the token is valid")
+	// --token-ttl (and HEARTH_TOKEN_TTL) is the documented setting; --ttl
+	// is its short spelling.
+	fs.DurationVar(&cfg.TokenTTL, "token-ttl", cfg.TokenTTL, "how long the token is valid")
+	fs.DurationVar(&cfg.TokenTTL, "ttl", cfg.TokenTTL, "short for --token-ttl")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -216,11 +264,50 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// resolveKeyID names a key by its id, or by the key itself (which is hashed
+// and looked up, never printed).
+func resolveKeyID(ctx context.Context, db *store.DB, userID, arg string) (string, error) {
+	kind, hash, wellFormed := appliance.ParseKey(arg)
+	if kind == "" {
+		return arg, nil // an id
+	}
+	if !wellFormed {
+		return "", usageErr("--key looks like a %s key but is not a whole one; pass the id from 'hearth keys list' instead", kind)
+	}
+	k, err := db.KeyByHash(ctx, hash)
+	if appliance.ErrorCode(err) == appliance.ENOTFOUND || (err == nil && k.UserID != userID) {
+		return "", usageErr("no such key for this user (see 'hearth keys list')")
+	} else if err != nil {
+		return "", err
+	}
+	return k.ID, nil
+}
+
+// self is how to run this program again from the same shell: the path it
+// was started by, or "hearth" when it was found on PATH.
+func self() string {
+	if p := os.Args[0]; strings.ContainsRune(p, os.PathSeparator) {
+		return shellQuote(p)
+	}
+	return "hearth"
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '+' || r == ',' || r == '=' ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func openForUser(ctx context.Context, dataDir, uid string) (*store.DB, *appliance.User, error) {
 	if uid == "" {
 		return nil, nil, usageErr("--user is required (see 'hearth users list')")
 	}
-	db, err := openStore(ctx, dataDir)
+	db, err := openStore(ctx, dataDir, false)
 	if err != nil {
 		return nil, nil, err
 	}

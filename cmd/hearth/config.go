@@ -70,7 +70,6 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "log level: debug, info, warn or error")
 	fs.StringVar(&cfg.LogFormat, "log-format", cfg.LogFormat, "log format: auto (text on a terminal), text or json")
 	fs.Var(floatValue{&cfg.RateLimitBoost}, "rate-limit-boost", "multiplier for every per-key rate limit; 0 disables them")
-	fs.DurationVar(&cfg.TokenTTL, "token-ttl", cfg.TokenTTL, "lifetime of ID tokens printed by 'hearth token'")
 	fs.Int64Var(&cfg.MaxBodyBytes, "max-body-bytes", cfg.MaxBodyBytes, "largest JSON request body accepted")
 	fs.IntVar(&cfg.ReadConns, "read-conns", cfg.ReadConns, "SQLite read connections")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long a graceful stop may take")

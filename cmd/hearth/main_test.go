@@ -266,6 +266,7 @@ func TestEndToEnd(t *testing.T) {
 func TestCLIUsageErrors(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
+	mustCLI(t, "users", "add", "--data", data, "--name", "Someone") // a folder that holds an appliance
 	for _, tc := range []struct {
 		args []string
 		code int

@@ -15,6 +15,16 @@ import (
 // serviceActions are what `hearth service` does.
 var serviceActions = []string{"install", "uninstall", "start", "stop", "restart", "status", "run"}
 
+const serviceUsage = `Usage:
+  hearth service install   [serve flags] [--user NAME]   register 'hearth service run' with the OS service manager
+  hearth service uninstall                               remove it (the data folder is kept)
+  hearth service start|stop|restart                      control it
+  hearth service status                                  print running, stopped or not installed
+  hearth service run       [serve flags]                 what the service manager runs
+
+Run 'hearth service install --help' for the serve flags.
+`
+
 // runService manages the OS service. `install` records the serve flags in
 // the unit as `hearth service run --data /abs/dir ...`; `run` is what the
 // service manager executes.
@@ -23,6 +33,10 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageErr("service needs an action: install, uninstall, start, stop, restart, status or run")
 	}
 	action := args[0]
+	if isHelp(action) {
+		fmt.Fprint(stdout, serviceUsage)
+		return nil
+	}
 	if !slices.Contains(serviceActions, action) {
 		return usageErr("unknown service action %q (valid: %s)", action, strings.Join(serviceActions, ", "))
 	}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFirstTenMinutes follows a newcomer: help at every level, a typo in
+// --data, the command that `users add` suggests pasted as it is, a key
+// revoked by pasting the key, and the token lifetime setting.
+func TestFirstTenMinutes(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"--help"}, {"users", "--help"}, {"keys", "--help"}, {"service", "--help"}, {"users", "add", "--help"}, {"token", "--help"}} {
+		if out, errOut, code := cli(t, args...); code != 0 || (out == "" && errOut == "") {
+			t.Errorf("hearth %v: exit %d, no help", args, code)
+		}
+	}
+
+	typo := filepath.Join(t.TempDir(), "typo")
+	for _, args := range [][]string{{"users", "list", "--data", typo}, {"keys", "list", "--data", typo, "--user", "x"}, {"token", "--data", typo, "--user", "x"}} {
+		_, errOut, code := cli(t, args...)
+		if code != 2 || !strings.Contains(errOut, "holds no Hearth data") {
+			t.Errorf("hearth %v: exit %d, %q", args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(typo); !os.IsNotExist(err) {
+		t.Fatalf("a read-only command created %s", typo)
+	}
+
+	data := t.TempDir()
+	out, errOut, code := cli(t, "users", "add", "--data", data, "--name", "Ada Lovelace")
+	if code != 0 {
+		t.Fatalf("users add: %d %s", code, errOut)
+	}
+	uid := lastLine(out)
+	var suggested string
+	for _, line := range strings.Split(errOut, "\n") {
+		if strings.Contains(line, " keys create ") {
+			suggested = strings.TrimSpace(line)
+		}
+	}
+	words := strings.Fields(suggested)
+	if len(words) == 0 || words[0] != hearthBin || !strings.Contains(suggested, "--scopes conversations:read,conversations:write") {
+		t.Fatalf("suggested command %q", suggested)
+	}
+	var stdout, stderr bytes.Buffer
+	paste := exec.Command(words[0], words[1:]...)
+	paste.Stdout, paste.Stderr = &stdout, &stderr
+	if err := paste.Run(); err != nil {
+		t.Fatalf("the suggested command failed: %v %s", err, stderr.String())
+	}
+	key := lastLine(stdout.String())
+	if !strings.HasPrefix(key, "hearth_dev_") || !strings.Contains(stderr.String(), "conversations:write") {
+		t.Fatalf("pasted command made %q (%s)", key, stderr.String())
+	}
+
+	out, errOut, code = cli(t, "keys", "revoke", "--data", data, "--user", uid, "--key", key)
+	if code != 0 || strings.Contains(out+errOut, key) {
+		t.Fatalf("revoke by key: %d %q %q", code, out, errOut)
+	}
+	_, errOut, code = cli(t, "keys", "revoke", "--data", data, "--user", uid, "--key", key[:len(key)-3])
+	if code != 2 || strings.Contains(errOut, key[:len(key)-3]) {
+		t.Fatalf("revoke by a cut key: %d %q", code, errOut)
+	}
+
+	validFor := func(env ...string) time.Duration {
+		t.Helper()
+		cmd := exec.Command(hearthBin, "token", "--data", data, "--user", uid)
+		cmd.Env = append(os.Environ(), env...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("token: %v %s", err, errb.String())
+		}
+		_, until, _ := strings.Cut(strings.TrimSpace(errb.String()), "valid until ")
+		at, err := time.Parse(time.RFC3339, until)
+		if err != nil {
+			t.Fatalf("token stderr %q", errb.String())
+		}
+		return time.Until(at).Round(time.Hour)
+	}
+	if d := validFor("HEARTH_TOKEN_TTL=2h"); d != 2*time.Hour {
+		t.Errorf("HEARTH_TOKEN_TTL=2h gave %v", d)
+	}
+	if d := validFor(); d != 24*time.Hour {
+		t.Errorf("default token lifetime %v", d)
+	}
+
+	if out, _, code := cli(t, "service", "status"); code != 0 || strings.TrimSpace(out) != "not installed" {
+		t.Errorf("service status: %d %q", code, out)
+	}
+}
