@@ -34,6 +34,7 @@ test-deps: ## Install what the end-to-end tests also need (curl, Node.js), or pr
 
 .PHONY: build
 build: ## Build bin/hearth
+	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec with cgo: about a minute)"
 	go build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
 
 ##@ Test
@@ -98,7 +99,8 @@ clean: ## Remove build output
 	rm -rf bin
 
 .PHONY: help
-help: ## Show this help
-	@awk 'BEGIN {FS = ":.*##"; printf "Usage: make \033[36m<target>\033[0m\n"} \
-	  /^[a-zA-Z_-]+:.*?##/ { printf "  \033[36m%-12s\033[0m %s\n", $$1, $$2 } \
-	  /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) }' $(MAKEFILE_LIST)
+help: ## Show this help (coloured on a terminal only)
+	@if [ -t 1 ]; then c=$$'\033[36m' b=$$'\033[1m' r=$$'\033[0m'; else c= b= r=; fi; \
+	awk -v c="$$c" -v b="$$b" -v r="$$r" 'BEGIN {FS = ":.*##"; printf "Usage: make %s<target>%s\n", c, r} \
+	  /^[a-zA-Z_-]+:.*?##/ { printf "  %s%-12s%s %s\n", c, $$1, r, $$2 } \
+	  /^##@/ { printf "\n%s%s%s\n", b, substr($$0, 5), r }' $(MAKEFILE_LIST)

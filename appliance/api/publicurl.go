@@ -90,6 +90,15 @@ func reachable(listen string, own map[netip.Addr]bool) string {
 	return net.JoinHostPort(best.String(), port)
 }
 
+// Default is the appliance's address when no request names it: the
+// configured public URL, else the listen address made reachable.
+func (p *PublicURL) Default() string {
+	if p.fixed != "" {
+		return p.fixed
+	}
+	return p.fallback
+}
+
 // Base is the appliance's base URL for a reply to r, without a trailing
 // slash.
 func (p *PublicURL) Base(r *http.Request) string {

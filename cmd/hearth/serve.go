@@ -149,8 +149,19 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.served = make(chan error, 1)
 	go func() { m.served <- m.http.Serve(ln) }()
-	m.Logger.Info("hearth serving", "url", "http://"+ln.Addr().String(), "data", dataDir, "version", version)
+	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", version)
 	return nil
+}
+
+// listenURL names the listener as configured (0.0.0.0 stays 0.0.0.0, as in
+// `make run`'s banner, rather than Go's [::]) with the port it got.
+func listenURL(configured string, bound net.Addr) string {
+	host, _, _ := net.SplitHostPort(configured)
+	_, port, _ := net.SplitHostPort(bound.String())
+	if host == "" {
+		host = "0.0.0.0"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // goBackground runs fn until the background context ends; Close waits.

@@ -1,5 +1,8 @@
 // Shows the appliance's state on the start page: up, and how far the search
 // index is (re-embedding after a model change takes a while).
+// The examples name this appliance as the browser reached it.
+for (const el of document.querySelectorAll(".origin")) el.textContent = location.origin;
+
 (async () => {
   const el = document.getElementById("status");
   try {
