@@ -37,7 +37,8 @@ type corpusEntry struct {
 	// Split says when a transcript was written: "" together with the
 	// heuristics; "round2" after their first version, with phrasings they
 	// were not designed for (its misses then drove one round of general
-	// fixes); "holdout" after that round, never used to tune anything.
+	// fixes); "plans" for dated plans that are also action items, used to
+	// tune that change; "holdout" after a round, never used to tune anything.
 	Split     string    `json:"split"`
 	StartedAt time.Time `json:"started_at"`
 	TimeZone  string    `json:"time_zone"`
@@ -223,12 +224,14 @@ func TestQualityCorpus(t *testing.T) {
 		t.Fatalf("corpus has %d entries, want at least %d", len(entries), minCorpusEntries)
 	}
 	p := New(NewBuiltin(), nil)
-	var all, dev, round2, holdout score
+	var all, dev, round2, plans, holdout score
 	for _, e := range entries {
 		sc := &dev
 		switch e.Split {
 		case "round2":
 			sc = &round2
+		case "plans":
+			sc = &plans
 		case "holdout":
 			sc = &holdout
 		}
@@ -270,9 +273,10 @@ func TestQualityCorpus(t *testing.T) {
 			sc.scoreMemories(t, e, res.Memories)
 		}
 	}
-	all = dev.plus(round2).plus(holdout)
+	all = dev.plus(round2).plus(plans).plus(holdout)
 	t.Log("\n" + all.table("all", true) + "\n" + dev.table("written with the heuristics", false) + "\n" +
 		round2.table("round 2 (written after v1, used for one round of fixes)", false) + "\n" +
+		plans.table("dated plans (written for the hardening issue, used to tune it)", false) + "\n" +
 		holdout.table("held out (never used for tuning)", false))
 	for _, r := range all.rows() {
 		if r.got < r.floor {

@@ -82,7 +82,10 @@ func hostedOver(ws []cword, j, b int) bool {
 var eveningEvents = wordSet(`dinner drinks party concert movie show date over having have supper gig`)
 
 // attendVerbs make a task clause also an event: "I'll meet Dana at 3".
-var attendVerbs = wordSet(`meet attend join go see visit have grab`)
+// Arranging verbs do too: "we need to book a table for her birthday dinner
+// on the 14th at 7 pm" is a task (book it) and a plan (the dinner); the
+// time belongs to the thing arranged.
+var attendVerbs = wordSet(`meet attend join go see visit have grab book schedule set arrange organize organise plan reserve`)
 
 func (dl *dialogue) events(tm timing) []appliance.Event {
 	out := []appliance.Event{}
@@ -418,11 +421,17 @@ func titleModifier(w cword) bool {
 		unitOf(l) == 0 && !inSet(absorbable, l) && !isDigits(l) || strings.HasSuffix(l, "'s") && w.cap
 }
 
-// withName: "lunch with Priya" → "Priya".
+// withName: "lunch with Priya" → "Priya"; "a call with their counsel" →
+// "counsel", "an appointment with the technician" → "technician".
 func withName(ws []cword, k int) string {
 	for j := k + 1; j < len(ws) && j < k+4; j++ {
 		if ws[j].lower == "with" && j+1 < len(ws) && ws[j+1].cap && ws[j+1].lower != "i" {
 			return ws[j+1].text
+		}
+		if ws[j].lower == "with" && j+2 < len(ws) && inSet(withDeterminers, ws[j+1].lower) && ws[j+1].punct == 0 {
+			if n := ws[j+2]; titleModifier(n) && !inSet(firstPerson, n.lower) && !inSet(thirdPerson, n.lower) {
+				return n.text
+			}
 		}
 		if ws[j-1].punct != 0 {
 			break
@@ -430,6 +439,9 @@ func withName(ws []cword, k int) string {
 	}
 	return ""
 }
+
+// withDeterminers may stand between "with" and the person named.
+var withDeterminers = wordSet(`the their our my his her your a an`)
 
 // visitor is the noun before a visit verb: "the technician can come".
 func visitor(ws []cword, a, k int) string {

@@ -53,6 +53,15 @@ func TestBuiltinEvents(t *testing.T) {
 		{"a task, not a plan", []turn{{"U", "I have to call the dentist tomorrow morning about my appointment."}}, []plan{}},
 		{"evening event", []turn{{"U", "We're having the Hendersons over tomorrow at 7."}},
 			[]plan{{"Hendersons Over", "2026-03-27 19:00", 30}}},
+		// A dated plan that involves the user is both an action item (to
+		// arrange it) and an event at its time.
+		{"booking a dinner", []turn{{"U", "We need to book a table for her birthday dinner on April 14th at 7 pm."}},
+			[]plan{{"Birthday Dinner", "2026-04-14 19:00", 30}}},
+		{"scheduling a call", []turn{{"U", "We should schedule a call with their counsel next Tuesday at 2 pm."}},
+			[]plan{{"Call with Counsel", "2026-03-31 14:00", 30}}},
+		{"arranging a visit", []turn{{"1", "The boiler is making that noise again."}, {"U", "I'll set up an appointment with the technician for Monday at 9."}},
+			[]plan{{"Appointment with Technician", "2026-03-30 09:00", 30}}},
+		{"their plan, not ours", []turn{{"U", "They need to book a table for their anniversary dinner on Friday at 8 pm."}}, []plan{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
