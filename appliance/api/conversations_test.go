@@ -363,7 +363,7 @@ func TestPatchAndDeleteConversation(t *testing.T) {
 			WantContains: []string{`"detail":"Conversation not found"`}},
 		{Name: "OtherUsers", Method: "PATCH", Path: path + id, Auth: bearer(e.otherRW), Body: `{"title":"x"}`, WantStatus: 404},
 		{Name: "Locked", Method: "PATCH", Path: path + locked, Auth: auth, Body: `{"title":"x"}`, WantStatus: 402,
-			WantContains: []string{`"detail":"A paid plan is required to access this conversation."`}},
+			WantContains: []string{`"detail":"This conversation is locked: its owner has hidden it from assistants`}, WantAbsent: []string{"paid plan"}},
 		{Name: "DeleteLocked", Method: "DELETE", Path: path + locked, Auth: auth, WantStatus: 402},
 		{Name: "DeleteOtherUsers", Method: "DELETE", Path: path + id, Auth: bearer(e.otherRW), WantStatus: 404},
 	})

@@ -78,7 +78,7 @@ func (s *Server) logInternal(c echo.Context, err error) {
 // Error constructors used by handlers; messages follow the reference's wording.
 func errNotFound(msg string) error { return appliance.Errorf(appliance.ENOTFOUND, "%s", msg) }
 func errLocked(what string) error {
-	return appliance.Errorf(appliance.ELOCKED, "A paid plan is required to access this %s.", what)
+	return appliance.LockedError(what)
 }
 func errBadRequest(msg string) error { return appliance.Errorf(appliance.EINVALID, "%s", msg) }
 

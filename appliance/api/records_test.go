@@ -46,7 +46,7 @@ func TestMemoriesAPI(t *testing.T) {
 		{Name: "Patch", Method: "PATCH", Path: path + "/" + id, Auth: all, Body: `{"content":"I prefer soy milk","visibility":"public"}`,
 			WantStatus: 200, WantContains: []string{`"content":"I prefer soy milk"`, `"edited":true`, `"visibility":"public"`}},
 		{Name: "PatchLocked", Method: "PATCH", Path: path + "/" + mem.ID, Auth: all, Body: `{"content":"x"}`, WantStatus: 402,
-			WantContains: []string{"A paid plan is required to access this memory."}},
+			WantContains: []string{"This memory is locked: its owner has hidden it from assistants", "/v1/dev/user/memories/{id}/locked"}, WantAbsent: []string{"paid plan"}},
 		{Name: "PatchMissing", Method: "PATCH", Path: path + "/nope", Auth: all, Body: `{"content":"x"}`, WantStatus: 404,
 			WantContains: []string{`"detail":"Memory not found"`}},
 		{Name: "OtherUserCannotDelete", Method: "DELETE", Path: path + "/" + id, Auth: bearer(e.otherRW), WantStatus: 403},

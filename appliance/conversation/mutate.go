@@ -30,7 +30,7 @@ func (s *Service) Mutable(ctx context.Context, userID, id string) (*appliance.Co
 		return nil, err
 	}
 	if conv.IsLocked {
-		return nil, appliance.Errorf(appliance.ELOCKED, "A paid plan is required to access this conversation.")
+		return nil, appliance.LockedError("conversation")
 	}
 	return conv, nil
 }
