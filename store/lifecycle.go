@@ -64,6 +64,26 @@ func insertMemories(ctx context.Context, tx *sql.Tx, ms []*appliance.Memory) err
 	return nil
 }
 
+// StartRecording inserts an in_progress conversation that ends after
+// silenceTimeout without new speech (see IdleInProgress).
+func (db *DB) StartRecording(ctx context.Context, c *appliance.Conversation, silenceTimeout time.Duration) error {
+	if c.FinishedAt == nil {
+		return fmt.Errorf("start recording %s: no finished_at", c.ID)
+	}
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		if err := upsertConversation(ctx, tx, c, ""); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE conversations SET silence_timeout_s = ?, idle_at = ? WHERE id = ?`,
+			int64(silenceTimeout/time.Second), fmtTime(c.FinishedAt.Add(silenceTimeout)), c.ID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("start recording %s: %w", c.ID, err)
+	}
+	return nil
+}
+
 // AppendSegments adds segments after the ones an in_progress conversation
 // already has and moves its finished_at, in one transaction. When it
 // returns nil the segments are committed to the WAL and survive a crash of
@@ -73,9 +93,10 @@ func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appl
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
 		var status string
 		var next int
-		err := tx.QueryRowContext(ctx, `SELECT c.status,
+		var timeout sql.NullInt64
+		err := tx.QueryRowContext(ctx, `SELECT c.status, c.silence_timeout_s,
 				COALESCE((SELECT MAX(idx) + 1 FROM transcript_segments WHERE conversation_id = c.id), 0)
-			FROM conversations c WHERE c.id = ? AND c.user_id = ? AND c.deleted = 0`, id, userID).Scan(&status, &next)
+			FROM conversations c WHERE c.id = ? AND c.user_id = ? AND c.deleted = 0`, id, userID).Scan(&status, &timeout, &next)
 		if err == sql.ErrNoRows {
 			return appliance.Errorf(appliance.ENOTFOUND, "Conversation not found")
 		} else if err != nil {
@@ -87,8 +108,12 @@ func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appl
 		if err := insertSegments(ctx, tx, id, next, segs); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE conversations SET finished_at = ?, updated_at = ? WHERE id = ?`,
-			fmtTime(finishedAt), fmtTime(db.Now()), id)
+		var idleAt any // stays NULL for a recording started without a timeout
+		if timeout.Valid {
+			idleAt = fmtTime(finishedAt.Add(time.Duration(timeout.Int64) * time.Second))
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE conversations SET finished_at = ?, idle_at = COALESCE(?, idle_at), updated_at = ? WHERE id = ?`,
+			fmtTime(finishedAt), idleAt, fmtTime(db.Now()), id)
 		return err
 	})
 	if err != nil {
@@ -184,12 +209,14 @@ func (db *DB) DiscardConversation(ctx context.Context, userID, id string, discar
 }
 
 // IdleInProgress returns up to limit in_progress conversations (without
-// segments) of any user whose last speech (finished_at) is before `before`:
-// the recordings whose silence timeout has passed.
-func (db *DB) IdleInProgress(ctx context.Context, before time.Time, limit int) ([]*appliance.Conversation, error) {
+// segments) of any user whose silence timeout has run out by now: their own
+// (idle_at), or for one that has none, defaultTimeout after its last speech.
+func (db *DB) IdleInProgress(ctx context.Context, now time.Time, defaultTimeout time.Duration, limit int) ([]*appliance.Conversation, error) {
 	rows, err := db.reader.QueryContext(ctx, `SELECT `+prefixed("c.", conversationColumns)+` FROM conversations c
-		WHERE c.status = 'in_progress' AND c.deleted = 0 AND c.finished_at < ? ORDER BY c.finished_at LIMIT ?`,
-		fmtTime(before), limitOr(limit, 100))
+		WHERE c.status = 'in_progress' AND c.deleted = 0
+			AND (c.idle_at < ? OR (c.idle_at IS NULL AND c.finished_at < ?))
+		ORDER BY c.finished_at LIMIT ?`,
+		fmtTime(now), fmtTime(now.Add(-defaultTimeout)), limitOr(limit, 100))
 	if err != nil {
 		return nil, fmt.Errorf("idle conversations: %w", err)
 	}

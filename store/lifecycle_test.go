@@ -105,7 +105,15 @@ func TestIdleInProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	idle, err := db.IdleInProgress(ctx, now.Add(-2*time.Minute), 10)
+	long := lifecycleConversation("long-timeout", grace, appliance.StatusInProgress, now.Add(-20*time.Minute))
+	if err := db.StartRecording(ctx, long, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	short := lifecycleConversation("short-timeout", grace, appliance.StatusInProgress, now.Add(-30*time.Second))
+	if err := db.StartRecording(ctx, short, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	idle, err := db.IdleInProgress(ctx, now, 2*time.Minute, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +121,14 @@ func TestIdleInProgress(t *testing.T) {
 	for _, c := range idle {
 		ids = append(ids, c.ID)
 	}
-	if strings.Join(ids, ",") != "old-ada,old-grace" {
+	if strings.Join(ids, ",") != "old-ada,old-grace,short-timeout" {
 		t.Fatalf("idle %v", ids)
 	}
 	// The sweep runs every few seconds: it must read the partial index, never
 	// the whole conversations table.
 	plan, err := db.Raw(ctx, `EXPLAIN QUERY PLAN SELECT id FROM conversations c
-		WHERE c.status = 'in_progress' AND c.deleted = 0 AND c.finished_at < ? ORDER BY c.finished_at LIMIT 50`, "x")
+		WHERE c.status = 'in_progress' AND c.deleted = 0
+			AND (c.idle_at < ? OR (c.idle_at IS NULL AND c.finished_at < ?)) ORDER BY c.finished_at LIMIT 50`, "x", "y")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,19 @@ type Recording struct {
 	UserID   string
 	Source   appliance.ConversationSource
 	Language string
+	// SilenceTimeout ends the recording after this long without new speech
+	// (a live session's conversation_timeout); zero means the appliance's
+	// default (--silence-timeout).
+	SilenceTimeout time.Duration
 }
 
 // Start creates an in_progress conversation for a live recording: empty
 // structure, no segments, started and last heard now.
 func (s *Service) Start(ctx context.Context, r Recording) (*appliance.Conversation, error) {
 	now := s.now().UTC()
+	if r.SilenceTimeout <= 0 {
+		r.SilenceTimeout = s.silence
+	}
 	if r.Source == "" {
 		r.Source = appliance.SourceOmi
 	}
@@ -33,7 +40,7 @@ func (s *Service) Start(ctx context.Context, r Recording) (*appliance.Conversati
 		Structured: appliance.EmptyStructured(), TranscriptSegments: []appliance.TranscriptSegment{},
 		ExternalData: map[string]any{}, Visibility: appliance.VisibilityPrivate,
 	}
-	if err := s.store.SaveConversation(ctx, conv); err != nil {
+	if err := s.store.StartRecording(ctx, conv, r.SilenceTimeout); err != nil {
 		return nil, err
 	}
 	s.publish(appliance.StreamEvent{Type: appliance.EventConversationStarted, UserID: r.UserID, ConversationID: conv.ID, Conversation: conv})
@@ -169,11 +176,11 @@ func (s *Service) processAndSave(ctx context.Context, conv *appliance.Conversati
 	return conv, nil
 }
 
-// FinishIdle finishes every recording whose last speech is older than
-// timeout, and returns how many it finished. One that fails is logged and
-// left failed; the others go on.
-func (s *Service) FinishIdle(ctx context.Context, timeout time.Duration) (int, error) {
-	idle, err := s.store.IdleInProgress(ctx, s.now().UTC().Add(-timeout), sweepBatch)
+// FinishIdle finishes every recording whose silence timeout has run out,
+// and returns how many it finished. One that fails is logged and left
+// failed; the others go on.
+func (s *Service) FinishIdle(ctx context.Context) (int, error) {
+	idle, err := s.store.IdleInProgress(ctx, s.now().UTC(), s.silence, sweepBatch)
 	if err != nil {
 		return 0, err
 	}
@@ -195,7 +202,7 @@ func (s *Service) FinishIdle(ctx context.Context, timeout time.Duration) (int, e
 
 // RunSilenceTimeouts finishes idle recordings every few seconds until ctx
 // ends.
-func (s *Service) RunSilenceTimeouts(ctx context.Context, timeout time.Duration) {
+func (s *Service) RunSilenceTimeouts(ctx context.Context) {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
@@ -203,7 +210,7 @@ func (s *Service) RunSilenceTimeouts(ctx context.Context, timeout time.Duration)
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if _, err := s.FinishIdle(ctx, timeout); err != nil && ctx.Err() == nil {
+			if _, err := s.FinishIdle(ctx); err != nil && ctx.Err() == nil {
 				s.log.Warn("look for idle recordings", "err", err)
 			}
 		}

@@ -35,7 +35,8 @@ type Store interface {
 	Conversation(ctx context.Context, userID, id string) (*appliance.Conversation, error)
 	ConversationHead(ctx context.Context, userID, id string) (*appliance.Conversation, error)
 	InProgressConversation(ctx context.Context, userID string) (*appliance.Conversation, error)
-	IdleInProgress(ctx context.Context, before time.Time, limit int) ([]*appliance.Conversation, error)
+	StartRecording(ctx context.Context, c *appliance.Conversation, silenceTimeout time.Duration) error
+	IdleInProgress(ctx context.Context, now time.Time, defaultTimeout time.Duration, limit int) ([]*appliance.Conversation, error)
 
 	SetConversationTitle(ctx context.Context, userID, id, title string) error
 	DiscardConversation(ctx context.Context, userID, id string, discarded bool) error
@@ -61,7 +62,7 @@ const (
 	// half-written conversation behind.
 	processTimeout = 2 * time.Minute
 	// DefaultSilenceTimeout ends a recording after this long without new
-	// speech; the reference's default, and its floor, is 120 s.
+	// speech, unless it was started with its own; the reference's default.
 	DefaultSilenceTimeout = 2 * time.Minute
 	// sweepEvery is how often idle recordings are looked for, as often as
 	// the reference checks its live sessions.
@@ -79,15 +80,19 @@ type Deps struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// SilenceTimeout is the default time without speech after which a live
+	// recording ends; zero means DefaultSilenceTimeout.
+	SilenceTimeout time.Duration
 }
 
 // Service is the conversation lifecycle. It is safe for concurrent use.
 type Service struct {
-	store  Store
-	proc   Processor
-	events appliance.EventPublisher
-	log    *slog.Logger
-	now    func() time.Time
+	store   Store
+	proc    Processor
+	events  appliance.EventPublisher
+	log     *slog.Logger
+	now     func() time.Time
+	silence time.Duration
 }
 
 // New returns the lifecycle service.
@@ -101,7 +106,10 @@ func New(d Deps) *Service {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Service{store: d.Store, proc: d.Processor, events: d.Events, log: d.Logger, now: d.Now}
+	if d.SilenceTimeout <= 0 {
+		d.SilenceTimeout = DefaultSilenceTimeout
+	}
+	return &Service{store: d.Store, proc: d.Processor, events: d.Events, log: d.Logger, now: d.Now, silence: d.SilenceTimeout}
 }
 
 func (s *Service) publish(e appliance.StreamEvent) {

@@ -351,19 +351,23 @@ func TestFailAndRetry(t *testing.T) {
 
 func TestSilenceTimeoutFinishesOnlyIdleRecordings(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := newEnv(t) // the default silence timeout: 2 minutes
 	ctx := context.Background()
 	idle, _ := e.svc.Start(ctx, conversation.Recording{UserID: e.user})
 	if err := e.svc.Append(ctx, e.user, idle.ID, meeting); err != nil {
 		t.Fatal(err)
 	}
 	silent, _ := e.svc.Start(ctx, conversation.Recording{UserID: e.user})
+	patient, _ := e.svc.Start(ctx, conversation.Recording{UserID: e.user, SilenceTimeout: 10 * time.Minute})
+	if err := e.svc.Append(ctx, e.user, patient.ID, meeting); err != nil {
+		t.Fatal(err)
+	}
 	e.clock.Add(90 * time.Second)
 	other := e.addUser("Grace Hopper")
 	live, _ := e.svc.Start(ctx, conversation.Recording{UserID: other})
-	e.clock.Add(60 * time.Second) // idle and silent: 150 s; live: 60 s
+	e.clock.Add(60 * time.Second) // idle, silent, patient: 150 s; live: 60 s
 
-	n, err := e.svc.FinishIdle(ctx, 2*time.Minute)
+	n, err := e.svc.FinishIdle(ctx)
 	if err != nil || n != 2 {
 		t.Fatalf("finished %d, err %v", n, err)
 	}
@@ -374,8 +378,24 @@ func TestSilenceTimeoutFinishesOnlyIdleRecordings(t *testing.T) {
 	if _, err := e.db.ConversationHead(ctx, e.user, silent.ID); appliance.ErrorCode(err) != appliance.ENOTFOUND {
 		t.Fatalf("silent recording: %v", err)
 	}
-	if c, _ := e.db.ConversationHead(ctx, other, live.ID); c.Status != appliance.StatusInProgress {
-		t.Fatalf("live recording is %s", c.Status)
+	for id, user := range map[string]string{live.ID: other, patient.ID: e.user} {
+		if c, _ := e.db.ConversationHead(ctx, user, id); c.Status != appliance.StatusInProgress {
+			t.Fatalf("recording %s within its timeout is %s", id, c.Status)
+		}
+	}
+	// Speech moves the deadline: the patient recording ends 10 minutes
+	// after its last segment, not after it started.
+	e.clock.Add(8 * time.Minute)
+	if err := e.svc.Append(ctx, e.user, patient.ID, meeting[:1]); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Add(9 * time.Minute)
+	if n, _ := e.svc.FinishIdle(ctx); n != 1 { // only live (Grace's, 2 min default) ends
+		t.Fatalf("finished %d after the patient recording spoke again", n)
+	}
+	e.clock.Add(2 * time.Minute)
+	if n, _ := e.svc.FinishIdle(ctx); n != 1 {
+		t.Fatalf("patient recording not finished 11 min after its last speech (%d)", n)
 	}
 }
 

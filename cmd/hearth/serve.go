@@ -92,8 +92,9 @@ func (m *Main) Run(ctx context.Context) error {
 
 	conversations := conversation.New(conversation.Deps{
 		Store: db, Processor: pipeline.New(extractor, m.Logger), Events: m.events, Logger: m.Logger,
+		SilenceTimeout: m.Config.SilenceTimeout,
 	})
-	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx, m.Config.SilenceTimeout) })
+	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx) })
 
 	// Listen before building the HTTP parts: the appliance's own address
 	// (port 0 picks one) goes into replies that name it.
