@@ -3,8 +3,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # mattn/go-sqlite3 needs the sqlite_fts5 tag for full-text search; the store
-# refuses to compile without it (see store/buildtag_fts5.go).
-export GOFLAGS := -tags=sqlite_fts5
+# refuses to compile without it (see store/buildtag_fts5.go). The codec
+# libraries are optional: each one pkg-config finds is linked (lc3: liblc3,
+# libavcodec: AAC), and a build without one says its codec is unavailable.
+# Recursive (=) so that it is evaluated per command, after `make deps` may
+# have installed them.
+CODEC_TAGS = $(shell pkg-config --exists lc3 2>/dev/null && printf ,lc3)$(shell pkg-config --exists libavcodec libavutil 2>/dev/null && printf ,libavcodec)
+export GOFLAGS = -tags=sqlite_fts5$(CODEC_TAGS)
 export CGO_ENABLED := 1
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -60,6 +65,7 @@ test-race: mcp-client ## Run the tests under the race detector, shuffled
 fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)
 	go test ./appliance/api -run XXX -fuzz FuzzParseFromSegments -fuzztime $(or $(FUZZTIME),30s)
 	go test ./appliance/api -run XXX -fuzz FuzzDecodeJSONObject -fuzztime $(or $(FUZZTIME),30s)
+	go test ./appliance/audio -run XXX -fuzz FuzzDecode -fuzztime $(or $(FUZZTIME),30s)
 
 .PHONY: bench
 bench: build ## Go benchmarks plus the load driver against a real bin/hearth

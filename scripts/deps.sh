@@ -12,8 +12,13 @@ mode=${1:-run}
 # libsqlite3-dev: sqlite-vec's cgo bindings include sqlite3.h.
 # pkg-config: how cgo finds the codec libraries.
 # curl: the Quick start talks to the appliance with it.
-PACKAGES=(make libsqlite3-dev pkg-config curl)
+# liblc3-dev, libavcodec-dev: the LC3 and AAC codecs of live audio (optional:
+# a build without them refuses those codecs, the others work).
+PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev)
 if [ "$mode" = test ]; then
+  # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
+  # and liblc3-tools encode it as wearables do and decode it as references.
+  PACKAGES+=(festival festvox-us-slt-hts ffmpeg opus-tools liblc3-tools)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
   command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
