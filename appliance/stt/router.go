@@ -1,0 +1,105 @@
+package stt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Router opens a stream on the first provider, in order, that serves the
+// session's language and channel count, retrying each a few times at
+// connection time and falling back to the next. It fails closed when none
+// serves the language. Once audio has flowed, a failure is reported, never
+// papered over by switching provider (the session sends stt_failed).
+type Router struct {
+	providers []StreamingProvider
+	attempts  int
+	backoff   time.Duration
+	log       *slog.Logger
+}
+
+// NewRouter returns a router over providers, in order of preference.
+func NewRouter(logger *slog.Logger, providers ...StreamingProvider) *Router {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Router{providers: providers, attempts: 3, backoff: 200 * time.Millisecond, log: logger}
+}
+
+// WithRetry sets how often each provider is tried at connection time and
+// the pause between tries (tests shorten it).
+func (r *Router) WithRetry(attempts int, backoff time.Duration) *Router {
+	r.attempts, r.backoff = max(attempts, 1), backoff
+	return r
+}
+
+// Selection is what Open chose.
+type Selection struct {
+	Provider string
+	// FallbackFrom names the preferred provider that could not be opened,
+	// when another one serves the session instead.
+	FallbackFrom string
+}
+
+// Reason is the ready event's reason: "fallback_from_<x>", or "".
+func (s Selection) Reason() string {
+	if s.FallbackFrom == "" {
+		return ""
+	}
+	return "fallback_from_" + s.FallbackFrom
+}
+
+// ErrNoRoute is the failure when no provider serves a language.
+var ErrNoRoute = errors.New("no speech route serves this language")
+
+// Open opens a stream for cfg.
+func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error) {
+	cfg.Language = normLanguage(cfg.Language)
+	if cfg.Channels == 0 {
+		cfg.Channels = 1
+	}
+	var sel Selection
+	var last error
+	for _, p := range r.providers {
+		if !p.Supports(cfg.Language, cfg.Channels) {
+			continue
+		}
+		for attempt := 1; attempt <= r.attempts; attempt++ {
+			s, err := p.Open(ctx, cfg)
+			if err == nil {
+				sel.Provider = p.Name()
+				return s, sel, nil
+			}
+			last = Classify(err, p.Name())
+			r.log.Warn("speech route did not open", "provider", p.Name(), "attempt", attempt, "err", err)
+			if ce := Classify(err, p.Name()); ce.Outcome == ConfigError || ctx.Err() != nil {
+				break // retrying a misconfigured route cannot help
+			}
+			select {
+			case <-ctx.Done():
+				return nil, sel, ctx.Err()
+			case <-time.After(r.backoff * time.Duration(attempt)):
+			}
+		}
+		if sel.FallbackFrom == "" {
+			sel.FallbackFrom = p.Name()
+		}
+	}
+	if last == nil {
+		return nil, sel, &Error{Outcome: ConfigError, Provider: "", Reason: "unsupported_language",
+			Err: fmt.Errorf("%w: %s", ErrNoRoute, cfg.Language)}
+	}
+	return nil, sel, last
+}
+
+// Serves reports whether any provider serves language with channels.
+func (r *Router) Serves(language string, channels int) bool {
+	for _, p := range r.providers {
+		if p.Supports(normLanguage(language), max(channels, 1)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,101 @@
+package stt_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
+)
+
+func script(name string, mod func(*scripted.Script)) *scripted.Provider {
+	s := scripted.Script{Name: name, Utterances: []scripted.Utterance{{Text: "hello there"}, {Text: "second one", Speaker: 1}}}
+	if mod != nil {
+		mod(&s)
+	}
+	return scripted.New(s)
+}
+
+func TestRouterOrderRetryAndFallback(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name       string
+		providers  []stt.StreamingProvider
+		lang       string
+		want       string
+		wantReason string
+		wantErr    stt.Outcome
+	}{
+		{"first serves", []stt.StreamingProvider{script("a", nil), script("b", nil)}, "en", "a", "", ""},
+		{"retried at connection time", []stt.StreamingProvider{script("a", func(s *scripted.Script) { s.OpenFailures = 2 }), script("b", nil)}, "en", "a", "", ""},
+		{"falls back after retries", []stt.StreamingProvider{script("a", func(s *scripted.Script) { s.OpenFailures = 9 }), script("b", nil)}, "en", "b", "fallback_from_a", ""},
+		{"misconfigured route is skipped at once", []stt.StreamingProvider{script("a", func(s *scripted.Script) { s.ConfigError = true }), script("b", nil)}, "en", "b", "fallback_from_a", ""},
+		{"language routes", []stt.StreamingProvider{script("a", nil), script("b", func(s *scripted.Script) { s.Languages = []string{"de"} })}, "de", "b", "", ""},
+		{"auto means multi", []stt.StreamingProvider{script("a", func(s *scripted.Script) { s.Languages = []string{"multi"} })}, "auto", "a", "", ""},
+		{"fails closed", []stt.StreamingProvider{script("a", nil)}, "xx", "", "", stt.ConfigError},
+		{"every route down", []stt.StreamingProvider{script("a", func(s *scripted.Script) { s.OpenFailures = 9 })}, "en", "", "", stt.UpstreamError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := stt.NewRouter(nil, tc.providers...).WithRetry(3, time.Millisecond)
+			s, sel, err := r.Open(ctx, stt.Config{Language: tc.lang})
+			if tc.wantErr != "" {
+				var se *stt.Error
+				if !errors.As(err, &se) || se.Outcome != tc.wantErr {
+					t.Fatalf("err %v, want outcome %s", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if sel.Provider != tc.want || sel.Reason() != tc.wantReason {
+				t.Fatalf("selected %+v (%q), want %s %q", sel, sel.Reason(), tc.want, tc.wantReason)
+			}
+		})
+	}
+}
+
+func burst(seconds float64, speech bool) []int16 {
+	n := int(seconds * stt.SampleRate)
+	out := make([]int16, n)
+	if speech {
+		for i := range out {
+			out[i] = int16(6000 * math.Sin(2*math.Pi*220*float64(i)/stt.SampleRate))
+		}
+	}
+	return out
+}
+
+func TestScriptedHearsBurstsAndFailsOnCue(t *testing.T) {
+	t.Parallel()
+	p := script("s", func(s *scripted.Script) { s.FailAfterUtterances = 2 })
+	s, err := p.Open(context.Background(), stt.Config{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Send(burst(0.5, false))
+	s.Send(burst(1.0, true)) // 0.5–1.5 s
+	s.Send(burst(0.6, false))
+	got := <-s.Words()
+	if len(got) != 2 || got[0].Text != "hello" || math.Abs(got[0].Start-0.5) > 0.03 || math.Abs(got[1].End-1.5) > 0.03 {
+		t.Fatalf("first utterance %+v", got)
+	}
+	s.Send(burst(0.4, true))
+	err = s.Send(burst(0.6, false))
+	second := <-s.Words()
+	if len(second) != 2 || second[0].Speaker != 1 {
+		t.Fatalf("second utterance %+v", second)
+	}
+	if _, open := <-s.Words(); open {
+		t.Fatal("stream still open after its scripted failure")
+	}
+	var se *stt.Error
+	if !errors.As(s.Err(), &se) || se.Reason != "connection_lost" || !se.Outcome.Retryable() || err == nil {
+		t.Fatalf("failure %v / send %v", s.Err(), err)
+	}
+}

@@ -1,0 +1,154 @@
+// Package stt is speech-to-text as the appliance consumes it: the
+// streaming and batch provider interfaces, the outcome vocabulary every
+// route reports in, and the Router that picks a provider for a session
+// (ordered routes per language and channel count, connection-time retry and
+// fallback, and no silent replacement once audio has flowed).
+package stt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// SampleRate is what every provider is fed: 16-bit mono PCM at 16 kHz.
+const SampleRate = 16000
+
+// Word is one recognised word, timed in seconds from the stream's start.
+type Word struct {
+	Text    string
+	Start   float64
+	End     float64
+	Speaker int // diarised speaker number; 0 when the route does not diarise
+}
+
+// Config describes a stream or a batch job.
+type Config struct {
+	Language string // a code such as "en", or "multi" for detection
+	Channels int
+	Diarize  bool
+}
+
+// Stream is one live transcription.
+type Stream interface {
+	// Send feeds PCM (16 kHz mono). It must not block for long: a provider
+	// buffers or drops, never stalls the socket.
+	Send(pcm []int16) error
+	// Words delivers finalised words; it is closed when the stream ends.
+	// After it closes, Err tells whether the stream failed.
+	Words() <-chan []Word
+	// Err is the terminal failure, or nil after a clean Close.
+	Err() error
+	// Close flushes what the provider still holds and ends the stream.
+	Close() error
+}
+
+// StreamingProvider opens live streams.
+type StreamingProvider interface {
+	Name() string
+	// Supports reports whether the provider serves the language with that
+	// many channels.
+	Supports(language string, channels int) bool
+	Open(ctx context.Context, cfg Config) (Stream, error)
+}
+
+// Segment is a stretch of a batch transcript.
+type Segment struct {
+	Start   float64 `json:"start"`
+	End     float64 `json:"end"`
+	Text    string  `json:"text"`
+	Speaker string  `json:"speaker,omitempty"`
+}
+
+// Transcript is a batch result.
+type Transcript struct {
+	Text             string    `json:"text"`
+	Segments         []Segment `json:"segments"`
+	DetectedLanguage string    `json:"detected_language"`
+}
+
+// BatchProvider transcribes whole recordings.
+type BatchProvider interface {
+	Name() string
+	Supports(language string, channels int) bool
+	Transcribe(ctx context.Context, pcm []int16, cfg Config) (Transcript, error)
+}
+
+// Outcome is the transcription outcome vocabulary of the contract.
+type Outcome string
+
+// Outcomes.
+const (
+	Success         Outcome = "success"
+	ExpectedSilence Outcome = "expected_silence"
+	EmptyUnexpected Outcome = "empty_unexpected"
+	Timeout         Outcome = "timeout"
+	UpstreamError   Outcome = "upstream_error"
+	ConfigError     Outcome = "config_error"
+	InvalidInput    Outcome = "invalid_input"
+)
+
+// Retryable reports whether trying again later may succeed.
+func (o Outcome) Retryable() bool {
+	return o == EmptyUnexpected || o == Timeout || o == UpstreamError
+}
+
+// Error is a classified provider failure. Its Reason is safe to show a
+// client; Err (the provider's own error) is for the log only.
+type Error struct {
+	Outcome  Outcome
+	Provider string
+	Reason   string
+	Err      error
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("stt %s: %s", e.Provider, e.Outcome)
+	if e.Reason != "" {
+		s += " (" + e.Reason + ")"
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Classify returns err as an *Error, classifying an unclassified one as an
+// upstream error of provider (a context deadline as a timeout).
+func Classify(err error, provider string) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Outcome: Timeout, Provider: provider, Reason: "timeout", Err: err}
+	}
+	return &Error{Outcome: UpstreamError, Provider: provider, Reason: "upstream_error", Err: err}
+}
+
+// normLanguage folds the spellings clients use ("auto" means detection).
+func normLanguage(l string) string {
+	l = strings.ToLower(strings.TrimSpace(l))
+	if l == "" {
+		return "en"
+	}
+	if l == "auto" {
+		return "multi"
+	}
+	return l
+}
+
+// Languages returns a Supports function for a fixed list; "multi" in the
+// list serves detection.
+func Languages(langs ...string) func(language string, channels int) bool {
+	return func(language string, channels int) bool {
+		return slices.Contains(langs, normLanguage(language))
+	}
+}
