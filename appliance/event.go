@@ -42,7 +42,9 @@ type StreamEvent struct {
 	ConversationID string              `json:"conversation_id,omitempty"`
 	Conversation   *Conversation       `json:"conversation,omitempty"`
 	Segments       []TranscriptSegment `json:"segments,omitempty"`
-	Memories       []*Memory           `json:"memories,omitempty"`
+	// Replaced names segments that appended ones absorbed (merged).
+	Replaced []string  `json:"replaced,omitempty"`
+	Memories []*Memory `json:"memories,omitempty"`
 	// Err is a client-safe reason for EventConversationFailed.
 	Err string `json:"error,omitempty"`
 }

@@ -85,11 +85,12 @@ func (db *DB) StartRecording(ctx context.Context, c *appliance.Conversation, sil
 }
 
 // AppendSegments adds segments after the ones an in_progress conversation
-// already has and moves its finished_at, in one transaction. When it
-// returns nil the segments are committed to the WAL and survive a crash of
-// the process. A conversation that is missing, deleted or no longer
-// in_progress is ENOTFOUND or ECONFLICT.
-func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, finishedAt time.Time) error {
+// already has and moves its finished_at, in one transaction; segments whose
+// ids are in replaces (a tail that a merge absorbed) are removed in the same
+// transaction. When it returns nil the segments are committed to the WAL
+// and survive a crash of the process. A conversation that is missing,
+// deleted or no longer in_progress is ENOTFOUND or ECONFLICT.
+func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces []string, finishedAt time.Time) error {
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
 		var status string
 		var next int
@@ -104,6 +105,11 @@ func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appl
 		}
 		if status != string(appliance.StatusInProgress) {
 			return appliance.Errorf(appliance.ECONFLICT, "Conversation is %s, not in progress", status)
+		}
+		for _, sid := range replaces {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM transcript_segments WHERE conversation_id = ? AND id = ?`, id, sid); err != nil {
+				return fmt.Errorf("drop merged segment: %w", err)
+			}
 		}
 		if err := insertSegments(ctx, tx, id, next, segs); err != nil {
 			return err

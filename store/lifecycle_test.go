@@ -61,7 +61,7 @@ func TestAppendSegmentsAndStatusGuards(t *testing.T) {
 	}
 	later := now.Add(time.Minute)
 	segs := []appliance.TranscriptSegment{{ID: "s1", Text: "one"}, {ID: "s2", Text: "two"}}
-	if err := db.AppendSegments(ctx, user, "rec", segs, later); err != nil {
+	if err := db.AppendSegments(ctx, user, "rec", segs, nil, later); err != nil {
 		t.Fatal(err)
 	}
 	c, err := db.Conversation(ctx, user, "rec")
@@ -71,7 +71,7 @@ func TestAppendSegmentsAndStatusGuards(t *testing.T) {
 	if len(c.TranscriptSegments) != 3 || c.TranscriptSegments[2].Text != "two" || !c.FinishedAt.Equal(later.Truncate(time.Microsecond)) {
 		t.Fatalf("after append: %d segments, finished %v", len(c.TranscriptSegments), c.FinishedAt)
 	}
-	if err := db.AppendSegments(ctx, "someone-else", "rec", segs, later); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+	if err := db.AppendSegments(ctx, "someone-else", "rec", segs, nil, later); appliance.ErrorCode(err) != appliance.ENOTFOUND {
 		t.Fatalf("another user's append: %v", err)
 	}
 	inProgress := []appliance.ConversationStatus{appliance.StatusInProgress}
@@ -81,7 +81,7 @@ func TestAppendSegmentsAndStatusGuards(t *testing.T) {
 	if err := db.SetConversationStatus(ctx, user, "rec", inProgress, appliance.StatusProcessing); appliance.ErrorCode(err) != appliance.ECONFLICT {
 		t.Fatalf("second transition: %v", err)
 	}
-	if err := db.AppendSegments(ctx, user, "rec", segs, later); appliance.ErrorCode(err) != appliance.ECONFLICT {
+	if err := db.AppendSegments(ctx, user, "rec", segs, nil, later); appliance.ErrorCode(err) != appliance.ECONFLICT {
 		t.Fatalf("append to a processing conversation: %v", err)
 	}
 	if err := db.SetConversationStatus(ctx, user, "missing", inProgress, appliance.StatusProcessing); appliance.ErrorCode(err) != appliance.ENOTFOUND {

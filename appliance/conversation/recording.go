@@ -48,11 +48,13 @@ func (s *Service) Start(ctx context.Context, r Recording) (*appliance.Conversati
 }
 
 // Append adds segments to an in_progress conversation and marks the
-// recording as heard now. Once Append returns nil the segments are
-// committed and survive a crash of the process. A conversation that is no
-// longer in progress is ECONFLICT: its recording has ended.
-func (s *Service) Append(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment) error {
-	if len(segs) == 0 {
+// recording as heard now; replaces names earlier segments (a tail that a
+// merge absorbed into the first new one) to remove in the same write. Once
+// Append returns nil the segments are committed and survive a crash of the
+// process. A conversation that is no longer in progress is ECONFLICT: its
+// recording has ended.
+func (s *Service) Append(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces ...string) error {
+	if len(segs) == 0 && len(replaces) == 0 {
 		return nil
 	}
 	out := make([]appliance.TranscriptSegment, len(segs))
@@ -65,10 +67,10 @@ func (s *Service) Append(ctx context.Context, userID, id string, segs []applianc
 		}
 		out[i] = seg
 	}
-	if err := s.store.AppendSegments(ctx, userID, id, out, s.now().UTC()); err != nil {
+	if err := s.store.AppendSegments(ctx, userID, id, out, replaces, s.now().UTC()); err != nil {
 		return err
 	}
-	s.publish(appliance.StreamEvent{Type: appliance.EventSegmentsAppended, UserID: userID, ConversationID: id, Segments: out})
+	s.publish(appliance.StreamEvent{Type: appliance.EventSegmentsAppended, UserID: userID, ConversationID: id, Segments: out, Replaced: replaces})
 	return nil
 }
 
@@ -215,4 +217,28 @@ func (s *Service) RunSilenceTimeouts(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// Resume returns the recording a reconnecting session continues: the
+// user's in_progress conversation, when its last speech is within
+// r.SilenceTimeout; one whose timeout has run out is finished first (its
+// processing runs now) and a new recording started.
+func (s *Service) Resume(ctx context.Context, r Recording) (conv *appliance.Conversation, resumed bool, err error) {
+	if r.SilenceTimeout <= 0 {
+		r.SilenceTimeout = s.silence
+	}
+	cur, err := s.store.InProgressConversation(ctx, r.UserID)
+	switch {
+	case appliance.ErrorCode(err) == appliance.ENOTFOUND:
+	case err != nil:
+		return nil, false, err
+	case cur.FinishedAt != nil && s.now().Sub(*cur.FinishedAt) < r.SilenceTimeout:
+		return cur, true, nil
+	default:
+		if _, err := s.Finish(ctx, r.UserID, cur.ID, FinishSilence); err != nil && appliance.ErrorCode(err) != appliance.ECONFLICT {
+			s.log.Warn("finish an expired recording on reconnect", "conversation_id", cur.ID, "err", err)
+		}
+	}
+	conv, err = s.Start(ctx, r)
+	return conv, false, err
 }

@@ -479,3 +479,41 @@ func TestEventsStayWithTheirUser(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+func TestResumeWithinTheTimeoutOnly(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	rec := conversation.Recording{UserID: e.user, SilenceTimeout: time.Minute}
+	first, resumed, err := e.svc.Resume(ctx, rec)
+	if err != nil || resumed {
+		t.Fatalf("first connect: %v resumed=%v", err, resumed)
+	}
+	if err := e.svc.Append(ctx, e.user, first.ID, meeting); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Add(30 * time.Second)
+	again, resumed, err := e.svc.Resume(ctx, rec)
+	if err != nil || !resumed || again.ID != first.ID || len(again.TranscriptSegments) != len(meeting) {
+		t.Fatalf("reconnect within the timeout: %v resumed=%v", err, resumed)
+	}
+	// A merge replaces the tail segment in the same write.
+	tail := again.TranscriptSegments[len(again.TranscriptSegments)-1]
+	merged := tail
+	merged.ID, merged.Text = "", tail.Text+" And the Dolomites."
+	if err := e.svc.Append(ctx, e.user, first.ID, []appliance.TranscriptSegment{merged}, tail.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := e.db.Conversation(ctx, e.user, first.ID)
+	if n := len(got.TranscriptSegments); n != len(meeting) || got.TranscriptSegments[n-1].ID == tail.ID || got.TranscriptSegments[n-1].Text != merged.Text {
+		t.Fatalf("after a merged append: %d segments, last %+v", n, got.TranscriptSegments[n-1])
+	}
+	e.clock.Add(2 * time.Minute)
+	fresh, resumed, err := e.svc.Resume(ctx, rec)
+	if err != nil || resumed || fresh.ID == first.ID {
+		t.Fatalf("reconnect after the timeout: %v resumed=%v", err, resumed)
+	}
+	if c, _ := e.db.ConversationHead(ctx, e.user, first.ID); c.Status != appliance.StatusCompleted {
+		t.Fatalf("the expired recording is %s, want completed", c.Status)
+	}
+}
