@@ -42,6 +42,9 @@ type Config struct {
 	BodyTimeout time.Duration
 	// MaxConns caps concurrent connections; more wait until one closes.
 	MaxConns int
+	// ListenRequireToken refuses /v4/listen upgrades that carry no ID token
+	// (by default the uid is enough, as in the reference's contract).
+	ListenRequireToken bool
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration

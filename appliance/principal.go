@@ -2,8 +2,13 @@ package appliance
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
+
+// ErrExpiredToken is wrapped by a token verifier's error when a token was
+// valid but has expired: a client should get a fresh one and reconnect.
+var ErrExpiredToken = errors.New("token expired")
 
 // PrincipalKind is how a request proved who it acts for.
 type PrincipalKind string

@@ -59,6 +59,8 @@ type Deps struct {
 	// nil derives it from Config.PublicURL, Config.Addr and
 	// Config.TrustedProxies.
 	PublicURL *PublicURL
+	// Listen runs /v4/listen sessions; nil serves no live transcription.
+	Listen Listener
 	// Indexer is notified after writes to searchable records; nil ignores.
 	Indexer Notifier
 	// Searcher answers hybrid searches (MCP search tools, REST twins).
@@ -84,6 +86,7 @@ type Server struct {
 	auth     Authenticator
 	mcp      http.Handler
 	public   *PublicURL
+	listen   Listener
 	indexer  Notifier
 	progress func() search.Progress
 	searcher Searcher
@@ -117,7 +120,7 @@ func New(d Deps) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{oauth: o, public: d.PublicURL,
+	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, mcp: d.MCP, indexer: d.Indexer,
 		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
@@ -192,6 +195,9 @@ func (s *Server) routes(console fs.FS) {
 	e.POST("/oauth/authorize", s.authorizeDecision)
 	e.POST("/oauth/token", s.token)
 	e.POST("/oauth/revoke", s.revoke)
+
+	// Live transcription (the socket checks its own uid and token).
+	e.GET("/v4/listen", s.listenSocket)
 
 	// Surfaces authenticated by this appliance's own ID tokens.
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)

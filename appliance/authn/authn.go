@@ -9,6 +9,7 @@ package authn
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -34,6 +35,11 @@ type TokenVerifier interface {
 // unknown, malformed, revoked, expired, or of a user who no longer exists.
 // Its message names no reason, so that probing learns nothing.
 var ErrInvalid = appliance.Errorf(appliance.EUNAUTHORIZED, "Invalid credential")
+
+// ErrExpired is the refusal of an ID token that was valid but has expired;
+// surfaces that can tell a client to refresh (the live socket's 4001) look
+// for it.
+var ErrExpired = appliance.Errorf(appliance.EUNAUTHORIZED, "Token expired")
 
 // touchEvery bounds how often a key's last_used_at is written: reads stay
 // reads, and a busy key costs one write a minute.
@@ -124,6 +130,9 @@ func (a *Authenticator) idToken(ctx context.Context, raw string) (appliance.Prin
 		return appliance.Principal{}, ErrInvalid
 	}
 	uid, err := a.tokens.Verify(raw)
+	if errors.Is(err, appliance.ErrExpiredToken) {
+		return appliance.Principal{}, ErrExpired
+	}
 	if err != nil {
 		a.log.Debug("id token refused", "err", err)
 		return appliance.Principal{}, ErrInvalid

@@ -19,6 +19,9 @@ type Recording struct {
 	// (a live session's conversation_timeout); zero means the appliance's
 	// default (--silence-timeout).
 	SilenceTimeout time.Duration
+	// StartedAt is when the recording began (its first speech); zero means
+	// now.
+	StartedAt time.Time
 }
 
 // Start creates an in_progress conversation for a live recording: empty
@@ -34,8 +37,12 @@ func (s *Service) Start(ctx context.Context, r Recording) (*appliance.Conversati
 	if r.Language == "" {
 		r.Language = "en"
 	}
+	started := now
+	if !r.StartedAt.IsZero() && r.StartedAt.Before(now) {
+		started = r.StartedAt.UTC()
+	}
 	conv := &appliance.Conversation{
-		ID: uuid.NewString(), UserID: r.UserID, CreatedAt: now, UpdatedAt: now, StartedAt: &now, FinishedAt: &now,
+		ID: uuid.NewString(), UserID: r.UserID, CreatedAt: now, UpdatedAt: now, StartedAt: &started, FinishedAt: &now,
 		Source: r.Source, Language: r.Language, Status: appliance.StatusInProgress,
 		Structured: appliance.EmptyStructured(), TranscriptSegments: []appliance.TranscriptSegment{},
 		ExternalData: map[string]any{}, Visibility: appliance.VisibilityPrivate,

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/hearth-appliance/hearth/appliance"
 )
 
 // KeyFile is the signing key's file name inside the data folder.
@@ -123,6 +125,9 @@ func (s *Signer) Verify(token string) (string, error) {
 		jwt.WithExpirationRequired(),
 		jwt.WithTimeFunc(s.Now),
 	)
+	if errors.Is(err, jwt.ErrTokenExpired) {
+		return "", fmt.Errorf("%w: %w: %w", ErrInvalid, appliance.ErrExpiredToken, err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrInvalid, err)
 	}

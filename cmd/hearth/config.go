@@ -77,6 +77,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", cfg.TrustedProxies, "reverse proxies whose X-Forwarded-Host/-Proto are believed (IPs or CIDRs, comma separated)")
 	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", cfg.BodyTimeout, "how long a request body may take to arrive")
 	fs.IntVar(&cfg.MaxConns, "max-conns", cfg.MaxConns, "most concurrent connections; more wait until one closes")
+	fs.BoolVar(&cfg.ListenRequireToken, "listen-require-token", cfg.ListenRequireToken, "refuse /v4/listen connections without an ID token (default: the uid is enough)")
 	fs.DurationVar(&cfg.SilenceTimeout, "silence-timeout", cfg.SilenceTimeout, "end a live recording after this long without speech")
 	fs.StringVar(&cfg.LLMBaseURL, "llm-base-url", cfg.LLMBaseURL, "OpenAI-compatible chat server for structure and memories, e.g. http://127.0.0.1:11434/v1 (default: built-in, offline)")
 	fs.StringVar(&cfg.LLMModel, "llm-model", cfg.LLMModel, "model name on the LLM server")

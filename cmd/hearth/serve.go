@@ -21,6 +21,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/events"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
+	"github.com/hearth-appliance/hearth/appliance/listen"
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/search"
@@ -37,6 +38,7 @@ type Main struct {
 	db             *store.DB
 	api            *api.Server
 	events         *events.Broker
+	listen         *listen.Server
 	auth           *authn.Authenticator
 	indexer        *search.Indexer
 	stopBackground context.CancelFunc
@@ -116,7 +118,16 @@ func (m *Main) Run(ctx context.Context) error {
 		Store: db, Search: searcher, Indexer: m.indexer,
 		Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata, Logger: m.Logger,
 	})
+	router, err := newSpeechRouter(m.Logger)
+	if err != nil {
+		return err
+	}
+	m.listen = listen.New(listen.Deps{
+		Conversations: conversations, History: db, Events: m.events, Router: router,
+		SpoolDir: filepath.Join(dataDir, "audio"), Logger: m.Logger,
+	})
 	m.api, err = api.New(api.Deps{
+		Listen:        m.listen,
 		Config:        m.Config,
 		Store:         db,
 		Conversations: conversations,
@@ -215,6 +226,11 @@ func (m *Main) Close() error {
 	if m.http != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), m.Config.ShutdownTimeout)
 		defer cancel()
+		// Sockets are hijacked connections, which http.Server.Shutdown does
+		// not track: end them first, with 1001 (going away).
+		if m.listen != nil {
+			m.listen.Shutdown(ctx)
+		}
 		m.http.SetKeepAlivesEnabled(false)
 		if err := m.http.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("shutdown http: %w", err))

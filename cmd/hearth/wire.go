@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/llm"
+	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
 )
 
 // newExtractor picks the extraction route: the built-in offline extractor,
@@ -44,4 +47,20 @@ func redactURL(raw string) string {
 		return "(unparsable URL)"
 	}
 	return u.Redacted()
+}
+
+// newSpeechRouter builds the live speech routes, in order of preference.
+// HEARTH_STT_SCRIPT names a script for the scripted test route, which then
+// comes first (end-to-end tests and the socket load driver use it).
+func newSpeechRouter(logger *slog.Logger) (*stt.Router, error) {
+	var providers []stt.StreamingProvider
+	if path := os.Getenv("HEARTH_STT_SCRIPT"); path != "" {
+		s, err := scripted.Load(path)
+		if err != nil {
+			return nil, usageErr("HEARTH_STT_SCRIPT: %v", err)
+		}
+		logger.Warn("the scripted speech route is on: transcripts are a script, not what was said", "script", path)
+		providers = append(providers, scripted.New(*s))
+	}
+	return stt.NewRouter(logger, providers...), nil
 }

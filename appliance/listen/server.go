@@ -1,0 +1,167 @@
+// Package listen is the live transcription socket (/v4/listen): a wearable
+// or phone streams audio for hours and gets transcript segments back every
+// 600 ms, and a processed conversation after each silence. A session
+// decodes each frame (appliance/audio), feeds a speech route
+// (appliance/stt), groups and merges the words into segments, appends them
+// durably to the recording through the conversation lifecycle before it
+// sends them, and follows the user's event stream to tell the client when
+// the recording was processed.
+package listen
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// Conversations is the lifecycle, as a session uses it.
+type Conversations interface {
+	Resume(ctx context.Context, r conversation.Recording) (*appliance.Conversation, bool, error)
+	Start(ctx context.Context, r conversation.Recording) (*appliance.Conversation, error)
+	Append(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces ...string) error
+	Finish(ctx context.Context, userID, id string, why conversation.FinishReason) (*appliance.Conversation, error)
+}
+
+// History finds the user's latest processed conversation (last_memory).
+type History interface {
+	Conversations(ctx context.Context, userID string, f appliance.ConversationFilter) ([]*appliance.Conversation, error)
+}
+
+// Timing of a session. The defaults are the reference's; tests shorten them.
+type Timing struct {
+	Flush      time.Duration // how often results are processed and sent (600 ms)
+	Heartbeat  time.Duration // the server's text "ping" (10 s)
+	Inactivity time.Duration // no client message for this long closes 1001 (90 s)
+}
+
+// DefaultTiming is the reference's.
+var DefaultTiming = Timing{Flush: 600 * time.Millisecond, Heartbeat: 10 * time.Second, Inactivity: 90 * time.Second}
+
+// Deps are what sessions are built from (wired by hand in cmd).
+type Deps struct {
+	Conversations Conversations
+	History       History
+	Events        appliance.EventSubscriber
+	// Router opens speech routes; nil serves only custom-STT sessions.
+	Router *stt.Router
+	// SpoolDir keeps audio a failed route could not transcribe, for a
+	// later retry; empty keeps none.
+	SpoolDir string
+	Timing   Timing
+	Logger   *slog.Logger
+	Now      func() time.Time
+}
+
+// Server runs sessions.
+type Server struct {
+	d        Deps
+	upgrader websocket.Upgrader
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	live     map[*session]struct{}
+}
+
+// New returns a session server.
+func New(d Deps) *Server {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Timing.Flush <= 0 {
+		d.Timing.Flush = DefaultTiming.Flush
+	}
+	if d.Timing.Heartbeat <= 0 {
+		d.Timing.Heartbeat = DefaultTiming.Heartbeat
+	}
+	if d.Timing.Inactivity <= 0 {
+		d.Timing.Inactivity = DefaultTiming.Inactivity
+	}
+	return &Server{d: d, live: map[*session]struct{}{},
+		upgrader: websocket.Upgrader{
+			ReadBufferSize: 4096, WriteBufferSize: 4096,
+			// Wearables and phone apps are not browsers and send no Origin;
+			// a browser page on another site must not stream into the
+			// owner's recordings with the owner's cookies (there are none,
+			// but the check costs nothing).
+			CheckOrigin: func(r *http.Request) bool {
+				o := r.Header.Get("Origin")
+				return o == "" || sameHost(o, r.Host)
+			},
+		}}
+}
+
+// Refuse completes the upgrade and closes at once with code (1008, or 4001
+// for an expired token) and reason, so that a client that only reads close
+// frames can log why.
+func (s *Server) Refuse(w http.ResponseWriter, r *http.Request, code int, reason string) {
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader has answered with an HTTP error
+	}
+	defer conn.Close()
+	msg := websocket.FormatCloseMessage(code, truncateReason(reason))
+	conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+}
+
+// Serve upgrades r and runs a session for user with p until the client or
+// the appliance ends it.
+func (s *Server) Serve(w http.ResponseWriter, r *http.Request, user string, p Params) {
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	ss := newSession(s, conn, user, p)
+	s.mu.Lock()
+	s.live[ss] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.live, ss)
+		s.mu.Unlock()
+		s.wg.Done()
+	}()
+	ss.run(r.Context())
+}
+
+// Sessions counts the sessions running now.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.live)
+}
+
+// Shutdown ends every session with 1001 (going away) and waits for them,
+// at most until ctx ends.
+func (s *Server) Shutdown(ctx context.Context) {
+	s.mu.Lock()
+	for ss := range s.live {
+		ss.end(websocket.CloseGoingAway, "server shutting down")
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// truncateReason keeps a close reason within the 123 bytes a close frame
+// allows.
+func truncateReason(s string) string {
+	if len(s) > 120 {
+		return s[:120]
+	}
+	return s
+}

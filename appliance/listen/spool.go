@@ -1,0 +1,97 @@
+package listen
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// spoolSeconds bounds the audio a session holds that its route has not
+// yet confirmed (as words). It is what a failed route's session keeps on
+// disk for a later retry.
+const spoolSeconds = 30
+
+// spool holds the stream's most recent audio after the last confirmed
+// word, so that a route that fails mid-session loses nothing it was sent.
+type spool struct {
+	mu        sync.Mutex
+	pcm       []int16
+	start     int // stream sample of pcm[0]
+	confirmed int // stream sample up to which words came back
+}
+
+func newSpool() *spool { return &spool{} }
+
+func (s *spool) add(pcm []int16) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pcm = append(s.pcm, pcm...)
+	if over := len(s.pcm) - spoolSeconds*stt.SampleRate; over > 0 {
+		s.pcm = append(s.pcm[:0], s.pcm[over:]...)
+		s.start += over
+	}
+}
+
+// confirm marks the stream transcribed up to sec seconds.
+func (s *spool) confirm(sec float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := int(sec * stt.SampleRate)
+	if n <= s.confirmed {
+		return
+	}
+	s.confirmed = n
+	if drop := n - s.start; drop > 0 {
+		drop = min(drop, len(s.pcm))
+		s.pcm = append(s.pcm[:0], s.pcm[drop:]...)
+		s.start += drop
+	}
+}
+
+// save writes the unconfirmed audio to dir as a 16 kHz WAV named after the
+// conversation, and returns the path and the number of samples.
+func (s *spool) save(dir, conversationID string, at time.Time) (string, int) {
+	s.mu.Lock()
+	pcm := append([]int16(nil), s.pcm...)
+	s.mu.Unlock()
+	if dir == "" || len(pcm) == 0 {
+		return "", 0
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", 0
+	}
+	if conversationID == "" {
+		conversationID = "unknown"
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.wav", conversationID, at.Unix()))
+	if err := os.WriteFile(path, wav(pcm), 0o600); err != nil {
+		return "", 0
+	}
+	return path, len(pcm)
+}
+
+// wav encodes 16 kHz mono 16-bit PCM as a WAV file.
+func wav(pcm []int16) []byte {
+	b := make([]byte, 0, 44+2*len(pcm))
+	b = append(b, "RIFF"...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(36+2*len(pcm)))
+	b = append(b, "WAVEfmt "...)
+	b = binary.LittleEndian.AppendUint32(b, 16)
+	b = binary.LittleEndian.AppendUint16(b, 1) // PCM
+	b = binary.LittleEndian.AppendUint16(b, 1) // mono
+	b = binary.LittleEndian.AppendUint32(b, stt.SampleRate)
+	b = binary.LittleEndian.AppendUint32(b, stt.SampleRate*2)
+	b = binary.LittleEndian.AppendUint16(b, 2)
+	b = binary.LittleEndian.AppendUint16(b, 16)
+	b = append(b, "data"...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(2*len(pcm)))
+	for _, v := range pcm {
+		b = binary.LittleEndian.AppendUint16(b, uint16(v))
+	}
+	return b
+}
