@@ -101,7 +101,6 @@ func appQuery(uid, codec string, timeout int, extra string) string {
 	return q + "&speaker_auto_assign=enabled&create_speakers=false"
 }
 
-
 type wsClient struct {
 	t    *testing.T
 	conn *websocket.Conn
