@@ -16,30 +16,87 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// speechOpusFS320 synthesises sentences with Festival's HTS voice, with a
-// second and a half of silence after each, and encodes them as current Omi
-// firmware does: Opus, CELT only, 20 ms frames, 32 kbps. It returns one
-// packet per frame.
-func speechOpusFS320(t *testing.T, sentences ...string) [][]byte {
+// speechWAV synthesises sentences with Festival's HTS voice at 16 kHz, with
+// a second and a half of silence after each, and returns the WAV file.
+func speechWAV(t *testing.T, sentences ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	var parts []string
 	for i, s := range sentences {
-		txt, wav, padded := filepath.Join(dir, "s.txt"), filepath.Join(dir, "s.wav"), filepath.Join(dir, "p"+string(rune('a'+i))+".wav")
+		txt, wav, padded := filepath.Join(dir, "s.txt"), filepath.Join(dir, "s.wav"), filepath.Join(dir, "p"+strconv.Itoa(i)+".wav")
 		os.WriteFile(txt, []byte(s), 0o600)
 		mustRun(t, "text2wave", "-F", "16000", "-eval", "(voice_cmu_us_slt_arctic_hts)", "-o", wav, txt)
 		mustRun(t, "sox", wav, padded, "pad", "0", "1.5")
 		parts = append(parts, padded)
 	}
-	all, ogg := filepath.Join(dir, "all.wav"), filepath.Join(dir, "all.ogg")
 	if len(parts) == 1 {
-		all = parts[0]
-	} else {
-		mustRun(t, "sox", append(parts, all)...)
+		return parts[0]
 	}
-	mustRun(t, "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", all, "-c:a", "libopus",
-		"-application", "lowdelay", "-frame_duration", "20", "-b:a", "32k", ogg)
-	return oggOpusPackets(t, ogg)
+	all := filepath.Join(dir, "all.wav")
+	mustRun(t, "sox", append(parts, all)...)
+	return all
+}
+
+// speechOpusFS320 is speech encoded as current Omi firmware sends it: Opus,
+// CELT only, 20 ms frames, 32 kbps, one packet per message.
+func speechOpusFS320(t *testing.T, sentences ...string) [][]byte {
+	t.Helper()
+	return encodeFrames(t, "opus_fs320", speechWAV(t, sentences...))
+}
+
+// encodeFrames encodes a 16 kHz WAV as a wearable sends codec: one message
+// per frame.
+func encodeFrames(t *testing.T, codec, wav string) [][]byte {
+	t.Helper()
+	dir := t.TempDir()
+	ff := func(args ...string) {
+		mustRun(t, "ffmpeg", append([]string{"-hide_banner", "-loglevel", "error", "-y", "-i", wav}, args...)...)
+	}
+	switch codec {
+	case "opus_fs320":
+		out := filepath.Join(dir, "s.ogg")
+		ff("-c:a", "libopus", "-application", "lowdelay", "-frame_duration", "20", "-b:a", "32k", out)
+		return oggOpusPackets(t, out)
+	case "opus": // the DevKit: SILK, 10 ms frames
+		out := filepath.Join(dir, "s.ogg")
+		ff("-c:a", "libopus", "-application", "voip", "-frame_duration", "10", "-b:a", "20k", "-cutoff", "8000", out)
+		return oggOpusPackets(t, out)
+	case "pcm16", "pcm8":
+		rate := map[string]string{"pcm16": "16000", "pcm8": "8000"}[codec]
+		out := filepath.Join(dir, "s.raw")
+		ff("-f", "s16le", "-ar", rate, "-ac", "1", out)
+		b, _ := os.ReadFile(out)
+		n := 640 * 16000 / map[string]int{"pcm16": 16000, "pcm8": 32000}[codec] // 20 ms
+		var frames [][]byte
+		for off := 0; off < len(b); off += n {
+			frames = append(frames, b[off:min(off+n, len(b))])
+		}
+		return frames
+	case "lc3_fs1030":
+		out := filepath.Join(dir, "s.lc3")
+		mustRun(t, "elc3", "-b", "24000", "-m", "10", wav, out)
+		b, _ := os.ReadFile(out)
+		var frames [][]byte
+		for off := int(b[2]) | int(b[3])<<8; off+2 <= len(b); {
+			n := int(b[off]) | int(b[off+1])<<8
+			frames = append(frames, b[off+2:off+2+n])
+			off += 2 + n
+		}
+		return frames
+	case "aac":
+		out := filepath.Join(dir, "s.aac")
+		ff("-c:a", "aac", "-b:a", "32k", "-f", "adts", out)
+		b, _ := os.ReadFile(out)
+		var frames [][]byte
+		for off := 0; off+7 <= len(b); {
+			n := int(b[off+3]&0x03)<<11 | int(b[off+4])<<3 | int(b[off+5])>>5
+			frames = append(frames, b[off:off+n])
+			off += n
+		}
+		return frames
+	}
+	t.Fatalf("no encoder for %s", codec)
+	return nil
 }
 
 func mustRun(t *testing.T, name string, args ...string) {
@@ -360,5 +417,81 @@ func TestListenSegmentsSurviveKill9(t *testing.T) {
 	_, body := srv.call(t, "GET", "/v1/dev/user/conversations?include_transcript=true", key, "")
 	if !strings.Contains(body, segs[0]["text"].(string)) {
 		t.Fatalf("segment %q lost in the crash: %s", segs[0]["text"], body)
+	}
+}
+
+// TestListenEveryCodec streams the same speech in every codec the app
+// sends, each as its device does, and gets the segments back.
+func TestListenEveryCodec(t *testing.T) {
+	t.Parallel()
+	wav := speechWAV(t, "Remind me to water the tomatoes tonight.")
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"Remind me to water the tomatoes tonight."}]}`))
+	for _, codec := range []string{"pcm8", "pcm16", "opus", "opus_fs320", "lc3_fs1030", "aac"} {
+		t.Run(codec, func(t *testing.T) {
+			// A user per codec: each starts its own recording.
+			uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada "+codec)
+			frames := encodeFrames(t, codec, wav)
+			rate := 16000
+			if codec == "pcm8" {
+				rate = 8000
+			}
+			q := strings.Replace(appQuery(uid, codec, 120, ""), "sample_rate=16000", "sample_rate="+strconv.Itoa(rate), 1)
+			c := dialListen(t, srv.base, q, "")
+			c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+			speed := 4.0 * 20 / map[string]float64{"opus": 10, "lc3_fs1030": 10, "aac": 64}[codec]
+			if codec == "pcm8" || codec == "pcm16" || codec == "opus_fs320" {
+				speed = 4
+			}
+			go c.stream(frames, speed)
+			segs := segmentsOf(c.until(20*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil }))
+			if len(segs) == 0 || !strings.Contains(segs[0]["text"].(string), "tomatoes") {
+				t.Fatalf("%s: segments %v", codec, segs)
+			}
+			// The segment is timed to the speech: it starts near the audio's start.
+			if start := segs[0]["start"].(float64); start > 1.5 {
+				t.Fatalf("%s: segment starts at %.2f s", codec, start)
+			}
+		})
+	}
+}
+
+// TestListenResumeAndEndFromOutside: a reconnect within the timeout goes
+// on with the same recording; POST /v1/conversations ends it, and the
+// session hears of it on the event stream.
+func TestListenResumeAndEndFromOutside(t *testing.T) {
+	t.Parallel()
+	frames := encodeFrames(t, "pcm16", speechWAV(t, "Call the landlord about the heating."))
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"Call the landlord about the heating."}]}`))
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	token := mustCLI(t, "token", "--data", data, "--user", uid)
+	key := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "dev")
+
+	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 600, ""), token)
+	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	go c.stream(frames, 4)
+	c.until(20*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil })
+	time.Sleep(time.Second) // let the stream finish before hanging up
+	c.conn.Close()
+
+	c2 := dialListen(t, srv.base, appQuery(uid, "pcm16", 600, ""), token)
+	c2.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	go c2.stream(frames, 4)
+	c2.until(20*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil })
+	time.Sleep(time.Second)
+
+	req, _ := http.NewRequest("POST", srv.base+"/v1/conversations", strings.NewReader("{}"))
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("end recording: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	created := event(c2.until(20*time.Second, "memory_created", func(m wsMsg) bool { return event(m, "memory_created") != nil }), "memory_created")
+	id := created["memory"].(map[string]any)["id"].(string)
+	_, body := srv.call(t, "GET", "/v1/dev/user/conversations/"+id+"?include_transcript=true", key, "")
+	if n := strings.Count(body, "landlord"); n < 2 {
+		t.Fatalf("the resumed recording holds %d of the two sessions' segments: %s", n, body)
 	}
 }
