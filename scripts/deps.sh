@@ -18,7 +18,7 @@ PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev)
 if [ "$mode" = test ]; then
   # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
   # and liblc3-tools encode it as wearables do and decode it as references.
-  PACKAGES+=(festival festvox-us-slt-hts ffmpeg opus-tools liblc3-tools)
+  PACKAGES+=(festival festvox-us-slt-hts sox ffmpeg opus-tools liblc3-tools)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
   command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
