@@ -12,7 +12,7 @@ import (
 // requireTool returns the path of an external program the test drives. Under
 // make test (HEARTH_REQUIRE_E2E_TOOLS=1) a missing one fails the run, since
 // scripts/deps.sh installs it; elsewhere the test is skipped.
-func requireTool(t *testing.T, name string) string {
+func requireTool(t testing.TB, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err == nil {
@@ -25,7 +25,7 @@ func requireTool(t *testing.T, name string) string {
 	return ""
 }
 
-func run(t *testing.T, name string, args ...string) {
+func run(t testing.TB, name string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(requireTool(t, name), args...)
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -35,7 +35,7 @@ func run(t *testing.T, name string, args ...string) {
 
 // speech synthesises text with Festival's natural HTS voice as 16 kHz mono
 // WAV and returns its samples and the file.
-func speech(t *testing.T, text string) ([]int16, string) {
+func speech(t testing.TB, text string) ([]int16, string) {
 	t.Helper()
 	dir := t.TempDir()
 	txt, wav := filepath.Join(dir, "in.txt"), filepath.Join(dir, "speech.wav")
@@ -45,7 +45,7 @@ func speech(t *testing.T, text string) ([]int16, string) {
 }
 
 // readWAV reads a 16-bit PCM WAV file's samples (the first channel).
-func readWAV(t *testing.T, path string) []int16 {
+func readWAV(t testing.TB, path string) []int16 {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -76,7 +76,7 @@ func readWAV(t *testing.T, path string) []int16 {
 
 // oggPackets returns the packets of an Ogg stream, after the two Opus
 // header packets.
-func oggPackets(t *testing.T, path string) [][]byte {
+func oggPackets(t testing.TB, path string) [][]byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -109,7 +109,7 @@ func oggPackets(t *testing.T, path string) [][]byte {
 
 // lc3Frames returns the frames of a liblc3 bitstream file (elc3's output:
 // an 18-byte header, then each frame after its 2-byte length).
-func lc3Frames(t *testing.T, path string) [][]byte {
+func lc3Frames(t testing.TB, path string) [][]byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -126,7 +126,7 @@ func lc3Frames(t *testing.T, path string) [][]byte {
 }
 
 // adtsFrames splits an ADTS stream into its frames.
-func adtsFrames(t *testing.T, path string) [][]byte {
+func adtsFrames(t testing.TB, path string) [][]byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
