@@ -265,6 +265,15 @@ func (s *session) message(data []byte) {
 // suggest queues a custom STT's segments, with its provider name on each.
 // Unlike the reference, they are taken even before the first audio frame.
 func (s *session) suggest(m clientMessage) {
+	segs := suggestedSegments(m)
+	s.mu.Lock()
+	s.suggested = append(s.suggested, segs...)
+	s.mu.Unlock()
+}
+
+// suggestedSegments reads a suggested_transcript's segments: text required,
+// speaker from speaker_id or the label, times made non-negative and ordered.
+func suggestedSegments(m clientMessage) []appliance.TranscriptSegment {
 	var segs []appliance.TranscriptSegment
 	for _, in := range m.Segments {
 		text := strings.TrimSpace(in.Text)
@@ -277,19 +286,20 @@ func (s *session) suggest(m clientMessage) {
 		}
 		start, end := 0.0, 0.0
 		if in.Start != nil {
-			start = *in.Start
+			start = max(*in.Start, 0)
 		}
 		if in.End != nil {
 			end = *in.End
 		}
 		end = max(end, start)
+		if speaker < 0 {
+			speaker = 0
+		}
 		seg := segment(text, speaker, start, end, m.STTProvider)
 		seg.IsUser, seg.PersonID = in.IsUser, in.PersonID
 		segs = append(segs, seg)
 	}
-	s.mu.Lock()
-	s.suggested = append(s.suggested, segs...)
-	s.mu.Unlock()
+	return segs
 }
 
 // pump collects the route's words until it ends; a route that fails while
