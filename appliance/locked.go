@@ -15,7 +15,7 @@ func LockedError(kind string) error {
 	case "memory":
 		where = " Its owner can unlock it on the console's search page or with PUT /v1/dev/user/memories/{id}/locked {\"locked\": false}."
 	case "action item":
-		return Errorf(ELOCKED, "This action item belongs to a locked conversation, which its owner has hidden from assistants and integrations. "+
+		return Errorf(ELOCKED, "This action item is locked: it belongs to a conversation its owner has hidden from assistants and integrations. "+
 			"Its owner can unlock the conversation on the console's search page or with PUT /v1/dev/user/conversations/{id}/locked {\"locked\": false}.")
 	}
 	return Errorf(ELOCKED, "This %s is locked: its owner has hidden it from assistants and integrations.%s", kind, where)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearth-appliance/hearth/appliance"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -297,7 +299,7 @@ func TestClient_ActionItemLifecycle(t *testing.T) {
 		t.Errorf("after delete: %d %s", je.Code, je.Message)
 	}
 	for _, tool := range []string{"complete_action_item", "delete_action_item"} {
-		if je := callErr(t, cs, tool, map[string]any{"action_item_id": f.lockedItemID}); je.Code != CodeLocked || je.Message != "A paid plan is required to modify this action item." {
+		if je := callErr(t, cs, tool, map[string]any{"action_item_id": f.lockedItemID}); je.Code != CodeLocked || !strings.HasPrefix(je.Message, "This action item is locked") {
 			t.Errorf("%s locked: %d %s", tool, je.Code, je.Message)
 		}
 	}
@@ -317,11 +319,11 @@ func TestClient_ErrorCodes(t *testing.T) {
 		msg  string
 	}{
 		{"get_conversation_by_id", map[string]any{"conversation_id": "nope"}, CodeNotFound, "Conversation not found"},
-		{"get_conversation_by_id", map[string]any{"conversation_id": f.lockedConvID}, CodeLocked, "A paid plan is required to access this conversation."},
+		{"get_conversation_by_id", map[string]any{"conversation_id": f.lockedConvID}, CodeLocked, appliance.ErrorMessage(appliance.LockedError("conversation"))},
 		{"get_conversation_by_id", map[string]any{}, CodeGeneric, "conversation_id is required"},
 		{"edit_memory", map[string]any{"memory_id": "nope", "content": "x"}, CodeNotFound, "Memory not found"},
-		{"edit_memory", map[string]any{"memory_id": f.lockedMemID, "content": "x"}, CodeLocked, "A paid plan is required to access this memory."},
-		{"delete_memory", map[string]any{"memory_id": f.lockedMemID}, CodeLocked, "A paid plan is required to access this memory."},
+		{"edit_memory", map[string]any{"memory_id": f.lockedMemID, "content": "x"}, CodeLocked, appliance.ErrorMessage(appliance.LockedError("memory"))},
+		{"delete_memory", map[string]any{"memory_id": f.lockedMemID}, CodeLocked, appliance.ErrorMessage(appliance.LockedError("memory"))},
 		{"delete_memory", map[string]any{"memory_id": f.bobMemID}, CodeNotFound, "Memory not found"},
 		{"edit_memory", map[string]any{"memory_id": f.memID, "content": "  "}, CodeGeneric, "Content is required"},
 		{"create_memory", map[string]any{"content": ""}, CodeGeneric, "Content is required"},

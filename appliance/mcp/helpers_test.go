@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/store"
 )
 
@@ -81,11 +82,11 @@ func newFixtureWith(t *testing.T, o options) *fixture {
 		return nil, auth.ErrInvalidToken
 	}
 	h := newHandler(Deps{
-		Store: db, Search: db, Verify: verify,
+		Assistant: assistant.New(assistant.Deps{Store: db, Search: db, Now: func() time.Time { return fixedNow }}),
+		Verify:    verify,
 		ResourceMetadataURL: func(r *http.Request) string {
 			return "http://" + r.Host + "/.well-known/oauth-protected-resource/v1/mcp/sse"
 		},
-		Now: func() time.Time { return fixedNow },
 	}, o)
 	mux := http.NewServeMux()
 	mux.Handle("/v1/mcp/sse", h)

@@ -13,9 +13,9 @@
 // instead of the SDK's loopback-only DNS-rebinding guard (the appliance is
 // reached over the LAN).
 //
-// The result-building and search functions (MemoryJSON, ConversationSummary,
-// SearchMemories, ...) are exported so the REST twins under /v1/mcp/ return
-// the very same shapes.
+// The tools' logic lives in appliance/assistant, which the REST twins under
+// /v1/mcp/ call too; this package is the protocol layer: schemas, argument
+// decoding, JSON-RPC errors and the transport.
 package mcp
 
 import (
@@ -27,7 +27,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
 )
 
 // Identity and protocol of the server, as announced in initialize.
@@ -46,41 +46,22 @@ const Instructions = `Hearth keeps the owner's conversations (recorded by a wear
 - create_memory stores a new fact (the category is chosen automatically); edit_memory and delete_memory change existing ones. create_action_item, complete_action_item, update_action_item and delete_action_item manage tasks.
 - Some items are locked by the owner: they show truncated in lists, and reading or changing them fails with error -32002. Newly written items can take a few minutes to become searchable by meaning.`
 
-// Searcher answers hybrid searches over one kind of record of one user.
-type Searcher interface {
-	Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error)
-}
-
-// Notifier is told when searchable records were written (the indexer).
-type Notifier interface{ Notify() }
-
 // Deps are what the MCP endpoint is built from (wired by hand in cmd).
 type Deps struct {
-	Store appliance.Store
-	// Search answers the search_* tools; nil makes them fail with an internal error.
-	Search Searcher
-	// Indexer is notified after writes to searchable records; nil ignores.
-	Indexer Notifier
+	// Assistant runs the tools.
+	Assistant *assistant.Service
 	// Verify checks a hearth_mcp_ key or an OAuth access token and returns
 	// TokenInfo{UserID, Scopes, Expiration}; a zero Expiration means the
 	// credential does not expire (API keys). It returns auth.ErrInvalidToken
-	// for a credential it does not accept.
+	// for a credential it does not accept. The appliance's router has
+	// already authenticated the request, so its Verify reads the principal
+	// from the request's context.
 	Verify func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error)
 	// ResourceMetadataURL is the OAuth protected-resource metadata address
 	// named in the WWW-Authenticate challenge; nil leaves it out.
 	ResourceMetadataURL func(r *http.Request) string
 	// Logger receives internal errors; nil discards.
 	Logger *slog.Logger
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-}
-
-func (d *Deps) now() time.Time { return d.Now().UTC() }
-
-func (d *Deps) notify() {
-	if d.Indexer != nil {
-		d.Indexer.Notify()
-	}
 }
 
 // Transport tuning.
@@ -110,9 +91,6 @@ func New(d Deps) http.Handler {
 }
 
 func newHandler(d Deps, o options) http.Handler {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}

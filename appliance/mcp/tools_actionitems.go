@@ -4,38 +4,17 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
 type actionItemsResult struct {
-	ActionItems []ActionItem `json:"action_items"`
+	ActionItems []view.ActionItem `json:"action_items"`
 }
 
 type actionItemResult struct {
-	Success    bool       `json:"success"`
-	ActionItem ActionItem `json:"action_item"`
-}
-
-func actionItemNotFound(err error) error {
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return appliance.Errorf(appliance.ENOTFOUND, "Action item not found")
-	}
-	return err
-}
-
-// loadActionItemForWrite returns the item unless it is missing or locked.
-func loadActionItemForWrite(ctx context.Context, c *call, id string) (*appliance.ActionItem, error) {
-	a, err := c.deps.Store.ActionItem(ctx, c.userID, id)
-	if err != nil {
-		return nil, actionItemNotFound(err)
-	}
-	if err := InheritConversationLocks(ctx, c.deps.Store, c.userID, []*appliance.ActionItem{a}); err != nil {
-		return nil, err
-	}
-	if a.IsLocked {
-		return nil, lockedError("action item")
-	}
-	return a, nil
+	Success    bool            `json:"success"`
+	ActionItem view.ActionItem `json:"action_item"`
 }
 
 type getActionItemsArgs struct {
@@ -51,33 +30,12 @@ func getActionItemsTool(d *Deps) serverTool {
 		"List the user's action items (tasks), newest first, optionally only open or completed ones, or those due within dates. Items the user locked are not shown.",
 		ScopeActionItemsRead, kindRead,
 		func(ctx context.Context, c *call, a getActionItemsArgs) (any, error) {
-			f := appliance.ActionItemFilter{Limit: a.Limit, Offset: a.Offset, Completed: a.Completed}
-			if a.DueStartDate != "" || a.DueEndDate != "" {
-				loc := userLocation(ctx, c.deps.Store, c.userID)
-				var err error
-				if f.DueStart, err = ParseDay("due_start_date", a.DueStartDate, loc, false); err != nil {
-					return nil, err
-				}
-				if f.DueEnd, err = ParseDay("due_end_date", a.DueEndDate, loc, true); err != nil {
-					return nil, err
-				}
-			}
-			items, err := c.deps.Store.ActionItems(ctx, c.userID, f)
+			items, err := c.deps.Assistant.ActionItems(ctx, c.userID, assistant.ActionItemQuery{Completed: a.Completed,
+				DueStartDate: a.DueStartDate, DueEndDate: a.DueEndDate, Limit: a.Limit, Offset: a.Offset})
 			if err != nil {
 				return nil, err
 			}
-			// Items of locked conversations are left out too, so a page
-			// may hold fewer than limit.
-			if err := InheritConversationLocks(ctx, c.deps.Store, c.userID, items); err != nil {
-				return nil, err
-			}
-			out := actionItemsResult{ActionItems: []ActionItem{}}
-			for _, it := range items {
-				if !it.IsLocked {
-					out.ActionItems = append(out.ActionItems, ActionItemJSON(it))
-				}
-			}
-			return out, nil
+			return actionItemsResult{ActionItems: items}, nil
 		})
 }
 
@@ -98,7 +56,7 @@ func searchActionItemsTool(d *Deps) serverTool {
 		"Find the user's action items by meaning, best match first.",
 		ScopeActionItemsRead, kindRead,
 		func(ctx context.Context, c *call, a searchActionItemsArgs) (any, error) {
-			items, err := SearchActionItems(ctx, *c.deps, c.userID, a.Query, a.Limit)
+			items, err := c.deps.Assistant.SearchActionItems(ctx, c.userID, a.Query, a.Limit)
 			if err != nil {
 				return nil, err
 			}
@@ -119,59 +77,17 @@ func (a *createActionItemArgs) check() error {
 	return nil
 }
 
-// duplicateScan bounds the search for an identical open action item: the
-// newest maxDuplicateScan open items are compared.
-const (
-	duplicateScanPage = 500
-	maxDuplicateScan  = 5000
-)
-
-// openActionItemByDescription finds an open, unlocked item with exactly this
-// description, which makes create_action_item idempotent: assistants retry.
-func openActionItemByDescription(ctx context.Context, c *call, desc string) (*appliance.ActionItem, error) {
-	open := false
-	for offset := 0; offset < maxDuplicateScan; offset += duplicateScanPage {
-		items, err := c.deps.Store.ActionItems(ctx, c.userID, appliance.ActionItemFilter{Limit: duplicateScanPage, Offset: offset, Completed: &open})
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range items {
-			if strings.TrimSpace(it.Description) == desc {
-				return it, nil
-			}
-		}
-		if len(items) < duplicateScanPage {
-			break
-		}
-	}
-	return nil, nil
-}
-
 func createActionItemTool(d *Deps) serverTool {
 	return newTool(d, "create_action_item", "Create action item",
 		"Add an action item (task) for the user. Creating one whose description is identical to an open item returns that item instead of a duplicate.",
 		ScopeActionItemsWrite, kindWrite,
 		func(ctx context.Context, c *call, a createActionItemArgs) (any, error) {
-			due, err := parseInstant("due_at", a.DueAt, userLocation(ctx, c.deps.Store, c.userID))
+			it, err := c.deps.Assistant.CreateActionItem(ctx, c.userID, assistant.ActionItemInput{Description: a.Description,
+				DueAt: a.DueAt, Completed: a.Completed})
 			if err != nil {
 				return nil, err
 			}
-			if existing, err := openActionItemByDescription(ctx, c, a.Description); err != nil {
-				return nil, err
-			} else if existing != nil {
-				return actionItemResult{true, ActionItemJSON(existing)}, nil
-			}
-			now := c.deps.now()
-			it := &appliance.ActionItem{ID: newID(), UserID: c.userID, Description: a.Description, Completed: a.Completed,
-				CreatedAt: &now, UpdatedAt: &now, DueAt: due}
-			if a.Completed {
-				it.CompletedAt = &now
-			}
-			if err := c.deps.Store.CreateActionItems(ctx, []*appliance.ActionItem{it}); err != nil {
-				return nil, err
-			}
-			c.deps.notify()
-			return actionItemResult{true, ActionItemJSON(it)}, nil
+			return actionItemResult{true, it}, nil
 		})
 }
 
@@ -192,22 +108,11 @@ func completeActionItemTool(d *Deps) serverTool {
 		"Mark an action item done (or, with completed=false, open again).",
 		ScopeActionItemsWrite, kindWrite,
 		func(ctx context.Context, c *call, a completeActionItemArgs) (any, error) {
-			it, err := loadActionItemForWrite(ctx, c, a.ActionItemID)
+			it, err := c.deps.Assistant.CompleteActionItem(ctx, c.userID, a.ActionItemID, a.Completed)
 			if err != nil {
 				return nil, err
 			}
-			now := c.deps.now()
-			if it.Completed != a.Completed {
-				it.Completed, it.CompletedAt = a.Completed, nil
-				if a.Completed {
-					it.CompletedAt = &now
-				}
-			}
-			it.UpdatedAt = &now
-			if err := c.deps.Store.UpdateActionItem(ctx, it); err != nil {
-				return nil, actionItemNotFound(err)
-			}
-			return actionItemResult{true, ActionItemJSON(it)}, nil
+			return actionItemResult{true, it}, nil
 		})
 }
 
@@ -237,27 +142,12 @@ func updateActionItemTool(d *Deps) serverTool {
 		"Change an action item's description or due time.",
 		ScopeActionItemsWrite, kindWrite,
 		func(ctx context.Context, c *call, a updateActionItemArgs) (any, error) {
-			it, err := loadActionItemForWrite(ctx, c, a.ActionItemID)
+			it, err := c.deps.Assistant.UpdateActionItem(ctx, c.userID, a.ActionItemID,
+				assistant.ActionItemPatch{Description: a.Description, DueAt: a.DueAt})
 			if err != nil {
 				return nil, err
 			}
-			if a.DueAt != nil {
-				t, err := parseInstant("due_at", *a.DueAt, userLocation(ctx, c.deps.Store, c.userID))
-				if err != nil {
-					return nil, err
-				}
-				it.DueAt = t
-			}
-			if a.Description != nil {
-				it.Description = *a.Description
-			}
-			now := c.deps.now()
-			it.UpdatedAt = &now
-			if err := c.deps.Store.UpdateActionItem(ctx, it); err != nil {
-				return nil, actionItemNotFound(err)
-			}
-			c.deps.notify()
-			return actionItemResult{true, ActionItemJSON(it)}, nil
+			return actionItemResult{true, it}, nil
 		})
 }
 
@@ -276,13 +166,9 @@ func deleteActionItemTool(d *Deps) serverTool {
 	return newTool(d, "delete_action_item", "Delete action item", "Delete one of the user's action items.",
 		ScopeActionItemsWrite, kindDelete,
 		func(ctx context.Context, c *call, a actionItemIDArgs) (any, error) {
-			if _, err := loadActionItemForWrite(ctx, c, a.ActionItemID); err != nil {
+			if err := c.deps.Assistant.DeleteActionItem(ctx, c.userID, a.ActionItemID); err != nil {
 				return nil, err
 			}
-			if err := c.deps.Store.DeleteActionItem(ctx, c.userID, a.ActionItemID); err != nil {
-				return nil, actionItemNotFound(err)
-			}
-			c.deps.notify()
 			return successResult{true}, nil
 		})
 }

@@ -4,11 +4,12 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
 type conversationsResult struct {
-	Conversations []ConversationSummary `json:"conversations"`
+	Conversations []view.ConversationSummary `json:"conversations"`
 }
 
 type getConversationsArgs struct {
@@ -24,32 +25,12 @@ func getConversationsTool(d *Deps) serverTool {
 		"List the user's conversations, newest first, with title, overview, category, action items and events. Locked conversations show only a preview.",
 		ScopeConversationsRead, kindRead,
 		func(ctx context.Context, c *call, a getConversationsArgs) (any, error) {
-			f := appliance.ConversationFilter{Limit: a.Limit, Offset: a.Offset,
-				Statuses: []appliance.ConversationStatus{appliance.StatusCompleted}, IncludeLocked: true}
-			var err error
-			if a.StartDate != "" || a.EndDate != "" {
-				loc := userLocation(ctx, c.deps.Store, c.userID)
-				if f.StartDate, err = ParseDay("start_date", a.StartDate, loc, false); err != nil {
-					return nil, err
-				}
-				if f.EndDate, err = ParseDay("end_date", a.EndDate, loc, true); err != nil {
-					return nil, err
-				}
-			}
-			for _, name := range a.Categories {
-				if cat, ok := appliance.ParseCategory(name); ok {
-					f.Categories = append(f.Categories, cat)
-				}
-			}
-			cs, err := c.deps.Store.Conversations(ctx, c.userID, f)
+			cs, err := c.deps.Assistant.Conversations(ctx, c.userID, assistant.ConversationQuery{StartDate: a.StartDate,
+				EndDate: a.EndDate, Categories: a.Categories, Limit: a.Limit, Offset: a.Offset})
 			if err != nil {
 				return nil, err
 			}
-			out := conversationsResult{Conversations: make([]ConversationSummary, len(cs))}
-			for i, conv := range cs {
-				out.Conversations[i] = SummarizeConversation(conv)
-			}
-			return out, nil
+			return conversationsResult{Conversations: cs}, nil
 		})
 }
 
@@ -69,12 +50,12 @@ func getConversationByIDTool(d *Deps) serverTool {
 		"Get one conversation with its full transcript; speakers are named where known.",
 		ScopeConversationsRead, kindRead,
 		func(ctx context.Context, c *call, a getConversationByIDArgs) (any, error) {
-			conv, err := GetConversation(ctx, c.deps.Store, c.userID, a.ConversationID)
+			conv, err := c.deps.Assistant.Conversation(ctx, c.userID, a.ConversationID)
 			if err != nil {
 				return nil, err
 			}
 			return struct {
-				Conversation *ConversationDetail `json:"conversation"`
+				Conversation *view.ConversationDetail `json:"conversation"`
 			}{conv}, nil
 		})
 }
@@ -98,16 +79,7 @@ func searchConversationsTool(d *Deps) serverTool {
 		"Find the user's conversations by meaning, best match first, optionally within dates. Conversations from the last few minutes may not be found yet.",
 		ScopeConversationsRead, kindRead,
 		func(ctx context.Context, c *call, a searchConversationsArgs) (any, error) {
-			loc := userLocation(ctx, c.deps.Store, c.userID)
-			since, err := ParseDay("start_date", a.StartDate, loc, false)
-			if err != nil {
-				return nil, err
-			}
-			until, err := ParseDay("end_date", a.EndDate, loc, true)
-			if err != nil {
-				return nil, err
-			}
-			cs, err := SearchConversations(ctx, *c.deps, c.userID, a.Query, since, until, a.Limit)
+			cs, err := c.deps.Assistant.SearchConversations(ctx, c.userID, a.Query, a.StartDate, a.EndDate, a.Limit)
 			if err != nil {
 				return nil, err
 			}

@@ -2,14 +2,12 @@ package mcp
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/view"
 )
-
-// memorySorts are get_memories' sort values.
-var memorySorts = []string{"scoring_desc", "created_desc", "updated_desc", "manual_first"}
 
 func checkMemoryCategory(c string) error {
 	if c != "" && !appliance.ValidMemoryCategory(c) {
@@ -18,31 +16,12 @@ func checkMemoryCategory(c string) error {
 	return nil
 }
 
-func memoryNotFound(err error) error {
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return appliance.Errorf(appliance.ENOTFOUND, "Memory not found")
-	}
-	return err
-}
-
-// loadMemoryForWrite returns the memory unless it is missing or locked.
-func loadMemoryForWrite(ctx context.Context, c *call, id string) (*appliance.Memory, error) {
-	m, err := c.deps.Store.Memory(ctx, c.userID, id)
-	if err != nil {
-		return nil, memoryNotFound(err)
-	}
-	if m.IsLocked {
-		return nil, lockedError("memory")
-	}
-	return m, nil
-}
-
 type successResult struct {
 	Success bool `json:"success"`
 }
 
 type memoriesResult struct {
-	Memories []Memory `json:"memories"`
+	Memories []view.Memory `json:"memories"`
 }
 
 type getMemoriesArgs struct {
@@ -61,8 +40,8 @@ func (a *getMemoriesArgs) check() error {
 			return err
 		}
 	}
-	if !slices.Contains(memorySorts, a.Sort) {
-		return rpcError(CodeInvalidParams, "Invalid sort. Expected one of: "+strings.Join(memorySorts, ", ")+".")
+	if !appliance.ValidMemorySort(a.Sort) {
+		return rpcError(CodeInvalidParams, "Invalid sort. Expected one of: "+strings.Join(appliance.MemorySorts, ", ")+".")
 	}
 	return nil
 }
@@ -72,28 +51,12 @@ func getMemoriesTool(d *Deps) serverTool {
 		"List the user's memories: facts about the user and interesting things others said, newest first by default. Locked memories show only a preview.",
 		ScopeMemoriesRead, kindRead,
 		func(ctx context.Context, c *call, a getMemoriesArgs) (any, error) {
-			f := appliance.MemoryFilter{Limit: a.Limit, Offset: a.Offset, Sort: a.Sort, Reviewed: a.Reviewed, ManuallyAdded: a.ManuallyAdded}
-			for _, cat := range a.Categories {
-				if n := appliance.NormalizeMemoryCategory(cat); !slices.Contains(f.Categories, n) {
-					f.Categories = append(f.Categories, n)
-				}
-			}
-			if a.UpdatedAfter != "" {
-				t, err := parseInstant("updated_after", a.UpdatedAfter, userLocation(ctx, c.deps.Store, c.userID))
-				if err != nil {
-					return nil, err
-				}
-				f.UpdatedAfter = t
-			}
-			ms, err := c.deps.Store.Memories(ctx, c.userID, f)
+			ms, err := c.deps.Assistant.Memories(ctx, c.userID, assistant.MemoryQuery{Categories: a.Categories, Limit: a.Limit,
+				Offset: a.Offset, Sort: a.Sort, Reviewed: a.Reviewed, ManuallyAdded: a.ManuallyAdded, UpdatedAfter: a.UpdatedAfter})
 			if err != nil {
 				return nil, err
 			}
-			out := memoriesResult{Memories: make([]Memory, len(ms))}
-			for i, m := range ms {
-				out.Memories[i] = MemoryJSON(m)
-			}
-			return out, nil
+			return memoriesResult{Memories: ms}, nil
 		})
 }
 
@@ -115,18 +78,14 @@ func createMemoryTool(d *Deps) serverTool {
 		"Save a new memory about the user. The category (system for facts about the user, interesting otherwise) is assigned automatically.",
 		ScopeMemoriesWrite, kindWrite,
 		func(ctx context.Context, c *call, a createMemoryArgs) (any, error) {
-			now, yes := c.deps.now(), true
-			m := &appliance.Memory{ID: newID(), UserID: c.userID, Content: a.Content, Category: appliance.GuessMemoryCategory(a.Content),
-				Tags: []string{}, Visibility: appliance.VisibilityPrivate, CreatedAt: now, UpdatedAt: now,
-				ManuallyAdded: true, Reviewed: true, UserReview: &yes}
-			if err := c.deps.Store.CreateMemories(ctx, []*appliance.Memory{m}); err != nil {
+			m, err := c.deps.Assistant.CreateMemory(ctx, c.userID, assistant.MemoryInput{Content: a.Content})
+			if err != nil {
 				return nil, err
 			}
-			c.deps.notify()
 			return struct {
-				Success bool   `json:"success"`
-				Memory  Memory `json:"memory"`
-			}{true, MemoryJSON(m)}, nil
+				Success bool        `json:"success"`
+				Memory  view.Memory `json:"memory"`
+			}{true, m}, nil
 		})
 }
 
@@ -145,13 +104,9 @@ func deleteMemoryTool(d *Deps) serverTool {
 	return newTool(d, "delete_memory", "Delete memory", "Delete one of the user's memories.",
 		ScopeMemoriesWrite, kindDelete,
 		func(ctx context.Context, c *call, a memoryIDArgs) (any, error) {
-			if _, err := loadMemoryForWrite(ctx, c, a.MemoryID); err != nil {
+			if err := c.deps.Assistant.DeleteMemory(ctx, c.userID, a.MemoryID); err != nil {
 				return nil, err
 			}
-			if err := c.deps.Store.DeleteMemory(ctx, c.userID, a.MemoryID); err != nil {
-				return nil, memoryNotFound(err)
-			}
-			c.deps.notify()
 			return successResult{true}, nil
 		})
 }
@@ -175,15 +130,9 @@ func editMemoryTool(d *Deps) serverTool {
 	return newTool(d, "edit_memory", "Edit memory", "Replace the text of one of the user's memories.",
 		ScopeMemoriesWrite, kindWrite,
 		func(ctx context.Context, c *call, a editMemoryArgs) (any, error) {
-			m, err := loadMemoryForWrite(ctx, c, a.MemoryID)
-			if err != nil {
+			if err := c.deps.Assistant.EditMemory(ctx, c.userID, a.MemoryID, a.Content); err != nil {
 				return nil, err
 			}
-			m.Content, m.Edited, m.UpdatedAt = a.Content, true, c.deps.now()
-			if err := c.deps.Store.UpdateMemory(ctx, m); err != nil {
-				return nil, memoryNotFound(err)
-			}
-			c.deps.notify()
 			return successResult{true}, nil
 		})
 }
@@ -205,7 +154,7 @@ func searchMemoriesTool(d *Deps) serverTool {
 		"Find the user's memories by meaning, best match first, each with a relevance_score. Memories written in the last few minutes may not be found yet.",
 		ScopeMemoriesRead, kindRead,
 		func(ctx context.Context, c *call, a searchMemoriesArgs) (any, error) {
-			ms, err := SearchMemories(ctx, *c.deps, c.userID, a.Query, a.Limit)
+			ms, err := c.deps.Assistant.SearchMemories(ctx, c.userID, a.Query, a.Limit)
 			if err != nil {
 				return nil, err
 			}
@@ -218,6 +167,6 @@ func getUserProfileTool(d *Deps) serverTool {
 		"Summarise what is known about the user: their name and the facts kept as memories.",
 		ScopeMemoriesRead, kindRead,
 		func(ctx context.Context, c *call, _ struct{}) (any, error) {
-			return UserProfile(ctx, c.deps.Store, c.userID)
+			return c.deps.Assistant.UserProfile(ctx, c.userID)
 		})
 }

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/view"
+
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -121,7 +124,7 @@ func TestOriginAllowed(t *testing.T) {
 func TestResultShapes(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	m := MemoryJSON(&appliance.Memory{ID: "m", Content: strings.Repeat("é", 80), Category: "system", CreatedAt: at, UpdatedAt: at, IsLocked: true, ManuallyAdded: true})
+	m := view.MemoryOf(&appliance.Memory{ID: "m", Content: strings.Repeat("é", 80), Category: "system", CreatedAt: at, UpdatedAt: at, IsLocked: true, ManuallyAdded: true})
 	if m.Content != strings.Repeat("é", 70)+"..." || m.Scoring != "01_999_1767323045" || m.Tags == nil || m.Visibility != "private" {
 		t.Errorf("memory %+v", m)
 	}
@@ -133,14 +136,11 @@ func TestResultShapes(t *testing.T) {
 	if text != "{\n  \"a\": [\n    1\n  ],\n  \"b\": \"<x>\"\n}" {
 		t.Errorf("pretty %q", text)
 	}
-	if got := *relevance(appliance.SearchHit{Score: 0.0163934, Similarity: 0}); got != 0.0164 {
+	if got := *view.Relevance(appliance.SearchHit{Score: 0.0163934, Similarity: 0}); got != 0.0164 {
 		t.Errorf("relevance from score %v", got)
 	}
-	if got := *relevance(appliance.SearchHit{Score: 0.01, Similarity: 0.812345}); got != 0.8123 {
+	if got := *view.Relevance(appliance.SearchHit{Score: 0.01, Similarity: 0.812345}); got != 0.8123 {
 		t.Errorf("relevance from similarity %v", got)
-	}
-	if id := newID(); len(id) != 36 || id[14] != '4' {
-		t.Errorf("id %s", id)
 	}
 }
 
@@ -149,7 +149,7 @@ func TestUserProfile_None(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	must(t, f.db.CreateUser(ctx, &appliance.User{ID: "u-anon", CreatedAt: fixedNow}))
-	got, err := UserProfile(ctx, f.db, "u-anon")
+	got, err := assistant.New(assistant.Deps{Store: f.db}).UserProfile(ctx, "u-anon")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,110 @@
+// Package assistant is what an assistant may read and write of the owner's
+// data: one method per MCP tool. The MCP tools (appliance/mcp) and their
+// REST twins (/v1/mcp/... in appliance/api) both call these methods, so a
+// lock, a date in the user's time zone or a limit means the same on both;
+// each surface only parses its arguments and projects the result to its
+// wire shape (appliance/view).
+package assistant
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// Store is what the assistant surfaces read and write.
+type Store interface {
+	User(ctx context.Context, id string) (*appliance.User, error)
+
+	Memories(ctx context.Context, userID string, f appliance.MemoryFilter) ([]*appliance.Memory, error)
+	Memory(ctx context.Context, userID, id string) (*appliance.Memory, error)
+	MemoriesByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.Memory, error)
+	CreateMemories(ctx context.Context, ms []*appliance.Memory) error
+	UpdateMemory(ctx context.Context, m *appliance.Memory) error
+	DeleteMemory(ctx context.Context, userID, id string) error
+
+	Conversations(ctx context.Context, userID string, f appliance.ConversationFilter) ([]*appliance.Conversation, error)
+	Conversation(ctx context.Context, userID, id string) (*appliance.Conversation, error)
+	ConversationsByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.Conversation, error)
+	PersonNames(ctx context.Context, userID string, ids []string) (map[string]string, error)
+	Persons(ctx context.Context, userID string) ([]*appliance.Person, error)
+
+	ActionItems(ctx context.Context, userID string, f appliance.ActionItemFilter) ([]*appliance.ActionItem, error)
+	ActionItem(ctx context.Context, userID, id string) (*appliance.ActionItem, error)
+	ActionItemsByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.ActionItem, error)
+	CreateActionItems(ctx context.Context, items []*appliance.ActionItem) error
+	UpdateActionItem(ctx context.Context, a *appliance.ActionItem) error
+	DeleteActionItem(ctx context.Context, userID, id string) error
+}
+
+// Searcher answers hybrid searches over one kind of record of one user.
+type Searcher interface {
+	Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error)
+}
+
+// Deps are what the service is built from (wired by hand in cmd).
+type Deps struct {
+	Store Store
+	// Search answers the searches; nil makes them fail with an internal
+	// error.
+	Search Searcher
+	// Events receives record writes (the search index follows them); nil
+	// drops them.
+	Events appliance.EventPublisher
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service implements the assistant surfaces' operations.
+type Service struct {
+	store  Store
+	search Searcher
+	events appliance.EventPublisher
+	log    *slog.Logger
+	now    func() time.Time
+}
+
+// New returns the service.
+func New(d Deps) *Service {
+	if d.Events == nil {
+		d.Events = appliance.NopPublisher{}
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	return &Service{store: d.Store, search: d.Search, events: d.Events, log: d.Logger, now: d.Now}
+}
+
+func (s *Service) clock() time.Time { return s.now().UTC() }
+
+func (s *Service) publish(t appliance.EventType, userID string, ms []*appliance.Memory) {
+	s.events.Publish(appliance.StreamEvent{Type: t, UserID: userID, Memories: ms, At: s.clock()})
+}
+
+// location is the user's time zone, for reading dates as the user means
+// them.
+func (s *Service) location(ctx context.Context, userID string) *time.Location {
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return time.Local
+	}
+	return u.Location()
+}
+
+func newID() string { return uuid.NewString() }
+
+// notFound gives a store's not-found the surface's wording.
+func notFound(err error, msg string) error {
+	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		return appliance.Errorf(appliance.ENOTFOUND, "%s", msg)
+	}
+	return err
+}

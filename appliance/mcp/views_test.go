@@ -1,0 +1,17 @@
+package mcp
+
+import (
+	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/view"
+)
+
+// The tests read results in the wire shapes, by their short names.
+type (
+	Memory              = view.Memory
+	ConversationSummary = view.ConversationSummary
+	ConversationDetail  = view.ConversationDetail
+	ActionItem          = view.ActionItem
+	Person              = view.Person
+	Profile             = assistant.Profile
+	NoProfile           = assistant.NoProfile
+)
