@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hearth-appliance/hearth/appliance"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hearth-appliance/hearth/appliance"
 )
 
 // bearer adds a credential to every request of the SDK's client.

@@ -8,12 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hearth-appliance/hearth/appliance/assistant"
-	"github.com/hearth-appliance/hearth/appliance/view"
-
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
 func TestSchema_TagsApplied(t *testing.T) {
