@@ -251,6 +251,36 @@ func (f fields) datetime(name string) (time.Time, bool) {
 	return t, true
 }
 
+// isoString returns a date or time field as sent, for a service that reads
+// it in the user's time zone (a time without a zone, or a bare date, means
+// the user's). A value that is not a date or time is a 422; a Unix time is
+// turned into RFC 3339.
+func (f fields) isoString(name string) string {
+	raw, ok := f.get(name, false)
+	if !ok {
+		return ""
+	}
+	if s, isStr := raw.(string); isStr {
+		s = strings.TrimSpace(s)
+		if _, err := time.Parse(time.DateOnly, s); err == nil {
+			return s
+		}
+	}
+	t, err := parseDateTime(raw)
+	if err != nil {
+		f.fail(name, "datetime_parsing", "Input should be a valid datetime")
+		return ""
+	}
+	if !appliance.TimeInRange(t) {
+		f.fail(name, "datetime_range", appliance.TimeRangeMessage)
+		return ""
+	}
+	if s, isStr := raw.(string); isStr {
+		return strings.TrimSpace(s)
+	}
+	return t.Format(time.RFC3339Nano)
+}
+
 // parseDateTime accepts what clients of the reference send: RFC 3339 with or
 // without a zone (no zone means UTC), with a space or T, and Unix seconds.
 func parseDateTime(raw any) (time.Time, error) {

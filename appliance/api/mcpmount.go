@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/mcp"
 )
 
 // mountMCP serves the MCP endpoint (built in cmd, passed in Deps.MCP) at
@@ -58,17 +57,4 @@ func MCPTokenInfo(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo
 // named in the MCP endpoint's 401 challenge (mcp.Deps.ResourceMetadataURL).
 func (p *PublicURL) MCPResourceMetadata(r *http.Request) string {
 	return p.Base(r) + "/.well-known/oauth-protected-resource/v1/mcp/sse"
-}
-
-// mcpDeps are the MCP result builders' parts, which the REST twins share.
-func (s *Server) mcpDeps() mcp.Deps {
-	return mcp.Deps{
-		Store:               s.store,
-		Search:              s.searcher,
-		Indexer:             s.indexer,
-		Verify:              MCPTokenInfo,
-		ResourceMetadataURL: s.public.MCPResourceMetadata,
-		Logger:              s.log,
-		Now:                 s.now,
-	}
 }

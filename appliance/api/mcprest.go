@@ -2,22 +2,23 @@ package api
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/mcp"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
 // The MCP REST twins: plain JSON over the MCP credential (hearth_mcp_ key or
-// OAuth access token), in the reference's shapes (reference-facts §3.3).
-// Locked items are hidden from assistants: they appear in lists and search
-// truncated, and direct access answers 402.
+// OAuth access token). Each twin parses its query or body into the same
+// request its MCP tool makes, calls the same assistant.Service method, and
+// projects the result to its own, narrower shape (appliance/view). Locks,
+// dates in the user's time zone and filters therefore mean the same on both.
 
-// Rate policies of the twins, per key (reference-facts §3.3).
+// Rate policies of the twins, per key.
 var (
 	PolicyMCPRead          = Policy{"mcp:read", 300, time.Hour}
 	PolicyMCPMemoriesRead  = Policy{"mcp:memories_read", 120, time.Hour}
@@ -49,17 +50,15 @@ func (s *Server) mcpRoutes() {
 	g.GET("/people", s.mcpPeople, s.requireMCPKey(""), read)
 }
 
-var memorySortNames = []string{"scoring_desc", "created_desc", "updated_desc", "manual_first"}
-
-// GET /v1/mcp/memories → [{id, content, category}]
+// GET /v1/mcp/memories → [{id, content, category}] (get_memories)
 func (s *Server) mcpListMemories(c echo.Context) error {
 	limit, offset, err := queryPage(c, 25, 500)
 	if err != nil {
 		return err
 	}
-	f := appliance.MemoryFilter{Limit: limit, Offset: offset, Sort: c.QueryParam("sort")}
-	if f.Sort != "" && !slices.Contains(memorySortNames, f.Sort) {
-		return errBadRequest("Invalid sort. Expected one of: " + strings.Join(memorySortNames, ", ") + ".")
+	q := assistant.MemoryQuery{Limit: limit, Offset: offset, Sort: c.QueryParam("sort"), UpdatedAfter: c.QueryParam("updated_after")}
+	if !appliance.ValidMemorySort(q.Sort) {
+		return errBadRequest("Invalid sort. Expected one of: " + strings.Join(appliance.MemorySorts, ", ") + ".")
 	}
 	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
 		if name = strings.TrimSpace(name); name == "" {
@@ -68,9 +67,9 @@ func (s *Server) mcpListMemories(c echo.Context) error {
 		if !appliance.ValidMemoryCategory(name) {
 			return errBadRequest("Invalid category '" + name + "'")
 		}
-		f.Categories = append(f.Categories, appliance.NormalizeMemoryCategory(name))
+		q.Categories = append(q.Categories, name)
 	}
-	for name, dst := range map[string]**bool{"reviewed": &f.Reviewed, "manually_added": &f.ManuallyAdded} {
+	for name, dst := range map[string]**bool{"reviewed": &q.Reviewed, "manually_added": &q.ManuallyAdded} {
 		if c.QueryParams().Has(name) {
 			b, err := queryBool(c, name, false)
 			if err != nil {
@@ -79,112 +78,65 @@ func (s *Server) mcpListMemories(c echo.Context) error {
 			*dst = &b
 		}
 	}
-	if f.UpdatedAfter, err = queryTime(c, "updated_after"); err != nil {
-		return err
-	}
-	ms, err := s.store.Memories(c.Request().Context(), userID(c), f)
+	ms, err := s.assistant.Memories(c.Request().Context(), userID(c), q)
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, len(ms))
-	for i, m := range ms {
-		out[i] = map[string]any{"id": m.ID, "content": assistantContent(m), "category": m.Category}
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, mapSlice(ms, view.BriefOf))
 }
 
-// assistantContent is a memory's content as assistants see it.
-func assistantContent(m *appliance.Memory) string {
-	if m.IsLocked {
-		return appliance.LockedPreview(m.Content)
-	}
-	return m.Content
-}
-
-// GET /v1/mcp/memories/search?query=&limit=10 (1..20): the search_memories
-// tool's results, as a list.
+// GET /v1/mcp/memories/search?query=&limit=10 (1..20) → [{id, content,
+// category, relevance_score}] (search_memories)
 func (s *Server) mcpSearchMemories(c echo.Context) error {
-	q, limit, _, _, err := s.mcpSearchArgs(c, 20)
+	q, limit, err := searchArgs(c, assistant.MaxSearchMemories)
 	if err != nil {
 		return err
 	}
-	out, err := mcp.SearchMemories(c.Request().Context(), s.mcpDeps(), userID(c), q, limit)
+	ms, err := s.assistant.SearchMemories(c.Request().Context(), userID(c), q, limit)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, mapSlice(ms, view.BriefOf))
 }
 
-// mcpSearchArgs reads query, limit (default 10, clamped to 1..max) and the
-// yyyy-mm-dd bounds (the end day included).
-func (s *Server) mcpSearchArgs(c echo.Context, maxLimit int) (q string, limit int, since, until *time.Time, err error) {
-	q = strings.TrimSpace(c.QueryParam("query"))
+// searchArgs reads query (422 when missing) and limit (default 10, clamped
+// to 1..max, as the reference's twins do).
+func searchArgs(c echo.Context, maxLimit int) (string, int, error) {
+	q := strings.TrimSpace(c.QueryParam("query"))
 	if q == "" {
-		return "", 0, nil, nil, errUnprocessable("missing", "Field required", "query", "query")
+		return "", 0, errUnprocessable("missing", "Field required", "query", "query")
 	}
-	if limit, _, err = queryPage(c, 10, maxLimit); err != nil {
-		return "", 0, nil, nil, err
-	}
-	if since, err = queryDate(c, "start_date"); err != nil {
-		return "", 0, nil, nil, err
-	}
-	if until, err = queryDate(c, "end_date"); err != nil {
-		return "", 0, nil, nil, err
-	}
-	if until != nil {
-		end := until.Add(24*time.Hour - time.Nanosecond)
-		until = &end
-	}
-	return q, limit, since, until, nil
+	limit, _, err := queryPage(c, 10, maxLimit)
+	return q, limit, err
 }
 
-// queryDate reads a yyyy-mm-dd bound, with the reference's 400.
-func queryDate(c echo.Context, name string) (*time.Time, error) {
-	raw := c.QueryParam(name)
-	if raw == "" {
-		return nil, nil
-	}
-	t, err := time.Parse(time.DateOnly, raw)
-	if err != nil {
-		return nil, errBadRequest("Invalid " + name + " format: '" + raw + "'. Expected YYYY-MM-DD.")
-	}
-	return &t, nil
-}
-
-// POST /v1/mcp/memories {content, category?, visibility?, tags?} → the saved memory
+// POST /v1/mcp/memories {content, category?, visibility?, tags?} → the
+// saved memory (create_memory; the category is the server's choice).
 func (s *Server) mcpCreateMemory(c echo.Context) error {
 	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return err
 	}
 	v := &appliance.ValidationError{}
-	mem := s.parseMemoryInput(newFields(m, v, "body"), userID(c), s.now().UTC())
+	f := newFields(m, v, "body")
+	content, _ := f.boundedStr("content", true, 500)
+	f.enum("category", appliance.MemoryCategoriesIn) // accepted, and ignored
+	visibility := appliance.VisibilityPrivate
+	if vis, ok := f.enum("visibility", []string{"private", "public"}); ok {
+		visibility = appliance.Visibility(vis)
+	}
+	tags, _ := f.stringList("tags")
 	if err := v.Err(); err != nil {
 		return err
 	}
-	// As in the reference, the category is assigned by the server.
-	mem.Category = appliance.GuessMemoryCategory(mem.Content)
-	if err := s.store.CreateMemories(c.Request().Context(), []*appliance.Memory{mem}); err != nil {
+	mem, err := s.assistant.CreateMemory(c.Request().Context(), userID(c), assistant.MemoryInput{Content: content, Visibility: visibility, Tags: tags})
+	if err != nil {
 		return err
 	}
-	s.indexer.Notify()
-	return c.JSON(http.StatusOK, toMemoryJSON(mem))
+	return c.JSON(http.StatusOK, mem)
 }
 
-// assistantMemory loads a memory for an assistant's mutation: 404 when
-// missing, 402 when locked.
-func (s *Server) assistantMemory(c echo.Context) (*appliance.Memory, error) {
-	m, err := s.store.Memory(c.Request().Context(), userID(c), c.Param("id"))
-	if err != nil {
-		return nil, notFoundAs(err, "Memory not found")
-	}
-	if m.IsLocked {
-		return nil, errLocked("memory")
-	}
-	return m, nil
-}
-
-// PATCH /v1/mcp/memories/{id}?value=... (or body {"content": ...})
+// PATCH /v1/mcp/memories/{id}?value=... (or body {"content": ...}) (edit_memory)
 func (s *Server) mcpEditMemory(c echo.Context) error {
 	content := strings.TrimSpace(c.QueryParam("value"))
 	if content == "" {
@@ -210,164 +162,183 @@ func (s *Server) mcpEditMemory(c echo.Context) error {
 	if len([]rune(content)) > 500 {
 		return errUnprocessable("string_too_long", "String should have at most 500 characters", "query", "value")
 	}
-	m, err := s.assistantMemory(c)
-	if err != nil {
+	if err := s.assistant.EditMemory(c.Request().Context(), userID(c), c.Param("id"), content); err != nil {
 		return err
 	}
-	m.Content, m.Edited, m.UpdatedAt = content, true, s.now().UTC()
-	if err := s.store.UpdateMemory(c.Request().Context(), m); err != nil {
-		return err
-	}
-	s.indexer.Notify()
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// DELETE /v1/mcp/memories/{id}
+// DELETE /v1/mcp/memories/{id} (delete_memory)
 func (s *Server) mcpDeleteMemory(c echo.Context) error {
-	m, err := s.assistantMemory(c)
-	if err != nil {
-		return err
-	}
-	if err := s.store.DeleteMemory(c.Request().Context(), m.UserID, m.ID); err != nil {
+	if err := s.assistant.DeleteMemory(c.Request().Context(), userID(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// mcpConversation is the simple conversation shape of the twins.
-func mcpConversation(conv *appliance.Conversation) map[string]any {
-	overview := conv.Structured.Overview
-	if conv.IsLocked {
-		overview = appliance.LockedPreview(overview)
-	}
-	return map[string]any{"id": conv.ID, "started_at": conv.StartedAt, "finished_at": conv.FinishedAt, "language": conv.Language,
-		"structured": map[string]any{"title": conv.Structured.Title, "overview": overview, "category": conv.Structured.Category}}
-}
-
-// GET /v1/mcp/conversations (start_date, end_date, categories, limit=100, offset)
+// GET /v1/mcp/conversations (start_date, end_date, categories, limit=100,
+// offset) (get_conversations)
 func (s *Server) mcpListConversations(c echo.Context) error {
 	limit, offset, err := queryPage(c, 100, 1000)
 	if err != nil {
 		return err
 	}
-	f := appliance.ConversationFilter{Limit: limit, Offset: offset, IncludeLocked: true,
-		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted}}
-	if f.StartDate, err = queryTime(c, "start_date"); err != nil {
-		return err
-	}
-	if f.EndDate, err = queryTime(c, "end_date"); err != nil {
-		return err
-	}
+	q := assistant.ConversationQuery{Limit: limit, Offset: offset, StartDate: c.QueryParam("start_date"), EndDate: c.QueryParam("end_date")}
 	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
-		if cat, ok := appliance.ParseCategory(strings.TrimSpace(name)); ok {
-			f.Categories = append(f.Categories, cat)
+		if name = strings.TrimSpace(name); name != "" {
+			q.Categories = append(q.Categories, name)
 		}
 	}
-	cs, err := s.store.Conversations(c.Request().Context(), userID(c), f)
+	cs, err := s.assistant.Conversations(c.Request().Context(), userID(c), q)
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, len(cs))
-	for i, conv := range cs {
-		out[i] = mcpConversation(conv)
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, mapSlice(cs, view.BriefOfSummary))
 }
 
 // GET /v1/mcp/conversations/search?query=&limit=10&start_date&end_date
+// (search_conversations)
 func (s *Server) mcpSearchConversations(c echo.Context) error {
-	q, limit, since, until, err := s.mcpSearchArgs(c, 100)
+	q, limit, err := searchArgs(c, assistant.MaxSearchConversations)
 	if err != nil {
 		return err
 	}
-	out, err := mcp.SearchConversations(c.Request().Context(), s.mcpDeps(), userID(c), q, since, until, limit)
+	cs, err := s.assistant.SearchConversations(c.Request().Context(), userID(c), q, c.QueryParam("start_date"), c.QueryParam("end_date"), limit)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, mapSlice(cs, view.BriefOfSummary))
 }
 
-// GET /v1/mcp/conversations/{id}: the simple shape with the transcript.
+// GET /v1/mcp/conversations/{id}: the brief shape with the transcript
+// (get_conversation_by_id).
 func (s *Server) mcpGetConversation(c echo.Context) error {
-	ctx, uid := c.Request().Context(), userID(c)
-	conv, err := s.store.Conversation(ctx, uid, c.Param("id"))
-	if err != nil {
-		return notFoundAs(err, "Conversation not found")
-	}
-	if conv.IsLocked {
-		return errLocked("conversation")
-	}
-	out, err := s.devConversations(ctx, uid, []*appliance.Conversation{conv}, true)
+	d, err := s.assistant.Conversation(c.Request().Context(), userID(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	m := mcpConversation(conv)
-	m["transcript_segments"] = out[0].TranscriptSegments
-	return c.JSON(http.StatusOK, m)
+	return c.JSON(http.StatusOK, view.BriefOfDetail(*d))
 }
 
-// GET /v1/mcp/action-items (completed, due_start_date, due_end_date, limit 1..500, offset)
+// GET /v1/mcp/action-items (completed, due_start_date, due_end_date, limit
+// 1..500, offset) (get_action_items)
 func (s *Server) mcpListActionItems(c echo.Context) error {
-	return s.renderActionItems(c, "due_start_date", "due_end_date", true)
+	limit, offset, err := queryPage(c, 100, 500)
+	if err != nil {
+		return err
+	}
+	q := assistant.ActionItemQuery{Limit: limit, Offset: offset,
+		DueStartDate: c.QueryParam("due_start_date"), DueEndDate: c.QueryParam("due_end_date")}
+	if c.QueryParams().Has("completed") {
+		b, err := queryBool(c, "completed", false)
+		if err != nil {
+			return err
+		}
+		q.Completed = &b
+	}
+	items, err := s.assistant.ActionItems(c.Request().Context(), userID(c), q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, items)
 }
 
-// GET /v1/mcp/action-items/search?query=&limit=10 (1..50)
+// GET /v1/mcp/action-items/search?query=&limit=10 (1..50) (search_action_items)
 func (s *Server) mcpSearchActionItems(c echo.Context) error {
-	q, limit, _, _, err := s.mcpSearchArgs(c, 50)
+	q, limit, err := searchArgs(c, assistant.MaxSearchActionItems)
 	if err != nil {
 		return err
 	}
-	out, err := mcp.SearchActionItems(c.Request().Context(), s.mcpDeps(), userID(c), q, limit)
+	items, err := s.assistant.SearchActionItems(c.Request().Context(), userID(c), q, limit)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, items)
 }
 
-// POST /v1/mcp/action-items {description, due_at?, completed?}
-func (s *Server) mcpCreateActionItem(c echo.Context) error { return s.createActionItem(c) }
-
-// assistantActionItem loads an action item for an assistant's mutation.
-func (s *Server) assistantActionItem(c echo.Context) (*appliance.ActionItem, error) {
-	a, err := s.store.ActionItem(c.Request().Context(), userID(c), c.Param("id"))
+// POST /v1/mcp/action-items {description, due_at?, completed?} (create_action_item)
+func (s *Server) mcpCreateActionItem(c echo.Context) error {
+	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
 	if err != nil {
-		return nil, notFoundAs(err, "Action item not found")
+		return err
 	}
-	if a.IsLocked {
-		return nil, appliance.Errorf(appliance.ELOCKED, "A paid plan is required to modify this action item.")
+	v := &appliance.ValidationError{}
+	f := newFields(m, v, "body")
+	desc, _ := f.boundedStr("description", true, 500)
+	completed, _ := f.bool("completed", false)
+	due := f.isoString("due_at")
+	if err := v.Err(); err != nil {
+		return err
 	}
-	return a, nil
+	it, err := s.assistant.CreateActionItem(c.Request().Context(), userID(c), assistant.ActionItemInput{Description: desc, DueAt: due, Completed: completed})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, it)
 }
 
-// POST /v1/mcp/action-items/{id}/complete
+// POST /v1/mcp/action-items/{id}/complete (complete_action_item)
 func (s *Server) mcpCompleteActionItem(c echo.Context) error {
-	a, err := s.assistantActionItem(c)
+	it, err := s.assistant.CompleteActionItem(c.Request().Context(), userID(c), c.Param("id"), true)
 	if err != nil {
 		return err
 	}
-	now := s.now().UTC()
-	a.Completed, a.CompletedAt, a.UpdatedAt = true, &now, &now
-	if err := s.store.UpdateActionItem(c.Request().Context(), a); err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toActionItemJSON(a))
+	return c.JSON(http.StatusOK, it)
 }
 
-// PATCH /v1/mcp/action-items/{id}
-func (s *Server) mcpPatchActionItem(c echo.Context) error { return s.patchActionItem(c) }
-
-// DELETE /v1/mcp/action-items/{id}
-func (s *Server) mcpDeleteActionItem(c echo.Context) error { return s.deleteActionItem(c) }
-
-// GET /v1/mcp/people → [{id, name, created_at, speech_sample_transcripts}]
-func (s *Server) mcpPeople(c echo.Context) error {
-	ps, err := s.store.Persons(c.Request().Context(), userID(c))
+// PATCH /v1/mcp/action-items/{id} {description?, due_at?, completed?} (update_action_item)
+func (s *Server) mcpPatchActionItem(c echo.Context) error {
+	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, len(ps))
-	for i, p := range ps {
-		out[i] = map[string]any{"id": p.ID, "name": p.Name, "created_at": p.CreatedAt, "speech_sample_transcripts": []string{}}
+	v := &appliance.ValidationError{}
+	f := newFields(m, v, "body")
+	var p assistant.ActionItemPatch
+	if d, ok := f.boundedStr("description", false, 500); ok {
+		p.Description = &d
 	}
-	return c.JSON(http.StatusOK, out)
+	if b, ok := f.bool("completed", false); ok {
+		p.Completed = &b
+	}
+	if due := f.isoString("due_at"); due != "" {
+		p.DueAt = &due
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if p.Description == nil && p.Completed == nil && p.DueAt == nil {
+		return errUnprocessable("value_error", "At least one field must be provided", "body")
+	}
+	it, err := s.assistant.UpdateActionItem(c.Request().Context(), userID(c), c.Param("id"), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, it)
+}
+
+// DELETE /v1/mcp/action-items/{id} (delete_action_item)
+func (s *Server) mcpDeleteActionItem(c echo.Context) error {
+	if err := s.assistant.DeleteActionItem(c.Request().Context(), userID(c), c.Param("id")); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]bool{"success": true})
+}
+
+// GET /v1/mcp/people → [{id, name, created_at, speech_sample_transcripts}] (get_people)
+func (s *Server) mcpPeople(c echo.Context) error {
+	ps, err := s.assistant.People(c.Request().Context(), userID(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, ps)
+}
+
+// mapSlice projects every element.
+func mapSlice[T, U any](in []T, f func(T) U) []U {
+	out := make([]U, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
 }

@@ -46,7 +46,7 @@ func TestMCPRest(t *testing.T) {
 			WantStatus: 200, WantContains: []string{`{"status":"ok"}`}},
 		{Name: "EditByBody", Method: "PATCH", Path: "/v1/mcp/memories/" + keep, Auth: full, Body: `{"content":"Spare key: Margaret"}`, WantStatus: 200},
 		{Name: "Conversations", Method: "GET", Path: "/v1/mcp/conversations", Auth: mcp, WantStatus: 200,
-			WantContains: []string{`"id":"` + conv + `"`, `"id":"` + locked + `"`, `"structured":{"category":`}},
+			WantContains: []string{`"id":"` + conv + `"`, `"id":"` + locked + `"`, `"structured":{"title":`, `"category":"business"`}},
 		{Name: "ConversationWithTranscript", Method: "GET", Path: "/v1/mcp/conversations/" + conv, Auth: mcp, WantStatus: 200,
 			WantContains: []string{`"transcript_segments":[{"id":`, `"speaker_name":"Ada Lovelace"`}},
 		{Name: "LockedConversation", Method: "GET", Path: "/v1/mcp/conversations/" + locked, Auth: mcp, WantStatus: 402,

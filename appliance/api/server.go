@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/search"
 )
@@ -52,6 +53,8 @@ type Deps struct {
 	Conversations Conversations
 	// Auth is the one credential check (appliance/authn).
 	Auth Authenticator
+	// Assistant runs the MCP REST twins: the MCP tools' own operations.
+	Assistant *assistant.Service
 	// MCP is the MCP endpoint's handler (appliance/mcp, built in cmd with
 	// MCPTokenInfo as its Verify); nil serves no /v1/mcp/sse.
 	MCP http.Handler
@@ -80,21 +83,22 @@ type Deps struct {
 
 // Server is the HTTP surface. It is an http.Handler.
 type Server struct {
-	cfg      appliance.Config
-	store    appliance.Store
-	conv     Conversations
-	auth     Authenticator
-	mcp      http.Handler
-	public   *PublicURL
-	listen   Listener
-	indexer  Notifier
-	progress func() search.Progress
-	searcher Searcher
-	log      *slog.Logger
-	now      func() time.Time
-	limiter  *Limiter
-	oauth    *oauth
-	echo     *echo.Echo
+	cfg       appliance.Config
+	store     appliance.Store
+	conv      Conversations
+	auth      Authenticator
+	assistant *assistant.Service
+	mcp       http.Handler
+	public    *PublicURL
+	listen    Listener
+	indexer   Notifier
+	progress  func() search.Progress
+	searcher  Searcher
+	log       *slog.Logger
+	now       func() time.Time
+	limiter   *Limiter
+	oauth     *oauth
+	echo      *echo.Echo
 }
 
 // New builds the router.
@@ -112,8 +116,8 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
-	if d.Conversations == nil || d.Auth == nil {
-		return nil, errors.New("api: Conversations and Auth are required")
+	if d.Conversations == nil || d.Auth == nil || d.Assistant == nil {
+		return nil, errors.New("api: Conversations, Auth and Assistant are required")
 	}
 	if d.PublicURL == nil {
 		if d.PublicURL, err = NewPublicURL(d.Config.PublicURL, d.Config.Addr, d.Config.TrustedProxies); err != nil {
@@ -121,7 +125,7 @@ func New(d Deps) (*Server, error) {
 		}
 	}
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen,
-		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, mcp: d.MCP, indexer: d.Indexer,
+		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, indexer: d.Indexer,
 		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/events"
@@ -114,9 +115,9 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 
 	searcher := search.NewSearcher(db, embedder, m.Logger)
+	assistants := assistant.New(assistant.Deps{Store: db, Search: searcher, Events: m.events, Logger: m.Logger})
 	mcpHandler := mcp.New(mcp.Deps{
-		Store: db, Search: searcher, Indexer: m.indexer,
-		Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata, Logger: m.Logger,
+		Assistant: assistants, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata, Logger: m.Logger,
 	})
 	router, err := newSpeechRouter(m.Logger)
 	if err != nil {
@@ -132,6 +133,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Store:         db,
 		Conversations: conversations,
 		Auth:          m.auth,
+		Assistant:     assistants,
 		MCP:           mcpHandler,
 		PublicURL:     public,
 		Logger:        m.Logger,
