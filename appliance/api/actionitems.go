@@ -7,24 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/view"
 )
-
-// actionItemJSON is the developer API's action item (ActionItemResponse).
-type actionItemJSON struct {
-	ID             string     `json:"id"`
-	Description    string     `json:"description"`
-	Completed      bool       `json:"completed"`
-	CreatedAt      *time.Time `json:"created_at"`
-	UpdatedAt      *time.Time `json:"updated_at"`
-	DueAt          *time.Time `json:"due_at"`
-	CompletedAt    *time.Time `json:"completed_at"`
-	ConversationID *string    `json:"conversation_id"`
-}
-
-func toActionItemJSON(a *appliance.ActionItem) actionItemJSON {
-	return actionItemJSON{ID: a.ID, Description: a.Description, Completed: a.Completed, CreatedAt: a.CreatedAt,
-		UpdatedAt: a.UpdatedAt, DueAt: a.DueAt, CompletedAt: a.CompletedAt, ConversationID: a.ConversationID}
-}
 
 // GET /v1/dev/user/action-items: conversation_id, completed, start_date and
 // end_date (created); locked items are left out.
@@ -65,9 +49,9 @@ func (s *Server) renderActionItems(c echo.Context, fromParam, toParam string, du
 	if err != nil {
 		return err
 	}
-	out := make([]actionItemJSON, len(items))
+	out := make([]view.ActionItem, len(items))
 	for i, a := range items {
-		out[i] = toActionItemJSON(a)
+		out[i] = view.ActionItemOf(a)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -104,7 +88,7 @@ func (s *Server) createActionItem(c echo.Context) error {
 		return err
 	}
 	s.indexer.Notify()
-	return c.JSON(http.StatusOK, toActionItemJSON(a))
+	return c.JSON(http.StatusOK, view.ActionItemOf(a))
 }
 
 // POST /v1/dev/user/action-items/batch (at most 50)
@@ -128,9 +112,9 @@ func (s *Server) createActionItemsBatch(c echo.Context) error {
 		return err
 	}
 	s.indexer.Notify()
-	out := make([]actionItemJSON, len(items))
+	out := make([]view.ActionItem, len(items))
 	for i, a := range items {
-		out[i] = toActionItemJSON(a)
+		out[i] = view.ActionItemOf(a)
 	}
 	return c.JSON(http.StatusOK, map[string]any{"action_items": out, "created_count": len(out)})
 }
@@ -180,7 +164,7 @@ func (s *Server) patchActionItem(c echo.Context) error {
 		return err
 	}
 	s.indexer.Notify()
-	return c.JSON(http.StatusOK, toActionItemJSON(a))
+	return c.JSON(http.StatusOK, view.ActionItemOf(a))
 }
 
 // DELETE /v1/dev/user/action-items/{id}

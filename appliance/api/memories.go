@@ -8,38 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/view"
 )
-
-// memoryJSON is the developer API's memory (the reference's CleanerMemory).
-type memoryJSON struct {
-	ID             string    `json:"id"`
-	Content        string    `json:"content"`
-	Category       string    `json:"category"`
-	Visibility     string    `json:"visibility"`
-	Tags           []string  `json:"tags"`
-	CreatedAt      time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
-	ManuallyAdded  bool      `json:"manually_added"`
-	Scoring        string    `json:"scoring"`
-	Reviewed       bool      `json:"reviewed"`
-	UserReview     *bool     `json:"user_review"`
-	Edited         bool      `json:"edited"`
-	ConversationID *string   `json:"conversation_id"`
-}
-
-func toMemoryJSON(m *appliance.Memory) memoryJSON {
-	content := m.Content
-	if m.IsLocked {
-		content = appliance.LockedPreview(content)
-	}
-	tags := m.Tags
-	if tags == nil {
-		tags = []string{}
-	}
-	return memoryJSON{ID: m.ID, Content: content, Category: m.Category, Visibility: string(m.Visibility), Tags: tags,
-		CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, ManuallyAdded: m.ManuallyAdded, Scoring: appliance.MemoryScoring(m),
-		Reviewed: m.Reviewed, UserReview: m.UserReview, Edited: m.Edited, ConversationID: m.ConversationID}
-}
 
 // GET /v1/dev/user/memories
 func (s *Server) listMemories(c echo.Context) error {
@@ -61,9 +31,9 @@ func (s *Server) listMemories(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]memoryJSON, len(ms))
+	out := make([]view.Memory, len(ms))
 	for i, m := range ms {
-		out[i] = toMemoryJSON(m)
+		out[i] = view.MemoryOf(m)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -106,7 +76,7 @@ func (s *Server) createMemory(c echo.Context) error {
 		return err
 	}
 	s.indexer.Notify()
-	return c.JSON(http.StatusOK, toMemoryJSON(mem))
+	return c.JSON(http.StatusOK, view.MemoryOf(mem))
 }
 
 // POST /v1/dev/user/memories/batch (at most 25)
@@ -130,9 +100,9 @@ func (s *Server) createMemoriesBatch(c echo.Context) error {
 		return err
 	}
 	s.indexer.Notify()
-	out := make([]memoryJSON, len(ms))
+	out := make([]view.Memory, len(ms))
 	for i, mem := range ms {
-		out[i] = toMemoryJSON(mem)
+		out[i] = view.MemoryOf(mem)
 	}
 	return c.JSON(http.StatusOK, map[string]any{"memories": out, "created_count": len(out)})
 }
@@ -185,7 +155,7 @@ func (s *Server) patchMemory(c echo.Context) error {
 		return err
 	}
 	s.indexer.Notify()
-	return c.JSON(http.StatusOK, toMemoryJSON(mem))
+	return c.JSON(http.StatusOK, view.MemoryOf(mem))
 }
 
 // DELETE /v1/dev/user/memories/{id}
