@@ -127,6 +127,16 @@ type SearchDoc struct {
 	Text  string
 }
 
+// IndexProgress is how far the search index is, for logs, /healthz and the
+// console.
+type IndexProgress struct {
+	Model     string `json:"model"`
+	Embedded  int    `json:"embedded"`
+	Total     int    `json:"total"`
+	Reembed   bool   `json:"reembedding"` // a model change is being caught up on
+	LastError string `json:"last_error,omitempty"`
+}
+
 // SearchIndex is the store's side of hybrid search and embedding upkeep.
 type SearchIndex interface {
 	Search(ctx context.Context, userID string, q SearchQuery) ([]SearchHit, error)

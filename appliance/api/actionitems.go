@@ -87,7 +87,7 @@ func (s *Server) createActionItem(c echo.Context) error {
 	if err := s.store.CreateActionItems(c.Request().Context(), []*appliance.ActionItem{a}); err != nil {
 		return err
 	}
-	s.indexer.Notify()
+	s.published(appliance.EventActionItemChanged, userID(c))
 	return c.JSON(http.StatusOK, view.ActionItemOf(a))
 }
 
@@ -111,7 +111,7 @@ func (s *Server) createActionItemsBatch(c echo.Context) error {
 	if err := s.store.CreateActionItems(c.Request().Context(), items); err != nil {
 		return err
 	}
-	s.indexer.Notify()
+	s.published(appliance.EventActionItemChanged, userID(c))
 	out := make([]view.ActionItem, len(items))
 	for i, a := range items {
 		out[i] = view.ActionItemOf(a)
@@ -163,7 +163,7 @@ func (s *Server) patchActionItem(c echo.Context) error {
 	if err := s.store.UpdateActionItem(ctx, a); err != nil {
 		return err
 	}
-	s.indexer.Notify()
+	s.published(appliance.EventActionItemChanged, userID(c))
 	return c.JSON(http.StatusOK, view.ActionItemOf(a))
 }
 
@@ -182,5 +182,6 @@ func (s *Server) deleteActionItem(c echo.Context) error {
 	if err := s.store.DeleteActionItem(ctx, uid, id); err != nil {
 		return err
 	}
+	s.published(appliance.EventActionItemChanged, uid)
 	return c.JSON(http.StatusOK, map[string]bool{"success": true})
 }

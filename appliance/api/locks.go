@@ -55,5 +55,6 @@ func (s *Server) lockMemory(c echo.Context) error {
 	if err := s.store.UpdateMemory(ctx, m); err != nil {
 		return err
 	}
+	s.published(appliance.EventMemoryChanged, uid, m)
 	return c.JSON(http.StatusOK, map[string]any{"id": m.ID, "locked": locked})
 }

@@ -75,7 +75,7 @@ func (s *Server) createMemory(c echo.Context) error {
 	if err := s.store.CreateMemories(c.Request().Context(), []*appliance.Memory{mem}); err != nil {
 		return err
 	}
-	s.indexer.Notify()
+	s.published(appliance.EventMemoryCreated, mem.UserID, mem)
 	return c.JSON(http.StatusOK, view.MemoryOf(mem))
 }
 
@@ -99,7 +99,7 @@ func (s *Server) createMemoriesBatch(c echo.Context) error {
 	if err := s.store.CreateMemories(c.Request().Context(), ms); err != nil {
 		return err
 	}
-	s.indexer.Notify()
+	s.published(appliance.EventMemoryCreated, userID(c), ms...)
 	out := make([]view.Memory, len(ms))
 	for i, mem := range ms {
 		out[i] = view.MemoryOf(mem)
@@ -154,7 +154,7 @@ func (s *Server) patchMemory(c echo.Context) error {
 	if err := s.store.UpdateMemory(ctx, mem); err != nil {
 		return err
 	}
-	s.indexer.Notify()
+	s.published(appliance.EventMemoryChanged, mem.UserID, mem)
 	return c.JSON(http.StatusOK, view.MemoryOf(mem))
 }
 
@@ -173,5 +173,6 @@ func (s *Server) deleteMemory(c echo.Context) error {
 	if err := s.store.DeleteMemory(ctx, uid, id); err != nil {
 		return err
 	}
+	s.published(appliance.EventMemoryChanged, uid)
 	return c.JSON(http.StatusOK, map[string]bool{"success": true})
 }

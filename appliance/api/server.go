@@ -19,7 +19,6 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
-	"github.com/hearth-appliance/hearth/appliance/search"
 )
 
 // Conversations is the conversation lifecycle (appliance/conversation):
@@ -37,13 +36,6 @@ type Conversations interface {
 type Searcher interface {
 	Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error)
 }
-
-// Notifier is told when searchable records were written (the indexer).
-type Notifier interface{ Notify() }
-
-type noNotify struct{}
-
-func (noNotify) Notify() {}
 
 // Deps are the parts a Server is wired from (by hand, in cmd/hearth).
 type Deps struct {
@@ -64,13 +56,14 @@ type Deps struct {
 	PublicURL *PublicURL
 	// Listen runs /v4/listen sessions; nil serves no live transcription.
 	Listen Listener
-	// Indexer is notified after writes to searchable records; nil ignores.
-	Indexer Notifier
-	// Searcher answers hybrid searches (MCP search tools, REST twins).
+	// Events receives the developer API's record writes (the search index
+	// follows them); nil drops them.
+	Events appliance.EventPublisher
+	// Searcher answers the console's hybrid searches.
 	Searcher Searcher
 	// IndexProgress reports the search index's embedding progress for
 	// /healthz and the console; nil reports none.
-	IndexProgress func() search.Progress
+	IndexProgress func() appliance.IndexProgress
 	Logger        *slog.Logger
 	// Console is the web console's file tree (web.FS()); nil serves none.
 	Console fs.FS
@@ -91,8 +84,8 @@ type Server struct {
 	mcp       http.Handler
 	public    *PublicURL
 	listen    Listener
-	indexer   Notifier
-	progress  func() search.Progress
+	events    appliance.EventPublisher
+	progress  func() appliance.IndexProgress
 	searcher  Searcher
 	log       *slog.Logger
 	now       func() time.Time
@@ -109,8 +102,8 @@ func New(d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
-	if d.Indexer == nil {
-		d.Indexer = noNotify{}
+	if d.Events == nil {
+		d.Events = appliance.NopPublisher{}
 	}
 	o, err := newOAuth(d.Config, d.Templates)
 	if err != nil {
@@ -125,7 +118,7 @@ func New(d Deps) (*Server, error) {
 		}
 	}
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen,
-		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, indexer: d.Indexer,
+		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, events: d.Events,
 		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
 	}
@@ -249,6 +242,12 @@ func (s *Server) transcriptPolicy(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// published tells the event stream that a developer-API request wrote a
+// searchable record.
+func (s *Server) published(t appliance.EventType, userID string, ms ...*appliance.Memory) {
+	s.events.Publish(appliance.StreamEvent{Type: t, UserID: userID, Memories: ms, At: s.now().UTC()})
 }
 
 // ServeHTTP makes Server an http.Handler.

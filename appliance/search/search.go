@@ -43,14 +43,8 @@ type Indexer struct {
 	progress Progress
 }
 
-// Progress is how far the index is, for logs and the console.
-type Progress struct {
-	Model     string `json:"model"`
-	Embedded  int    `json:"embedded"`
-	Total     int    `json:"total"`
-	Reembed   bool   `json:"reembedding"` // a model change is being caught up on
-	LastError string `json:"last_error,omitempty"`
-}
+// Progress is how far the index is (the domain's IndexProgress).
+type Progress = appliance.IndexProgress
 
 // NewIndexer returns an indexer for the store and embedder.
 func NewIndexer(store appliance.SearchIndex, emb appliance.Embedder, logger *slog.Logger) *Indexer {
@@ -80,6 +74,36 @@ func (ix *Indexer) Start(ctx context.Context) error {
 
 // Wait blocks until the indexer has stopped.
 func (ix *Indexer) Wait() { <-ix.done }
+
+// Follow wakes the indexer for every event that wrote a searchable record,
+// until ctx ends or the subscription closes. A subscription that dropped
+// events still wakes it: the indexer looks for everything pending, not for
+// what the events named.
+func (ix *Indexer) Follow(ctx context.Context, sub appliance.Subscription) {
+	defer sub.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case e, ok := <-sub.C():
+			if !ok {
+				return
+			}
+			if writesSearchable(e.Type) {
+				ix.Notify()
+			}
+		}
+	}
+}
+
+func writesSearchable(t appliance.EventType) bool {
+	switch t {
+	case appliance.EventConversationProcessed, appliance.EventConversationChanged, appliance.EventMemoryCreated,
+		appliance.EventMemoryChanged, appliance.EventActionItemChanged:
+		return true
+	}
+	return false
+}
 
 // Notify tells the indexer that items were written; it never blocks.
 func (ix *Indexer) Notify() {

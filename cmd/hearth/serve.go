@@ -91,7 +91,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := m.indexer.Start(bctx); err != nil {
 		return err
 	}
-	m.goBackground(func() { wakeOnWrites(bctx, m.events.Subscribe(""), m.indexer) })
+	m.goBackground(func() { m.indexer.Follow(bctx, m.events.Subscribe("")) })
 
 	conversations := conversation.New(conversation.Deps{
 		Store: db, Processor: pipeline.New(extractor, m.Logger), Events: m.events, Logger: m.Logger,
@@ -139,7 +139,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Logger:        m.Logger,
 		Console:       web.FS(),
 		Templates:     web.Templates(),
-		Indexer:       m.indexer,
+		Events:        m.events,
 		Searcher:      searcher,
 		IndexProgress: m.indexer.Progress,
 	})
@@ -185,27 +185,6 @@ func (m *Main) goBackground(fn func()) {
 		defer m.background.Done()
 		fn()
 	}()
-}
-
-// wakeOnWrites wakes the search indexer on every event that wrote a
-// searchable record.
-func wakeOnWrites(ctx context.Context, sub appliance.Subscription, ix *search.Indexer) {
-	defer sub.Close()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case e, ok := <-sub.C():
-			if !ok {
-				return
-			}
-			switch e.Type {
-			case appliance.EventConversationProcessed, appliance.EventConversationChanged, appliance.EventMemoryCreated,
-				appliance.EventMemoryChanged, appliance.EventActionItemChanged:
-				ix.Notify()
-			}
-		}
-	}
 }
 
 // Wait blocks until ctx ends or the server fails.
