@@ -64,9 +64,6 @@ type RecordStore interface {
 	MemoriesByID(ctx context.Context, userID string, ids []string) (map[string]*Memory, error)
 	UpdateMemory(ctx context.Context, m *Memory) error
 	DeleteMemory(ctx context.Context, userID, id string) error
-	// DeleteConversationMemories soft-deletes the memories extracted from a
-	// conversation (when it is discarded).
-	DeleteConversationMemories(ctx context.Context, userID, conversationID string) error
 
 	CreateActionItems(ctx context.Context, items []*ActionItem) error
 	ActionItem(ctx context.Context, userID, id string) (*ActionItem, error)

@@ -67,7 +67,9 @@ type ConversationStore interface {
 	// InProgressConversation returns the user's newest in-progress conversation.
 	InProgressConversation(ctx context.Context, userID string) (*Conversation, error)
 	SetConversationTitle(ctx context.Context, userID, id, title string) error
-	SetConversationDiscarded(ctx context.Context, userID, id string, discarded bool) error
+	// DiscardConversation sets the discard flag; discarding also removes the
+	// memories extracted from the conversation, in the same transaction.
+	DiscardConversation(ctx context.Context, userID, id string, discarded bool) error
 	// SetConversationLocked hides (or shows) a conversation from assistants.
 	SetConversationLocked(ctx context.Context, userID, id string, locked bool) error
 	DeleteConversation(ctx context.Context, userID, id string) error

@@ -319,11 +319,6 @@ func (db *DB) SetConversationTitle(ctx context.Context, userID, id, title string
 	return db.updateConversation(ctx, userID, id, `title = ?`, title)
 }
 
-// SetConversationDiscarded implements appliance.ConversationStore.
-func (db *DB) SetConversationDiscarded(ctx context.Context, userID, id string, discarded bool) error {
-	return db.updateConversation(ctx, userID, id, `discarded = ?`, boolInt(discarded))
-}
-
 // SetConversationLocked implements appliance.ConversationStore.
 func (db *DB) SetConversationLocked(ctx context.Context, userID, id string, locked bool) error {
 	return db.updateConversation(ctx, userID, id, `is_locked = ?`, boolInt(locked))

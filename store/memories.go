@@ -127,16 +127,6 @@ func (db *DB) DeleteMemory(ctx context.Context, userID, id string) error {
 	return affected(res, err, "Memory not found")
 }
 
-// DeleteConversationMemories soft-deletes the memories extracted from one conversation.
-func (db *DB) DeleteConversationMemories(ctx context.Context, userID, conversationID string) error {
-	_, err := db.writer.ExecContext(ctx, `UPDATE memories SET deleted = 1, updated_at = ?
-		WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`, fmtTime(db.Now()), userID, conversationID)
-	if err != nil {
-		return fmt.Errorf("delete conversation memories: %w", err)
-	}
-	return nil
-}
-
 func scanMemory(s scanner) (*appliance.Memory, error) {
 	var m appliance.Memory
 	var conv sql.NullString

@@ -199,13 +199,13 @@ func TestSearch_Conversations(t *testing.T) {
 	if got := search(t, db, "u1", appliance.KindActionItem, "report", false); len(got) != 1 {
 		t.Fatalf("its action item not indexed: %v", got)
 	}
-	if err := db.SetConversationDiscarded(ctx, "u1", "c1", true); err != nil {
+	if err := db.DiscardConversation(ctx, "u1", "c1", true); err != nil {
 		t.Fatal(err)
 	}
 	if got := search(t, db, "u1", appliance.KindConversation, "budget", false); len(got) != 0 {
 		t.Fatalf("discarded conversation still indexed: %v", got)
 	}
-	db.SetConversationDiscarded(ctx, "u1", "c1", false)
+	db.DiscardConversation(ctx, "u1", "c1", false)
 	if got := search(t, db, "u1", appliance.KindConversation, "budget", false); len(got) != 1 {
 		t.Fatalf("restored conversation not indexed: %v", got)
 	}

@@ -194,7 +194,7 @@ func TestConversation_PerUserIsolation(t *testing.T) {
 	}
 	for name, fn := range map[string]func() error{
 		"title":     func() error { return db.SetConversationTitle(ctx, "u2", "c1", "x") },
-		"discarded": func() error { return db.SetConversationDiscarded(ctx, "u2", "c1", true) },
+		"discarded": func() error { return db.DiscardConversation(ctx, "u2", "c1", true) },
 		"delete":    func() error { return db.DeleteConversation(ctx, "u2", "c1") },
 	} {
 		if err := fn(); appliance.ErrorCode(err) != appliance.ENOTFOUND {

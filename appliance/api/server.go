@@ -40,7 +40,7 @@ type Searcher interface {
 // Deps are the parts a Server is wired from (by hand, in cmd/hearth).
 type Deps struct {
 	Config appliance.Config
-	Store  appliance.Store
+	Store  Store
 	// Conversations moves conversations through their lifecycle.
 	Conversations Conversations
 	// Auth is the one credential check (appliance/authn).
@@ -77,7 +77,7 @@ type Deps struct {
 // Server is the HTTP surface. It is an http.Handler.
 type Server struct {
 	cfg       appliance.Config
-	store     appliance.Store
+	store     Store
 	conv      Conversations
 	auth      Authenticator
 	assistant *assistant.Service

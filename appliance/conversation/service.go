@@ -27,7 +27,6 @@ type Store interface {
 
 	ClaimConversation(ctx context.Context, c *appliance.Conversation, staleBefore time.Time) (*appliance.Conversation, bool, error)
 	DeleteClaim(ctx context.Context, userID, id string) error
-	SaveConversation(ctx context.Context, c *appliance.Conversation) error
 	SaveProcessed(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory) error
 	AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces []string, finishedAt time.Time) error
 	SetConversationStatus(ctx context.Context, userID, id string, from []appliance.ConversationStatus, to appliance.ConversationStatus) error

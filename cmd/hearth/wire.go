@@ -7,11 +7,17 @@ import (
 	"os"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/api"
+	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/authn"
+	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/listen"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/llm"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
+	"github.com/hearth-appliance/hearth/store"
 )
 
 // newExtractor picks the extraction route: the built-in offline extractor,
@@ -64,3 +70,12 @@ func newSpeechRouter(logger *slog.Logger) (*stt.Router, error) {
 	}
 	return stt.NewRouter(logger, providers...), nil
 }
+
+// The store is every consumer's store; each declares only what it uses.
+var (
+	_ api.Store          = (*store.DB)(nil)
+	_ assistant.Store    = (*store.DB)(nil)
+	_ authn.Store        = (*store.DB)(nil)
+	_ conversation.Store = (*store.DB)(nil)
+	_ listen.History     = (*store.DB)(nil)
+)

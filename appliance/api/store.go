@@ -1,0 +1,66 @@
+package api
+
+import (
+	"context"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// Store is what handlers read and write themselves: the developer API's
+// records, conversation reads, keys and OAuth. Conversation state changes go
+// through Conversations, assistants' reads and writes through the
+// assistant service, credentials through Authenticator.
+type Store interface {
+	User(ctx context.Context, id string) (*appliance.User, error)
+
+	// Conversations, read only.
+	Conversation(ctx context.Context, userID, id string) (*appliance.Conversation, error)
+	ConversationHead(ctx context.Context, userID, id string) (*appliance.Conversation, error)
+	Conversations(ctx context.Context, userID string, f appliance.ConversationFilter) ([]*appliance.Conversation, error)
+	ConversationsByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.Conversation, error)
+	PersonNames(ctx context.Context, userID string, ids []string) (map[string]string, error)
+	FolderNames(ctx context.Context, userID string, ids []string) (map[string]string, error)
+
+	// Memories.
+	Memories(ctx context.Context, userID string, f appliance.MemoryFilter) ([]*appliance.Memory, error)
+	Memory(ctx context.Context, userID, id string) (*appliance.Memory, error)
+	MemoriesByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.Memory, error)
+	CreateMemories(ctx context.Context, ms []*appliance.Memory) error
+	UpdateMemory(ctx context.Context, m *appliance.Memory) error
+	DeleteMemory(ctx context.Context, userID, id string) error
+
+	// Action items.
+	ActionItems(ctx context.Context, userID string, f appliance.ActionItemFilter) ([]*appliance.ActionItem, error)
+	ActionItem(ctx context.Context, userID, id string) (*appliance.ActionItem, error)
+	ActionItemsByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.ActionItem, error)
+	CreateActionItems(ctx context.Context, items []*appliance.ActionItem) error
+	UpdateActionItem(ctx context.Context, a *appliance.ActionItem) error
+	DeleteActionItem(ctx context.Context, userID, id string) error
+
+	// Folders and goals.
+	Folders(ctx context.Context, userID string) ([]*appliance.Folder, error)
+	Folder(ctx context.Context, userID, id string) (*appliance.Folder, error)
+	CreateFolder(ctx context.Context, f *appliance.Folder) error
+	UpdateFolder(ctx context.Context, f *appliance.Folder) error
+	DeleteFolder(ctx context.Context, userID, id string) error
+	Goals(ctx context.Context, userID string, includeInactive bool, limit int) ([]*appliance.Goal, error)
+	Goal(ctx context.Context, userID, id string) (*appliance.Goal, error)
+	GoalHistory(ctx context.Context, userID, id string, since time.Time) ([]appliance.GoalProgress, error)
+	CreateGoal(ctx context.Context, g *appliance.Goal) error
+	UpdateGoal(ctx context.Context, g *appliance.Goal) error
+	DeleteGoal(ctx context.Context, userID, id string) error
+
+	// Keys (the owner's key management).
+	CreateKey(ctx context.Context, k *appliance.Key) error
+	Keys(ctx context.Context, userID string) ([]*appliance.Key, error)
+	RevokeKey(ctx context.Context, userID, keyID string, at time.Time) error
+
+	// OAuth for assistant connectors.
+	CreateAuthorization(ctx context.Context, g *appliance.OAuthGrant, code *appliance.OAuthCode) error
+	RedeemCode(ctx context.Context, hash string, now time.Time) (*appliance.OAuthCode, *appliance.OAuthGrant, error)
+	IssueTokens(ctx context.Context, tokens []appliance.OAuthToken, replacing string, now time.Time) error
+	TokenGrant(ctx context.Context, hash, kind string, now time.Time) (*appliance.OAuthGrant, error)
+	RevokeToken(ctx context.Context, hash string, now time.Time) error
+	RevokeReusedRefresh(ctx context.Context, hash string, now time.Time) (bool, error)
+}
