@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/events"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/store"
 )
@@ -154,5 +155,32 @@ func TestSearcher(t *testing.T) {
 	hits, err = s.Search(ctx, "u1", q)
 	if err != nil || len(hits) != 1 || hits[0].ItemID != "ban-1" || hits[0].Similarity != 0 {
 		t.Fatalf("text-only fallback: %v %v", hits, err)
+	}
+}
+
+// TestIndexer_FollowsTheEventStream: a write published on the event stream
+// wakes the indexer at once, instead of at its idle poll (30 s).
+func TestIndexer_FollowsTheEventStream(t *testing.T) {
+	t.Parallel()
+	db, ctx := setup(t)
+	e := &letterEmbedder{model: "letters-v1"}
+	ix := search.NewIndexer(db, e, nil)
+	if err := ix.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	broker := events.NewBroker(4)
+	defer broker.Close()
+	go ix.Follow(ctx, broker.Subscribe(""))
+	eventually(t, "the first drain", func() bool { return ix.Progress().Model == "letters-v1" && e.calls.Load() == 0 })
+	addMemories(t, db, "dates are sweet")
+	// Events that write nothing searchable do not wake it; a memory does.
+	broker.Publish(appliance.StreamEvent{Type: appliance.EventSegmentsAppended, UserID: "u1"})
+	broker.Publish(appliance.StreamEvent{Type: appliance.EventMemoryCreated, UserID: "u1"})
+	deadline := time.Now().Add(5 * time.Second)
+	for ix.Progress().Embedded != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the memory was not embedded within 5 s of its event (progress %+v)", ix.Progress())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
