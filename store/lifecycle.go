@@ -20,7 +20,7 @@ import (
 // transaction: a crash never leaves a completed conversation without its
 // memories, or memories of a conversation that was not saved.
 func (db *DB) SaveProcessed(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory) error {
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
+	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
 		if err := upsertConversation(ctx, tx, c, ""); err != nil {
 			return err
 		}
@@ -91,7 +91,7 @@ func (db *DB) StartRecording(ctx context.Context, c *appliance.Conversation, sil
 // and survive a crash of the process. A conversation that is missing,
 // deleted or no longer in_progress is ENOTFOUND or ECONFLICT.
 func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces []string, finishedAt time.Time) error {
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
+	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
 		var status string
 		var next int
 		var timeout sql.NullInt64

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -208,5 +209,48 @@ func TestOutOfRangeStoredTimesDoNotBreakReads(t *testing.T) {
 	}
 	if err := db.DeleteConversation(ctx, user, "bad"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGroupCommitIsolatesFailures: concurrent processed saves share
+// commits; the one whose write fails is the only one lost.
+func TestGroupCommitIsolatesFailures(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	if err := db.CreateMemories(ctx, []*appliance.Memory{{ID: "taken", UserID: user, Content: "x", Category: "system", CreatedAt: now, UpdatedAt: now}}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 24
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			c := lifecycleConversation(fmt.Sprintf("c%02d", i), user, appliance.StatusCompleted, now)
+			c.Structured.Title = "t"
+			memID := fmt.Sprintf("m%02d", i)
+			if i == 7 {
+				memID = "taken"
+			}
+			m := &appliance.Memory{ID: memID, UserID: user, Content: "y", Category: "system", CreatedAt: now, UpdatedAt: now}
+			errs <- db.SaveProcessed(ctx, c, []*appliance.Memory{m})
+		}()
+	}
+	failed := 0
+	for range n {
+		if err := <-errs; err != nil {
+			failed++
+		}
+	}
+	cs, err := db.Conversations(ctx, user, appliance.ConversationFilter{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed != 1 || len(cs) != n-1 {
+		t.Fatalf("%d saves failed and %d conversations stored; want 1 and %d", failed, len(cs), n-1)
+	}
+	if _, err := db.ConversationHead(ctx, user, "c07"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("the failed save left its conversation: %v", err)
 	}
 }

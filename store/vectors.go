@@ -50,6 +50,10 @@ func (db *DB) UseEmbeddingModel(ctx context.Context, model string, dims int) (bo
 			if _, err := tx.ExecContext(ctx, `DELETE FROM search_vectors`); err != nil {
 				return fmt.Errorf("drop old vectors: %w", err)
 			}
+			// Every document waits for a vector of the new model.
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO search_pending (doc_id) SELECT doc_id FROM search_docs`); err != nil {
+				return fmt.Errorf("queue documents for the new model: %w", err)
+			}
 			if prevDims > 0 {
 				if _, err := tx.ExecContext(ctx, fmt.Sprintf(`DROP TRIGGER IF EXISTS %[1]s_ad; DROP TABLE IF EXISTS %[1]s`, bqTable(prevDims))); err != nil {
 					return fmt.Errorf("drop old vector index: %w", err)
@@ -82,11 +86,11 @@ func (db *DB) UseEmbeddingModel(ctx context.Context, model string, dims int) (bo
 	return reset, nil
 }
 
-// PendingDocs implements appliance.SearchIndex.
+// PendingDocs implements appliance.SearchIndex: the oldest documents on the
+// work list (search_pending), so its cost does not grow with the index.
 func (db *DB) PendingDocs(ctx context.Context, model string, n int) ([]appliance.SearchDoc, error) {
-	rows, err := db.query(ctx, `SELECT d.doc_id, d.text FROM search_docs d
-		LEFT JOIN search_vectors v ON v.doc_id = d.doc_id AND v.model = ?
-		WHERE v.doc_id IS NULL ORDER BY d.doc_id LIMIT ?`, model, n)
+	rows, err := db.query(ctx, `SELECT d.doc_id, d.text FROM search_pending p
+		JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`, n)
 	if err != nil {
 		return nil, fmt.Errorf("pending docs: %w", err)
 	}
@@ -102,14 +106,19 @@ func (db *DB) PendingDocs(ctx context.Context, model string, n int) ([]appliance
 	return out, rows.Err()
 }
 
-// IndexProgress implements appliance.SearchIndex.
+// IndexProgress implements appliance.SearchIndex from the kept document
+// count and the work list, both cheap however large the index is.
 func (db *DB) IndexProgress(ctx context.Context, model string) (done, total int, err error) {
-	err = db.queryRow(ctx, `SELECT (SELECT COUNT(*) FROM search_vectors WHERE model = ?), (SELECT COUNT(*) FROM search_docs)`, model).
-		Scan(&done, &total)
+	var pending int
+	err = db.queryRow(ctx, `SELECT (SELECT docs FROM search_count WHERE id = 1), (SELECT COUNT(*) FROM search_pending)`).
+		Scan(&total, &pending)
 	if err != nil {
 		return 0, 0, fmt.Errorf("index progress: %w", err)
 	}
-	return done, total, nil
+	if active, _ := db.vectors.get(); model != active {
+		return 0, total, nil // only the active model has vectors
+	}
+	return max(total-pending, 0), total, nil
 }
 
 // PutVectors implements appliance.SearchIndex.
@@ -137,7 +146,10 @@ func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.Sea
 				return fmt.Errorf("store vector: %w", err)
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
-				continue
+				continue // deleted or changed since: still pending, or gone
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM search_pending WHERE doc_id = ?`, d.DocID); err != nil {
+				return fmt.Errorf("take doc off the work list: %w", err)
 			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE doc_id = ?`, d.DocID); err != nil {
 				return fmt.Errorf("index vector: %w", err)

@@ -167,9 +167,17 @@ func (ix *Indexer) drain(ctx context.Context) error {
 			return err
 		}
 		embedded += len(docs)
+		// Progress after every batch (it is two cheap reads), so /healthz
+		// never reports the index caught up while it is not.
+		done, total, err := ix.store.IndexProgress(ctx, model)
+		if err != nil {
+			return err
+		}
+		ix.mu.Lock()
+		ix.progress.Embedded, ix.progress.Total = done, total
+		ix.mu.Unlock()
 		if time.Since(lastLog) >= progressEvery {
 			lastLog = time.Now()
-			done, total, _ := ix.store.IndexProgress(ctx, model)
 			ix.log.Info("embedding progress", "model", model, "embedded", done, "total", total)
 		}
 	}

@@ -1,4 +1,4 @@
--- 0009: live recordings end after their own silence timeout. idle_at is
+-- 0005: live recordings end after their own silence timeout. idle_at is
 -- when an in_progress conversation's silence timeout runs out (its last
 -- speech plus silence_timeout_s); both are NULL for conversations that were
 -- never live. The partial index holds only in_progress rows, so the sweep
