@@ -54,15 +54,7 @@ func (db *DB) ClaimConversation(ctx context.Context, c *appliance.Conversation, 
 // SaveConversation implements appliance.ConversationStore: row, segments and
 // the action items linked to the conversation, in one transaction.
 func (db *DB) SaveConversation(ctx context.Context, c *appliance.Conversation) error {
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
-		if err := upsertConversation(ctx, tx, c, ""); err != nil {
-			return err
-		}
-		if err := replaceSegments(ctx, tx, c); err != nil {
-			return err
-		}
-		return replaceActionItems(ctx, tx, c)
-	})
+	err := db.withTx(ctx, func(tx *sql.Tx) error { return writeConversation(ctx, tx, c) })
 	if err != nil {
 		return fmt.Errorf("save conversation %s: %w", c.ID, err)
 	}

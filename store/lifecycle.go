@@ -21,13 +21,7 @@ import (
 // memories, or memories of a conversation that was not saved.
 func (db *DB) SaveProcessed(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory) error {
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
-		if err := upsertConversation(ctx, tx, c, ""); err != nil {
-			return err
-		}
-		if err := replaceSegments(ctx, tx, c); err != nil {
-			return err
-		}
-		if err := replaceActionItems(ctx, tx, c); err != nil {
+		if err := writeConversation(ctx, tx, c); err != nil {
 			return err
 		}
 		return insertMemories(ctx, tx, memories)
@@ -36,6 +30,18 @@ func (db *DB) SaveProcessed(ctx context.Context, c *appliance.Conversation, memo
 		return fmt.Errorf("save processed conversation %s: %w", c.ID, err)
 	}
 	return nil
+}
+
+// writeConversation writes a conversation whole: row, segments and the
+// action items linked to it.
+func writeConversation(ctx context.Context, tx *sql.Tx, c *appliance.Conversation) error {
+	if err := upsertConversation(ctx, tx, c, ""); err != nil {
+		return err
+	}
+	if err := replaceSegments(ctx, tx, c); err != nil {
+		return err
+	}
+	return replaceActionItems(ctx, tx, c)
 }
 
 func insertMemories(ctx context.Context, tx *sql.Tx, ms []*appliance.Memory) error {

@@ -18,28 +18,7 @@ func (db *DB) CreateMemories(ctx context.Context, ms []*appliance.Memory) error 
 	if len(ms) == 0 {
 		return nil
 	}
-	return db.withTx(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO memories (`+memoryColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-		if err != nil {
-			return fmt.Errorf("prepare memory insert: %w", err)
-		}
-		defer stmt.Close()
-		for _, m := range ms {
-			tags, err := json.Marshal(nonNil(m.Tags))
-			if err != nil {
-				return fmt.Errorf("encode tags: %w", err)
-			}
-			if m.Visibility == "" {
-				m.Visibility = appliance.VisibilityPrivate
-			}
-			if _, err := stmt.ExecContext(ctx, m.ID, m.UserID, m.ConversationID, m.Content, m.Category, string(tags),
-				string(m.Visibility), fmtTime(m.CreatedAt), fmtTime(m.UpdatedAt), boolInt(m.Reviewed), nullBool(m.UserReview),
-				boolInt(m.ManuallyAdded), boolInt(m.Edited), boolInt(m.IsLocked)); err != nil {
-				return mapErr(err, "memory")
-			}
-		}
-		return nil
-	})
+	return db.withTx(ctx, func(tx *sql.Tx) error { return insertMemories(ctx, tx, ms) })
 }
 
 // Memory returns one of the user's memories.

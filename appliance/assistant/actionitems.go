@@ -153,23 +153,7 @@ func (s *Service) openItemLike(ctx context.Context, userID, desc string) (*appli
 
 // CompleteActionItem marks an item done, or open again.
 func (s *Service) CompleteActionItem(ctx context.Context, userID, id string, completed bool) (view.ActionItem, error) {
-	it, err := s.writableActionItem(ctx, userID, id)
-	if err != nil {
-		return view.ActionItem{}, err
-	}
-	now := s.clock()
-	if it.Completed != completed {
-		it.Completed, it.CompletedAt = completed, nil
-		if completed {
-			it.CompletedAt = &now
-		}
-	}
-	it.UpdatedAt = &now
-	if err := s.store.UpdateActionItem(ctx, it); err != nil {
-		return view.ActionItem{}, notFound(err, "Action item not found")
-	}
-	s.publish(appliance.EventActionItemChanged, userID, nil)
-	return view.ActionItemOf(it), nil
+	return s.UpdateActionItem(ctx, userID, id, ActionItemPatch{Completed: &completed})
 }
 
 // ActionItemPatch changes an item; nil fields stay.
