@@ -3,11 +3,14 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/store"
 )
 
 func lifecycleConversation(id, user string, status appliance.ConversationStatus, at time.Time) *appliance.Conversation {
@@ -252,5 +255,30 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 	}
 	if _, err := db.ConversationHead(ctx, user, "c07"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
 		t.Fatalf("the failed save left its conversation: %v", err)
+	}
+}
+
+// TestDataFilesAreOwnerOnly: the database and its WAL files are readable by
+// the appliance's user alone, and a new data folder too.
+func TestDataFilesAreOwnerOnly(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "data")
+	db, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	MustCreateUser(t, db, "Ada") // a write: the WAL and shm files exist now
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("data folder %v %v", fi.Mode(), err)
+	}
+	for _, name := range []string{"hearth.db", "hearth.db-wal", "hearth.db-shm"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s is %v, want -rw-------", name, fi.Mode().Perm())
+		}
 	}
 }

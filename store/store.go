@@ -78,6 +78,9 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	registerVec.Do(sqlitevec.Auto)
 
 	path := filepath.Join(dir, FileName)
+	if err := privateFiles(path); err != nil {
+		return nil, err
+	}
 	writer, err := sql.Open("sqlite3", dsn(path, false))
 	if err != nil {
 		return nil, fmt.Errorf("open %q: %w", path, err)
@@ -102,6 +105,23 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// privateFiles makes the database owner-only before SQLite opens it:
+// SQLite creates the -wal and -shm files with the database file's mode, so
+// creating that one 0600 (and tightening an existing one) covers all three.
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open %q: %w", path, err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("make %q private: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // dsn builds the connection string. Settings live here, not in Exec calls,

@@ -313,6 +313,16 @@ func TestConsoleSearch(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0].(map[string]any)["text"].(string), "Budget") {
 		t.Fatalf("conversation search: %v", got)
 	}
+	// Without a kind, every kind is searched: a conversation is found by a
+	// query that no memory matches.
+	got = decode(t, e.do("GET", "/v1/search?q=budget", tok, ""))["results"].([]any)
+	kinds := map[string]bool{}
+	for _, h := range got {
+		kinds[h.(map[string]any)["kind"].(string)] = true
+	}
+	if !kinds["conversation"] {
+		t.Fatalf("search of every kind found %v", got)
+	}
 	e.run(t, []apiCase{
 		{Name: "NeedsQuery", Method: "GET", Path: "/v1/search", Auth: tok, WantStatus: 422},
 		{Name: "BadKind", Method: "GET", Path: "/v1/search?q=x&kind=goals", Auth: tok, WantStatus: 422},

@@ -25,19 +25,20 @@ type searchHit struct {
 
 var searchKinds = []string{appliance.KindMemory, appliance.KindConversation, appliance.KindActionItem}
 
-// GET /v1/search?q=...&kind=memory|conversation|action_item&limit=10 (ID
-// token): the owner's hybrid search, used by the console.
+// GET /v1/search?q=...&kind=all|memory|conversation|action_item&limit=10
+// (ID token): the owner's hybrid search, used by the console. Without a
+// kind (or with all) every kind is searched and the hits merged by score.
 func (s *Server) consoleSearch(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
 	if q == "" {
 		return errUnprocessable("missing", "Field required", "query", "q")
 	}
-	kind := c.QueryParam("kind")
-	if kind == "" {
-		kind = appliance.KindMemory
-	}
-	if !slices.Contains(searchKinds, kind) {
-		return errUnprocessable("enum", "Input should be "+quoteList(searchKinds), "query", "kind")
+	kinds := searchKinds
+	if kind := c.QueryParam("kind"); kind != "" && kind != "all" {
+		if !slices.Contains(searchKinds, kind) {
+			return errUnprocessable("enum", "Input should be 'all', "+quoteList(searchKinds), "query", "kind")
+		}
+		kinds = []string{kind}
 	}
 	limit, _, err := queryPage(c, 10, 50)
 	if err != nil {
@@ -46,10 +47,37 @@ func (s *Server) consoleSearch(c echo.Context) error {
 	if s.searcher == nil {
 		return appliance.Errorf(appliance.EUNAVAILABLE, "search is not available")
 	}
+	out := []searchHit{}
+	for _, kind := range kinds {
+		hits, err := s.searchKind(c, kind, q, limit)
+		if err != nil {
+			return err
+		}
+		out = append(out, hits...)
+	}
+	// Fused scores rank within a kind by the same rule (reciprocal ranks),
+	// so they order a merged list well enough for a person to read.
+	slices.SortStableFunc(out, func(a, b searchHit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return c.JSON(http.StatusOK, map[string]any{"results": out})
+}
+
+// searchKind runs one kind's search and loads what to show for each hit.
+func (s *Server) searchKind(c echo.Context, kind, q string, limit int) ([]searchHit, error) {
 	ctx, uid := c.Request().Context(), userID(c)
 	hits, err := s.searcher.Search(ctx, uid, appliance.SearchQuery{Kind: kind, Text: q, Limit: limit})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ids := make([]string, len(hits))
 	for i, h := range hits {
@@ -57,15 +85,15 @@ func (s *Server) consoleSearch(c echo.Context) error {
 	}
 	texts, locked, err := s.searchTexts(c, kind, uid, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out := []searchHit{}
+	var out []searchHit
 	for _, h := range hits {
 		if text, ok := texts[h.ItemID]; ok {
 			out = append(out, searchHit{Kind: kind, ID: h.ItemID, Score: h.Score, Similarity: h.Similarity, Text: text, Locked: locked[h.ItemID]})
 		}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"results": out})
+	return out, nil
 }
 
 // searchTexts loads what to show for each hit and whether it is locked;

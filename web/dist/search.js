@@ -43,12 +43,17 @@ document.getElementById("search").addEventListener("submit", async (ev) => {
       message.textContent = typeof body.detail === "string" ? body.detail : "The search was refused.";
       return;
     }
-    message.textContent = body.results.length ? "" : "Nothing found.";
+    message.textContent = body.results.length ? "" : `Nothing matched “${q}”.`;
+    const kindNames = { memory: "Memory", conversation: "Conversation", action_item: "Action item" };
     for (const hit of body.results) {
       const li = document.createElement("li");
+      const label = document.createElement("small");
+      // The scores: fused rank, and the meaning match when there is one.
+      label.textContent = `${kindNames[hit.kind] || hit.kind} · score ${hit.score.toFixed(4)}` +
+        (hit.similarity ? ` · similarity ${hit.similarity.toFixed(2)}` : "") + " ";
       const text = document.createElement("span");
       text.textContent = hit.text + " "; // text, never HTML: transcripts are untrusted
-      li.append(text);
+      li.append(label, text);
       if (lockPath[hit.kind]) li.append(lockButton(hit));
       results.append(li);
     }
