@@ -69,7 +69,7 @@ func (db *DB) ActionItemsByID(ctx context.Context, userID string, ids []string) 
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := db.query(ctx, `SELECT `+actionItemColumns+` FROM action_items WHERE user_id = ? AND deleted = 0 AND id IN (`+
+	rows, err := db.query(ctx, `SELECT `+actionItemColumns+` FROM action_items WHERE +user_id = ? AND +deleted = 0 AND id IN (`+
 		placeholders(len(ids))+`)`, append([]any{userID}, anys(ids)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("action items by id: %w", err)

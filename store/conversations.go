@@ -206,7 +206,7 @@ func (db *DB) ConversationsByID(ctx context.Context, userID string, ids []string
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := db.query(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE user_id = ? AND deleted = 0 AND id IN (`+
+	rows, err := db.query(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE +user_id = ? AND +deleted = 0 AND id IN (`+
 		placeholders(len(ids))+`)`, append([]any{userID}, anys(ids)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("conversations by id: %w", err)

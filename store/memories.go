@@ -73,7 +73,7 @@ func (db *DB) MemoriesByID(ctx context.Context, userID string, ids []string) (ma
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := db.query(ctx, `SELECT `+memoryColumns+` FROM memories WHERE user_id = ? AND deleted = 0 AND id IN (`+
+	rows, err := db.query(ctx, `SELECT `+memoryColumns+` FROM memories WHERE +user_id = ? AND +deleted = 0 AND id IN (`+
 		placeholders(len(ids))+`)`, append([]any{userID}, anys(ids)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("memories by id: %w", err)
