@@ -133,7 +133,19 @@ func (p *PublicURL) SameOrigin(r *http.Request, origin string) bool {
 		return true
 	}
 	u, err := url.Parse(origin)
-	return err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	// Behind a trusted reverse proxy the browser addressed the proxy's host.
+	if p.fromTrustedProxy(r) {
+		if h := r.Header.Get("X-Forwarded-Host"); h != "" {
+			return strings.EqualFold(u.Host, strings.TrimSpace(strings.Split(h, ",")[0]))
+		}
+	}
+	return false
 }
 
 func originOf(base string) string {

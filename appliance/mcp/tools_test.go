@@ -100,7 +100,9 @@ func TestOriginAllowed(t *testing.T) {
 		{"hearth.local", "", "", true},
 		{"hearth.local", "http://hearth.local", "", true},
 		{"hearth.local:8080", "https://HEARTH.local:8080", "", true},
-		{"127.0.0.1:8080", "https://hearth.example.org", "hearth.example.org", true},
+		// A client's own X-Forwarded-Host is not believed.
+		{"127.0.0.1:8080", "https://hearth.example.org", "hearth.example.org", false},
+		{"127.0.0.1:8080", "https://evil.example", "evil.example", false},
 		{"hearth.local", "http://hearth.local.evil.com", "", false},
 		{"hearth.local", "null", "", false},
 		{"hearth.local", "chrome-extension://abc", "", false},
@@ -114,8 +116,8 @@ func TestOriginAllowed(t *testing.T) {
 		if c.fwd != "" {
 			r.Header.Set("X-Forwarded-Host", c.fwd)
 		}
-		if got := originAllowed(r); got != c.want {
-			t.Errorf("host %s origin %s: %v", c.host, c.origin, got)
+		if got := originAllowed(r, nil); got != c.want {
+			t.Errorf("host %s origin %s fwd %s: %v", c.host, c.origin, c.fwd, got)
 		}
 	}
 }

@@ -39,7 +39,7 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !originAllowed(r) {
+	if !originAllowed(r, h.deps.SameOrigin) {
 		writeDetail(w, http.StatusForbidden, msgOriginRefused)
 		return
 	}
@@ -49,9 +49,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // originAllowed refuses browser pages of other sites. A request without
 // Origin is not from a browser page (assistants' back ends, CLI clients)
 // and passes; credentials still gate it. A page of the appliance itself
-// (same host, as seen directly or through a proxy's X-Forwarded-Host) may
-// call the endpoint.
-func originAllowed(r *http.Request) bool {
+// (the host the browser addressed) may call the endpoint, and so may what
+// sameOrigin accepts (the configured public URL, a trusted proxy's
+// forwarded host). A client's own X-Forwarded-Host is never believed: it
+// would let any page claim to be the appliance.
+func originAllowed(r *http.Request, sameOrigin func(*http.Request, string) bool) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return true
@@ -63,8 +65,7 @@ func originAllowed(r *http.Request) bool {
 	if strings.EqualFold(u.Host, r.Host) {
 		return true
 	}
-	fwd := r.Header.Get("X-Forwarded-Host")
-	return fwd != "" && strings.EqualFold(u.Host, strings.TrimSpace(strings.Split(fwd, ",")[0]))
+	return sameOrigin != nil && sameOrigin(r, origin)
 }
 
 // authenticate runs next with the caller's TokenInfo in the request context,

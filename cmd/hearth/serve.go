@@ -117,7 +117,8 @@ func (m *Main) Run(ctx context.Context) error {
 	searcher := search.NewSearcher(db, embedder, m.Logger)
 	assistants := assistant.New(assistant.Deps{Store: db, Search: searcher, Events: m.events, Logger: m.Logger})
 	mcpHandler := mcp.New(mcp.Deps{
-		Assistant: assistants, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata, Logger: m.Logger,
+		Assistant: assistants, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
+		SameOrigin: public.SameOrigin, Logger: m.Logger,
 	})
 	router, err := newSpeechRouter(m.Logger)
 	if err != nil {
