@@ -14,12 +14,18 @@ import (
 // The conversation lifecycle's writes. Each is one IMMEDIATE transaction on
 // the single writer, so a state change and the rows that go with it are
 // committed together or not at all.
+//
+// Their statements run without the caller's cancellation: the caller waits
+// for the commit anyway, the writes are short, and the driver runs every
+// statement of a cancellable context on a goroutine of its own (to be able
+// to interrupt it), which cost more than the statements themselves.
 
 // SaveProcessed writes a processed conversation whole (row, segments,
 // action items) and inserts the memories extracted from it, in one
 // transaction: a crash never leaves a completed conversation without its
 // memories, or memories of a conversation that was not saved.
 func (db *DB) SaveProcessed(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory) error {
+	ctx = context.WithoutCancel(ctx)
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
 		if err := writeConversation(ctx, tx, c); err != nil {
 			return err
@@ -73,6 +79,7 @@ func insertMemories(ctx context.Context, tx *sql.Tx, ms []*appliance.Memory) err
 // StartRecording inserts an in_progress conversation that ends after
 // silenceTimeout without new speech (see IdleInProgress).
 func (db *DB) StartRecording(ctx context.Context, c *appliance.Conversation, silenceTimeout time.Duration) error {
+	ctx = context.WithoutCancel(ctx)
 	if c.FinishedAt == nil {
 		return fmt.Errorf("start recording %s: no finished_at", c.ID)
 	}
@@ -97,6 +104,7 @@ func (db *DB) StartRecording(ctx context.Context, c *appliance.Conversation, sil
 // and survive a crash of the process. A conversation that is missing,
 // deleted or no longer in_progress is ENOTFOUND or ECONFLICT.
 func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces []string, finishedAt time.Time) error {
+	ctx = context.WithoutCancel(ctx)
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
 		var status string
 		var next int

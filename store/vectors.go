@@ -131,6 +131,9 @@ func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.Sea
 		return fmt.Errorf("put vectors: %d docs, %d vectors", len(docs), len(vectors))
 	}
 	t := bqTable(dims)
+	// Without cancellation: a batch is short, and the driver would run each
+	// statement on a goroutine of its own to be able to interrupt it.
+	ctx = context.WithoutCancel(ctx)
 	return db.withTx(ctx, func(tx *sql.Tx) error {
 		for i, d := range docs {
 			if len(vectors[i]) != dims {
