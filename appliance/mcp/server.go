@@ -116,7 +116,7 @@ func newHandler(d Deps, o options) http.Handler {
 		MaxRequestBodyBytes:        maxBodyBytes,
 		Logger:                     sdkLog,
 	})
-	return &handler{deps: &d, sdk: sdkHandler, ping: o.pingInterval, tools: tools}
+	return &handler{deps: &d, sdk: sdkHandler, ping: o.pingInterval, tools: tools, legacy: newLegacy(&d, sdkLog, o.pingInterval)}
 }
 
 // newServer builds the protocol server shared by every session, and

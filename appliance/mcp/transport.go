@@ -36,11 +36,17 @@ type handler struct {
 	sdk   http.Handler
 	ping  time.Duration
 	tools map[string]bool // names of the tools, for -32601 on others
+	// legacy serves the HTTP+SSE transport of revision 2024-11-05.
+	legacy *legacy
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !originAllowed(r, h.deps.SameOrigin) {
 		writeDetail(w, http.StatusForbidden, msgOriginRefused)
+		return
+	}
+	if isLegacy(r) {
+		h.authenticate(w, r, h.legacy.serve)
 		return
 	}
 	h.authenticate(w, r, h.serveAuthenticated)

@@ -37,13 +37,16 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Fatalf("seed conversation: %d %s", code, body)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "client.mjs", srv.base+"/v1/mcp/sse", mcpKey)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	t.Logf("TypeScript client:\n%s", out)
-	if err != nil || !strings.Contains(string(out), "PASS typescript client") {
-		t.Fatalf("TypeScript MCP client failed: %v\nserver log:\n%s", err, srv.logs)
+	// Streamable HTTP, then the older HTTP+SSE transport on the same URL.
+	for _, mode := range []string{"streamable", "sse"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, node, "client.mjs", srv.base+"/v1/mcp/sse", mcpKey, mode)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		cancel()
+		t.Logf("TypeScript client (%s):\n%s", mode, out)
+		if err != nil || !strings.Contains(string(out), "PASS typescript client") {
+			t.Fatalf("TypeScript MCP client over %s failed: %v\nserver log:\n%s", mode, err, srv.logs)
+		}
 	}
 }

@@ -3,11 +3,14 @@
 // create/edit/delete a memory, search, and end the session. Prints one line
 // per step and exits non-zero on the first failure.
 //
-// Usage: node client.mjs http://127.0.0.1:PORT/v1/mcp/sse hearth_mcp_...
+// Usage: node client.mjs http://127.0.0.1:PORT/v1/mcp/sse hearth_mcp_... [sse]
+// With "sse" it speaks the older HTTP+SSE transport (revision 2024-11-05).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-const [url, key] = process.argv.slice(2);
+const [url, key, mode] = process.argv.slice(2);
+const legacy = mode === "sse";
 if (!url || !key) {
   console.error("usage: node client.mjs MCP_URL MCP_KEY");
   process.exit(2);
@@ -29,12 +32,19 @@ async function call(client, name, args = {}) {
   return JSON.parse(text);
 }
 
-const transport = new StreamableHTTPClientTransport(new URL(url), {
-  requestInit: { headers: { Authorization: `Bearer ${key}` } },
-});
+const auth = { Authorization: `Bearer ${key}` };
+const transport = legacy
+  ? new SSEClientTransport(new URL(url), {
+      requestInit: { headers: auth },
+      // The event stream's GET carries the key too.
+      eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers || {}), ...auth } }) },
+    })
+  : new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: auth } });
 const client = new Client({ name: "hearth-e2e", version: "1.0.0" });
 await client.connect(transport);
-check(typeof transport.sessionId === "string" && transport.sessionId.length > 0, "initialize issued a session id");
+if (!legacy) {
+  check(typeof transport.sessionId === "string" && transport.sessionId.length > 0, "initialize issued a session id");
+}
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
@@ -72,7 +82,9 @@ check(found.memories?.some((m) => m.id === id), "search_memories finds the edite
 const deleted = await call(client, "delete_memory", { memory_id: id });
 check(deleted.success === true, "delete_memory deletes it");
 
-await transport.terminateSession();
-check(transport.sessionId === undefined, "the session was ended");
+if (!legacy) {
+  await transport.terminateSession();
+  check(transport.sessionId === undefined, "the session was ended");
+}
 await client.close();
 console.log("PASS typescript client");
