@@ -106,6 +106,11 @@ type SearchQuery struct {
 	Model  string
 	// Since and Until bound the item's time (created_at; started_at for conversations).
 	Since, Until *time.Time
+	// MinSimilarity is the relevance floor: a hit found by meaning alone
+	// (no text match) is kept only when its cosine similarity reaches it,
+	// so a search returns matches rather than whatever is nearest. Zero
+	// keeps every neighbour.
+	MinSimilarity float64
 }
 
 // SearchHit is one fused result.

@@ -44,6 +44,21 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	if err != nil {
 		return nil, err
 	}
+	// The relevance floor: a neighbour by meaning alone must be close
+	// enough; one the text search also found is kept whatever its distance.
+	inText := make(map[string]bool, len(text))
+	for _, id := range text {
+		inText[id] = true
+	}
+	if q.MinSimilarity > 0 {
+		kept := vec[:0:0]
+		for _, id := range vec {
+			if inText[id] || sims[id] >= q.MinSimilarity {
+				kept = append(kept, id)
+			}
+		}
+		vec = kept
+	}
 	scores := map[string]float64{}
 	for _, list := range [][]string{text, vec} {
 		for rank, id := range list {

@@ -204,6 +204,12 @@ func (ix *Indexer) setError(err error) {
 	ix.mu.Unlock()
 }
 
+// Calibrated is an embedder that knows the similarity below which its
+// neighbours are unrelated.
+type Calibrated interface {
+	MinSimilarity() float64
+}
+
 // Searcher answers hybrid searches.
 type Searcher struct {
 	store appliance.SearchIndex
@@ -220,8 +226,15 @@ func NewSearcher(store appliance.SearchIndex, emb appliance.Embedder, logger *sl
 }
 
 // Search runs one hybrid search. When the query cannot be embedded (a remote
-// embedder is down), it answers from text alone.
+// embedder is down), it answers from text alone. A query without a
+// relevance floor gets the embedder's calibrated one (a negative floor
+// turns it off).
 func (s *Searcher) Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error) {
+	if q.MinSimilarity == 0 {
+		if c, ok := s.emb.(Calibrated); ok {
+			q.MinSimilarity = c.MinSimilarity()
+		}
+	}
 	if q.Vector == nil && q.Text != "" {
 		ectx, cancel := context.WithTimeout(ctx, queryTimeout)
 		vecs, err := s.emb.Embed(ectx, []string{q.Text})

@@ -41,6 +41,15 @@ func NewBuiltin(dims int) *Builtin {
 	return &Builtin{dims: dims}
 }
 
+// MinSimilarity is the built-in embedder's relevance floor: below this
+// cosine similarity a neighbour is unrelated. Calibrated on the labelled
+// set in appliance/search/relevance_test.go, in the middle of the range
+// (0.15–0.20) where precision@5 and recall@5 were both highest.
+const MinSimilarity = 0.18
+
+// MinSimilarity reports the calibrated relevance floor (search.Calibrated).
+func (b *Builtin) MinSimilarity() float64 { return MinSimilarity }
+
 // Model identifies the vector space, e.g. "builtin-hash-384-v1".
 func (b *Builtin) Model() string {
 	return "builtin-hash-" + strconv.Itoa(b.Dims()) + "-" + algoVersion
