@@ -50,3 +50,47 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPInspectorCLI drives the appliance with the MCP Inspector's CLI
+// (@modelcontextprotocol/inspector, pinned in testdata/mcp-client) over
+// both transports a URL ending in /sse may be reached by: streamable HTTP,
+// and the older HTTP+SSE, which the Inspector picks for such a URL.
+func TestMCPInspectorCLI(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.Abs("testdata/mcp-client")
+	node, err := exec.LookPath("node")
+	bin := filepath.Join(dir, "node_modules", ".bin", "mcp-inspector")
+	_, binErr := os.Stat(bin)
+	if err != nil || binErr != nil {
+		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
+			t.Fatalf("the MCP Inspector is not installed (node: %v, inspector: %v); run make mcp-client", err, binErr)
+		}
+		t.Skip("MCP Inspector not installed; make test installs it")
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada Lovelace")
+	mcpKey := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "mcp")
+	srv := startServe(t, data)
+	home := t.TempDir() // the Inspector keeps a catalog under $HOME
+	for _, transport := range []string{"http", "sse"} {
+		for _, call := range [][]string{
+			{"--method", "tools/list"},
+			{"--method", "tools/call", "--tool-name", "get_user_profile"},
+		} {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			args := append([]string{bin, "--cli", srv.base + "/v1/mcp/sse", "--transport", transport,
+				"--header", "Authorization: Bearer " + mcpKey}, call...)
+			cmd := exec.CommandContext(ctx, node, args...)
+			cmd.Env = append(os.Environ(), "HOME="+home)
+			out, err := cmd.CombinedOutput()
+			cancel()
+			want := `"get_user_profile"`
+			if call[1] == "tools/call" {
+				want = `Name: Ada Lovelace`
+			}
+			if err != nil || !strings.Contains(string(out), want) {
+				t.Errorf("inspector over %s %v: %v\n%.600s", transport, call, err, out)
+			}
+		}
+	}
+}
