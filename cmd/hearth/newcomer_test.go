@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,4 +96,54 @@ func TestFirstTenMinutes(t *testing.T) {
 	if out, _, code := cli(t, "service", "status"); code != 0 || strings.TrimSpace(out) != "not installed" {
 		t.Errorf("service status: %d %q", code, out)
 	}
+}
+
+// TestNewcomerTooling: what a newcomer meets before the appliance runs.
+// make run installs curl (the Quick start uses it); make help prints no
+// colour codes into a pipe; the serving log names the configured address
+// (0.0.0.0, as the banner does) rather than Go's [::].
+func TestNewcomerTooling(t *testing.T) {
+	t.Parallel()
+	deps, err := os.ReadFile(filepath.Join("..", "..", "scripts", "deps.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runPackages string
+	for _, line := range strings.Split(string(deps), "\n") {
+		if strings.HasPrefix(line, "PACKAGES=(") {
+			runPackages = line
+		}
+	}
+	if !strings.Contains(runPackages, " curl") {
+		t.Errorf("make run does not install curl: %q", runPackages)
+	}
+	if _, err := exec.LookPath("make"); err == nil {
+		cmd := exec.Command("make", "-s", "help")
+		cmd.Dir = filepath.Join("..", "..")
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), "test") || strings.Contains(string(out), "\x1b[") {
+			t.Errorf("make help into a pipe: %v %q", err, out)
+		}
+	} else if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
+		t.Fatal("make is not installed")
+	}
+	data := t.TempDir()
+	cmd := exec.Command(hearthBin, "serve", "--data", data, "--addr", "0.0.0.0:0", "--log-format", "json")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	sc := bufio.NewScanner(stderr)
+	deadline := time.Now().Add(20 * time.Second)
+	for sc.Scan() && time.Now().Before(deadline) {
+		var rec struct{ Msg, URL, Open string }
+		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Msg == "hearth serving" {
+			if !strings.HasPrefix(rec.URL, "http://0.0.0.0:") || strings.Contains(rec.URL, "[::]") || rec.Open == "" {
+				t.Fatalf("serving log: url %q, open %q", rec.URL, rec.Open)
+			}
+			return
+		}
+	}
+	t.Fatal("no serving log line")
 }
