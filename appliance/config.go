@@ -48,6 +48,13 @@ type Config struct {
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration
+	// TranslateTo, when set (a language code such as "en"), translates the
+	// live segments of sessions in other languages through the LLM route.
+	TranslateTo string
+	// TranslationEvent is the live event translations are sent as:
+	// "translating" (what the Omi app parses) or "translation" (the
+	// contract's name).
+	TranslationEvent string
 
 	// LLMBaseURL, when set, routes structure, memories and discard decisions
 	// through an OpenAI-compatible chat completions server (Ollama,
@@ -153,21 +160,22 @@ func isLoopback(host string) bool {
 // DefaultConfig is what `make run` serves with no configuration.
 func DefaultConfig() Config {
 	return Config{
-		DataDir:         "./data",
-		Addr:            "127.0.0.1:8080",
-		LogLevel:        "info",
-		LogFormat:       "auto",
-		RateLimitBoost:  1,
-		TokenTTL:        24 * time.Hour,
-		MaxBodyBytes:    8 << 20,
-		ReadConns:       4,
-		ShutdownTimeout: 10 * time.Second,
-		SilenceTimeout:  2 * time.Minute,
-		BodyTimeout:     30 * time.Second,
-		MaxConns:        512,
-		LLMTimeout:      60 * time.Second,
-		OAuthClients:    DefaultOAuthClients,
-		EmbedDims:       384,
+		DataDir:          "./data",
+		Addr:             "127.0.0.1:8080",
+		LogLevel:         "info",
+		LogFormat:        "auto",
+		RateLimitBoost:   1,
+		TokenTTL:         24 * time.Hour,
+		MaxBodyBytes:     8 << 20,
+		ReadConns:        4,
+		ShutdownTimeout:  10 * time.Second,
+		SilenceTimeout:   2 * time.Minute,
+		TranslationEvent: "translating",
+		BodyTimeout:      30 * time.Second,
+		MaxConns:         512,
+		LLMTimeout:       60 * time.Second,
+		OAuthClients:     DefaultOAuthClients,
+		EmbedDims:        384,
 	}
 }
 
@@ -201,6 +209,12 @@ func (c Config) Validate() error {
 	}
 	if c.MaxConns < 1 {
 		errs = append(errs, fmt.Errorf("max conns %d must be at least 1", c.MaxConns))
+	}
+	if c.TranslationEvent != "translating" && c.TranslationEvent != "translation" {
+		errs = append(errs, fmt.Errorf("translation event %q is not translating or translation", c.TranslationEvent))
+	}
+	if !validLanguageCode(c.TranslateTo) {
+		errs = append(errs, fmt.Errorf("translate-to %q is not a language code such as en or pt-BR", c.TranslateTo))
 	}
 	if c.SilenceTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("silence timeout %v is below 1s", c.SilenceTimeout))
@@ -241,4 +255,18 @@ func checkBaseURL(what, raw string) error {
 		return fmt.Errorf("%s %q must be an http(s) URL such as http://127.0.0.1:11434/v1", what, raw)
 	}
 	return nil
+}
+
+// validLanguageCode accepts "" (off) or a BCP 47-like code: letters, digits
+// and hyphens, at most 16 characters.
+func validLanguageCode(l string) bool {
+	if len(l) > 16 {
+		return false
+	}
+	for _, r := range l {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -162,6 +162,9 @@ func TestConfigValidate(t *testing.T) {
 		{"EmbedWithoutModel", func(c *appliance.Config) { c.EmbedBaseURL = "http://127.0.0.1:8081/v1" }, false},
 		{"BadAddr", func(c *appliance.Config) { c.Addr = "8080" }, false},
 		{"NegativeBoost", func(c *appliance.Config) { c.RateLimitBoost = -1 }, false},
+		{"TranslateToPortuguese", func(c *appliance.Config) { c.TranslateTo = "pt-BR"; c.TranslationEvent = "translation" }, true},
+		{"TranslateToNonsense", func(c *appliance.Config) { c.TranslateTo = "en; rm -rf" }, false},
+		{"UnknownTranslationEvent", func(c *appliance.Config) { c.TranslationEvent = "translated" }, false},
 	} {
 		c := appliance.DefaultConfig()
 		tc.mut(&c)

@@ -43,6 +43,10 @@ type Store interface {
 	DeleteConversation(ctx context.Context, userID, id string) error
 	Folder(ctx context.Context, userID, id string) (*appliance.Folder, error)
 	SetConversationFolder(ctx context.Context, userID, id string, folderID *string) error
+
+	AssignSpeaker(ctx context.Context, a appliance.SpeakerAssignment) (int, error)
+	SetSegmentTranslations(ctx context.Context, userID, id string, tr map[string][]appliance.Translation) error
+	AddPhoto(ctx context.Context, userID, id string, p appliance.Photo) error
 }
 
 // Processor runs the conversation pipeline (appliance/pipeline).

@@ -517,3 +517,41 @@ func TestResumeWithinTheTimeoutOnly(t *testing.T) {
 		t.Fatalf("the expired recording is %s, want completed", c.Status)
 	}
 }
+
+func TestSilentRecordingWithAPhotoIsKept(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	silent, err := e.svc.Start(ctx, conversation.Recording{UserID: e.user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Finish(ctx, e.user, silent.ID, conversation.FinishSilence); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Conversation(ctx, e.user, silent.ID); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("a silent recording without photos: %v, want deleted", err)
+	}
+
+	pictured, err := e.svc.Start(ctx, conversation.Recording{UserID: e.user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.AddPhoto(ctx, e.user, pictured.ID, appliance.Photo{ID: "ph1", Base64: "iVBORw0K", Description: "A photo."}); err != nil {
+		t.Fatal(err)
+	}
+	done, err := e.svc.Finish(ctx, e.user, pictured.ID, conversation.FinishSilence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Deleted || len(done.Photos) != 1 || done.Photos[0].ID != "ph1" {
+		t.Fatalf("a silent recording with a photo: %+v", done)
+	}
+	// A photo for a recording that has ended belongs to the next one.
+	if err := e.svc.AddPhoto(ctx, e.user, pictured.ID, appliance.Photo{ID: "ph2"}); appliance.ErrorCode(err) != appliance.ECONFLICT {
+		t.Fatalf("photo after the end: %v", err)
+	}
+	if err := e.svc.AddPhoto(ctx, "someone-else", pictured.ID, appliance.Photo{ID: "ph3"}); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("another user's recording: %v", err)
+	}
+}

@@ -28,6 +28,9 @@ type Conversations interface {
 	Start(ctx context.Context, r conversation.Recording) (*appliance.Conversation, error)
 	Append(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces ...string) error
 	Finish(ctx context.Context, userID, id string, why conversation.FinishReason) (*appliance.Conversation, error)
+	AssignSpeaker(ctx context.Context, a appliance.SpeakerAssignment) (int, error)
+	SetTranslations(ctx context.Context, userID, id string, tr map[string][]appliance.Translation) error
+	AddPhoto(ctx context.Context, userID, id string, p appliance.Photo) error
 }
 
 // History finds the user's latest processed conversation (last_memory).
@@ -55,7 +58,11 @@ type Deps struct {
 	// SpoolDir keeps audio a failed route could not transcribe, for a
 	// later retry; empty keeps none.
 	SpoolDir string
-	Timing   Timing
+	// Translator translates live segments when Translation.To is set;
+	// nil turns translation off.
+	Translator  Translator
+	Translation Translation
+	Timing      Timing
 	Logger   *slog.Logger
 	Now      func() time.Time
 }
@@ -76,6 +83,9 @@ func New(d Deps) *Server {
 	}
 	if d.Now == nil {
 		d.Now = time.Now
+	}
+	if d.Translation.Event != TranslationEvent {
+		d.Translation.Event = TranslatingEvent
 	}
 	if d.Timing.Flush <= 0 {
 		d.Timing.Flush = DefaultTiming.Flush

@@ -50,9 +50,10 @@ type session struct {
 	closeCode int
 	closeText string
 
-	lastClient atomic.Int64 // unix nanoseconds of the last client message
-	badFrames  atomic.Int64
-	badJSON    atomic.Int64
+	lastClient   atomic.Int64 // unix nanoseconds of the last client message
+	badFrames    atomic.Int64
+	badJSON      atomic.Int64
+	untranslated atomic.Int64
 
 	mu          sync.Mutex
 	conv        *appliance.Conversation // the recording segments go to; nil until speech
@@ -63,11 +64,14 @@ type session struct {
 	streamStart time.Time                     // wall time of stream second 0
 	lastSpeech  time.Time
 	finishing   bool
+	people      map[int]string            // speaker id → person id the owner assigned
+	photos      map[string]*photoAssembly // photos being reassembled, by the client's id
 
 	dec      audio.Decoder
 	stream   stt.Stream
 	provider string
 	spool    *spool
+	trq      chan translateJob // nil when the session is not translated
 }
 
 func newSession(srv *Server, conn *websocket.Conn, user string, p Params) *session {
@@ -95,7 +99,12 @@ func (s *session) run(ctx context.Context) {
 		go func() { defer wg.Done(); s.follow(ctx, sub) }()
 		go func() { defer wg.Done(); s.tick(ctx) }()
 		go func() { defer wg.Done(); s.pump() }()
-		s.read()
+		if s.translates() {
+			s.trq = make(chan translateJob, translateQueue)
+			wg.Add(1)
+			go func() { defer wg.Done(); s.translate(ctx) }()
+		}
+		s.read(ctx)
 		sub.Close()
 	}
 	cancel()
@@ -107,8 +116,8 @@ func (s *session) run(ctx context.Context) {
 	if s.dec != nil {
 		s.dec.Close()
 	}
-	if n, j := s.badFrames.Load(), s.badJSON.Load(); n > 0 || j > 0 {
-		s.srv.d.Logger.Info("listen session ended", "user", s.user, "bad_frames", n, "bad_json", j)
+	if n, j, t := s.badFrames.Load(), s.badJSON.Load(), s.untranslated.Load(); n > 0 || j > 0 || t > 0 {
+		s.srv.d.Logger.Info("listen session ended", "user", s.user, "bad_frames", n, "bad_json", j, "untranslated", t)
 	}
 }
 
@@ -171,7 +180,7 @@ func (s *session) sendLastMemory(ctx context.Context) {
 }
 
 // read handles client messages until the socket ends.
-func (s *session) read() {
+func (s *session) read(ctx context.Context) {
 	s.conn.SetReadLimit(1 << 20)
 	for {
 		kind, data, err := s.conn.ReadMessage()
@@ -190,7 +199,7 @@ func (s *session) read() {
 			}
 			s.audio(data)
 		case websocket.TextMessage:
-			s.message(data)
+			s.message(ctx, data)
 		}
 		select {
 		case <-s.done:
@@ -243,7 +252,7 @@ type suggestedSegment struct {
 	PersonID  *string  `json:"person_id"`
 }
 
-func (s *session) message(data []byte) {
+func (s *session) message(ctx context.Context, data []byte) {
 	var m clientMessage
 	if err := json.Unmarshal(data, &m); err != nil {
 		s.badJSON.Add(1) // malformed JSON is ignored, as the reference does
@@ -255,8 +264,12 @@ func (s *session) message(data []byte) {
 			return
 		}
 		s.suggest(m)
-	case "speaker_assigned", "image_chunk", "skip_question", "start_onboarding":
-		// Accepted; what they carry arrives with the speakers and photos work.
+	case "speaker_assigned":
+		s.assignSpeaker(ctx, m)
+	case "image_chunk":
+		s.imageChunk(ctx, m)
+	case "skip_question", "start_onboarding":
+		// Onboarding is the app's own flow; the appliance has no questions.
 	default:
 		s.badJSON.Add(1)
 	}
@@ -388,14 +401,10 @@ func (s *session) flush(ctx context.Context) {
 	fresh := wordsToSegments(s.words, 0, s.provider)
 	fresh = append(fresh, s.suggested...)
 	s.words, s.suggested = nil, nil
-	if s.conv == nil || s.convEnded {
-		first := s.streamStart.Add(time.Duration(fresh[0].Start * float64(time.Second)))
-		conv, err := s.srv.d.Conversations.Start(ctx, s.recording(first))
-		if err != nil {
-			s.srv.d.Logger.Error("start a recording", "user", s.user, "err", err)
-			return
-		}
-		s.conv, s.convEnded, s.tail = conv, false, nil
+	s.applyPeople(fresh)
+	if err := s.recordingLocked(ctx, s.streamStart.Add(time.Duration(fresh[0].Start*float64(time.Second)))); err != nil {
+		s.srv.d.Logger.Error("start a recording", "user", s.user, "err", err)
+		return
 	}
 	// Stream seconds become conversation seconds.
 	shift := s.streamStart.Sub(*s.conv.StartedAt).Seconds()
@@ -442,6 +451,22 @@ func (s *session) flush(ctx context.Context) {
 	if absorbed != "" {
 		s.send(map[string]any{"type": "segments_deleted", "segment_ids": []string{absorbed}})
 	}
+	s.queueTranslation(s.conv.ID, out)
+}
+
+// recordingLocked makes sure there is an open recording, starting one at
+// started when there is none or the last one has ended. Called with s.mu
+// held.
+func (s *session) recordingLocked(ctx context.Context, started time.Time) error {
+	if s.conv != nil && !s.convEnded {
+		return nil
+	}
+	conv, err := s.srv.d.Conversations.Start(ctx, s.recording(started))
+	if err != nil {
+		return err
+	}
+	s.conv, s.convEnded, s.tail = conv, false, nil
+	return nil
 }
 
 // checkSilence finishes the recording once the session's own

@@ -37,7 +37,7 @@ type env struct {
 	broker *events.Broker
 }
 
-func newEnv(t *testing.T, timing listen.Timing, script scripted.Script) *env {
+func newEnv(t *testing.T, timing listen.Timing, script scripted.Script, opts ...func(*listen.Deps)) *env {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, t.TempDir())
@@ -52,8 +52,12 @@ func newEnv(t *testing.T, timing listen.Timing, script scripted.Script) *env {
 	broker := events.NewBroker(0)
 	conv := conversation.New(conversation.Deps{Store: db, Events: broker,
 		Processor: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler))})
-	srv := listen.New(listen.Deps{Conversations: conv, History: db, Events: broker, Timing: timing, SpoolDir: t.TempDir(),
-		Router: stt.NewRouter(nil, scripted.New(script)).WithRetry(1, time.Millisecond)})
+	deps := listen.Deps{Conversations: conv, History: db, Events: broker, Timing: timing, SpoolDir: t.TempDir(),
+		Router: stt.NewRouter(nil, scripted.New(script)).WithRetry(1, time.Millisecond)}
+	for _, o := range opts {
+		o(&deps)
+	}
+	srv := listen.New(deps)
 	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := listen.ParseParams(r.URL.Query())
 		if err != nil {

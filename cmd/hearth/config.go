@@ -78,6 +78,8 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", cfg.BodyTimeout, "how long a request body may take to arrive")
 	fs.IntVar(&cfg.MaxConns, "max-conns", cfg.MaxConns, "most concurrent connections; more wait until one closes")
 	fs.BoolVar(&cfg.ListenRequireToken, "listen-require-token", cfg.ListenRequireToken, "refuse /v4/listen connections without an ID token (default: the uid is enough)")
+	fs.StringVar(&cfg.TranslateTo, "translate-to", cfg.TranslateTo, "translate live segments of other languages into this one (e.g. en) through the LLM route; needs --llm-base-url")
+	fs.StringVar(&cfg.TranslationEvent, "translation-event", cfg.TranslationEvent, "live event for translations: translating (the Omi app's) or translation (the contract's name)")
 	fs.DurationVar(&cfg.SilenceTimeout, "silence-timeout", cfg.SilenceTimeout, "end a live recording after this long without speech")
 	fs.StringVar(&cfg.LLMBaseURL, "llm-base-url", cfg.LLMBaseURL, "OpenAI-compatible chat server for structure and memories, e.g. http://127.0.0.1:11434/v1 (default: built-in, offline)")
 	fs.StringVar(&cfg.LLMModel, "llm-model", cfg.LLMModel, "model name on the LLM server")

@@ -44,6 +44,8 @@ func fakeLLM(t *testing.T, broken *atomic.Bool) (*httptest.Server, *atomic.Int32
 				"action_items":[{"description":"Buy museum tickets","due_at":"2026-12-01T10:00:00+01:00"}],"events":[]}`
 		case "conversation_memories":
 			content = `{"memories":[{"content":"Ada loves impressionist paintings","category":"system"}]}`
+		case "translation":
+			content = `{"translation":"We will buy bread tomorrow morning."}`
 		default:
 			http.Error(w, "unknown schema", http.StatusBadRequest)
 			return

@@ -126,7 +126,10 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.listen = listen.New(listen.Deps{
 		Conversations: conversations, History: db, Events: m.events, Router: router,
-		SpoolDir: filepath.Join(dataDir, "audio"), Logger: m.Logger,
+		SpoolDir:    filepath.Join(dataDir, "audio"),
+		Translator:  liveTranslator(m.Config, extractor, m.Logger),
+		Translation: listen.Translation{To: m.Config.TranslateTo, Event: m.Config.TranslationEvent},
+		Logger:      m.Logger,
 	})
 	m.api, err = api.New(api.Deps{
 		Listen:        m.listen,

@@ -55,6 +55,22 @@ func redactURL(raw string) string {
 	return u.Redacted()
 }
 
+// liveTranslator is the LLM route's translation, when --translate-to asks
+// for translation; the built-in extractor cannot translate, so without an
+// LLM route the owner is told once and segments go untranslated.
+func liveTranslator(cfg appliance.Config, extractor appliance.Extractor, logger *slog.Logger) listen.Translator {
+	if cfg.TranslateTo == "" {
+		return nil
+	}
+	t, ok := extractor.(listen.Translator)
+	if !ok {
+		logger.Warn("live translation needs an LLM route (--llm-base-url); segments are not translated", "translate_to", cfg.TranslateTo)
+		return nil
+	}
+	logger.Info("live segments in other languages are translated", "translate_to", cfg.TranslateTo, "event", cfg.TranslationEvent)
+	return t
+}
+
 // newSpeechRouter builds the live speech routes, in order of preference.
 // HEARTH_STT_SCRIPT names a script for the scripted test route, which then
 // comes first (end-to-end tests and the socket load driver use it).
