@@ -63,8 +63,8 @@ type Deps struct {
 	Translator  Translator
 	Translation Translation
 	Timing      Timing
-	Logger   *slog.Logger
-	Now      func() time.Time
+	Logger      *slog.Logger
+	Now         func() time.Time
 }
 
 // Server runs sessions.
