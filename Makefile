@@ -73,6 +73,11 @@ bench: build ## Go benchmarks plus the load driver against a real bin/hearth
 	go test -run XXX -bench . -benchmem $(PKG)
 	go run ./cmd/hearth-bench -hearth $(BIN) -duration $(or $(DURATION),10s) -concurrency $(or $(CONCURRENCY),16)
 
+.PHONY: bench-listen
+bench-listen: build ## The /v4/listen socket load: SESSIONS (500) wearables streaming opus_fs320; MODE custom or scripted
+	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios listen -duration $(or $(DURATION),30s) \
+		-listen-sessions $(or $(SESSIONS),500) -listen-mode $(or $(MODE),custom)
+
 .PHONY: check
 check: fmt-check vet test ## What CI runs: formatting, vet, tests
 

@@ -16,6 +16,12 @@ import (
 // disk for a later retry.
 const spoolSeconds = 30
 
+// spoolSlack is how far the spool may run over before it is trimmed: a
+// trim copies what is kept, so trimming every frame of a long silence
+// (when no words confirm anything) would copy the whole spool 50 times a
+// second.
+const spoolSlack = 5
+
 // spool holds the stream's most recent audio after the last confirmed
 // word, so that a route that fails mid-session loses nothing it was sent.
 type spool struct {
@@ -31,6 +37,9 @@ func (s *spool) add(pcm []int16) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pcm = append(s.pcm, pcm...)
+	if len(s.pcm) <= (spoolSeconds+spoolSlack)*stt.SampleRate {
+		return
+	}
 	if over := len(s.pcm) - spoolSeconds*stt.SampleRate; over > 0 {
 		s.pcm = append(s.pcm[:0], s.pcm[over:]...)
 		s.start += over

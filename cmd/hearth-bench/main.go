@@ -23,7 +23,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -40,6 +43,11 @@ type config struct {
 	scenarios   string
 	keep        bool
 	memories    int
+
+	listenSessions int           // 0: no socket scenario
+	listenMode     string        // custom or scripted
+	listenBatch    time.Duration // how frames are bunched
+	listenOnly     bool          // -scenarios listen: no HTTP scenarios
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -56,6 +64,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
 	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+")")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
+	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
+	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript) or scripted (the scripted speech route decodes and hears each burst)")
+	fs.DurationVar(&c.listenBatch, "listen-batch", 100*time.Millisecond, "socket scenario: send the 20 ms frames in batches this long")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n")
 		fs.PrintDefaults()
@@ -88,8 +99,22 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if port == "" {
 		return c, fmt.Errorf("-addr %q has no port (use 127.0.0.1:0 for a free one)", c.addr)
 	}
-	if _, err := selectScenarios(c.scenarios); err != nil {
+	if strings.TrimSpace(c.scenarios) == "listen" {
+		c.listenOnly = true
+		if c.listenSessions == 0 {
+			return c, errors.New("-scenarios listen needs -listen-sessions N")
+		}
+	} else if _, err := selectScenarios(c.scenarios); err != nil {
 		return c, err
+	}
+	if c.listenSessions < 0 || c.listenSessions > 10000 {
+		return c, errors.New("-listen-sessions must be between 0 and 10000")
+	}
+	if c.listenMode != "custom" && c.listenMode != "scripted" {
+		return c, fmt.Errorf("-listen-mode %q is not custom or scripted", c.listenMode)
+	}
+	if c.listenBatch < 20*time.Millisecond {
+		return c, errors.New("-listen-batch must be at least 20ms (one frame)")
 	}
 	return c, nil
 }
@@ -117,9 +142,11 @@ func main() {
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) {
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "hearth-bench: "+format+"\n", args...) }
 
-	scens, err := selectScenarios(cfg.scenarios)
-	if err != nil {
-		return err
+	var scens []scenario
+	if !cfg.listenOnly {
+		if scens, err = selectScenarios(cfg.scenarios); err != nil {
+			return err
+		}
 	}
 	hearth, err := filepath.Abs(cfg.hearth)
 	if err != nil {
@@ -155,6 +182,22 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		command: commandLine(os.Args),
 		machine: machineInfo(),
 		started: time.Now().UTC(),
+	}
+
+	var loop opusLoop
+	if cfg.listenSessions > 0 {
+		if loop, err = makeOpusLoop(ctx); err != nil {
+			return err
+		}
+		// Every session holds a connection; leave room for the HTTP ones.
+		serverEnv = append(serverEnv, "HEARTH_MAX_CONNS="+strconv.Itoa(cfg.listenSessions+256))
+		if cfg.listenMode == "scripted" {
+			script, err := writeListenScript(dataDir)
+			if err != nil {
+				return err
+			}
+			serverEnv = append(serverEnv, "HEARTH_STT_SCRIPT="+script)
+		}
 	}
 
 	logf("starting %s serve --data %s --addr %s", hearth, dataDir, addr)
@@ -248,6 +291,18 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		rep.results = append(rep.results, res)
 		logf("scenario %s: %d requests, %d errors, %.1f req/s", sc.name, res.requests, res.errors, res.rate())
 	}
+	if cfg.listenSessions > 0 && ctx.Err() == nil {
+		users, err := addUsers(ctx, srv, dataDir, cfg.listenSessions)
+		if err != nil {
+			return interrupted(err)
+		}
+		lo := listenOptions{sessions: cfg.listenSessions, mode: cfg.listenMode, duration: cfg.duration,
+			baseURL: "http://" + addr, users: users, loop: loop, batch: cfg.listenBatch, pid: srv.pid()}
+		logf("socket scenario: %d sessions (%s) for %s", lo.sessions, lo.mode, lo.duration)
+		lr := runListen(ctx, lo)
+		rep.listen = lr.markdown(lo, runtime.NumCPU())
+		logf("socket scenario: %d/%d connected, %d dropped, %d segments", lr.connected, lr.sessions, lr.dropped, lr.segments)
+	}
 	if ctx.Err() != nil {
 		rep.interrupted = true
 	}
@@ -340,4 +395,33 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// addUsers creates n users through the CLI, a few at a time (each session
+// of the socket scenario is its own wearable and owner).
+func addUsers(ctx context.Context, srv *server, dataDir string, n int) ([]string, error) {
+	users := make([]string, n)
+	errs := make(chan error, n)
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			id, err := srv.cli(ctx, "users", "add", "--data", dataDir, "--name", "wearer "+strconv.Itoa(i))
+			if err != nil {
+				errs <- err
+				return
+			}
+			users[i] = id
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, fmt.Errorf("create the socket scenario's users: %w", err)
+	}
+	return users, nil
 }

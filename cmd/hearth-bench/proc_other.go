@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"time"
 )
 
 func setProcAttr(cmd *exec.Cmd) {}
@@ -12,3 +13,7 @@ func setProcAttr(cmd *exec.Cmd) {}
 func interruptProcess(p *os.Process) error { return p.Signal(os.Interrupt) }
 
 func killProcess(p *os.Process) { _ = p.Kill() }
+
+func processCPU(pid int) time.Duration { return 0 }
+
+func selfCPU() time.Duration { return 0 }

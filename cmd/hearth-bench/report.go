@@ -24,6 +24,7 @@ type report struct {
 	results        []result
 	interrupted    bool
 	seeded         string // what was seeded before the MCP scenarios
+	listen         string // the socket scenario's section, when it ran
 }
 
 func (r *report) markdown() string {
@@ -45,6 +46,7 @@ func (r *report) markdown() string {
 			res.name, res.requests, res.errors, res.rate(),
 			fmtDur(res.percentile(50)), fmtDur(res.percentile(90)), fmtDur(res.percentile(99)), fmtDur(res.percentile(100)))
 	}
+	b.WriteString(r.listen)
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "- start-to-healthy: %s (spawn until the first 200 from /healthz, polled every %s)\n", fmtDur(r.startToHealthy), healthPollInterval)
 	fmt.Fprintf(&b, "- idle RSS: %s (1 s after healthy)\n", fmtBytes(r.idleRSS))

@@ -134,6 +134,10 @@ func TestParseFlags(t *testing.T) {
 		{"-segments", "0"},
 		{"-segments", "501"},
 		{"-scenarios", "nope"},
+		{"-scenarios", "listen"},
+		{"-listen-sessions", "-1"},
+		{"-listen-sessions", "5", "-listen-mode", "loud"},
+		{"-listen-batch", "1ms"},
 		{"extra"},
 	}
 	for _, args := range bad {
