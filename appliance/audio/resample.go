@@ -13,7 +13,19 @@ type Resampler struct {
 	table   []float64
 	buf     []float64 // unconsumed input, with halfTaps of history before pos
 	pos     float64   // next output position, in samples of buf
+
+	// For a rational ratio with few phases (8→16 kHz has 2, 48→16 kHz
+	// has 1), the kernel is laid out per phase, so each output sample is
+	// one straight dot product: the position is centre + phase/l input
+	// samples, and it moves by m/l per output sample.
+	poly   [][]float64
+	l, m   int
+	centre int
+	phase  int
 }
+
+// maxPolyPhases bounds the per-phase tables (44.1 → 16 kHz needs 160).
+const maxPolyPhases = 512
 
 const (
 	halfTaps = 16  // kernel half-width, in input samples at unit cutoff
@@ -48,7 +60,30 @@ func NewResampler(in, out int) *Resampler {
 	}
 	r.buf = make([]float64, r.width()) // silence before the first sample
 	r.pos = float64(r.width())
+	if g := gcd(in, out); out/g <= maxPolyPhases {
+		r.l, r.m, r.centre = out/g, in/g, r.width()
+		w := r.width()
+		r.poly = make([][]float64, r.l)
+		for k := range r.poly {
+			taps := make([]float64, 2*w)
+			frac := float64(k) / float64(r.l)
+			for t := range taps {
+				d := math.Abs(float64(t-(w-1)) - frac)
+				if idx := int(d*phases + 0.5); idx < len(r.table) {
+					taps[t] = r.table[idx]
+				}
+			}
+			r.poly[k] = taps
+		}
+	}
 	return r
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // width is the kernel's half-width in input samples.
@@ -61,6 +96,9 @@ func (r *Resampler) Process(dst []int16, in []int16) []int16 {
 	}
 	for _, s := range in {
 		r.buf = append(r.buf, float64(s))
+	}
+	if r.poly != nil {
+		return r.processPoly(dst)
 	}
 	w := r.width()
 	for r.pos+float64(w) < float64(len(r.buf)) {
@@ -82,6 +120,28 @@ func (r *Resampler) Process(dst []int16, in []int16) []int16 {
 	if drop > 0 {
 		r.buf = append(r.buf[:0], r.buf[drop:]...)
 		r.pos -= float64(drop)
+	}
+	return dst
+}
+
+// processPoly is Process over the per-phase kernels.
+func (r *Resampler) processPoly(dst []int16) []int16 {
+	w := r.width()
+	for r.centre+w < len(r.buf) {
+		taps := r.poly[r.phase]
+		window := r.buf[r.centre-w+1 : r.centre+w+1]
+		var acc float64
+		for t, c := range taps {
+			acc += window[t] * c
+		}
+		dst = append(dst, clamp16(acc))
+		r.phase += r.m
+		r.centre += r.phase / r.l
+		r.phase %= r.l
+	}
+	if drop := r.centre - w; drop > 0 {
+		r.buf = append(r.buf[:0], r.buf[drop:]...)
+		r.centre -= drop
 	}
 	return dst
 }
