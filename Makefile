@@ -66,6 +66,7 @@ fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)
 	go test ./appliance/api -run XXX -fuzz FuzzParseFromSegments -fuzztime $(or $(FUZZTIME),30s)
 	go test ./appliance/api -run XXX -fuzz FuzzDecodeJSONObject -fuzztime $(or $(FUZZTIME),30s)
 	go test ./appliance/audio -run XXX -fuzz FuzzDecode -fuzztime $(or $(FUZZTIME),30s)
+	go test ./appliance/audio -run XXX -fuzz FuzzOpenFile -fuzztime $(or $(FUZZTIME),30s)
 	go test ./appliance/listen -run XXX -fuzz FuzzClientMessage -fuzztime $(or $(FUZZTIME),30s)
 
 .PHONY: bench
