@@ -152,3 +152,13 @@ func Languages(langs ...string) func(language string, channels int) bool {
 		return slices.Contains(langs, normLanguage(language))
 	}
 }
+
+// ErrBusy is wrapped by a route that cannot take more work right now (its
+// workers are all busy, or its model is still loading): the caller may
+// answer "try again shortly" instead of waiting without bound.
+var ErrBusy = errors.New("speech route busy")
+
+// Modeler is a route that can name its model (stt_model in replies).
+type Modeler interface {
+	Model() string
+}

@@ -35,6 +35,9 @@ type Script struct {
 	// FailAfterUtterances: after recognising n utterances the stream fails
 	// (a provider lost mid-session); 0 never fails.
 	FailAfterUtterances int `json:"fail_after_utterances"`
+	// BatchFailure makes every batch job fail as: timeout, upstream_error,
+	// config_error, busy, or empty (speech heard, no words returned).
+	BatchFailure string `json:"batch_failure"`
 }
 
 // Utterance is one recognised stretch of speech.
@@ -64,6 +67,7 @@ type Provider struct {
 	s     Script
 	mu    sync.Mutex
 	opens int
+	said  int // utterances recognised by batch jobs: a recording's chunks continue the script
 }
 
 // New returns a provider that follows s.
@@ -98,6 +102,72 @@ func (p *Provider) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error)
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: p.s.Name, Reason: "connect_failed", Err: errors.New("scripted connection failure")}
 	}
 	return &stream{p: p, words: make(chan []stt.Word, 64)}, nil
+}
+
+// Transcribe implements stt.BatchProvider: the recording is fed through a
+// stream, and each burst of sound is the script's next utterance.
+func (p *Provider) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (stt.Transcript, error) {
+	if err := p.batchFailure(ctx); err != nil {
+		return stt.Transcript{}, err
+	}
+	st, err := p.Open(ctx, cfg)
+	if err != nil {
+		return stt.Transcript{}, err
+	}
+	s := st.(*stream)
+	s.words = make(chan []stt.Word, len(pcm)/block+2) // room for every burst
+	p.mu.Lock()
+	s.said = p.said
+	p.mu.Unlock()
+	if err := s.Send(pcm); err != nil {
+		return stt.Transcript{}, err
+	}
+	s.Close()
+	p.mu.Lock()
+	p.said = s.said
+	p.mu.Unlock()
+	tr := stt.Transcript{DetectedLanguage: cfg.Language}
+	var texts []string
+	for ws := range s.words {
+		if len(ws) == 0 {
+			continue
+		}
+		var text []string
+		for _, w := range ws {
+			text = append(text, w.Text)
+		}
+		seg := stt.Segment{Start: ws[0].Start, End: ws[len(ws)-1].End, Text: strings.Join(text, " ")}
+		if cfg.Diarize {
+			seg.Speaker = fmt.Sprintf("SPEAKER_%02d", ws[0].Speaker)
+		}
+		tr.Segments = append(tr.Segments, seg)
+		texts = append(texts, seg.Text)
+	}
+	tr.Text = strings.Join(texts, " ")
+	if p.s.BatchFailure == "empty" {
+		return stt.Transcript{DetectedLanguage: cfg.Language}, nil
+	}
+	return tr, s.Err()
+}
+
+func (p *Provider) batchFailure(ctx context.Context) error {
+	e := &stt.Error{Provider: p.s.Name, Reason: p.s.BatchFailure}
+	switch p.s.BatchFailure {
+	case "", "empty":
+		return nil
+	case "timeout":
+		<-ctx.Done() // as a route that never answers
+		e.Outcome, e.Err = stt.Timeout, ctx.Err()
+	case "upstream_error":
+		e.Outcome, e.Err = stt.UpstreamError, errors.New("scripted upstream error")
+	case "config_error":
+		e.Outcome, e.Err = stt.ConfigError, errors.New("scripted config error")
+	case "busy":
+		e.Outcome, e.Err = stt.UpstreamError, fmt.Errorf("scripted: %w", stt.ErrBusy)
+	default:
+		e.Outcome, e.Err = stt.UpstreamError, fmt.Errorf("unknown batch_failure %q", p.s.BatchFailure)
+	}
+	return e
 }
 
 // Energy detection over 20 ms blocks at 16 kHz.

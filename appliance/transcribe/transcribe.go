@@ -1,0 +1,192 @@
+// Package transcribe is batch transcription: a whole recording (an
+// upload, a voice message) becomes a transcript through the speech
+// routes. The recording is read in pieces and cut into speech chunks at
+// pauses, so memory stays flat however long it is, and stretches of
+// silence never reach a route. Routes are tried in order: one that fails
+// before it has transcribed anything hands over to the next; one that
+// fails afterwards fails the job, classified, never papered over.
+package transcribe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/audio"
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// Options of one job.
+type Options struct {
+	Language string // a code, or "multi"; empty is English
+	Diarize  bool   // label segments with speakers
+	// MaxDuration refuses longer recordings (ErrTooLong); 0 is no limit.
+	MaxDuration time.Duration
+}
+
+// Result is a finished job.
+type Result struct {
+	stt.Transcript
+	Outcome  stt.Outcome // Success or ExpectedSilence
+	Provider string      // the route that transcribed ("" for silence)
+	Model    string
+	Duration time.Duration // of the audio read
+}
+
+// ErrTooLong is returned for a recording over Options.MaxDuration.
+var ErrTooLong = errors.New("recording is longer than allowed")
+
+// Service runs batch jobs over routes, in order of preference.
+type Service struct {
+	routes []stt.BatchProvider
+	log    *slog.Logger
+}
+
+// New returns a service over routes.
+func New(logger *slog.Logger, routes ...stt.BatchProvider) *Service {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{routes: routes, log: logger}
+}
+
+// Serves reports whether a route serves language.
+func (s *Service) Serves(language string) bool {
+	return len(s.candidates(language)) > 0
+}
+
+func (s *Service) candidates(language string) []stt.BatchProvider {
+	var out []stt.BatchProvider
+	for _, r := range s.routes {
+		if r.Supports(language, 1) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// chunkTimeout bounds one route call: generous against real time, so that
+// only a stuck route times out.
+func chunkTimeout(samples int) time.Duration {
+	return 30*time.Second + 4*time.Duration(samples)*time.Second/audio.OutputRate
+}
+
+// Transcribe reads src to the end and transcribes its speech. A failure is
+// an *stt.Error (or wraps ErrTooLong, audio.ErrInvalidAudio, stt.ErrBusy).
+func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options) (Result, error) {
+	lang := strings.ToLower(strings.TrimSpace(opt.Language))
+	if lang == "" {
+		lang = "en"
+	}
+	if lang == "auto" {
+		lang = "multi"
+	}
+	routes := s.candidates(lang)
+	if len(routes) == 0 {
+		return Result{}, &stt.Error{Outcome: stt.ConfigError, Reason: "unsupported_language",
+			Err: fmt.Errorf("%w: %s", stt.ErrNoRoute, lang)}
+	}
+	if opt.MaxDuration > 0 && src.Duration() > opt.MaxDuration {
+		return Result{}, fmt.Errorf("%w: %s of audio, at most %s", ErrTooLong, src.Duration().Round(time.Second), opt.MaxDuration)
+	}
+	res := Result{Transcript: stt.Transcript{Segments: []stt.Segment{}}}
+	cfg := stt.Config{Language: lang, Channels: 1, Diarize: opt.Diarize}
+	ch := newChunker(src)
+	route := 0         // the route serving the job
+	committed := false // a route has transcribed something: no more fallback
+	var texts []string
+	spoke := false
+	for {
+		c, err := ch.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Result{}, fmt.Errorf("read the recording: %w", err)
+		}
+		if opt.MaxDuration > 0 && time.Duration(ch.total)*time.Second/audio.OutputRate > opt.MaxDuration {
+			return Result{}, fmt.Errorf("%w: at most %s", ErrTooLong, opt.MaxDuration)
+		}
+		spoke = true
+		for {
+			p := routes[route]
+			cctx, cancel := context.WithTimeout(ctx, chunkTimeout(len(c.pcm)))
+			tr, err := p.Transcribe(cctx, c.pcm, cfg)
+			cancel()
+			if err == nil {
+				committed = true
+				res.Provider = p.Name()
+				if m, ok := p.(stt.Modeler); ok {
+					res.Model = m.Model()
+				}
+				if res.DetectedLanguage == "" {
+					res.DetectedLanguage = tr.DetectedLanguage
+				}
+				for _, seg := range tr.Segments {
+					seg.Start += c.offset
+					seg.End += c.offset
+					seg.Text = strings.TrimSpace(seg.Text)
+					if seg.Text == "" {
+						continue
+					}
+					seg.Speaker = speaker(seg.Speaker, opt.Diarize)
+					res.Segments = append(res.Segments, seg)
+					texts = append(texts, seg.Text)
+				}
+				if len(tr.Segments) == 0 && strings.TrimSpace(tr.Text) != "" {
+					// A route that returns only text still counts.
+					end := c.offset + float64(len(c.pcm))/audio.OutputRate
+					res.Segments = append(res.Segments, stt.Segment{Start: c.offset, End: end,
+						Text: strings.TrimSpace(tr.Text), Speaker: speaker("", opt.Diarize)})
+					texts = append(texts, strings.TrimSpace(tr.Text))
+				}
+				break
+			}
+			e := stt.Classify(err, p.Name())
+			if ctx.Err() != nil || committed || route == len(routes)-1 || errors.Is(err, stt.ErrBusy) && route == len(routes)-1 {
+				return Result{}, errWith(e, err)
+			}
+			s.log.Warn("speech route failed; trying the next", "provider", p.Name(), "err", err)
+			route++
+		}
+	}
+	res.Duration = time.Duration(ch.total) * time.Second / audio.OutputRate
+	res.Text = strings.Join(texts, " ")
+	switch {
+	case !spoke:
+		res.Outcome = stt.ExpectedSilence
+	case res.Text == "":
+		return res, &stt.Error{Outcome: stt.EmptyUnexpected, Provider: res.Provider, Reason: "empty_unexpected",
+			Err: errors.New("speech was detected but the route returned no words")}
+	default:
+		res.Outcome = stt.Success
+	}
+	if res.DetectedLanguage == "" && lang != "multi" {
+		res.DetectedLanguage = lang
+	}
+	return res, nil
+}
+
+// errWith keeps ErrBusy visible through the classification.
+func errWith(e *stt.Error, cause error) error {
+	if errors.Is(cause, stt.ErrBusy) && !errors.Is(e, stt.ErrBusy) {
+		return fmt.Errorf("%w: %w", stt.ErrBusy, e)
+	}
+	return e
+}
+
+// speaker labels a segment: a route's own diarised label, else the one
+// speaker until the appliance tells voices apart; none without diarize.
+func speaker(label string, diarize bool) string {
+	if !diarize {
+		return ""
+	}
+	if label == "" {
+		return "SPEAKER_00"
+	}
+	return label
+}
