@@ -48,6 +48,12 @@ type Config struct {
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration
+	// STTMaxDuration refuses uploads and voice messages with more audio
+	// than this (413).
+	STTMaxDuration time.Duration
+	// VoiceBudget is each user's allowance of voice-message audio per
+	// rolling 24 hours; 0 is unlimited.
+	VoiceBudget time.Duration
 	// TranslateTo, when set (a language code such as "en"), translates the
 	// live segments of sessions in other languages through the LLM route.
 	TranslateTo string
@@ -171,6 +177,8 @@ func DefaultConfig() Config {
 		ShutdownTimeout:  10 * time.Second,
 		SilenceTimeout:   2 * time.Minute,
 		TranslationEvent: "translating",
+		STTMaxDuration:   2 * time.Hour,
+		VoiceBudget:      2 * time.Hour,
 		BodyTimeout:      30 * time.Second,
 		MaxConns:         512,
 		LLMTimeout:       60 * time.Second,
@@ -215,6 +223,12 @@ func (c Config) Validate() error {
 	}
 	if !validLanguageCode(c.TranslateTo) {
 		errs = append(errs, fmt.Errorf("translate-to %q is not a language code such as en or pt-BR", c.TranslateTo))
+	}
+	if c.STTMaxDuration < time.Second {
+		errs = append(errs, fmt.Errorf("stt max duration %v is below 1s", c.STTMaxDuration))
+	}
+	if c.VoiceBudget < 0 {
+		errs = append(errs, fmt.Errorf("voice budget %v is negative", c.VoiceBudget))
 	}
 	if c.SilenceTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("silence timeout %v is below 1s", c.SilenceTimeout))

@@ -17,6 +17,7 @@ const (
 	ETOOLARGE     = "too_large"    // 413
 	ERATELIMIT    = "rate_limited" // 429
 	EUNAVAILABLE  = "unavailable"  // 503
+	EUPSTREAM     = "upstream"     // 502: a route the appliance relies on failed
 	EINTERNAL     = "internal"     // 500
 )
 

@@ -24,7 +24,13 @@ func bodyDeadline(d time.Duration) echo.MiddlewareFunc {
 			if err := rc.SetReadDeadline(time.Now().Add(d)); err != nil {
 				return next(c) // not a real connection (tests with a recorder)
 			}
-			r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+			// A copy of the request carries the wrapped body: the server
+			// must still see its own body type on the original, or it
+			// cannot tell that an unread body is too big to drain, and a
+			// reply that refuses a body (413) would wait for the body.
+			r2 := r.WithContext(r.Context()) // a shallow copy
+			r2.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+			c.SetRequest(r2)
 			return next(c)
 		}
 	}

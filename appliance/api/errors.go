@@ -20,6 +20,7 @@ var statusOf = map[string]int{
 	appliance.ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	appliance.ERATELIMIT:    http.StatusTooManyRequests,
 	appliance.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	appliance.EUPSTREAM:     http.StatusBadGateway,
 	appliance.EINTERNAL:     http.StatusInternalServerError,
 }
 
@@ -49,7 +50,10 @@ func (s *Server) render(err error, c echo.Context) (int, errorBody) {
 	var ve *appliance.ValidationError
 	var he *echo.HTTPError
 	var ae *appliance.Error
+	var fe *failureError
 	switch {
+	case errors.As(err, &fe):
+		return fe.status, errorBody{Detail: fe.body}
 	case errors.As(err, &ve):
 		return http.StatusUnprocessableEntity, errorBody{Detail: ve.Fields}
 	case errors.As(err, &ae):

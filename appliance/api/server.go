@@ -56,6 +56,12 @@ type Deps struct {
 	PublicURL *PublicURL
 	// Listen runs /v4/listen sessions; nil serves no live transcription.
 	Listen Listener
+	// Transcriber runs batch transcription (/v1/stt/transcribe and the
+	// voice messages); nil answers 503.
+	Transcriber Transcriber
+	// VoiceBudget is the daily allowance of voice-message audio; nil is
+	// no budget.
+	VoiceBudget VoiceBudget
 	// Events receives the developer API's record writes (the search index
 	// follows them); nil drops them.
 	Events appliance.EventPublisher
@@ -76,22 +82,24 @@ type Deps struct {
 
 // Server is the HTTP surface. It is an http.Handler.
 type Server struct {
-	cfg       appliance.Config
-	store     Store
-	conv      Conversations
-	auth      Authenticator
-	assistant *assistant.Service
-	mcp       http.Handler
-	public    *PublicURL
-	listen    Listener
-	events    appliance.EventPublisher
-	progress  func() appliance.IndexProgress
-	searcher  Searcher
-	log       *slog.Logger
-	now       func() time.Time
-	limiter   *Limiter
-	oauth     *oauth
-	echo      *echo.Echo
+	cfg         appliance.Config
+	store       Store
+	conv        Conversations
+	auth        Authenticator
+	assistant   *assistant.Service
+	mcp         http.Handler
+	public      *PublicURL
+	listen      Listener
+	transcriber Transcriber
+	voiceBudget VoiceBudget
+	events      appliance.EventPublisher
+	progress    func() appliance.IndexProgress
+	searcher    Searcher
+	log         *slog.Logger
+	now         func() time.Time
+	limiter     *Limiter
+	oauth       *oauth
+	echo        *echo.Echo
 }
 
 // New builds the router.
@@ -117,7 +125,10 @@ func New(d Deps) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen,
+	if d.VoiceBudget == nil {
+		d.VoiceBudget = noBudget{}
+	}
+	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, events: d.Events,
 		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
@@ -198,6 +209,9 @@ func (s *Server) routes(console fs.FS) {
 
 	// Surfaces authenticated by this appliance's own ID tokens.
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)
+	e.POST("/v1/stt/transcribe", s.sttTranscribe, s.requireIDToken, s.limit(PolicySTTTranscribe))
+	e.POST("/v2/voice-message/transcribe", s.voiceTranscribe, s.requireIDToken, s.limit(PolicyVoiceTranscribe))
+	e.POST("/v2/voice-messages", s.voiceMessages, s.requireIDToken, s.limit(PolicyVoiceMessage))
 	e.POST("/v1/conversations/from-segments", s.createFromSegments, s.requireIDToken, s.limit(PolicyFromSegments))
 	e.GET("/v1/search", s.consoleSearch, s.requireIDToken)
 	// The console's lock switches (the owner, signed in with an ID token).

@@ -80,6 +80,8 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.BoolVar(&cfg.ListenRequireToken, "listen-require-token", cfg.ListenRequireToken, "refuse /v4/listen connections without an ID token (default: the uid is enough)")
 	fs.StringVar(&cfg.TranslateTo, "translate-to", cfg.TranslateTo, "translate live segments of other languages into this one (e.g. en) through the LLM route; needs --llm-base-url")
 	fs.StringVar(&cfg.TranslationEvent, "translation-event", cfg.TranslationEvent, "live event for translations: translating (the Omi app's) or translation (the contract's name)")
+	fs.DurationVar(&cfg.STTMaxDuration, "stt-max-duration", cfg.STTMaxDuration, "longest recording /v1/stt/transcribe and voice messages take (413 beyond)")
+	fs.DurationVar(&cfg.VoiceBudget, "voice-budget", cfg.VoiceBudget, "each user's voice-message audio per rolling 24 h (429 beyond); 0 is unlimited")
 	fs.DurationVar(&cfg.SilenceTimeout, "silence-timeout", cfg.SilenceTimeout, "end a live recording after this long without speech")
 	fs.StringVar(&cfg.LLMBaseURL, "llm-base-url", cfg.LLMBaseURL, "OpenAI-compatible chat server for structure and memories, e.g. http://127.0.0.1:11434/v1 (default: built-in, offline)")
 	fs.StringVar(&cfg.LLMModel, "llm-model", cfg.LLMModel, "model name on the LLM server")

@@ -26,6 +26,8 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/search"
+	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/appliance/transcribe"
 	"github.com/hearth-appliance/hearth/store"
 	"github.com/hearth-appliance/hearth/web"
 )
@@ -120,10 +122,11 @@ func (m *Main) Run(ctx context.Context) error {
 		Assistant: assistants, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
 		SameOrigin: public.SameOrigin, Logger: m.Logger,
 	})
-	router, err := newSpeechRouter(m.Logger)
+	routes, err := newSpeechRoutes(m.Logger)
 	if err != nil {
 		return err
 	}
+	router := stt.NewRouter(m.Logger, routes.streaming...)
 	m.listen = listen.New(listen.Deps{
 		Conversations: conversations, History: db, Events: m.events, Router: router,
 		SpoolDir:    filepath.Join(dataDir, "audio"),
@@ -133,6 +136,8 @@ func (m *Main) Run(ctx context.Context) error {
 	})
 	m.api, err = api.New(api.Deps{
 		Listen:        m.listen,
+		Transcriber:   transcribe.New(m.Logger, routes.batch...),
+		VoiceBudget:   transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
 		Config:        m.Config,
 		Store:         db,
 		Conversations: conversations,

@@ -17,6 +17,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/pipeline/llm"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
+	"github.com/hearth-appliance/hearth/appliance/transcribe"
 	"github.com/hearth-appliance/hearth/store"
 )
 
@@ -71,27 +72,37 @@ func liveTranslator(cfg appliance.Config, extractor appliance.Extractor, logger 
 	return t
 }
 
-// newSpeechRouter builds the live speech routes, in order of preference.
-// HEARTH_STT_SCRIPT names a script for the scripted test route, which then
-// comes first (end-to-end tests and the socket load driver use it).
-func newSpeechRouter(logger *slog.Logger) (*stt.Router, error) {
-	var providers []stt.StreamingProvider
+// speechRoutes are the speech routes, in order of preference: live
+// sessions open streams on them, uploads and voice messages run batches.
+type speechRoutes struct {
+	streaming []stt.StreamingProvider
+	batch     []stt.BatchProvider
+}
+
+// newSpeechRoutes builds the speech routes. HEARTH_STT_SCRIPT names a
+// script for the scripted test route, which then comes first (end-to-end
+// tests and the socket load driver use it).
+func newSpeechRoutes(logger *slog.Logger) (speechRoutes, error) {
+	var r speechRoutes
 	if path := os.Getenv("HEARTH_STT_SCRIPT"); path != "" {
 		s, err := scripted.Load(path)
 		if err != nil {
-			return nil, usageErr("HEARTH_STT_SCRIPT: %v", err)
+			return r, usageErr("HEARTH_STT_SCRIPT: %v", err)
 		}
 		logger.Warn("the scripted speech route is on: transcripts are a script, not what was said", "script", path)
-		providers = append(providers, scripted.New(*s))
+		p := scripted.New(*s)
+		r.streaming = append(r.streaming, p)
+		r.batch = append(r.batch, p)
 	}
-	return stt.NewRouter(logger, providers...), nil
+	return r, nil
 }
 
 // The store is every consumer's store; each declares only what it uses.
 var (
-	_ api.Store          = (*store.DB)(nil)
-	_ assistant.Store    = (*store.DB)(nil)
-	_ authn.Store        = (*store.DB)(nil)
-	_ conversation.Store = (*store.DB)(nil)
-	_ listen.History     = (*store.DB)(nil)
+	_ api.Store             = (*store.DB)(nil)
+	_ assistant.Store       = (*store.DB)(nil)
+	_ authn.Store           = (*store.DB)(nil)
+	_ conversation.Store    = (*store.DB)(nil)
+	_ listen.History        = (*store.DB)(nil)
+	_ transcribe.UsageStore = (*store.DB)(nil)
 )
