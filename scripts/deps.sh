@@ -14,7 +14,9 @@ mode=${1:-run}
 # curl: the Quick start talks to the appliance with it.
 # liblc3-dev, libavcodec-dev: the LC3 and AAC codecs of live audio (optional:
 # a build without them refuses those codecs, the others work).
-PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev)
+# libavformat-dev: uploads in MP3, M4A, WebM, FLAC and other containers
+# (optional: WAV and Ogg Opus are read without it).
+PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev)
 if [ "$mode" = test ]; then
   # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
   # and liblc3-tools encode it as wearables do and decode it as references.

@@ -10,6 +10,7 @@ package audio
 #include <libavutil/samplefmt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "avframe.h"
 
 typedef struct {
 	AVCodecContext *ctx;
@@ -51,26 +52,11 @@ static int hearth_aac_decode(hearth_aac *h, const uint8_t *data, int size, int16
 	if (rc < 0) return -2;
 	int n = 0;
 	while (avcodec_receive_frame(h->ctx, h->frame) == 0) {
-		AVFrame *f = h->frame;
-		int ch = f->ch_layout.nb_channels;
-		*rate = f->sample_rate;
-		for (int i = 0; i < f->nb_samples && n < cap; i++) {
-			double acc = 0;
-			for (int c = 0; c < ch; c++) {
-				switch (f->format) {
-				case AV_SAMPLE_FMT_FLTP: acc += ((float *)f->extended_data[c])[i] * 32767.0; break;
-				case AV_SAMPLE_FMT_FLT: acc += ((float *)f->extended_data[0])[i * ch + c] * 32767.0; break;
-				case AV_SAMPLE_FMT_S16P: acc += ((int16_t *)f->extended_data[c])[i]; break;
-				case AV_SAMPLE_FMT_S16: acc += ((int16_t *)f->extended_data[0])[i * ch + c]; break;
-				default: av_frame_unref(f); return -3;
-				}
-			}
-			acc /= ch > 0 ? ch : 1;
-			if (acc > 32767) acc = 32767;
-			if (acc < -32768) acc = -32768;
-			out[n++] = (int16_t)acc;
-		}
-		av_frame_unref(f);
+		*rate = h->frame->sample_rate;
+		int m = hearth_frame_mono(h->frame, out + n, cap - n);
+		av_frame_unref(h->frame);
+		if (m < 0) return m;
+		n += m;
 	}
 	return n;
 }

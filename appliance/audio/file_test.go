@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,4 +173,40 @@ func FuzzOpenFile(f *testing.F) {
 		}
 		t.Fatal("a tiny file read for ever")
 	})
+}
+
+func TestOpenFileReadsContainersWithLibavformat(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wav := filepath.Join(dir, "tone.wav")
+	run(t, "sox", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "2", "sine", "440", "vol", "0.5")
+	for _, tc := range []struct{ name, codec string }{
+		{"tone.mp3", "libmp3lame"}, {"tone.m4a", "aac"}, {"tone.flac", "flac"}, {"tone.webm", "libopus"}, {"tone.ogg", "libvorbis"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name)
+			run(t, "ffmpeg", "-hide_banner", "-loglevel", "error", "-i", wav, "-c:a", tc.codec, path)
+			src, err := audio.OpenFile(path)
+			if !audio.ReadsContainers() {
+				if !errors.Is(err, audio.ErrInvalidAudio) || !strings.Contains(err.Error(), "libavformat") {
+					t.Fatalf("a build without libavformat: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Close()
+			pcm := readAll(t, src)
+			if n := len(pcm); n < 31500 || n > 33500 {
+				t.Errorf("%d samples for 2 s", n)
+			}
+			if d := src.Duration(); d < 1900*time.Millisecond || d > 2200*time.Millisecond {
+				t.Errorf("duration %v", d)
+			}
+			if c := crossings(pcm[3200:19200]); c < 860 || c > 900 {
+				t.Errorf("%d zero crossings in a second of 440 Hz", c)
+			}
+		})
+	}
 }

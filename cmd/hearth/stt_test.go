@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/audio"
 )
 
 const sttScript = `{"utterances":[{"text":"Call the plumber about the kitchen sink."},{"text":"Then buy bread and coffee."}]%s}`
@@ -135,6 +137,14 @@ func TestSTTTranscribeEndToEnd(t *testing.T) {
 	code, body, _ = upload(t, url, token, map[string]string{"file": speech}, map[string]string{"diarize": "false"})
 	if code != 200 || strings.Contains(body, `"speaker"`) {
 		t.Fatalf("diarize=false: %d %s", code, body)
+	}
+	// A phone's voice memo (AAC in M4A) reads through libavformat.
+	m4a := filepath.Join(t.TempDir(), "memo.m4a")
+	mustRun(t, "ffmpeg", "-hide_banner", "-loglevel", "error", "-i", speech, "-c:a", "aac", m4a)
+	code, body, _ = upload(t, url, token, map[string]string{"file": m4a}, nil)
+	if audio.ReadsContainers() && (code != 200 || !strings.Contains(body, `"text":"Call the plumber`)) ||
+		!audio.ReadsContainers() && (code != 400 || !strings.Contains(body, "libavformat")) {
+		t.Fatalf("m4a (containers read: %v): %d %s", audio.ReadsContainers(), code, body)
 	}
 	// Uploads leave nothing behind.
 	if left, _ := filepath.Glob(filepath.Join(data, "tmp", "*")); len(left) != 0 {
