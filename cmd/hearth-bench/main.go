@@ -24,6 +24,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,6 +49,7 @@ type config struct {
 	listenMode     string        // custom or scripted
 	listenBatch    time.Duration // how frames are bunched
 	listenOnly     bool          // -scenarios listen: no HTTP scenarios
+	uploadMB       int           // 0: no upload scenario
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -66,6 +68,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
 	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
 	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript) or scripted (the scripted speech route decodes and hears each burst)")
+	fs.IntVar(&c.uploadMB, "upload-mb", 0, "also send one recording of this many MB to /v1/stt/transcribe (scripted route) and report throughput and memory")
 	fs.DurationVar(&c.listenBatch, "listen-batch", 100*time.Millisecond, "socket scenario: send the 20 ms frames in batches this long")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n")
@@ -101,11 +104,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if strings.TrimSpace(c.scenarios) == "listen" {
 		c.listenOnly = true
-		if c.listenSessions == 0 {
-			return c, errors.New("-scenarios listen needs -listen-sessions N")
+		if c.listenSessions == 0 && c.uploadMB == 0 {
+			return c, errors.New("-scenarios listen needs -listen-sessions N or -upload-mb N")
 		}
 	} else if _, err := selectScenarios(c.scenarios); err != nil {
 		return c, err
+	}
+	if c.uploadMB < 0 || c.uploadMB > 200 {
+		return c, errors.New("-upload-mb must be between 0 and 200 (the endpoint's limit)")
 	}
 	if c.listenSessions < 0 || c.listenSessions > 10000 {
 		return c, errors.New("-listen-sessions must be between 0 and 10000")
@@ -184,6 +190,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		started: time.Now().UTC(),
 	}
 
+	// The scenarios below add to the server's environment for this run only.
+	saved := serverEnv
+	serverEnv = slices.Clone(serverEnv)
+	defer func() { serverEnv = saved }()
 	var loop opusLoop
 	if cfg.listenSessions > 0 {
 		if loop, err = makeOpusLoop(ctx); err != nil {
@@ -191,13 +201,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		}
 		// Every session holds a connection; leave room for the HTTP ones.
 		serverEnv = append(serverEnv, "HEARTH_MAX_CONNS="+strconv.Itoa(cfg.listenSessions+256))
-		if cfg.listenMode == "scripted" {
-			script, err := writeListenScript(dataDir)
-			if err != nil {
-				return err
-			}
-			serverEnv = append(serverEnv, "HEARTH_STT_SCRIPT="+script)
+	}
+	if cfg.listenSessions > 0 && cfg.listenMode == "scripted" || cfg.uploadMB > 0 {
+		script, err := writeListenScript(dataDir)
+		if err != nil {
+			return err
 		}
+		serverEnv = append(serverEnv, "HEARTH_STT_SCRIPT="+script)
 	}
 
 	logf("starting %s serve --data %s --addr %s", hearth, dataDir, addr)
@@ -302,6 +312,21 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		lr := runListen(ctx, lo)
 		rep.listen = lr.markdown(lo, runtime.NumCPU())
 		logf("socket scenario: %d/%d connected, %d dropped, %d segments", lr.connected, lr.sessions, lr.dropped, lr.segments)
+	}
+	if cfg.uploadMB > 0 && ctx.Err() == nil {
+		wav, err := makeUploadWAV(dataDir, int64(cfg.uploadMB)*1_000_000)
+		if err != nil {
+			return err
+		}
+		token, err := srv.cli(ctx, "token", "--data", dataDir, "--user", uid)
+		if err != nil {
+			return interrupted(err)
+		}
+		logf("upload scenario: %d MB to /v1/stt/transcribe", cfg.uploadMB)
+		ur := runUpload(ctx, "http://"+addr, token, wav, srv.pid())
+		os.Remove(wav)
+		rep.listen += ur.markdown()
+		logf("upload scenario: %d in %s", ur.status, ur.elapsed.Round(time.Millisecond))
 	}
 	if ctx.Err() != nil {
 		rep.interrupted = true

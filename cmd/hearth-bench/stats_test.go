@@ -138,6 +138,7 @@ func TestParseFlags(t *testing.T) {
 		{"-listen-sessions", "-1"},
 		{"-listen-sessions", "5", "-listen-mode", "loud"},
 		{"-listen-batch", "1ms"},
+		{"-upload-mb", "201"},
 		{"extra"},
 	}
 	for _, args := range bad {
