@@ -64,20 +64,7 @@ type opusLoop struct {
 // makeOpusLoop encodes 2 s of tone and 1 s of silence as CELT-only Opus at
 // 16 kHz, 20 ms frames, 32 kbps VBR, with ffmpeg's libopus.
 func makeOpusLoop(ctx context.Context) (opusLoop, error) {
-	ffmpeg, err := exec.LookPath("ffmpeg")
-	if err != nil {
-		return opusLoop{}, errors.New("the socket scenario encodes its audio with ffmpeg (libopus): install ffmpeg (scripts/deps.sh test)")
-	}
-	cmd := exec.CommandContext(ctx, ffmpeg, "-hide_banner", "-loglevel", "error",
-		"-f", "lavfi", "-i", "sine=frequency=220:sample_rate=16000:duration=2,volume=0.4,apad=pad_dur=1",
-		"-ac", "1", "-ar", "16000", "-c:a", "libopus", "-application", "lowdelay", "-frame_duration", "20",
-		"-b:a", "32k", "-vbr", "on", "-f", "ogg", "-")
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		return opusLoop{}, fmt.Errorf("encode the bench audio with ffmpeg: %v: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	packets, err := oggPackets(out.Bytes())
+	packets, err := encodeOpus(ctx, "-f", "lavfi", "-i", "sine=frequency=220:sample_rate=16000:duration=2,volume=0.4,apad=pad_dur=1")
 	if err != nil {
 		return opusLoop{}, err
 	}
@@ -85,6 +72,73 @@ func makeOpusLoop(ctx context.Context) (opusLoop, error) {
 		return opusLoop{}, fmt.Errorf("ffmpeg made %d Opus packets, want about 150", len(packets))
 	}
 	return opusLoop{packets: packets, loudUntil: 100}, nil
+}
+
+// benchPhrase is what the speech loop says: everyday dictation that
+// PocketSphinx hears word for word in Festival's HTS voice.
+const benchPhrase = "good morning today i will call the plumber about the kitchen sink"
+
+// makeSpeechLoop synthesises benchPhrase with Festival's HTS voice, then
+// 1.5 s of silence, as CELT Opus; loudUntil is the frame where the speech
+// ends, so latency runs from the end of the phrase.
+func makeSpeechLoop(ctx context.Context, dir string) (opusLoop, error) {
+	for _, tool := range []string{"text2wave", "sox"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return opusLoop{}, fmt.Errorf("the speech mode synthesises its phrase with %s: install festival, festvox-us-slt-hts and sox (scripts/deps.sh test)", tool)
+		}
+	}
+	txt, raw, wav := dir+"/bench-phrase.txt", dir+"/bench-phrase-raw.wav", dir+"/bench-phrase.wav"
+	if err := os.WriteFile(txt, []byte(benchPhrase), 0o600); err != nil {
+		return opusLoop{}, err
+	}
+	for _, args := range [][]string{
+		{"text2wave", "-F", "16000", "-eval", "(voice_cmu_us_slt_arctic_hts)", "-o", raw, txt},
+		{"sox", raw, "-r", "16000", "-c", "1", "-b", "16", wav, "pad", "0.3", "1.5"},
+	} {
+		if out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput(); err != nil {
+			return opusLoop{}, fmt.Errorf("%s: %v: %s", args[0], err, out)
+		}
+	}
+	pcm, err := os.ReadFile(wav)
+	if err != nil || len(pcm) < 44 {
+		return opusLoop{}, fmt.Errorf("read the phrase: %v", err)
+	}
+	// The last 20 ms frame with speech in it.
+	last := 0
+	for f := 0; 44+(f+1)*640 <= len(pcm); f++ {
+		var sum float64
+		for i := range 320 {
+			v := float64(int16(uint16(pcm[44+f*640+2*i]) | uint16(pcm[44+f*640+2*i+1])<<8))
+			sum += v * v
+		}
+		if sum/320 > 300*300 {
+			last = f
+		}
+	}
+	packets, err := encodeOpus(ctx, "-i", wav)
+	if err != nil {
+		return opusLoop{}, err
+	}
+	return opusLoop{packets: packets, loudUntil: min(last+1, len(packets)-1)}, nil
+}
+
+// encodeOpus runs ffmpeg's libopus as current Omi firmware encodes:
+// CELT-only, 16 kHz, 20 ms frames, 32 kbps VBR; input is ffmpeg's args.
+func encodeOpus(ctx context.Context, input ...string) ([][]byte, error) {
+	ffmpeg, err := exec.LookPath("ffmpeg")
+	if err != nil {
+		return nil, errors.New("the socket scenario encodes its audio with ffmpeg (libopus): install ffmpeg (scripts/deps.sh test)")
+	}
+	args := append([]string{"-hide_banner", "-loglevel", "error"}, input...)
+	args = append(args, "-ac", "1", "-ar", "16000", "-c:a", "libopus", "-application", "lowdelay", "-frame_duration", "20",
+		"-b:a", "32k", "-vbr", "on", "-f", "ogg", "-")
+	cmd := exec.CommandContext(ctx, ffmpeg, args...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("encode the bench audio with ffmpeg: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return oggPackets(out.Bytes())
 }
 
 // oggPackets returns the audio packets of an Ogg Opus stream (the OpusHead

@@ -67,7 +67,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+")")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
 	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
-	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript) or scripted (the scripted speech route decodes and hears each burst)")
+	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript), scripted (the scripted route hears each burst of tone) or speech (the server's own routes hear a Festival phrase)")
 	fs.IntVar(&c.uploadMB, "upload-mb", 0, "also send one recording of this many MB to /v1/stt/transcribe (scripted route) and report throughput and memory")
 	fs.DurationVar(&c.listenBatch, "listen-batch", 100*time.Millisecond, "socket scenario: send the 20 ms frames in batches this long")
 	fs.Usage = func() {
@@ -116,8 +116,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if c.listenSessions < 0 || c.listenSessions > 10000 {
 		return c, errors.New("-listen-sessions must be between 0 and 10000")
 	}
-	if c.listenMode != "custom" && c.listenMode != "scripted" {
-		return c, fmt.Errorf("-listen-mode %q is not custom or scripted", c.listenMode)
+	if c.listenMode != "custom" && c.listenMode != "scripted" && c.listenMode != "speech" {
+		return c, fmt.Errorf("-listen-mode %q is not custom, scripted or speech", c.listenMode)
 	}
 	if c.listenBatch < 20*time.Millisecond {
 		return c, errors.New("-listen-batch must be at least 20ms (one frame)")
@@ -196,7 +196,12 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 	defer func() { serverEnv = saved }()
 	var loop opusLoop
 	if cfg.listenSessions > 0 {
-		if loop, err = makeOpusLoop(ctx); err != nil {
+		if cfg.listenMode == "speech" {
+			loop, err = makeSpeechLoop(ctx, dataDir)
+		} else {
+			loop, err = makeOpusLoop(ctx)
+		}
+		if err != nil {
 			return err
 		}
 		// Every session holds a connection; leave room for the HTTP ones.
