@@ -64,3 +64,48 @@ func (s *Server) listenSocket(c echo.Context) error {
 
 // closeTokenExpired tells the app to refresh its ID token and reconnect.
 const closeTokenExpired = 4001
+
+// CustomSTT runs the appliance as an external custom-STT service.
+type CustomSTT interface {
+	ServeCustomSTT(w http.ResponseWriter, r *http.Request, userID string, p listen.CustomSTTParams)
+}
+
+// GET /v1/custom-stt: the external custom-STT protocol, backed by the
+// appliance's own speech routes. A phone app's custom-STT setting may take
+// only a URL, so the ID token comes in the Authorization header or, for
+// such apps, in the token query parameter. Refusals close with 1008, or
+// 4001 for an expired token.
+func (s *Server) customSTTSocket(c echo.Context) error {
+	cs, ok := s.listen.(CustomSTT)
+	if s.listen == nil || !ok {
+		return errNotFound("Not Found")
+	}
+	w, r := c.Response(), c.Request()
+	raw := r.Header.Get(echo.HeaderAuthorization)
+	if raw == "" && r.URL.Query().Get("token") != "" {
+		raw = "Bearer " + r.URL.Query().Get("token")
+	}
+	cred, sent := appliance.ParseAuthorization(raw, false)
+	if !sent {
+		s.listen.Refuse(w, r, websocket.ClosePolicyViolation, "Auth error: an ID token is required")
+		return nil
+	}
+	pr, err := s.auth.Authenticate(r.Context(), cred)
+	switch {
+	case errors.Is(err, authn.ErrExpired):
+		s.listen.Refuse(w, r, closeTokenExpired, "Token expired")
+		return nil
+	case appliance.ErrorCode(err) == appliance.EUNAUTHORIZED || (err == nil && pr.Kind != appliance.PrincipalIDToken):
+		s.listen.Refuse(w, r, websocket.ClosePolicyViolation, "Invalid token")
+		return nil
+	case err != nil:
+		return err
+	}
+	p, err := listen.ParseCustomSTTParams(r.URL.Query())
+	if err != nil {
+		s.listen.Refuse(w, r, websocket.ClosePolicyViolation, err.Error())
+		return nil
+	}
+	cs.ServeCustomSTT(w, r, pr.UserID, p)
+	return nil
+}

@@ -206,6 +206,7 @@ func (s *Server) routes(console fs.FS) {
 
 	// Live transcription (the socket checks its own uid and token).
 	e.GET("/v4/listen", s.listenSocket)
+	e.GET("/v1/custom-stt", s.customSTTSocket)
 
 	// Surfaces authenticated by this appliance's own ID tokens.
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)

@@ -236,3 +236,54 @@ func TestLiveTranslation(t *testing.T) {
 		})
 	}
 }
+
+func TestCustomSTTClosesWhenIdleOrShutDown(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, listen.Timing{Flush: 50 * time.Millisecond, Heartbeat: time.Second, Inactivity: 300 * time.Millisecond},
+		scripted.Script{Utterances: []scripted.Utterance{{Text: "Hello."}}})
+	dial := func(query string) *websocket.Conn {
+		conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.http.URL, "http")+"/custom-stt?"+query, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		return conn
+	}
+	closeCode := func(conn *websocket.Conn) int {
+		conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+		for {
+			_, _, err := conn.ReadMessage()
+			if ce, ok := err.(*websocket.CloseError); ok {
+				return ce.Code
+			} else if err != nil {
+				return -1
+			}
+		}
+	}
+	if code := closeCode(dial("codec=pcm16")); code != websocket.CloseGoingAway {
+		t.Fatalf("an idle connection closed with %d, want 1001", code)
+	}
+	if code := closeCode(dial("codec=pcm16&language=xx")); code != websocket.ClosePolicyViolation {
+		t.Fatalf("an unsupported language closed with %d, want 1008", code)
+	}
+	// Speech, then CloseStream: the words come back before the close.
+	conn := dial("codec=pcm16")
+	conn.WriteMessage(websocket.BinaryMessage, pcm16(1.2, true))
+	conn.WriteMessage(websocket.BinaryMessage, pcm16(0.2, false))
+	conn.WriteMessage(websocket.TextMessage, []byte(`{"type":"CloseStream"}`))
+	conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_, b, err := conn.ReadMessage()
+	var reply struct {
+		Segments []struct {
+			Text, Speaker string
+			Start, End    float64
+		}
+	}
+	if err != nil || json.Unmarshal(b, &reply) != nil || strings.Contains(string(b), `"type"`) || len(reply.Segments) != 1 ||
+		reply.Segments[0].Text != "Hello." || reply.Segments[0].Speaker != "SPEAKER_00" || reply.Segments[0].End < 1.1 || reply.Segments[0].End > 1.5 {
+		t.Fatalf("reply %s %v", b, err)
+	}
+	if code := closeCode(conn); code != websocket.CloseNormalClosure {
+		t.Fatalf("close %d after CloseStream", code)
+	}
+}

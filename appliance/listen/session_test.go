@@ -59,6 +59,15 @@ func newEnv(t *testing.T, timing listen.Timing, script scripted.Script, opts ...
 	}
 	srv := listen.New(deps)
 	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/custom-stt" {
+			p, err := listen.ParseCustomSTTParams(r.URL.Query())
+			if err != nil {
+				srv.Refuse(w, r, websocket.ClosePolicyViolation, err.Error())
+				return
+			}
+			srv.ServeCustomSTT(w, r, "u1", p)
+			return
+		}
 		p, err := listen.ParseParams(r.URL.Query())
 		if err != nil {
 			srv.Refuse(w, r, websocket.ClosePolicyViolation, err.Error())
