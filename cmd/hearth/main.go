@@ -31,6 +31,8 @@ Usage:
   hearth users   add|list  --data DIR [--name NAME]        manage users
   hearth keys    create|list|revoke --data DIR --user UID  manage API keys
   hearth token   --data DIR --user UID [--ttl 24h]         print an ID token
+  hearth listen  --file F --url URL --token T [--codec pcm16] [--end]  stream a recording live
+  hearth transcribe F --url URL --token T                  transcribe a recording
   hearth service install|uninstall|start|stop|restart|status|run [serve flags]
   hearth version
 
@@ -57,6 +59,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runToken(ctx, rest, stdout, stderr)
 	case "service":
 		err = runService(ctx, rest, stdout, stderr)
+	case "listen":
+		err = runListenClient(ctx, rest, stdout, stderr)
+	case "transcribe":
+		err = runTranscribeClient(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "hearth", version)
 	case "help", "-h", "--help":

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCommandLineClients: `hearth listen --file` and `hearth transcribe`
+// against a real hearth serve, as a script would use them.
+func TestCommandLineClients(t *testing.T) {
+	t.Parallel()
+	speech := speechWAV(t, "Call the landlord about the heating.")
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"Call the landlord about the heating."}]}`))
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	token := mustCLI(t, "token", "--data", data, "--user", uid)
+
+	// On the box itself: a token is minted from the data directory.
+	out, errOut, code := cli(t, "listen", "--file", speech, "--url", srv.base, "--data", data, "--user", uid, "--speed", "4", "--end")
+	if code != 0 || !strings.Contains(out, "SPEAKER_00: Call the landlord about the heating.") || !strings.Contains(out, "· processed:") ||
+		!strings.Contains(out, "· ready scripted") {
+		t.Fatalf("listen: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// From elsewhere, with a token, as JSON lines, narrow-band.
+	out, errOut, code = cli(t, "listen", "--file", speech, "--url", srv.base, "--token", token, "--codec", "pcm8", "--speed", "0", "--json")
+	var seg struct {
+		Type    string
+		Segment struct{ Text string }
+	}
+	found := false
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if json.Unmarshal([]byte(line), &seg) != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		found = found || seg.Type == "segment" && seg.Segment.Text == "Call the landlord about the heating."
+	}
+	if code != 0 || !found {
+		t.Fatalf("listen --json: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	out, errOut, code = cli(t, "transcribe", speech, "--url", srv.base, "--token", token)
+	if code != 0 || !strings.Contains(out, "] SPEAKER_00: Call the landlord about the heating.") {
+		t.Fatalf("transcribe: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out, _, code = cli(t, "transcribe", speech, "--url", srv.base, "--token", token, "--json", "--diarize=false")
+	if code != 0 || !strings.Contains(out, `"text":"Call the landlord about the heating."`) || strings.Contains(out, `"speaker"`) {
+		t.Fatalf("transcribe --json: exit %d\n%s", code, out)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"listen", "--url", srv.base, "--token", token}, 2, "--file is required"},
+		{[]string{"listen", "--file", speech, "--url", srv.base, "--token", "nonsense"}, 2, "--token"},
+		{[]string{"listen", "--file", speech, "--url", srv.base, "--token", token, "--codec", "opus"}, 2, "pcm16 or pcm8"},
+		{[]string{"transcribe", "--url", srv.base, "--token", token}, 2, "name the recording"},
+		{[]string{"transcribe", speech, "--url", srv.base}, 2, "--token"},
+	} {
+		_, errOut, code := cli(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d %q, want %d %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+	// Another appliance refuses this one's token; without a speech route
+	// it says so.
+	bareData := t.TempDir()
+	bare := startServe(t, bareData)
+	_, errOut, code = cli(t, "transcribe", speech, "--url", bare.base, "--token", token)
+	if code != 1 || !strings.Contains(errOut, "401") {
+		t.Fatalf("another appliance's token: exit %d %q", code, errOut)
+	}
+	bareToken := mustCLI(t, "token", "--data", bareData, "--user", mustCLI(t, "users", "add", "--data", bareData, "--name", "Bo"))
+	_, errOut, code = cli(t, "transcribe", speech, "--url", bare.base, "--token", bareToken)
+	if code != 1 || !strings.Contains(errOut, "503 Service Unavailable: Transcription service not configured") {
+		t.Fatalf("no speech route: exit %d %q", code, errOut)
+	}
+}
