@@ -129,3 +129,12 @@ func applyMigration(ctx context.Context, conn *sql.Conn, m migration, now string
 	}
 	return nil
 }
+
+// LatestVersion is the schema version this build migrates to.
+func LatestVersion() (int, error) {
+	ms, err := migrations()
+	if err != nil || len(ms) == 0 {
+		return 0, err
+	}
+	return ms[len(ms)-1].version, nil
+}

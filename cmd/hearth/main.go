@@ -31,6 +31,9 @@ Usage:
   hearth users   add|list  --data DIR [--name NAME]        manage users
   hearth keys    create|list|revoke --data DIR --user UID  manage API keys
   hearth token   --data DIR --user UID [--ttl 24h]         print an ID token
+  hearth backup  --data DIR --out FILE                     copy the database while serving
+  hearth restore FILE --data DIR                           put a backup in place (appliance stopped)
+  hearth export  --data DIR --user UID [--format json|markdown]  a user's data, readable
   hearth listen  --file F --url URL --token T [--codec pcm16] [--end]  stream a recording live
   hearth transcribe F --url URL --token T                  transcribe a recording
   hearth service install|uninstall|start|stop|restart|status|run [serve flags]
@@ -59,6 +62,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runToken(ctx, rest, stdout, stderr)
 	case "service":
 		err = runService(ctx, rest, stdout, stderr)
+	case "backup":
+		err = runBackup(ctx, rest, stdout, stderr)
+	case "restore":
+		err = runRestore(ctx, rest, stdout, stderr)
+	case "export":
+		err = runExport(ctx, rest, stdout, stderr)
 	case "listen":
 		err = runListenClient(ctx, rest, stdout, stderr)
 	case "transcribe":

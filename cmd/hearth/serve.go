@@ -49,6 +49,7 @@ type Main struct {
 	http           *http.Server
 	listener       net.Listener
 	served         chan error
+	unlock         func() // gives back the data folder's lock
 }
 
 // NewMain returns a Main with the default configuration.
@@ -67,6 +68,12 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("resolve data dir: %w", err)
 	}
 	m.Config.DataDir = dataDir
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	if m.unlock, err = lockData(dataDir); err != nil {
+		return err
+	}
 
 	db, err := store.Open(ctx, dataDir, store.WithReadConns(m.Config.ReadConns), store.WithLogger(m.Logger))
 	if err != nil {
@@ -244,6 +251,9 @@ func (m *Main) Close() error {
 		if err := m.db.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close store: %w", err))
 		}
+	}
+	if m.unlock != nil {
+		m.unlock()
 	}
 	return errors.Join(errs...)
 }
