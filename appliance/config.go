@@ -48,6 +48,11 @@ type Config struct {
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration
+	// STTRoutes orders the speech routes, by name (comma separated); empty
+	// is local whisper, then PocketSphinx, then configured remote routes.
+	// A route not available on this box (not built in, no model, not
+	// configured) is skipped.
+	STTRoutes string
 	// STTMaxDuration refuses uploads and voice messages with more audio
 	// than this (413).
 	STTMaxDuration time.Duration

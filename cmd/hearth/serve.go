@@ -129,7 +129,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Assistant: assistants, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
 		SameOrigin: public.SameOrigin, Logger: m.Logger,
 	})
-	routes, err := newSpeechRoutes(m.Logger)
+	routes, err := newSpeechRoutes(m.Config, m.Logger)
 	if err != nil {
 		return err
 	}

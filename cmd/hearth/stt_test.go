@@ -357,3 +357,11 @@ func TestVoiceMessageSafeFailures(t *testing.T) {
 		t.Fatalf("invalid input: %d %s", code, body)
 	}
 }
+
+func TestSTTRoutesOrderIsChecked(t *testing.T) {
+	t.Parallel()
+	_, errOut, code := cli(t, "serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--stt-routes", "telepathy")
+	if code != 2 || !strings.Contains(errOut, `unknown route "telepathy"`) {
+		t.Fatalf("exit %d %s", code, errOut)
+	}
+}

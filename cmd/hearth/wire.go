@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
@@ -79,10 +81,23 @@ type speechRoutes struct {
 	batch     []stt.BatchProvider
 }
 
-// newSpeechRoutes builds the speech routes. HEARTH_STT_SCRIPT names a
-// script for the scripted test route, which then comes first (end-to-end
-// tests and the socket load driver use it).
-func newSpeechRoutes(logger *slog.Logger) (speechRoutes, error) {
+// speechRoute is one kind of route the appliance can build. build returns
+// the route, or why it is not available here (not built in, no model, not
+// configured) so that the log can say so.
+type speechRoute struct {
+	name  string
+	build func(cfg appliance.Config, logger *slog.Logger) (route any, unavailable string, err error)
+}
+
+// speechRouteKinds are every route the appliance knows, each in its own
+// file; --stt-routes orders them.
+var speechRouteKinds []speechRoute
+
+// newSpeechRoutes builds the speech routes in the owner's order
+// (--stt-routes). HEARTH_STT_SCRIPT names a script for the scripted test
+// route, which then comes first (end-to-end tests and the socket load
+// driver use it).
+func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, error) {
 	var r speechRoutes
 	if path := os.Getenv("HEARTH_STT_SCRIPT"); path != "" {
 		s, err := scripted.Load(path)
@@ -94,7 +109,82 @@ func newSpeechRoutes(logger *slog.Logger) (speechRoutes, error) {
 		r.streaming = append(r.streaming, p)
 		r.batch = append(r.batch, p)
 	}
+	kinds := map[string]speechRoute{}
+	for _, k := range speechRouteKinds {
+		kinds[k.name] = k
+	}
+	order := splitList(cfg.STTRoutes)
+	if len(order) == 0 {
+		order = defaultRouteOrder()
+	}
+	var on []string
+	for _, name := range order {
+		k, ok := kinds[name]
+		if !ok {
+			return r, usageErr("--stt-routes: unknown route %q (known: %s)", name, strings.Join(routeNames(), ", "))
+		}
+		route, unavailable, err := k.build(cfg, logger)
+		if err != nil {
+			return r, fmt.Errorf("speech route %s: %w", name, err)
+		}
+		if unavailable != "" {
+			logger.Info("speech route not available", "route", name, "why", unavailable)
+			continue
+		}
+		if s, ok := route.(stt.StreamingProvider); ok {
+			r.streaming = append(r.streaming, s)
+		}
+		if b, ok := route.(stt.BatchProvider); ok {
+			r.batch = append(r.batch, b)
+		}
+		on = append(on, name)
+	}
+	if len(on) == 0 && len(r.streaming) == 0 {
+		logger.Warn("no speech route is available: live sessions need custom_stt=enabled, and uploads answer 503; see the README's speech routes")
+	} else if len(on) > 0 {
+		logger.Info("speech routes", "order", strings.Join(on, ","))
+	}
 	return r, nil
+}
+
+// preferredRoutes is the order out of the box: local whisper when a model
+// is present, then PocketSphinx, then remote routes the owner configured.
+var preferredRoutes = []string{"whisper", "pocketsphinx", "deepgram", "soniox", "speechmatics", "openai"}
+
+// defaultRouteOrder is every route this build knows, preferred ones first.
+func defaultRouteOrder() []string {
+	known := routeNames()
+	var order []string
+	for _, n := range preferredRoutes {
+		if slices.Contains(known, n) {
+			order = append(order, n)
+		}
+	}
+	for _, n := range known {
+		if !slices.Contains(order, n) {
+			order = append(order, n)
+		}
+	}
+	return order
+}
+
+func routeNames() []string {
+	var names []string
+	for _, k := range speechRouteKinds {
+		names = append(names, k.name)
+	}
+	return names
+}
+
+// splitList reads a comma-separated list, trimmed, without empties.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // The store is every consumer's store; each declares only what it uses.
