@@ -29,6 +29,9 @@ const (
 	// queryTimeout bounds embedding a search query; on timeout the search
 	// falls back to text alone rather than fail.
 	queryTimeout = 5 * time.Second
+	// progressTimeout bounds the store query behind Progress (a health
+	// check must answer even when the database is slow).
+	progressTimeout = 2 * time.Second
 )
 
 // Indexer embeds pending items in the background.
@@ -113,11 +116,26 @@ func (ix *Indexer) Notify() {
 	}
 }
 
-// Progress reports the latest figures.
+// Progress reports how far the index is. The counts are read from the
+// store on every call (two cheap reads), so they are never behind the
+// writes: a caller waiting for Embedded == Total (the health check, the
+// load driver) waits for the vectors, not for the indexer to wake up and
+// notice the items written since its last batch. Should the store not
+// answer, the figures of the last batch stand in.
 func (ix *Indexer) Progress() Progress {
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.progress
+	p := ix.progress
+	ix.mu.Unlock()
+	if p.Model == "" { // not started
+		return p
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), progressTimeout)
+	defer cancel()
+	if done, total, err := ix.store.IndexProgress(ctx, p.Model); err == nil {
+		p.Embedded, p.Total = done, total
+		p.Reembed = p.Reembed && done < total
+	}
+	return p
 }
 
 func (ix *Indexer) run(ctx context.Context) {
@@ -167,17 +185,10 @@ func (ix *Indexer) drain(ctx context.Context) error {
 			return err
 		}
 		embedded += len(docs)
-		// Progress after every batch (it is two cheap reads), so /healthz
-		// never reports the index caught up while it is not.
-		done, total, err := ix.store.IndexProgress(ctx, model)
-		if err != nil {
-			return err
-		}
-		ix.mu.Lock()
-		ix.progress.Embedded, ix.progress.Total = done, total
-		ix.mu.Unlock()
+		// No progress bookkeeping per batch: Progress reads the store.
 		if time.Since(lastLog) >= progressEvery {
 			lastLog = time.Now()
+			done, total, _ := ix.store.IndexProgress(ctx, model)
 			ix.log.Info("embedding progress", "model", model, "embedded", done, "total", total)
 		}
 	}
