@@ -133,19 +133,27 @@ func privateFiles(path string) error {
 //     an OS crash can lose the last commits), at a fraction of FULL's cost.
 //   - _txlock=immediate makes every write transaction take the write lock at
 //     BEGIN, so a read lock is never upgraded mid-transaction (no deadlock).
-//   - a 4 MB page cache per connection (five connections): enough for a
-//     household's hot pages, small enough to keep the appliance's RSS low.
+//   - a 4 MB page cache per read connection (four): enough for a
+//     household's hot pages, small enough to keep the appliance's RSS low;
+//     the writer's is larger (writerCacheKiB).
 //   - the read pool is query_only, so a stray write through it fails loudly.
 //   - each connection keeps its 128 most recent prepared statements:
 //     compiling a statement (with the search-index triggers it fires)
 //     cost more than running it.
 func dsn(path string, readOnly bool) string {
-	s := "file:" + path + "?_busy_timeout=5000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&_cache_size=-4000&_stmt_cache_size=128"
+	s := "file:" + path + "?_busy_timeout=5000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=128"
 	if readOnly {
-		s += "&_query_only=true"
+		return s + "&_cache_size=-4000&_query_only=true"
 	}
-	return s
+	return s + fmt.Sprintf("&_cache_size=-%d", writerCacheKiB)
 }
+
+// writerCacheKiB is the writer's page cache. Larger than a reader's: ids
+// are random UUIDs, so every insert lands on a different leaf of each
+// primary-key and unique index, and once those leaves no longer fit, each
+// create reads several pages back from the file, a cost that grows with
+// the database.
+const writerCacheKiB = 32000
 
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }
