@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sqlitevec "github.com/asg017/sqlite-vec-go-bindings/cgo"
@@ -45,6 +46,8 @@ type DB struct {
 	Now func() time.Time
 	// group shares commits between concurrent lifecycle writes.
 	group groupCommit
+	// optimizedAt is when planner statistics were last refreshed (Unix s).
+	optimizedAt atomic.Int64
 }
 
 // Option tunes Open.
@@ -97,12 +100,21 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	}
 	reader.SetMaxOpenConns(o.readConns)
 	reader.SetMaxIdleConns(o.readConns)
+	reader.SetConnMaxLifetime(readerLifetime)
 
 	db := &DB{path: path, writer: writer, reader: reader, reads: &stmtCache{db: reader, stmts: map[string]*sql.Stmt{}},
 		log: o.logger, Now: time.Now}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	// Statistics before any read connection opens and loads them: without
+	// them the planner guesses, and its guesses favour the per-user
+	// indexes, which read all of a user's rows to find a few. Not fatal:
+	// it takes the write lock, which another process (the server, when
+	// this is the CLI) may hold past the busy timeout.
+	if err := db.optimize(ctx); err != nil {
+		db.log.Warn("refreshing planner statistics at open", "err", err)
 	}
 	return db, nil
 }
@@ -158,10 +170,19 @@ const writerCacheKiB = 32000
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }
 
-// Close closes both pools, the writer last so that its close checkpoints the WAL.
+// Close closes both pools, the writer last so that its close checkpoints the
+// WAL; before that it refreshes planner statistics, as SQLite recommends
+// for a connection about to close.
 func (db *DB) Close() error {
 	var errs []error
 	db.closeGroup()
+	if db.writer != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := db.optimize(ctx); err != nil {
+			db.log.Warn("refreshing planner statistics on close", "err", err)
+		}
+		cancel()
+	}
 	if db.reads != nil {
 		db.reads.close()
 	}
