@@ -59,6 +59,11 @@ var hotPlans = []struct {
 	{"text candidates", `SELECT d.item_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
 		WHERE search_fts MATCH ? AND d.user_id = ? AND d.kind = ? ORDER BY search_fts.rank LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", nil},
+	{"rescore", `SELECT d.item_id, v.embedding FROM search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id
+		WHERE v.doc_id IN (SELECT value FROM json_each(?)) AND v.model = ?`, "SEARCH v USING INTEGER PRIMARY KEY", []string{"SCAN v", "SCAN d"}},
+	// The Go KNN (knn.go) reads only the query's partition's vectors.
+	{"knn chunks", `SELECT c.validity, c.rowids, v.vectors FROM search_bq_32_chunks c
+		CROSS JOIN search_bq_32_vector_chunks00 v ON v.rowid = +c.chunk_id WHERE c.partition00 = ?`, "SEARCH v USING INDEX", []string{"SCAN v"}},
 }
 
 // analyzedDB is a database as a household's looks after a while: one user
