@@ -252,3 +252,46 @@ func TestSearchTriggers_FireOnChangeOnly(t *testing.T) {
 		t.Fatal("pending docs of an inactive model: no error")
 	}
 }
+
+// TestWorkList_EditsWhilePending: a doc already on the work list that
+// changes again stays listed once, whatever statement fired the trigger
+// (an upsert's DO UPDATE fires it under ABORT).
+func TestWorkList_EditsWhilePending(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	mustUser(t, db, "u1")
+	if _, err := db.UseEmbeddingModel(ctx, testVocab.Model(), testVocab.Dims()); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := db.CreateMemories(ctx, []*appliance.Memory{newMemory("a", "u1", "budget money", now)}); err != nil {
+		t.Fatal(err)
+	}
+	c := sampleConversation("c1", "u1")
+	if err := db.SaveConversation(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"garden tomato", "piano music"} {
+		a, err := db.Memory(ctx, "u1", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Content = text
+		if err := db.UpdateMemory(ctx, a); err != nil {
+			t.Fatalf("editing a pending memory: %v", err)
+		}
+		c.Structured.Overview = text
+		c.Structured.ActionItems[0].Description = text
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatalf("re-saving a pending conversation: %v", err)
+		}
+	}
+	want := []string{"Budget Review (business)\npiano music", "piano music", "piano music"}
+	if got := pendingTexts(t, db); !slices.Equal(got, want) {
+		t.Fatalf("pending %q, want %q", got, want)
+	}
+	if done, total := checkProgress(t, db); done != 0 || total != 3 {
+		t.Fatalf("progress %d/%d, want 0/3", done, total)
+	}
+}
