@@ -164,7 +164,8 @@ func dsn(path string, readOnly bool) string {
 // are random UUIDs, so every insert lands on a different leaf of each
 // primary-key and unique index, and once those leaves no longer fit, each
 // create reads several pages back from the file, a cost that grows with
-// the database.
+// the database (BenchmarkCreateIndexed20k: 22.6 ms per create and index
+// with 4 MB, 5.3 ms with 32 MB).
 const writerCacheKiB = 32000
 
 // Path is the database file's path.
