@@ -146,13 +146,21 @@ type SearchIndex interface {
 	// vectors belong to another model they are dropped (reset=true), and the
 	// indexer embeds everything again.
 	UseEmbeddingModel(ctx context.Context, model string, dims int) (reset bool, err error)
-	// PendingDocs returns up to n items that lack a vector of model.
+	// PendingDocs returns up to n items that lack a vector of model, the
+	// active one (another model is an error), oldest first. Its cost does
+	// not grow with the index.
 	PendingDocs(ctx context.Context, model string, n int) ([]SearchDoc, error)
-	// IndexProgress counts items with a vector of model, and all items.
+	// IndexProgress counts items with a vector of model, and all items. It
+	// is cheap enough to call on every health check.
 	IndexProgress(ctx context.Context, model string) (done, total int, err error)
 	// PutVectors stores one vector per doc; a doc deleted or changed since
 	// PendingDocs returned it is skipped (it will come back as pending).
 	PutVectors(ctx context.Context, model string, docs []SearchDoc, vectors [][]float32) error
+	// MaintainIndex does one bounded step of upkeep that writers no longer
+	// pay for (merging the text index, refreshing planner statistics); more
+	// reports whether another step would do work. The indexer calls it
+	// while nothing is pending.
+	MaintainIndex(ctx context.Context) (more bool, err error)
 }
 
 // OAuthGrant is one user's approval of one assistant connector.

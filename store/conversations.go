@@ -121,36 +121,52 @@ func upsertConversation(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 }
 
 func replaceSegments(ctx context.Context, tx *sql.Tx, c *appliance.Conversation) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM transcript_segments WHERE conversation_id = ?`, c.ID); err != nil {
-		return fmt.Errorf("clear segments: %w", err)
-	}
-	if len(c.TranscriptSegments) == 0 {
-		return nil
-	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO transcript_segments
-		(conversation_id, idx, id, text, speaker, speaker_id, is_user, person_id, start_s, end_s, translations, speech_profile_processed, stt_provider)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	// Only what differs from the stored rows is written (see replace.go).
+	stored, last, err := storedSegments(ctx, tx, c.ID)
 	if err != nil {
-		return fmt.Errorf("prepare segment insert: %w", err)
+		return err
 	}
-	defer stmt.Close()
-	for i, s := range c.TranscriptSegments {
-		tr, err := json.Marshal(nonNil(s.Translations))
+	for i := range c.TranscriptSegments {
+		want, err := newSegmentRow(&c.TranscriptSegments[i])
 		if err != nil {
-			return fmt.Errorf("encode translations: %w", err)
+			return err
 		}
-		if _, err := stmt.ExecContext(ctx, c.ID, i, s.ID, s.Text, s.Speaker, s.SpeakerID, boolInt(s.IsUser), s.PersonID,
-			s.Start, s.End, string(tr), boolInt(s.SpeechProfileProcessed), s.STTProvider); err != nil {
-			return fmt.Errorf("insert segment %d: %w", i, err)
+		old, found := stored[i]
+		switch {
+		case found && old == want:
+			continue
+		case found:
+			_, err = tx.ExecContext(ctx, `UPDATE transcript_segments SET id = ?, text = ?, speaker = ?, speaker_id = ?, is_user = ?,
+				person_id = ?, start_s = ?, end_s = ?, translations = ?, speech_profile_processed = ?, stt_provider = ?
+				WHERE conversation_id = ? AND idx = ?`, append(want.args(), c.ID, i)...)
+		default:
+			_, err = tx.ExecContext(ctx, `INSERT INTO transcript_segments
+				(id, text, speaker, speaker_id, is_user, person_id, start_s, end_s, translations, speech_profile_processed, stt_provider, conversation_id, idx)
+				VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, append(want.args(), c.ID, i)...)
+		}
+		if err != nil {
+			return fmt.Errorf("write segment %d: %w", i, err)
+		}
+	}
+	// Stored rows past the wanted ones, including those a gap in the
+	// stored positions pushed there.
+	if last >= len(c.TranscriptSegments) {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM transcript_segments WHERE conversation_id = ? AND idx >= ?`,
+			c.ID, len(c.TranscriptSegments)); err != nil {
+			return fmt.Errorf("clear segments: %w", err)
 		}
 	}
 	return nil
 }
 
 func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversation) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM action_items WHERE conversation_id = ? AND +user_id = ?`, c.ID, c.UserID); err != nil {
-		return fmt.Errorf("clear action items: %w", err)
+	// Only what differs from the stored rows is written (see replace.go): an
+	// unchanged item keeps its search doc and vector.
+	stored, err := storedActionItems(ctx, tx, c.UserID, c.ID)
+	if err != nil {
+		return err
 	}
+	keep := make(map[string]bool, len(c.Structured.ActionItems))
 	for i := range c.Structured.ActionItems {
 		a := &c.Structured.ActionItems[i]
 		if a.CreatedAt == nil {
@@ -161,12 +177,34 @@ func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 		}
 		id := c.ID
 		a.ConversationID = &id
-		if _, err := tx.ExecContext(ctx, `INSERT INTO action_items
-			(id, user_id, conversation_id, description, completed, created_at, updated_at, due_at, completed_at, is_locked)
-			VALUES (?,?,?,?,?,?,?,?,?,?)`,
-			a.ID, c.UserID, c.ID, a.Description, boolInt(a.Completed), fmtTime(*a.CreatedAt), fmtTime(*a.UpdatedAt),
-			fmtTimePtr(a.DueAt), fmtTimePtr(a.CompletedAt), boolInt(a.IsLocked)); err != nil {
-			return fmt.Errorf("insert action item: %w", err)
+		keep[a.ID] = true
+		want := newActionItemRow(a)
+		old, found := stored[a.ID]
+		switch {
+		case found && old == want:
+			continue
+		case found:
+			// A stored item the conversation lists again is live again, as
+			// when the save deleted and re-inserted it.
+			_, err = tx.ExecContext(ctx, `UPDATE action_items SET description = ?, completed = ?, created_at = ?, updated_at = ?,
+				due_at = ?, completed_at = ?, is_locked = ?, deleted = 0 WHERE id = ?`,
+				want.description, want.completed, want.createdAt, want.updatedAt, want.dueAt, want.completedAt, want.locked, a.ID)
+		default:
+			_, err = tx.ExecContext(ctx, `INSERT INTO action_items
+				(id, user_id, conversation_id, description, completed, created_at, updated_at, due_at, completed_at, is_locked)
+				VALUES (?,?,?,?,?,?,?,?,?,?)`,
+				a.ID, c.UserID, c.ID, want.description, want.completed, want.createdAt, want.updatedAt, want.dueAt, want.completedAt, want.locked)
+		}
+		if err != nil {
+			return fmt.Errorf("write action item: %w", err)
+		}
+	}
+	for id := range stored {
+		if keep[id] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM action_items WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("clear action item: %w", err)
 		}
 	}
 	return nil

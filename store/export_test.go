@@ -32,3 +32,11 @@ func (db *DB) Raw(ctx context.Context, q string, args ...any) ([]string, error) 
 	}
 	return out, rows.Err()
 }
+
+// WriterString runs a one-value query on the writer (tests only), for the
+// settings that differ between the pools.
+func (db *DB) WriterString(ctx context.Context, q string) (string, error) {
+	var s string
+	err := db.writer.QueryRowContext(ctx, q).Scan(&s)
+	return s, err
+}

@@ -218,7 +218,10 @@ func (db *DB) DiscardConversation(ctx context.Context, userID, id string, discar
 		if !discarded {
 			return nil
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE memories SET deleted = 1, updated_at = ?
+		// INDEXED BY: memories added by hand have no conversation, and
+		// ANALYZE counts their NULLs as one value matching many rows, a
+		// skew that can make the planner prefer a scan of every memory.
+		_, err = tx.ExecContext(ctx, `UPDATE memories INDEXED BY memories_conversation SET deleted = 1, updated_at = ?
 			WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`, now, userID, id)
 		return err
 	})

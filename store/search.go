@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -20,9 +21,8 @@ const (
 	candidatesPerResult = 4
 	// knnPerResult and minKNN size the sign-bit KNN: it fetches this many
 	// candidates, and exact cosine on the full vectors reorders them.
-	// sqlite-vec's top-k costs O(n·k) (at 100k vectors: 4 ms at k=10, 32 ms
-	// at k=320), so k stays small; TestSearch_BinaryQuantizationRecall
-	// shows it is enough.
+	// TestSearch_BinaryQuantizationRecall shows it is enough. (The KNN is
+	// ours, O(n log k); see knn.go for why not sqlite-vec's MATCH.)
 	knnPerResult  = 4
 	minKNN        = 32
 	maxCandidates = 400
@@ -116,30 +116,26 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 	if q.Vector == nil || q.Model != model || len(q.Vector) != dims {
 		return nil, nil, nil
 	}
-	blob := encodeVector(q.Vector)
 	k := min(max(q.limitOrDefault()*knnPerResult, minKNN), 4096)
-	rows, err := db.query(ctx, `SELECT doc_id FROM `+bqTable(dims)+`
-		WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND scope = ?`, blob, k, userID+"\x1f"+q.Kind)
-	if err != nil {
-		return nil, nil, fmt.Errorf("vector search: %w", err)
-	}
-	var docIDs []any
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("vector search: %w", err)
-		}
-		docIDs = append(docIDs, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(docIDs) == 0 {
+	docIDs, err := db.knn(ctx, dims, userID+"\x1f"+q.Kind, quantize(q.Vector), k)
+	if err != nil || len(docIDs) == 0 {
 		return nil, nil, err
 	}
-	where, args := []string{"v.doc_id IN (" + placeholders(len(docIDs)) + ")", "v.model = ?"}, append(docIDs, model)
+	// The ids go in as one JSON array, so the statement text is the same
+	// for every k and stays prepared.
+	list := make([]byte, 0, 8*len(docIDs))
+	list = append(list, '[')
+	for i, id := range docIDs {
+		if i > 0 {
+			list = append(list, ',')
+		}
+		list = strconv.AppendInt(list, id, 10)
+	}
+	list = append(list, ']')
+	where, args := []string{"v.doc_id IN (SELECT value FROM json_each(?))", "v.model = ?"}, []any{string(list), model}
 	where, args = timeBound(where, args, "d.at >= ?", q.Since)
 	where, args = timeBound(where, args, "d.at <= ?", q.Until)
-	rows, err = db.reader.QueryContext(ctx, `SELECT d.item_id, v.embedding FROM search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id
+	rows, err := db.query(ctx, `SELECT d.item_id, v.embedding FROM search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id
 		WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("rescore: %w", err)

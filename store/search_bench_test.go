@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
 	"github.com/hearth-appliance/hearth/store"
 )
 
@@ -195,5 +196,125 @@ func TestSearch_BinaryQuantizationRecall(t *testing.T) {
 	t.Logf("recall@1 of sign-bit KNN with rescoring: %d/%d", found, queries)
 	if found < 95 {
 		t.Fatalf("recall@1 = %d/%d, want ≥ 95", found, queries)
+	}
+}
+
+// BenchmarkSearchMemoriesMCP10k is what the MCP search_memories tool asks of
+// the store, on the memories hearth-bench seeds: 10k notes over 20 topics
+// (each query's two words match 500 of them), embedded by the built-in
+// embedder; Search with limit 30 and its relevance floor, then the hits
+// loaded by id.
+func BenchmarkSearchMemoriesMCP10k(b *testing.B) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	emb := embed.NewBuiltin(384)
+	if _, err := db.UseEmbeddingModel(ctx, emb.Model(), emb.Dims()); err != nil {
+		b.Fatal(err)
+	}
+	topics := []string{
+		"dentist appointment cleaning", "passport renewal office", "garden tomato seedlings", "piano lesson practice",
+		"budget spreadsheet savings", "marathon training schedule", "daughter school pickup", "coffee oat milk preference",
+		"allergy peanuts restaurant", "flight booking lisbon conference", "hiking trail weekend", "birthday gift sister",
+		"car insurance renewal", "yoga class tuesday", "book club novel", "bike repair shop", "camera lens photography",
+		"recipe pasta sauce", "doctor blood pressure", "neighbour spare key",
+	}
+	now := time.Now()
+	for start := 0; start < 10_000; start += 500 {
+		var ms []*appliance.Memory
+		for i := start; i < start+500; i++ {
+			ms = append(ms, &appliance.Memory{ID: fmt.Sprintf("m%05d", i), UserID: "u1", Category: "system", CreatedAt: now, UpdatedAt: now,
+				Content: fmt.Sprintf("Note %d about %s and what was decided", i, topics[i%len(topics)])})
+		}
+		if err := db.CreateMemories(ctx, ms); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for {
+		docs, err := db.PendingDocs(ctx, emb.Model(), 500)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(docs) == 0 {
+			break
+		}
+		texts := make([]string, len(docs))
+		for i, d := range docs {
+			texts[i] = d.Text
+		}
+		vecs, _ := emb.Embed(ctx, texts)
+		if err := db.PutVectors(ctx, emb.Model(), docs, vecs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The text index as the idle indexer leaves it: merged.
+	for more := true; more; {
+		if more, err = db.MaintainIndex(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var lat []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		words := strings.Fields(topics[r.IntN(len(topics))])
+		query := words[r.IntN(len(words))] + " " + words[0]
+		start := time.Now()
+		vecs, _ := emb.Embed(ctx, []string{query})
+		hits, err := db.Search(ctx, "u1", appliance.SearchQuery{Kind: appliance.KindMemory, Text: query, Limit: 30,
+			Vector: vecs[0], Model: emb.Model(), MinSimilarity: embed.MinSimilarity})
+		if err != nil || len(hits) == 0 {
+			b.Fatalf("search: %d hits, %v", len(hits), err)
+		}
+		ids := make([]string, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ItemID
+		}
+		ms, err := db.MemoriesByID(ctx, "u1", ids)
+		if err != nil || len(ms) != len(ids) {
+			b.Fatalf("memories by id: %d of %d, %v", len(ms), len(ids), err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+}
+
+// BenchmarkListConversations is what the MCP get_conversations tool asks
+// of the store (a page of 20 completed conversations with their action
+// items) on a household with 5k conversations; a plan that sorted every
+// conversation for a page shows as a jump here.
+func BenchmarkListConversations5k(b *testing.B) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	now := time.Now()
+	for i := range 5000 {
+		c, _ := benchConversation(r, i, "u1", now.Add(time.Duration(i)*time.Minute))
+		if err := db.SaveConversation(ctx, c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	f := appliance.ConversationFilter{Limit: 20, Statuses: []appliance.ConversationStatus{appliance.StatusCompleted}, IncludeLocked: true}
+	b.ResetTimer()
+	for b.Loop() {
+		cs, err := db.Conversations(ctx, "u1", f)
+		if err != nil || len(cs) != 20 {
+			b.Fatalf("%d conversations, %v", len(cs), err)
+		}
 	}
 }

@@ -55,6 +55,15 @@ func TestOpen_SettingsTakeEffect(t *testing.T) {
 			t.Errorf("%s = %q, want %q", tc.query, got, tc.want)
 		}
 	}
+	// The writer's own settings.
+	for _, tc := range []struct{ query, want string }{
+		{"PRAGMA cache_size", "-32000"},
+		{"PRAGMA query_only", "0"},
+	} {
+		if got, err := db.WriterString(ctx, tc.query); err != nil || got != tc.want {
+			t.Errorf("writer: %s = %q (%v), want %q", tc.query, got, err, tc.want)
+		}
+	}
 }
 
 func TestOpen_ExtensionsLoaded(t *testing.T) {

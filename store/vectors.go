@@ -89,6 +89,11 @@ func (db *DB) UseEmbeddingModel(ctx context.Context, model string, dims int) (bo
 // PendingDocs implements appliance.SearchIndex: the oldest documents on the
 // work list (search_pending), so its cost does not grow with the index.
 func (db *DB) PendingDocs(ctx context.Context, model string, n int) ([]appliance.SearchDoc, error) {
+	// The list is of the active model's work; another model's would be a
+	// wrong answer, not an empty one.
+	if active, _ := db.vectors.get(); model != active {
+		return nil, fmt.Errorf("pending docs of model %q while the index holds %q", model, active)
+	}
 	rows, err := db.query(ctx, `SELECT d.doc_id, d.text FROM search_pending p
 		JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`, n)
 	if err != nil {

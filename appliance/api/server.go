@@ -234,17 +234,24 @@ func (s *Server) health(c echo.Context) error {
 	out := map[string]any{"status": "ok"}
 	if s.progress != nil {
 		p := s.progress()
-		share := 1.0
-		if p.Total > 0 {
-			share = float64(p.Embedded) / float64(p.Total)
-		}
-		idx := map[string]any{"model": p.Model, "embedded": math.Round(share*1000) / 1000, "reembedding": p.Reembed}
+		idx := map[string]any{"model": p.Model, "embedded": embeddedShare(p), "reembedding": p.Reembed}
 		if p.LastError != "" {
 			idx["error"] = "embedding is failing; see the appliance's log"
 		}
 		out["search_index"] = idx
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// embeddedShare is the embedded part of the index to three decimals,
+// floored rather than rounded: 1 must mean every item is embedded (clients
+// such as hearth-bench wait for it), and a rounded 0.9996 would say so with
+// items still pending.
+func embeddedShare(p appliance.IndexProgress) float64 {
+	if p.Total <= 0 || p.Embedded >= p.Total {
+		return 1
+	}
+	return math.Floor(float64(p.Embedded)*1000/float64(p.Total)) / 1000
 }
 
 // transcriptPolicy charges include_transcript=true reads to their own,

@@ -29,6 +29,17 @@ const (
 	// queryTimeout bounds embedding a search query; on timeout the search
 	// falls back to text alone rather than fail.
 	queryTimeout = 5 * time.Second
+	// progressTimeout bounds the store query behind Progress (a health
+	// check must answer even when the database is slow).
+	progressTimeout = 2 * time.Second
+	// maxIdleSteps bounds the upkeep steps (MaintainIndex) between two
+	// wake-ups, should a store keep reporting more work.
+	maxIdleSteps = 1000
+	// gatherDelay is how long a drain that finds less than a batch waits
+	// for more before embedding: under load writes come close together,
+	// and the pause turns one small PutVectors transaction per create into
+	// one per batch (a commit's WAL pages are shared by its vectors).
+	gatherDelay = 20 * time.Millisecond
 )
 
 // Indexer embeds pending items in the background.
@@ -113,25 +124,60 @@ func (ix *Indexer) Notify() {
 	}
 }
 
-// Progress reports the latest figures.
+// Progress reports how far the index is. The counts are read from the
+// store on every call (two cheap reads), so they are never behind the
+// writes: a caller waiting for Embedded == Total (the health check, the
+// load driver) waits for the vectors, not for the indexer to wake up and
+// notice the items written since its last batch. Should the store not
+// answer, the figures of the last batch stand in.
 func (ix *Indexer) Progress() Progress {
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.progress
+	p := ix.progress
+	ix.mu.Unlock()
+	if p.Model == "" { // not started
+		return p
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), progressTimeout)
+	defer cancel()
+	if done, total, err := ix.store.IndexProgress(ctx, p.Model); err == nil {
+		p.Embedded, p.Total = done, total
+		p.Reembed = p.Reembed && done < total
+	}
+	return p
 }
 
 func (ix *Indexer) run(ctx context.Context) {
 	defer close(ix.done)
 	backoff := minBackoff
+	steps := 0
 	for {
-		err := ix.drain(ctx)
+		embedded, err := ix.drain(ctx)
 		wait := idlePoll
-		if err != nil && ctx.Err() == nil {
+		switch {
+		case err != nil && ctx.Err() == nil:
 			ix.log.Warn("embedding failed; will retry", "model", ix.emb.Model(), "retry_in", backoff.String(), "err", err)
 			ix.setError(err)
 			wait, backoff = backoff, min(backoff*2, maxBackoff)
-		} else {
+		case err != nil: // stopping
+		case embedded > 0:
+			// Look again at once: the index is idle only when a look finds
+			// nothing pending.
 			backoff = minBackoff
+			continue
+		default:
+			backoff = minBackoff
+			// Idle: upkeep that writers no longer pay for, one bounded step
+			// at a time with a look for new work in between.
+			if steps < maxIdleSteps {
+				steps++
+				more, err := ix.store.MaintainIndex(ctx)
+				if err != nil && ctx.Err() == nil {
+					ix.log.Warn("search index upkeep failed; will retry later", "err", err)
+					steps = maxIdleSteps
+				} else if more {
+					continue
+				}
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -139,21 +185,32 @@ func (ix *Indexer) run(ctx context.Context) {
 		case <-ix.wake:
 		case <-time.After(wait):
 		}
+		steps = 0
 	}
 }
 
-// drain embeds pending items until none is left.
-func (ix *Indexer) drain(ctx context.Context) error {
+// drain embeds pending items until none is left and returns how many it
+// embedded.
+func (ix *Indexer) drain(ctx context.Context) (int, error) {
 	model := ix.emb.Model()
 	lastLog := time.Now()
 	embedded := 0
+	gathered := false
 	for ctx.Err() == nil {
 		docs, err := ix.store.PendingDocs(ctx, model, batchSize)
 		if err != nil {
-			return err
+			return embedded, err
 		}
 		if len(docs) == 0 {
 			break
+		}
+		if len(docs) < batchSize && !gathered {
+			gathered = true
+			select {
+			case <-ctx.Done():
+			case <-time.After(gatherDelay):
+			}
+			continue
 		}
 		texts := make([]string, len(docs))
 		for i, d := range docs {
@@ -161,29 +218,25 @@ func (ix *Indexer) drain(ctx context.Context) error {
 		}
 		vecs, err := ix.emb.Embed(ctx, texts)
 		if err != nil {
-			return fmt.Errorf("embed %d items: %w", len(docs), err)
+			return embedded, fmt.Errorf("embed %d items: %w", len(docs), err)
 		}
 		if err := ix.store.PutVectors(ctx, model, docs, vecs); err != nil {
-			return err
+			return embedded, err
 		}
 		embedded += len(docs)
-		// Progress after every batch (it is two cheap reads), so /healthz
-		// never reports the index caught up while it is not.
-		done, total, err := ix.store.IndexProgress(ctx, model)
-		if err != nil {
-			return err
-		}
-		ix.mu.Lock()
-		ix.progress.Embedded, ix.progress.Total = done, total
-		ix.mu.Unlock()
+		// No progress bookkeeping per batch: Progress reads the store.
 		if time.Since(lastLog) >= progressEvery {
 			lastLog = time.Now()
+			done, total, _ := ix.store.IndexProgress(ctx, model)
 			ix.log.Info("embedding progress", "model", model, "embedded", done, "total", total)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return embedded, err
+	}
 	done, total, err := ix.store.IndexProgress(ctx, model)
 	if err != nil {
-		return err
+		return embedded, err
 	}
 	ix.mu.Lock()
 	wasReembed := ix.progress.Reembed
@@ -195,7 +248,7 @@ func (ix *Indexer) drain(ctx context.Context) error {
 	if embedded > 0 && wasReembed && done == total {
 		ix.log.Info("re-embedding finished", "model", model, "items", total)
 	}
-	return nil
+	return embedded, nil
 }
 
 func (ix *Indexer) setError(err error) {

@@ -184,3 +184,37 @@ func TestIndexer_FollowsTheEventStream(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestIndexer_ProgressIsNeverAhead: Progress reads the store, so items
+// written since the last batch count as not embedded at once, before the
+// indexer has even been told about them (the health check and the load
+// driver's wait rely on it).
+func TestIndexer_ProgressIsNeverAhead(t *testing.T) {
+	t.Parallel()
+	db, ctx := setup(t)
+	addMemories(t, db, "apples are red", "bananas are yellow")
+	e := &letterEmbedder{model: "letters-v1"}
+	ix := search.NewIndexer(db, e, nil)
+	if err := ix.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "initial items embedded", func() bool { p := ix.Progress(); return p.Total == 2 && p.Embedded == 2 })
+	addMemories(t, db, "cherries are dark", "dates are sweet")
+	// No Notify: the indexer may be asleep for idlePoll (30 s), yet the
+	// total moves at once. (Embedded may already be 3 or 4 if the indexer
+	// was still looking for work; it is never counted ahead of the store.)
+	p := ix.Progress()
+	done, total, err := db.IndexProgress(ctx, "letters-v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Total != 4 || p.Embedded > done || total != 4 {
+		t.Fatalf("progress %d/%d right after two writes (store: %d/%d), want x/4 with x ≤ %d", p.Embedded, p.Total, done, total, done)
+	}
+	ix.Notify()
+	eventually(t, "caught up", func() bool { p := ix.Progress(); return p.Total == 4 && p.Embedded == 4 })
+	hits, err := search.NewSearcher(db, e, nil).Search(ctx, "u1", appliance.SearchQuery{Kind: appliance.KindMemory, Text: "sweet", Limit: 2})
+	if err != nil || len(hits) == 0 || !strings.HasPrefix(hits[0].ItemID, "dat") {
+		t.Fatalf("hits %v, err %v", hits, err)
+	}
+}

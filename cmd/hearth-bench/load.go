@@ -27,6 +27,10 @@ type scenario struct {
 	// skipUnless, when set, is asked before the scenario runs; a non-empty
 	// answer is the reason to skip it (e.g. nothing to read yet).
 	skipUnless func(s *sharedState) string
+	// indexes marks a scenario whose writes the server embeds in the
+	// background: the driver then waits for the search index to catch up
+	// and reports a rate that includes that work.
+	indexes bool
 }
 
 // worker is the per-goroutine state handed to scenario functions.
@@ -169,6 +173,21 @@ type result struct {
 	latencies    []time.Duration // sorted
 	errorSamples []string
 	skipped      string // reason, when the scenario did not run
+	// indexWait is how long the search index took to catch up after the
+	// scenario ended (scenario.indexes); indexErr says why it did not.
+	indexWait time.Duration
+	indexErr  string
+}
+
+// indexedRate is successful operations over the scenario's wall time plus
+// the time the index took to catch up: the rate the server sustains when
+// it must also embed everything written.
+func (r result) indexedRate() float64 {
+	d := r.elapsed + r.indexWait
+	if d <= 0 {
+		return 0
+	}
+	return float64(r.operations-r.errors) / d.Seconds()
 }
 
 func (r result) rate() float64 {

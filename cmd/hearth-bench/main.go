@@ -303,8 +303,19 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			shared:      shared,
 			errLog:      stderr,
 		})
-		rep.results = append(rep.results, res)
 		logf("scenario %s: %d requests, %d errors, %.1f req/s", sc.name, res.requests, res.errors, res.rate())
+		if sc.indexes && ctx.Err() == nil {
+			waited, err := waitIndexed(ctx, client, "http://"+addr, 2*time.Minute)
+			res.indexWait = waited
+			if err != nil {
+				res.indexErr = err.Error()
+				logf("index did not catch up after %s: %v", sc.name, err)
+			} else {
+				logf("scenario %s: the index caught up %s after the last request; %.1f/s including the indexing",
+					sc.name, fmtDur(waited), res.indexedRate())
+			}
+		}
+		rep.results = append(rep.results, res)
 	}
 	if cfg.listenSessions > 0 && ctx.Err() == nil {
 		users, err := addUsers(ctx, srv, dataDir, cfg.listenSessions)

@@ -48,6 +48,17 @@ func (r *report) markdown() string {
 	}
 	b.WriteString(r.listen)
 	b.WriteString("\n")
+	for _, res := range r.results {
+		if res.skipped != "" || (res.indexWait == 0 && res.indexErr == "") {
+			continue
+		}
+		if res.indexErr != "" {
+			fmt.Fprintf(&b, "- %s including indexing: the search index did not catch up (%s)\n", res.name, res.indexErr)
+			continue
+		}
+		fmt.Fprintf(&b, "- %s including indexing: %d done in %s, and the search index caught up %s later (/healthz): %.1f/s\n",
+			res.name, res.operations-res.errors, fmtDur(res.elapsed), fmtDur(res.indexWait), res.indexedRate())
+	}
 	fmt.Fprintf(&b, "- start-to-healthy: %s (spawn until the first 200 from /healthz, polled every %s)\n", fmtDur(r.startToHealthy), healthPollInterval)
 	fmt.Fprintf(&b, "- idle RSS: %s (1 s after healthy)\n", fmtBytes(r.idleRSS))
 	if r.seeded != "" {

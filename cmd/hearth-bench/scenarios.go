@@ -15,7 +15,7 @@ import (
 // created). To add a scenario, write a func(ctx, *worker) error and add it
 // here.
 var allScenarios = []scenario{
-	{name: "from-segments", run: runFromSegments},
+	{name: "from-segments", run: runFromSegments, indexes: true},
 	{name: "get", run: runGet, skipUnless: func(s *sharedState) string {
 		if s.numIDs() == 0 {
 			return "no conversation was created, nothing to get"

@@ -9,9 +9,14 @@ import (
 	"time"
 )
 
+// indexPoll is how often waitIndexed asks; it bounds the error of a
+// measured catch-up time.
+const indexPoll = 10 * time.Millisecond
+
 // waitIndexed polls /healthz until the search index reports every item
 // embedded, so that a scenario measures the steady state rather than
-// competing with the embedding of what the previous scenario wrote.
+// competing with the embedding of what the previous scenario wrote, and so
+// that a writing scenario's rate can include the embedding it caused.
 func waitIndexed(ctx context.Context, client *http.Client, base string, limit time.Duration) (time.Duration, error) {
 	start := time.Now()
 	for {
@@ -22,7 +27,7 @@ func waitIndexed(ctx context.Context, client *http.Client, base string, limit ti
 		if time.Since(start) > limit {
 			return time.Since(start), fmt.Errorf("still embedding after %s", limit)
 		}
-		if err := sleepCtx(ctx, 200*time.Millisecond); err != nil {
+		if err := sleepCtx(ctx, indexPoll); err != nil {
 			return time.Since(start), err
 		}
 	}
