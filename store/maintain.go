@@ -39,7 +39,7 @@ func (db *DB) optimize(ctx context.Context) error {
 
 // MaintainIndex implements appliance.SearchIndex: one bounded step of
 // upkeep best done while nothing is being written. The text index is
-// written with automerge off (migration 0009), so that no create pays for
+// written with automerge off (migration 0011), so that no create pays for
 // merging segments inside its transaction; this merges them here instead,
 // a few hundred pages at a time, and refreshes planner statistics when
 // they are due.

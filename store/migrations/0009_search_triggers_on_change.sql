@@ -1,4 +1,4 @@
--- 0007: the search triggers on UPDATE fire only when a value they index
+-- 0009: the search triggers on UPDATE fire only when a value they index
 -- changed. An upsert or edit that rewrites a row with the same values (a
 -- conversation's save rewrites every column) no longer runs their bodies:
 -- for a conversation a DELETE and an upsert on search_docs, each a no-op.

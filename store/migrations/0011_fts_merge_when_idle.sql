@@ -1,4 +1,4 @@
--- 0009: FTS5 no longer merges index segments inside the transaction that
+-- 0011: FTS5 no longer merges index segments inside the transaction that
 -- wrote them. With automerge on, every 64 leaf pages written made some
 -- unlucky create merge 64 × (number of levels) pages before it could
 -- commit. The search indexer merges while idle instead (MaintainIndex:

@@ -1,4 +1,4 @@
--- 0008: no query reads search_docs by user: text search starts from FTS5
+-- 0010: no query reads search_docs by user: text search starts from FTS5
 -- and checks user and kind on the doc it found by primary key, vector
 -- search starts from the KNN table partitioned by user and kind, and the
 -- triggers delete by (kind, item_id). The index only cost writes: 5 of the

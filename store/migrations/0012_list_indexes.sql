@@ -1,4 +1,4 @@
--- 0010: the per-user list indexes cover the lists' whole ORDER BY, so a
+-- 0012: the per-user list indexes cover the lists' whole ORDER BY, so a
 -- page of the newest conversations, memories or action items is read in
 -- index order and the LIMIT stops the scan. With the old indexes the
 -- order's tie-breakers needed a sort of all the user's rows, and once

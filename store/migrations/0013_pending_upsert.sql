@@ -1,4 +1,4 @@
--- 0011: the work-list triggers add a doc with an upsert instead of
+-- 0013: the work-list triggers add a doc with an upsert instead of
 -- INSERT ... SELECT ... WHERE NOT EXISTS. That SELECT read the table it
 -- inserted into, so SQLite buffered its row in a temporary b-tree: a pager
 -- and page cache opened and destroyed for every doc written, whose freed
