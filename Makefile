@@ -5,11 +5,12 @@ SHELL := /bin/bash
 # mattn/go-sqlite3 needs the sqlite_fts5 tag for full-text search; the store
 # refuses to compile without it (see store/buildtag_fts5.go). The codec
 # libraries are optional: each one pkg-config finds is linked (lc3: liblc3,
-# libavcodec: AAC, libavformat: uploads in MP3, M4A and other containers),
+# libavcodec: AAC, libavformat: uploads in MP3, M4A and other containers,
+# pocketsphinx: the English speech route that works out of the box),
 # and a build without one says what is unavailable.
 # Recursive (=) so that it is evaluated per command, after `make deps` may
 # have installed them.
-CODEC_TAGS = $(shell pkg-config --exists lc3 2>/dev/null && printf ,lc3)$(shell pkg-config --exists libavcodec libavutil 2>/dev/null && printf ,libavcodec)$(shell pkg-config --exists libavformat libavcodec libavutil 2>/dev/null && printf ,libavformat)
+CODEC_TAGS = $(shell pkg-config --exists lc3 2>/dev/null && printf ,lc3)$(shell pkg-config --exists libavcodec libavutil 2>/dev/null && printf ,libavcodec)$(shell pkg-config --exists libavformat libavcodec libavutil 2>/dev/null && printf ,libavformat)$(shell pkg-config --exists pocketsphinx sphinxbase 2>/dev/null && printf ,pocketsphinx)
 export GOFLAGS = -tags=sqlite_fts5$(CODEC_TAGS)
 export CGO_ENABLED := 1
 

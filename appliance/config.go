@@ -53,6 +53,9 @@ type Config struct {
 	// A route not available on this box (not built in, no model, not
 	// configured) is skipped.
 	STTRoutes string
+	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
+	// Debian's pocketsphinx-en-us).
+	PocketSphinxModel string
 	// STTMaxDuration refuses uploads and voice messages with more audio
 	// than this (413).
 	STTMaxDuration time.Duration

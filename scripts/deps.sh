@@ -16,7 +16,10 @@ mode=${1:-run}
 # a build without them refuses those codecs, the others work).
 # libavformat-dev: uploads in MP3, M4A, WebM, FLAC and other containers
 # (optional: WAV and Ogg Opus are read without it).
-PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev)
+# libpocketsphinx-dev, pocketsphinx-en-us: English speech recognition that
+# works out of the box, no model download (optional: without them live
+# sessions need a whisper model, a remote route or custom_stt).
+PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev libpocketsphinx-dev pocketsphinx-en-us)
 if [ "$mode" = test ]; then
   # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
   # and liblc3-tools encode it as wearables do and decode it as references.

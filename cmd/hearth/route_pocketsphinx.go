@@ -1,0 +1,26 @@
+package main
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
+)
+
+// PocketSphinx: English out of the box, from Debian's packages.
+func init() {
+	speechRouteKinds = append(speechRouteKinds, speechRoute{name: pocketsphinx.Name,
+		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+			r, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: cfg.PocketSphinxModel})
+			var e *stt.Error
+			if errors.As(err, &e) && e.Outcome == stt.ConfigError {
+				return nil, e.Reason, nil
+			}
+			if err != nil {
+				return nil, "", err
+			}
+			return r, "", nil
+		}})
+}

@@ -1,0 +1,197 @@
+package pocketsphinx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// Name is the route's name in replies and logs.
+const Name = "pocketsphinx"
+
+// DefaultModelDir is where Debian's pocketsphinx-en-us installs the model.
+const DefaultModelDir = "/usr/share/pocketsphinx/model/en-us"
+
+// Config locates the model and bounds the work.
+type Config struct {
+	// ModelDir holds en-us/ (the acoustic model), en-us.lm.bin and
+	// cmudict-en-us.dict.
+	ModelDir string
+	// Decoders is how many utterances are decoded at once (default: one
+	// per CPU); each holds its own copy of the model.
+	Decoders int
+	// MaxStreams bounds the live streams: past it, Open fails as busy so
+	// that the router falls back, instead of every session falling behind
+	// (default: 4 per decoder).
+	MaxStreams int
+}
+
+// Route is the PocketSphinx speech route. It is safe for concurrent use.
+type Route struct {
+	cfg     Config
+	pool    chan decoder // idle decoders
+	made    int          // decoders created so far, at most cfg.Decoders
+	mu      sync.Mutex
+	streams int
+}
+
+// decoder decodes whole utterances (16 kHz mono) into timed words.
+type decoder interface {
+	decode(pcm []int16) ([]stt.Word, error)
+	close()
+}
+
+// New checks the model and loads the first decoder, so that a missing
+// model or a build without PocketSphinx is a config_error at start-up.
+func New(cfg Config) (*Route, error) {
+	if cfg.ModelDir == "" {
+		cfg.ModelDir = DefaultModelDir
+	}
+	if cfg.Decoders <= 0 {
+		cfg.Decoders = runtime.NumCPU()
+	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = 4 * cfg.Decoders
+	}
+	if !Available {
+		return nil, configError("PocketSphinx is not built in: install libpocketsphinx-dev and pocketsphinx-en-us and run make build", nil)
+	}
+	for _, f := range []string{"en-us", "en-us.lm.bin", "cmudict-en-us.dict"} {
+		if _, err := os.Stat(filepath.Join(cfg.ModelDir, f)); err != nil {
+			return nil, configError(fmt.Sprintf("the PocketSphinx English model is missing in %s: install pocketsphinx-en-us", cfg.ModelDir), err)
+		}
+	}
+	r := &Route{cfg: cfg, pool: make(chan decoder, cfg.Decoders)}
+	d, err := newDecoder(cfg.ModelDir)
+	if err != nil {
+		return nil, configError("PocketSphinx could not load its model", err)
+	}
+	r.made = 1
+	r.pool <- d
+	return r, nil
+}
+
+func configError(reason string, err error) error {
+	if err == nil {
+		err = errors.New(reason)
+	}
+	return &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: reason, Err: err}
+}
+
+// Name implements stt.StreamingProvider and stt.BatchProvider.
+func (r *Route) Name() string { return Name }
+
+// Model names the model for replies (stt_model).
+func (r *Route) Model() string { return "en-us" }
+
+// Supports implements the providers: English, one channel. (The model is
+// wideband; narrow-band audio reaches it upsampled to 16 kHz.)
+func (r *Route) Supports(language string, channels int) bool {
+	l := strings.ToLower(language)
+	return channels <= 1 && (l == "en" || strings.HasPrefix(l, "en-"))
+}
+
+// Close frees the decoders.
+func (r *Route) Close() {
+	for {
+		select {
+		case d := <-r.pool:
+			d.close()
+		default:
+			return
+		}
+	}
+}
+
+// acquire takes an idle decoder, loading another while fewer than
+// cfg.Decoders exist, else waiting for one.
+func (r *Route) acquire(ctx context.Context) (decoder, error) {
+	select {
+	case d := <-r.pool:
+		return d, nil
+	default:
+	}
+	r.mu.Lock()
+	if r.made < r.cfg.Decoders {
+		r.made++
+		r.mu.Unlock()
+		d, err := newDecoder(r.cfg.ModelDir)
+		if err != nil {
+			r.mu.Lock()
+			r.made--
+			r.mu.Unlock()
+			return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decoder", Err: err}
+		}
+		return d, nil
+	}
+	r.mu.Unlock()
+	select {
+	case d := <-r.pool:
+		return d, nil
+	case <-ctx.Done():
+		return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: ctx.Err()}
+	}
+}
+
+func (r *Route) release(d decoder) { r.pool <- d }
+
+// decodeUtterance decodes one utterance and shifts its words to stream
+// time.
+func (r *Route) decodeUtterance(ctx context.Context, u utterance) ([]stt.Word, error) {
+	d, err := r.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	words, err := d.decode(u.pcm)
+	r.release(d)
+	if err != nil {
+		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
+	}
+	off := float64(u.start) / stt.SampleRate
+	for i := range words {
+		words[i].Start += off
+		words[i].End += off
+	}
+	return words, nil
+}
+
+// Transcribe implements stt.BatchProvider: the recording's utterances, one
+// segment each.
+func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (stt.Transcript, error) {
+	if !r.Supports(cfg.Language, max(cfg.Channels, 1)) {
+		return stt.Transcript{}, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language",
+			Err: fmt.Errorf("%w: %s", stt.ErrNoRoute, cfg.Language)}
+	}
+	var v vad
+	utts := v.push(pcm)
+	if u, ok := v.flush(); ok {
+		utts = append(utts, u)
+	}
+	tr := stt.Transcript{DetectedLanguage: "en", Segments: []stt.Segment{}}
+	var texts []string
+	for _, u := range utts {
+		words, err := r.decodeUtterance(ctx, u)
+		if err != nil {
+			return stt.Transcript{}, err
+		}
+		if len(words) == 0 {
+			continue
+		}
+		var text []string
+		for _, w := range words {
+			text = append(text, w.Text)
+		}
+		seg := stt.Segment{Start: words[0].Start, End: words[len(words)-1].End, Text: strings.Join(text, " ")}
+		tr.Segments = append(tr.Segments, seg)
+		texts = append(texts, seg.Text)
+	}
+	tr.Text = strings.Join(texts, " ")
+	return tr, nil
+}

@@ -1,0 +1,135 @@
+package pocketsphinx
+
+import "math"
+
+// The energy VAD: 20 ms frames at 16 kHz. A frame is speech when it is
+// well above the quietest recent frames (the noise floor) and above an
+// absolute floor; an utterance ends after a pause, and a monologue is cut
+// at maxUtterance so that words keep coming.
+const (
+	frameLen      = 320
+	absoluteFloor = 250.0 // RMS, about -42 dBFS
+	floorMargin   = 3.0   // speech is this many times the noise floor
+	startFrames   = 3     // 60 ms of speech opens an utterance
+	endFrames     = 25    // 500 ms of silence closes it
+	prerollFrames = 10    // 200 ms kept before the first speech frame
+	maxUtterance  = 20 * 50
+	floorWindow   = 150 // frames (3 s) over which the noise floor is the minimum
+)
+
+// utterance is speech to decode, timed in samples from the stream's start.
+type utterance struct {
+	pcm   []int16
+	start int
+}
+
+// vad turns a stream of samples into utterances.
+type vad struct {
+	pending  []int16   // less than a frame, not yet classified
+	pos      int       // stream sample of pending[0]
+	frames   [][]int16 // current utterance's frames, with preroll
+	start    int       // stream sample of frames[0]
+	ring     []float64 // recent frame levels, for the noise floor
+	inSpeech bool
+	speech   int // speech frames in a row (before opening) or in the utterance
+	silence  int // silent frames in a row
+}
+
+// push classifies samples and returns the utterances that ended.
+func (v *vad) push(pcm []int16) []utterance {
+	var out []utterance
+	v.pending = append(v.pending, pcm...)
+	for len(v.pending) >= frameLen {
+		f := append([]int16(nil), v.pending[:frameLen]...)
+		v.pending = v.pending[frameLen:]
+		at := v.pos
+		v.pos += frameLen
+		if u, ok := v.frame(f, at); ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// flush ends the stream: a pending utterance with speech in it is
+// returned.
+func (v *vad) flush() (utterance, bool) {
+	if v.inSpeech && v.speech > 0 {
+		return v.cut(len(v.frames)), true
+	}
+	return utterance{}, false
+}
+
+func (v *vad) frame(f []int16, at int) (utterance, bool) {
+	level := rms(f)
+	floor := v.floor()
+	v.ring = append(v.ring, level)
+	if len(v.ring) > floorWindow {
+		v.ring = v.ring[1:]
+	}
+	isSpeech := level >= absoluteFloor && level >= floor*floorMargin
+	if len(v.frames) == 0 {
+		v.start = at
+	}
+	v.frames = append(v.frames, f)
+	if !v.inSpeech {
+		if isSpeech {
+			v.speech++
+		} else {
+			v.speech = 0
+		}
+		if v.speech >= startFrames {
+			v.inSpeech, v.silence = true, 0
+		} else if len(v.frames) > prerollFrames+startFrames {
+			drop := len(v.frames) - prerollFrames - startFrames
+			v.frames = v.frames[drop:]
+			v.start += drop * frameLen
+		}
+		return utterance{}, false
+	}
+	if isSpeech {
+		v.speech++
+		v.silence = 0
+	} else {
+		v.silence++
+	}
+	switch {
+	case v.silence >= endFrames:
+		return v.cut(len(v.frames) - v.silence + prerollFrames), true
+	case len(v.frames) >= maxUtterance:
+		return v.cut(len(v.frames)), true
+	}
+	return utterance{}, false
+}
+
+// cut emits the first n frames as an utterance and starts over.
+func (v *vad) cut(n int) utterance {
+	n = min(n, len(v.frames))
+	pcm := make([]int16, 0, n*frameLen)
+	for _, f := range v.frames[:n] {
+		pcm = append(pcm, f...)
+	}
+	u := utterance{pcm: pcm, start: v.start}
+	v.frames, v.inSpeech, v.speech, v.silence = nil, false, 0, 0
+	return u
+}
+
+// floor is the quietest recent frame's level: the room's noise.
+func (v *vad) floor() float64 {
+	if len(v.ring) == 0 {
+		return 0
+	}
+	m := math.Inf(1)
+	for _, l := range v.ring {
+		m = min(m, l)
+	}
+	return m
+}
+
+func rms(f []int16) float64 {
+	var sum float64
+	for _, s := range f {
+		sum += float64(s) * float64(s)
+	}
+	return math.Sqrt(sum / float64(len(f)))
+}
