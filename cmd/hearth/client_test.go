@@ -67,7 +67,7 @@ func TestCommandLineClients(t *testing.T) {
 	// Another appliance refuses this one's token; without a speech route
 	// it says so.
 	bareData := t.TempDir()
-	bare := startServe(t, bareData)
+	bare := startServe(t, bareData, "HEARTH_STT_ROUTES=none")
 	_, errOut, code = cli(t, "transcribe", speech, "--url", bare.base, "--token", token)
 	if code != 1 || !strings.Contains(errOut, "401") {
 		t.Fatalf("another appliance's token: exit %d %q", code, errOut)

@@ -80,7 +80,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.BoolVar(&cfg.ListenRequireToken, "listen-require-token", cfg.ListenRequireToken, "refuse /v4/listen connections without an ID token (default: the uid is enough)")
 	fs.StringVar(&cfg.TranslateTo, "translate-to", cfg.TranslateTo, "translate live segments of other languages into this one (e.g. en) through the LLM route; needs --llm-base-url")
 	fs.StringVar(&cfg.TranslationEvent, "translation-event", cfg.TranslationEvent, "live event for translations: translating (the Omi app's) or translation (the contract's name)")
-	fs.StringVar(&cfg.STTRoutes, "stt-routes", cfg.STTRoutes, "speech routes in order of preference, comma separated (default: whisper, pocketsphinx, then configured remote routes); unavailable ones are skipped")
+	fs.StringVar(&cfg.STTRoutes, "stt-routes", cfg.STTRoutes, "speech routes in order of preference, comma separated (default: whisper, pocketsphinx, then configured remote routes; none: no route, custom STT only); unavailable ones are skipped")
 	fs.StringVar(&cfg.PocketSphinxModel, "pocketsphinx-model", cfg.PocketSphinxModel, "the PocketSphinx English model's folder (default: Debian's pocketsphinx-en-us, /usr/share/pocketsphinx/model/en-us)")
 	fs.DurationVar(&cfg.STTMaxDuration, "stt-max-duration", cfg.STTMaxDuration, "longest recording /v1/stt/transcribe and voice messages take (413 beyond)")
 	fs.DurationVar(&cfg.VoiceBudget, "voice-budget", cfg.VoiceBudget, "each user's voice-message audio per rolling 24 h (429 beyond); 0 is unlimited")

@@ -200,7 +200,7 @@ func TestSTTTranscribeFailures(t *testing.T) {
 		want  string
 		retry bool
 	}{
-		{"no route", nil, 503, "Transcription service not configured", false},
+		{"no route", []string{"HEARTH_STT_ROUTES=none"}, 503, "Transcription service not configured", false},
 		{"busy", []string{writeScript(t, fmt.Sprintf(sttScript, `,"batch_failure":"busy"`))}, 503, "busy", true},
 		{"upstream", []string{writeScript(t, fmt.Sprintf(sttScript, `,"batch_failure":"upstream_error"`))}, 502, "Transcription failed upstream", false},
 		{"too long", []string{writeScript(t, fmt.Sprintf(sttScript, "")), "HEARTH_STT_MAX_DURATION=2s"}, 413, "Audio too long", false},
@@ -209,7 +209,8 @@ func TestSTTTranscribeFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			data := t.TempDir()
-			srv := startServe(t, data, tc.env...)
+			// Only the scripted route: no local route to fall back to.
+			srv := startServe(t, data, append(tc.env, "HEARTH_STT_ROUTES=none")...)
 			uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
 			token := mustCLI(t, "token", "--data", data, "--user", uid)
 			var code int
@@ -327,7 +328,7 @@ func TestVoiceMessageSafeFailures(t *testing.T) {
 		t.Run(tc.failure, func(t *testing.T) {
 			t.Parallel()
 			data := t.TempDir()
-			srv := startServe(t, data, writeScript(t, fmt.Sprintf(sttScript, `,"batch_failure":"`+tc.failure+`"`)))
+			srv := startServe(t, data, writeScript(t, fmt.Sprintf(sttScript, `,"batch_failure":"`+tc.failure+`"`)), "HEARTH_STT_ROUTES=none")
 			token := mustCLI(t, "token", "--data", data, "--user", mustCLI(t, "users", "add", "--data", data, "--name", "Ada"))
 			code, body := postRaw(t, srv.base+"/v2/voice-message/transcribe", token, rawPCM(t, speech))
 			var got struct{ Detail map[string]any }

@@ -114,8 +114,11 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 		kinds[k.name] = k
 	}
 	order := splitList(cfg.STTRoutes)
-	if len(order) == 0 {
+	switch {
+	case len(order) == 0:
 		order = defaultRouteOrder()
+	case len(order) == 1 && order[0] == "none":
+		order = nil // custom STT only (and the scripted test route)
 	}
 	var on []string
 	for _, name := range order {

@@ -8,22 +8,20 @@ package pocketsphinx
 #include <stdlib.h>
 
 // hs_init loads the model; the log goes nowhere (the appliance logs what
-// matters itself).
+// matters itself). The appliance cuts utterances with its own VAD, so
+// PocketSphinx keeps every frame it is given.
 static ps_decoder_t *hs_init(const char *hmm, const char *lm, const char *dict) {
 	cmd_ln_t *config = cmd_ln_init(NULL, ps_args(), TRUE,
-		"-hmm", hmm, "-lm", lm, "-dict", dict, "-logfn", "/dev/null", NULL);
+		"-hmm", hmm, "-lm", lm, "-dict", dict, "-logfn", "/dev/null", "-remove_silence", "no", NULL);
 	if (config == NULL) return NULL;
 	ps_decoder_t *ps = ps_init(config);
 	cmd_ln_free_r(config);
 	return ps;
 }
 
-// hs_decode decodes one whole utterance; 0 on success.
-static int hs_decode(ps_decoder_t *ps, const int16 *pcm, size_t n) {
-	if (ps_start_utt(ps) < 0) return -1;
-	if (ps_process_raw(ps, pcm, n, FALSE, TRUE) < 0) { ps_end_utt(ps); return -2; }
-	if (ps_end_utt(ps) < 0) return -3;
-	return 0;
+// hs_process feeds part of an utterance.
+static int hs_process(ps_decoder_t *ps, const int16 *pcm, size_t n, int full) {
+	return ps_process_raw(ps, pcm, n, FALSE, full) < 0 ? -2 : 0;
 }
 */
 import "C"
@@ -43,7 +41,10 @@ const Available = true
 // framesPerSecond is PocketSphinx's feature rate (10 ms frames).
 const framesPerSecond = 100.0
 
-type cDecoder struct{ ps *C.ps_decoder_t }
+// cDecoder is one loaded recognizer.
+type cDecoder struct {
+	ps *C.ps_decoder_t
+}
 
 func newDecoder(modelDir string) (decoder, error) {
 	hmm := C.CString(filepath.Join(modelDir, "en-us"))
@@ -59,22 +60,49 @@ func newDecoder(modelDir string) (decoder, error) {
 	return &cDecoder{ps: ps}, nil
 }
 
-func (d *cDecoder) decode(pcm []int16) ([]stt.Word, error) {
+func (d *cDecoder) start() error {
+	if C.ps_start_utt(d.ps) < 0 {
+		return errors.New("pocketsphinx: could not start an utterance")
+	}
+	return nil
+}
+
+func (d *cDecoder) process(pcm []int16, whole bool) error {
 	if len(pcm) == 0 {
-		return nil, nil
+		return nil
 	}
-	if rc := C.hs_decode(d.ps, (*C.int16)(unsafe.Pointer(&pcm[0])), C.size_t(len(pcm))); rc != 0 {
-		return nil, errors.New("pocketsphinx: decoding failed")
+	full := C.int(0)
+	if whole {
+		full = 1
 	}
+	if C.hs_process(d.ps, (*C.int16)(unsafe.Pointer(&pcm[0])), C.size_t(len(pcm)), full) != 0 {
+		C.ps_end_utt(d.ps)
+		return errors.New("pocketsphinx: decoding failed")
+	}
+	return nil
+}
+
+func (d *cDecoder) finish() ([]stt.Word, error) {
+	if C.ps_end_utt(d.ps) < 0 {
+		return nil, errors.New("pocketsphinx: could not end an utterance")
+	}
+	// This PocketSphinx numbers a segment's frames from somewhere before
+	// the utterance (frames of earlier utterances count, depending on how
+	// they were fed). The first segment (<s> or silence) begins the
+	// utterance, so frames are taken relative to it.
 	var words []stt.Word
+	base := -1
 	for seg := C.ps_seg_iter(d.ps); seg != nil; seg = C.ps_seg_next(seg) {
+		var sf, ef C.int
+		C.ps_seg_frames(seg, &sf, &ef)
+		if base < 0 {
+			base = int(sf)
+		}
 		w := cleanWord(C.GoString(C.ps_seg_word(seg)))
 		if w == "" {
 			continue
 		}
-		var sf, ef C.int
-		C.ps_seg_frames(seg, &sf, &ef)
-		words = append(words, stt.Word{Text: w, Start: float64(sf) / framesPerSecond, End: float64(ef+1) / framesPerSecond})
+		words = append(words, stt.Word{Text: w, Start: float64(int(sf)-base) / framesPerSecond, End: float64(int(ef)+1-base) / framesPerSecond})
 	}
 	return words, nil
 }

@@ -24,7 +24,7 @@ type Config struct {
 	// ModelDir holds en-us/ (the acoustic model), en-us.lm.bin and
 	// cmudict-en-us.dict.
 	ModelDir string
-	// Decoders is how many utterances are decoded at once (default: one
+	// Decoders is how many utterances are decoded at once (default: two
 	// per CPU); each holds its own copy of the model.
 	Decoders int
 	// MaxStreams bounds the live streams: past it, Open fails as busy so
@@ -42,10 +42,26 @@ type Route struct {
 	streams int
 }
 
-// decoder decodes whole utterances (16 kHz mono) into timed words.
+// decoder decodes an utterance (16 kHz mono) into words timed from its
+// start: start, process its audio as it comes, finish. Audio given whole
+// (whole=true) is normalised over the whole utterance, which hears
+// better than the running normalisation a live stream gets.
 type decoder interface {
-	decode(pcm []int16) ([]stt.Word, error)
+	start() error
+	process(pcm []int16, whole bool) error
+	finish() ([]stt.Word, error)
 	close()
+}
+
+// decodeWhole decodes a whole utterance at once.
+func decodeWhole(d decoder, pcm []int16) ([]stt.Word, error) {
+	if err := d.start(); err != nil {
+		return nil, err
+	}
+	if err := d.process(pcm, true); err != nil {
+		return nil, err
+	}
+	return d.finish()
 }
 
 // New checks the model and loads the first decoder, so that a missing
@@ -55,10 +71,12 @@ func New(cfg Config) (*Route, error) {
 		cfg.ModelDir = DefaultModelDir
 	}
 	if cfg.Decoders <= 0 {
-		cfg.Decoders = runtime.NumCPU()
+		// Live streams hold a decoder while someone speaks; more decoders
+		// than cores lets several people speak at once.
+		cfg.Decoders = 2 * runtime.NumCPU()
 	}
 	if cfg.MaxStreams <= 0 {
-		cfg.MaxStreams = 4 * cfg.Decoders
+		cfg.MaxStreams = 2 * cfg.Decoders
 	}
 	if !Available {
 		return nil, configError("PocketSphinx is not built in: install libpocketsphinx-dev and pocketsphinx-en-us and run make build", nil)
@@ -149,7 +167,7 @@ func (r *Route) decodeUtterance(ctx context.Context, u utterance) ([]stt.Word, e
 	if err != nil {
 		return nil, err
 	}
-	words, err := d.decode(u.pcm)
+	words, err := decodeWhole(d, u.pcm)
 	r.release(d)
 	if err != nil {
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}

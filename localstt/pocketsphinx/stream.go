@@ -9,10 +9,11 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/stt"
 )
 
-// queueLen bounds the utterances a stream has waiting for a decoder. A
-// stream that falls this far behind fails (the session reports it and
-// keeps the audio) rather than letting its latency grow without bound.
-const queueLen = 8
+// queueLen bounds the audio a stream has waiting to be decoded, in 20 ms
+// frames (10 s). A stream that falls this far behind fails (the session
+// reports it and keeps the audio) rather than letting its latency grow
+// without bound.
+const queueLen = 500
 
 // Open implements stt.StreamingProvider.
 func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
@@ -28,7 +29,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	r.streams++
 	r.mu.Unlock()
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &stream{r: r, queue: make(chan utterance, queueLen), words: make(chan []stt.Word, queueLen), cancel: cancel}
+	s := &stream{r: r, queue: make(chan event, queueLen), words: make(chan []stt.Word, 16), cancel: cancel}
 	s.wg.Add(1)
 	go s.work(ctx)
 	return s, nil
@@ -38,7 +39,7 @@ type stream struct {
 	r      *Route
 	mu     sync.Mutex
 	vad    vad
-	queue  chan utterance
+	queue  chan event
 	words  chan []stt.Word
 	err    error
 	closed bool
@@ -56,12 +57,12 @@ func (s *stream) Send(pcm []int16) error {
 	if s.err != nil {
 		return s.err
 	}
-	for _, u := range s.vad.push(pcm) {
+	for _, e := range s.vad.events(pcm) {
 		select {
-		case s.queue <- u:
+		case s.queue <- e:
 		default:
 			s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded",
-				Err: errors.New("pocketsphinx: utterances queued faster than they decode")}
+				Err: errors.New("pocketsphinx: audio queued faster than it decodes")}
 			s.shutLocked()
 			return s.err
 		}
@@ -69,28 +70,81 @@ func (s *stream) Send(pcm []int16) error {
 	return nil
 }
 
-// work decodes the stream's utterances in order.
+// work decodes the stream's utterances as they are spoken: a decoder is
+// held from an utterance's start to its end, so that only the final
+// search is left when the speaker stops.
 func (s *stream) work(ctx context.Context) {
 	defer s.wg.Done()
 	defer close(s.words)
-	for u := range s.queue {
-		words, err := s.r.decodeUtterance(ctx, u)
-		if err != nil {
-			s.mu.Lock()
-			if s.err == nil {
-				s.err = err
-			}
-			s.mu.Unlock()
-			for range s.queue { // drain: the stream has failed
-			}
-			return
+	var (
+		d     decoder
+		start int
+	)
+	fail := func(err error) {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
 		}
-		if len(words) > 0 {
-			select {
-			case s.words <- words:
-			case <-time.After(time.Minute): // a consumer that stopped reading
+		s.mu.Unlock()
+		if d != nil {
+			d.finish()
+			s.r.release(d)
+			d = nil
+		}
+		for range s.queue { // drain: the stream has failed
+		}
+	}
+	for e := range s.queue {
+		switch e.kind {
+		case evStart:
+			var err error
+			if d, err = s.r.acquire(ctx); err != nil {
+				fail(err)
+				return
+			}
+			start = e.at
+			if err := d.start(); err != nil {
+				fail(err)
+				return
+			}
+			if err := d.process(e.pcm, false); err != nil {
+				fail(err)
+				return
+			}
+		case evAudio:
+			if d != nil {
+				if err := d.process(e.pcm, false); err != nil {
+					fail(err)
+					return
+				}
+			}
+		case evEnd:
+			if d == nil {
+				continue
+			}
+			words, err := d.finish()
+			s.r.release(d)
+			d = nil
+			if err != nil {
+				fail(err)
+				return
+			}
+			off := float64(start) / stt.SampleRate
+			for i := range words {
+				words[i].Start += off
+				words[i].End += off
+			}
+			if len(words) > 0 {
+				select {
+				case s.words <- words:
+				case <-time.After(time.Minute): // a consumer that stopped reading
+				}
 			}
 		}
+	}
+	if d != nil { // the stream ended mid-utterance without an end event
+		d.finish()
+		s.r.release(d)
 	}
 }
 
@@ -106,9 +160,9 @@ func (s *stream) Err() error {
 func (s *stream) Close() error {
 	s.mu.Lock()
 	if !s.closed && s.err == nil {
-		if u, ok := s.vad.flush(); ok {
+		if e, ok := s.vad.flushEvent(); ok {
 			select {
-			case s.queue <- u:
+			case s.queue <- e:
 			default:
 			}
 		}

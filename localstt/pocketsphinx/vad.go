@@ -11,10 +11,27 @@ const (
 	absoluteFloor = 250.0 // RMS, about -42 dBFS
 	floorMargin   = 3.0   // speech is this many times the noise floor
 	startFrames   = 3     // 60 ms of speech opens an utterance
-	endFrames     = 25    // 500 ms of silence closes it
+	endFrames     = 18    // 360 ms of silence closes it (the reference's live route ends an utterance after 300 ms)
 	prerollFrames = 10    // 200 ms kept before the first speech frame
 	maxUtterance  = 20 * 50
 	floorWindow   = 150 // frames (3 s) over which the noise floor is the minimum
+)
+
+// event is what the live path hears: an utterance opening (with the audio
+// before it), more of its audio, or its end. Decoding as the audio comes
+// leaves only the final search for after the speaker stops.
+type event struct {
+	kind eventKind
+	pcm  []int16
+	at   int // stream sample where an opening utterance starts
+}
+
+type eventKind int
+
+const (
+	evStart eventKind = iota
+	evAudio
+	evEnd
 )
 
 // utterance is speech to decode, timed in samples from the stream's start.
@@ -49,6 +66,45 @@ func (v *vad) push(pcm []int16) []utterance {
 		}
 	}
 	return out
+}
+
+// events classifies samples for the live path.
+func (v *vad) events(pcm []int16) []event {
+	var out []event
+	v.pending = append(v.pending, pcm...)
+	for len(v.pending) >= frameLen {
+		f := append([]int16(nil), v.pending[:frameLen]...)
+		v.pending = v.pending[frameLen:]
+		at := v.pos
+		v.pos += frameLen
+		was := v.inSpeech
+		u, ended := v.frame(f, at)
+		switch {
+		case ended:
+			// The frames after the cut are silence already sent; the end
+			// closes the utterance.
+			out = append(out, event{kind: evEnd})
+			_ = u
+		case !was && v.inSpeech:
+			var opening []int16
+			for _, fr := range v.frames {
+				opening = append(opening, fr...)
+			}
+			out = append(out, event{kind: evStart, pcm: opening, at: v.start})
+		case v.inSpeech:
+			out = append(out, event{kind: evAudio, pcm: f})
+		}
+	}
+	return out
+}
+
+// flushEvent ends the live stream: an utterance still open is closed.
+func (v *vad) flushEvent() (event, bool) {
+	if v.inSpeech {
+		v.frames, v.inSpeech, v.speech, v.silence = nil, false, 0, 0
+		return event{kind: evEnd}, true
+	}
+	return event{}, false
 }
 
 // flush ends the stream: a pending utterance with speech in it is
