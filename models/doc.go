@@ -1,4 +1,5 @@
-// Package models will be the catalog of ML model files (whisper, VAD,
-// speaker embedding): names, sizes, checksums, where they live in the data
-// folder, verification and pulling. The transcription issues build it.
+// Package models is the catalog of model files the appliance can use
+// (whisper.cpp's ggml models): their names, sizes, checksums and upstream
+// addresses, where they live in the data folder (DATA/models), and pulling
+// them with a resumable download that is verified before it is used.
 package models

@@ -31,6 +31,7 @@ Usage:
   hearth users   add|list  --data DIR [--name NAME]        manage users
   hearth keys    create|list|revoke --data DIR --user UID  manage API keys
   hearth token   --data DIR --user UID [--ttl 24h]         print an ID token
+  hearth models  list|pull|verify|rm [NAME] --data DIR     speech model files
   hearth backup  --data DIR --out FILE                     copy the database while serving
   hearth restore FILE --data DIR                           put a backup in place (appliance stopped)
   hearth export  --data DIR --user UID [--format json|markdown]  a user's data, readable
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runToken(ctx, rest, stdout, stderr)
 	case "service":
 		err = runService(ctx, rest, stdout, stderr)
+	case "models":
+		err = runModels(ctx, rest, stdout, stderr)
 	case "backup":
 		err = runBackup(ctx, rest, stdout, stderr)
 	case "restore":
