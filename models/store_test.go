@@ -63,7 +63,6 @@ func server(t *testing.T, files map[string][]byte, cut bool) (*httptest.Server, 
 	return srv, &requests, &ranged
 }
 
-
 func TestPullResumesVerifiesAndRemoves(t *testing.T) {
 	t.Parallel()
 	data := weights(300_000)
