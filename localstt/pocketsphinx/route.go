@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/localstt/vad"
 )
 
 // Name is the route's name in replies and logs.
@@ -162,17 +163,17 @@ func (r *Route) release(d decoder) { r.pool <- d }
 
 // decodeUtterance decodes one utterance and shifts its words to stream
 // time.
-func (r *Route) decodeUtterance(ctx context.Context, u utterance) ([]stt.Word, error) {
+func (r *Route) decodeUtterance(ctx context.Context, u vad.Utterance) ([]stt.Word, error) {
 	d, err := r.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
-	words, err := decodeWhole(d, u.pcm)
+	words, err := decodeWhole(d, u.PCM)
 	r.release(d)
 	if err != nil {
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
 	}
-	off := float64(u.start) / stt.SampleRate
+	off := float64(u.Start) / stt.SampleRate
 	for i := range words {
 		words[i].Start += off
 		words[i].End += off
@@ -187,9 +188,9 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 		return stt.Transcript{}, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language",
 			Err: fmt.Errorf("%w: %s", stt.ErrNoRoute, cfg.Language)}
 	}
-	var v vad
-	utts := v.push(pcm)
-	if u, ok := v.flush(); ok {
+	var v vad.VAD
+	utts := v.Push(pcm)
+	if u, ok := v.Flush(); ok {
 		utts = append(utts, u)
 	}
 	tr := stt.Transcript{DetectedLanguage: "en", Segments: []stt.Segment{}}

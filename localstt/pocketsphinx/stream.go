@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/localstt/vad"
 )
 
 // queueLen bounds the audio a stream has waiting to be decoded, in 20 ms
@@ -29,7 +30,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	r.streams++
 	r.mu.Unlock()
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &stream{r: r, queue: make(chan event, queueLen), words: make(chan []stt.Word, 16), cancel: cancel}
+	s := &stream{r: r, queue: make(chan vad.Event, queueLen), words: make(chan []stt.Word, 16), cancel: cancel}
 	s.wg.Add(1)
 	go s.work(ctx)
 	return s, nil
@@ -38,8 +39,8 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 type stream struct {
 	r      *Route
 	mu     sync.Mutex
-	vad    vad
-	queue  chan event
+	vad    vad.VAD
+	queue  chan vad.Event
 	words  chan []stt.Word
 	err    error
 	closed bool
@@ -57,7 +58,7 @@ func (s *stream) Send(pcm []int16) error {
 	if s.err != nil {
 		return s.err
 	}
-	for _, e := range s.vad.events(pcm) {
+	for _, e := range s.vad.Events(pcm) {
 		select {
 		case s.queue <- e:
 		default:
@@ -95,30 +96,30 @@ func (s *stream) work(ctx context.Context) {
 		}
 	}
 	for e := range s.queue {
-		switch e.kind {
-		case evStart:
+		switch e.Kind {
+		case vad.Start:
 			var err error
 			if d, err = s.r.acquire(ctx); err != nil {
 				fail(err)
 				return
 			}
-			start = e.at
+			start = e.At
 			if err := d.start(); err != nil {
 				fail(err)
 				return
 			}
-			if err := d.process(e.pcm, false); err != nil {
+			if err := d.process(e.PCM, false); err != nil {
 				fail(err)
 				return
 			}
-		case evAudio:
+		case vad.Audio:
 			if d != nil {
-				if err := d.process(e.pcm, false); err != nil {
+				if err := d.process(e.PCM, false); err != nil {
 					fail(err)
 					return
 				}
 			}
-		case evEnd:
+		case vad.End:
 			if d == nil {
 				continue
 			}
@@ -160,7 +161,7 @@ func (s *stream) Err() error {
 func (s *stream) Close() error {
 	s.mu.Lock()
 	if !s.closed && s.err == nil {
-		if e, ok := s.vad.flushEvent(); ok {
+		if e, ok := s.vad.FlushEvent(); ok {
 			select {
 			case s.queue <- e:
 			default:

@@ -1,4 +1,8 @@
-package pocketsphinx
+// Package vad cuts a stream of 16 kHz mono PCM into utterances by energy,
+// for the local speech routes: a frame is speech when it is well above the
+// room's recent noise floor; an utterance ends after a short pause, and a
+// long monologue is cut so that words keep coming. Pure Go, no model.
+package vad
 
 import "math"
 
@@ -20,28 +24,30 @@ const (
 // event is what the live path hears: an utterance opening (with the audio
 // before it), more of its audio, or its end. Decoding as the audio comes
 // leaves only the final search for after the speaker stops.
-type event struct {
-	kind eventKind
-	pcm  []int16
-	at   int // stream sample where an opening utterance starts
+type Event struct {
+	Kind Kind
+	PCM  []int16
+	At   int // stream sample where an opening utterance starts
 }
 
-type eventKind int
+// Kind is what an Event says.
+type Kind int
 
+// Event kinds.
 const (
-	evStart eventKind = iota
-	evAudio
-	evEnd
+	Start Kind = iota // an utterance opens; PCM holds its first audio, with the quiet before it
+	Audio             // more of the open utterance
+	End               // the utterance is over
 )
 
-// utterance is speech to decode, timed in samples from the stream's start.
-type utterance struct {
-	pcm   []int16
-	start int
+// Utterance is speech to decode, timed in samples from the stream's start.
+type Utterance struct {
+	PCM   []int16
+	Start int
 }
 
-// vad turns a stream of samples into utterances.
-type vad struct {
+// VAD turns a stream of samples into utterances. The zero value is ready.
+type VAD struct {
 	pending  []int16   // less than a frame, not yet classified
 	pos      int       // stream sample of pending[0]
 	frames   [][]int16 // current utterance's frames, with preroll
@@ -52,9 +58,9 @@ type vad struct {
 	silence  int // silent frames in a row
 }
 
-// push classifies samples and returns the utterances that ended.
-func (v *vad) push(pcm []int16) []utterance {
-	var out []utterance
+// Push classifies samples and returns the utterances that ended.
+func (v *VAD) Push(pcm []int16) []Utterance {
+	var out []Utterance
 	v.pending = append(v.pending, pcm...)
 	for len(v.pending) >= frameLen {
 		f := append([]int16(nil), v.pending[:frameLen]...)
@@ -68,9 +74,9 @@ func (v *vad) push(pcm []int16) []utterance {
 	return out
 }
 
-// events classifies samples for the live path.
-func (v *vad) events(pcm []int16) []event {
-	var out []event
+// Events classifies samples for the live path.
+func (v *VAD) Events(pcm []int16) []Event {
+	var out []Event
 	v.pending = append(v.pending, pcm...)
 	for len(v.pending) >= frameLen {
 		f := append([]int16(nil), v.pending[:frameLen]...)
@@ -83,40 +89,40 @@ func (v *vad) events(pcm []int16) []event {
 		case ended:
 			// The frames after the cut are silence already sent; the end
 			// closes the utterance.
-			out = append(out, event{kind: evEnd})
+			out = append(out, Event{Kind: End})
 			_ = u
 		case !was && v.inSpeech:
 			var opening []int16
 			for _, fr := range v.frames {
 				opening = append(opening, fr...)
 			}
-			out = append(out, event{kind: evStart, pcm: opening, at: v.start})
+			out = append(out, Event{Kind: Start, PCM: opening, At: v.start})
 		case v.inSpeech:
-			out = append(out, event{kind: evAudio, pcm: f})
+			out = append(out, Event{Kind: Audio, PCM: f})
 		}
 	}
 	return out
 }
 
-// flushEvent ends the live stream: an utterance still open is closed.
-func (v *vad) flushEvent() (event, bool) {
+// FlushEvent ends the live stream: an utterance still open is closed.
+func (v *VAD) FlushEvent() (Event, bool) {
 	if v.inSpeech {
 		v.frames, v.inSpeech, v.speech, v.silence = nil, false, 0, 0
-		return event{kind: evEnd}, true
+		return Event{Kind: End}, true
 	}
-	return event{}, false
+	return Event{}, false
 }
 
-// flush ends the stream: a pending utterance with speech in it is
+// Flush ends the stream: a pending utterance with speech in it is
 // returned.
-func (v *vad) flush() (utterance, bool) {
+func (v *VAD) Flush() (Utterance, bool) {
 	if v.inSpeech && v.speech > 0 {
 		return v.cut(len(v.frames)), true
 	}
-	return utterance{}, false
+	return Utterance{}, false
 }
 
-func (v *vad) frame(f []int16, at int) (utterance, bool) {
+func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	level := rms(f)
 	floor := v.floor()
 	v.ring = append(v.ring, level)
@@ -141,7 +147,7 @@ func (v *vad) frame(f []int16, at int) (utterance, bool) {
 			v.frames = v.frames[drop:]
 			v.start += drop * frameLen
 		}
-		return utterance{}, false
+		return Utterance{}, false
 	}
 	if isSpeech {
 		v.speech++
@@ -155,23 +161,23 @@ func (v *vad) frame(f []int16, at int) (utterance, bool) {
 	case len(v.frames) >= maxUtterance:
 		return v.cut(len(v.frames)), true
 	}
-	return utterance{}, false
+	return Utterance{}, false
 }
 
 // cut emits the first n frames as an utterance and starts over.
-func (v *vad) cut(n int) utterance {
+func (v *VAD) cut(n int) Utterance {
 	n = min(n, len(v.frames))
 	pcm := make([]int16, 0, n*frameLen)
 	for _, f := range v.frames[:n] {
 		pcm = append(pcm, f...)
 	}
-	u := utterance{pcm: pcm, start: v.start}
+	u := Utterance{PCM: pcm, Start: v.start}
 	v.frames, v.inSpeech, v.speech, v.silence = nil, false, 0, 0
 	return u
 }
 
 // floor is the quietest recent frame's level: the room's noise.
-func (v *vad) floor() float64 {
+func (v *VAD) floor() float64 {
 	if len(v.ring) == 0 {
 		return 0
 	}
