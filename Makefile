@@ -11,7 +11,14 @@ SHELL := /bin/bash
 # Recursive (=) so that it is evaluated per command, after `make deps` may
 # have installed them.
 CODEC_TAGS = $(shell pkg-config --exists lc3 2>/dev/null && printf ,lc3)$(shell pkg-config --exists libavcodec libavutil 2>/dev/null && printf ,libavcodec)$(shell pkg-config --exists libavformat libavcodec libavutil 2>/dev/null && printf ,libavformat)$(shell pkg-config --exists pocketsphinx sphinxbase 2>/dev/null && printf ,pocketsphinx)
-export GOFLAGS = -tags=sqlite_fts5$(CODEC_TAGS)
+# whisper.cpp: a system libwhisper, WHISPER_CPP_DIR, or one scripts/whisper.sh
+# builds from pinned source into .cache/ (about two minutes, once).
+comma := ,
+WHISPER_DIR = $(shell scripts/whisper-env.sh)
+WHISPER_PREFIX = $(filter-out system,$(WHISPER_DIR))
+export GOFLAGS = -tags=sqlite_fts5$(CODEC_TAGS)$(if $(WHISPER_DIR),$(comma)whisper)
+export CGO_CFLAGS = -g -O2$(if $(WHISPER_PREFIX), -I$(WHISPER_PREFIX)/include)
+export CGO_LDFLAGS = -g -O2$(if $(WHISPER_PREFIX), -L$(WHISPER_PREFIX)/lib)
 export CGO_ENABLED := 1
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -39,8 +46,12 @@ test-deps: ## Install what the end-to-end tests also need (curl, Node.js), or pr
 
 ##@ Build
 
+.PHONY: whisper
+whisper: ## Build whisper.cpp into .cache/ when no libwhisper is installed (once; about two minutes)
+	@scripts/whisper-env.sh --build >/dev/null
+
 .PHONY: build
-build: ## Build bin/hearth
+build: whisper ## Build bin/hearth
 	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec with cgo: about a minute)"
 	go build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
 
@@ -49,7 +60,7 @@ build: ## Build bin/hearth
 MCP_CLIENT := cmd/hearth/testdata/mcp-client
 
 .PHONY: test
-test: mcp-client ## Run every test (PKG=./store to narrow)
+test: mcp-client whisper ## Run every test (PKG=./store to narrow)
 	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(PKG)
 
 .PHONY: mcp-client
@@ -60,7 +71,7 @@ $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
 	cd $(MCP_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: test-race
-test-race: mcp-client ## Run the tests under the race detector, shuffled
+test-race: mcp-client whisper ## Run the tests under the race detector, shuffled
 	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
 
 .PHONY: fuzz

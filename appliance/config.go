@@ -53,6 +53,12 @@ type Config struct {
 	// A route not available on this box (not built in, no model, not
 	// configured) is skipped.
 	STTRoutes string
+	// WhisperModel is a ggml model file for the whisper route; empty picks
+	// the best one pulled into DATA/models (hearth models pull).
+	WhisperModel string
+	// WhisperWorkers is how many recordings whisper transcribes at once,
+	// each with its own copy of the model in memory.
+	WhisperWorkers int
 	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
 	// Debian's pocketsphinx-en-us).
 	PocketSphinxModel string
@@ -231,6 +237,9 @@ func (c Config) Validate() error {
 	}
 	if !validLanguageCode(c.TranslateTo) {
 		errs = append(errs, fmt.Errorf("translate-to %q is not a language code such as en or pt-BR", c.TranslateTo))
+	}
+	if c.WhisperWorkers < 0 || c.WhisperWorkers > 16 {
+		errs = append(errs, fmt.Errorf("whisper workers %d is not between 0 and 16", c.WhisperWorkers))
 	}
 	if c.STTMaxDuration < time.Second {
 		errs = append(errs, fmt.Errorf("stt max duration %v is below 1s", c.STTMaxDuration))

@@ -1,5 +1,7 @@
-// Package localstt will hold the bundled whisper.cpp speech-to-text route
-// (cgo), its streaming policy and VAD, implementing the appliance's STT
-// provider interface. The live-transcription issue builds it; until then the
-// appliance transcribes nothing locally and says so.
+// Package localstt is the whisper.cpp speech route, built into the
+// binary: a ggml model from the catalog (hearth models pull base.en)
+// transcribes on the box's CPU. It is compiled in with the build tag
+// whisper (make build adds it when libwhisper is found or built); without
+// it the route says how to enable it. The PocketSphinx route lives in
+// localstt/pocketsphinx, the shared VAD in localstt/vad.
 package localstt

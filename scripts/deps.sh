@@ -19,14 +19,17 @@ mode=${1:-run}
 # libpocketsphinx-dev, pocketsphinx-en-us: English speech recognition that
 # works out of the box, no model download (optional: without them live
 # sessions need a whisper model, a remote route or custom_stt).
-PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev libpocketsphinx-dev pocketsphinx-en-us)
+# cmake, g++, npm: make build compiles whisper.cpp from the pinned source in
+# the npm package nodejs-whisper (scripts/whisper.sh), once.
+PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev libpocketsphinx-dev pocketsphinx-en-us cmake g++)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 if [ "$mode" = test ]; then
   # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
   # and liblc3-tools encode it as wearables do and decode it as references.
   PACKAGES+=(festival festvox-us-slt-hts sox ffmpeg opus-tools liblc3-tools)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
-  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
+  command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
 fi
 
 missing=()

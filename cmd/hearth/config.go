@@ -81,6 +81,8 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.TranslateTo, "translate-to", cfg.TranslateTo, "translate live segments of other languages into this one (e.g. en) through the LLM route; needs --llm-base-url")
 	fs.StringVar(&cfg.TranslationEvent, "translation-event", cfg.TranslationEvent, "live event for translations: translating (the Omi app's) or translation (the contract's name)")
 	fs.StringVar(&cfg.STTRoutes, "stt-routes", cfg.STTRoutes, "speech routes in order of preference, comma separated (default: whisper, pocketsphinx, then configured remote routes; none: no route, custom STT only); unavailable ones are skipped")
+	fs.StringVar(&cfg.WhisperModel, "whisper-model", cfg.WhisperModel, "a ggml model file for the whisper route (default: the best one pulled into DATA/models)")
+	fs.IntVar(&cfg.WhisperWorkers, "whisper-workers", cfg.WhisperWorkers, "recordings whisper transcribes at once, each with its own model in memory (default 1)")
 	fs.StringVar(&cfg.PocketSphinxModel, "pocketsphinx-model", cfg.PocketSphinxModel, "the PocketSphinx English model's folder (default: Debian's pocketsphinx-en-us, /usr/share/pocketsphinx/model/en-us)")
 	fs.DurationVar(&cfg.STTMaxDuration, "stt-max-duration", cfg.STTMaxDuration, "longest recording /v1/stt/transcribe and voice messages take (413 beyond)")
 	fs.DurationVar(&cfg.VoiceBudget, "voice-budget", cfg.VoiceBudget, "each user's voice-message audio per rolling 24 h (429 beyond); 0 is unlimited")

@@ -118,3 +118,5 @@ func wordErrors(said, heard string) (errs, words int) {
 	}
 	return d[len(b)], len(a)
 }
+
+func pocketsphinxBuilt() bool { return pocketsphinx.Available }

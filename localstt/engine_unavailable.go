@@ -1,0 +1,10 @@
+//go:build !(whisper && cgo)
+
+package localstt
+
+import "errors"
+
+// Available reports whether this build has whisper.cpp.
+const Available = false
+
+func loadEngine(string) (engine, error) { return nil, errors.New("whisper.cpp is not built in") }

@@ -1,0 +1,239 @@
+package localstt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/localstt/vad"
+)
+
+// Name is the route's name in replies and logs.
+const Name = "whisper"
+
+// Config locates the model and bounds the work.
+type Config struct {
+	// Model is a ggml model file; empty looks for the best one pulled
+	// into ModelsDir.
+	Model     string
+	ModelsDir string
+	// Workers is how many recordings are transcribed at once, each with
+	// its own loaded model (default 1); Threads is each one's CPU threads
+	// (default: all CPUs over the workers).
+	Workers int
+	Threads int
+	// Wait bounds how long a job waits for a worker before it is refused
+	// as busy (default 2 s): load sheds to the next route, never queues.
+	Wait time.Duration
+}
+
+// engine transcribes one recording at a time.
+type engine interface {
+	transcribe(pcm []float32, language string, translate bool, threads int) ([]stt.Segment, string, error)
+	multilingual() bool
+	close()
+}
+
+// Route is the whisper route. It is safe for concurrent use.
+type Route struct {
+	cfg     Config
+	model   string
+	english bool
+	pool    chan engine
+}
+
+// preferred is the order a model is picked from the folder: the first one
+// present wins (English models serve English better at the same size).
+var preferred = []string{"small.en", "small", "base.en", "base", "base.en-q5_1", "base-q5_1", "tiny.en", "tiny", "tiny.en-q5_1", "tiny-q5_1"}
+
+// FindModel returns the best model pulled into dir, or "".
+func FindModel(dir string) string {
+	for _, name := range preferred {
+		p := filepath.Join(dir, "ggml-"+name+".bin")
+		if st, err := os.Stat(p); err == nil && st.Size() > 0 {
+			return p
+		}
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "ggml-*.bin"))
+	sort.Strings(matches)
+	if len(matches) > 0 {
+		return matches[0]
+	}
+	return ""
+}
+
+// New loads the model once per worker. A build without whisper.cpp, or no
+// model, is a config_error saying what to do.
+func New(cfg Config) (*Route, error) {
+	if !Available {
+		return nil, configError("whisper.cpp is not built in: run make build with cmake and npm available (scripts/whisper.sh), or install libwhisper (Homebrew: whisper-cpp) and rebuild", nil)
+	}
+	if cfg.Model == "" && cfg.ModelsDir != "" {
+		cfg.Model = FindModel(cfg.ModelsDir)
+	}
+	if cfg.Model == "" {
+		return nil, configError("no whisper model: run hearth models pull base.en", nil)
+	}
+	if _, err := os.Stat(cfg.Model); err != nil {
+		return nil, configError("the whisper model "+cfg.Model+" is missing: run hearth models pull base.en", err)
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 1
+	}
+	if cfg.Threads <= 0 {
+		cfg.Threads = max(runtime.NumCPU()/cfg.Workers, 1)
+	}
+	if cfg.Wait <= 0 {
+		cfg.Wait = 2 * time.Second
+	}
+	r := &Route{cfg: cfg, model: cfg.Model, pool: make(chan engine, cfg.Workers)}
+	for range cfg.Workers {
+		e, err := loadEngine(cfg.Model)
+		if err != nil {
+			r.Close()
+			return nil, configError("the whisper model "+filepath.Base(cfg.Model)+" does not load", err)
+		}
+		r.english = !e.multilingual()
+		r.pool <- e
+	}
+	return r, nil
+}
+
+func configError(reason string, err error) error {
+	if err == nil {
+		err = errors.New(reason)
+	}
+	return &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: reason, Err: err}
+}
+
+// Close frees the loaded models.
+func (r *Route) Close() {
+	for {
+		select {
+		case e := <-r.pool:
+			e.close()
+		default:
+			return
+		}
+	}
+}
+
+// Name implements the providers.
+func (r *Route) Name() string { return Name }
+
+// Model names the model file (stt_model).
+func (r *Route) Model() string {
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(r.model), "ggml-"), ".bin")
+}
+
+// Supports implements the providers: an English model serves English; a
+// multilingual one every language whisper knows and detection ("multi").
+func (r *Route) Supports(language string, channels int) bool {
+	if channels > 1 {
+		return false
+	}
+	l := strings.ToLower(language)
+	base, _, _ := strings.Cut(l, "-")
+	if r.english {
+		return base == "en"
+	}
+	return l == "multi" || l == "auto" || knownLanguage(base)
+}
+
+// acquire takes a free worker within the wait bound, else busy.
+func (r *Route) acquire(ctx context.Context) (engine, error) {
+	t := time.NewTimer(r.cfg.Wait)
+	defer t.Stop()
+	select {
+	case e := <-r.pool:
+		return e, nil
+	case <-t.C:
+		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "busy",
+			Err: errors.Join(stt.ErrBusy, errors.New("every whisper worker is busy"))}
+	case <-ctx.Done():
+		return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: ctx.Err()}
+	}
+}
+
+// run transcribes samples (16 kHz mono) on a worker.
+func (r *Route) run(ctx context.Context, pcm []int16, language string, translate bool) ([]stt.Segment, string, error) {
+	e, err := r.acquire(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	defer func() { r.pool <- e }()
+	lang := strings.ToLower(language)
+	if lang == "multi" || lang == "" {
+		lang = "auto"
+	}
+	lang, _, _ = strings.Cut(lang, "-")
+	f := make([]float32, len(pcm))
+	for i, v := range pcm {
+		f[i] = float32(v) / 32768
+	}
+	segs, detected, err := e.transcribe(f, lang, translate, r.cfg.Threads)
+	if err != nil {
+		return nil, "", &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
+	}
+	return guard(segs, pcm), detected, nil
+}
+
+// Transcribe implements stt.BatchProvider. The transcribe service hands
+// over at most 28 s at a time, within whisper's 30 s window.
+func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (stt.Transcript, error) {
+	if !r.Supports(cfg.Language, max(cfg.Channels, 1)) {
+		return stt.Transcript{}, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language",
+			Err: fmt.Errorf("%w: %s", stt.ErrNoRoute, cfg.Language)}
+	}
+	segs, detected, err := r.run(ctx, pcm, cfg.Language, false)
+	if err != nil {
+		return stt.Transcript{}, err
+	}
+	return transcript(segs, detected), nil
+}
+
+// TranslateToEnglish is whisper's translate task: a local translation
+// route into English for any language the model knows.
+func (r *Route) TranslateToEnglish(ctx context.Context, pcm []int16, language string) (stt.Transcript, error) {
+	if r.english {
+		return stt.Transcript{}, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "an English-only model cannot translate"}
+	}
+	segs, detected, err := r.run(ctx, pcm, language, true)
+	if err != nil {
+		return stt.Transcript{}, err
+	}
+	return transcript(segs, detected), nil
+}
+
+func transcript(segs []stt.Segment, detected string) stt.Transcript {
+	tr := stt.Transcript{Segments: segs, DetectedLanguage: detected}
+	var texts []string
+	for _, s := range segs {
+		texts = append(texts, s.Text)
+	}
+	tr.Text = strings.Join(texts, " ")
+	if tr.Segments == nil {
+		tr.Segments = []stt.Segment{}
+	}
+	return tr
+}
+
+// Open implements stt.StreamingProvider: the shared VAD cuts utterances,
+// and each is transcribed whole as it ends, with no context carried from
+// one to the next (which is where whisper's hallucinations come from).
+func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
+	if !r.Supports(cfg.Language, max(cfg.Channels, 1)) {
+		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language", Err: stt.ErrNoRoute}
+	}
+	s := &stream{r: r, language: cfg.Language, queue: make(chan vad.Utterance, 4), words: make(chan []stt.Word, 8)}
+	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	go s.work()
+	return s, nil
+}
