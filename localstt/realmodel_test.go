@@ -52,41 +52,6 @@ func pcmOf(b []byte) []int16 {
 	return pcm
 }
 
-// normalise lowercases and strips punctuation for word comparison.
-func normalise(s string) []string {
-	return strings.Fields(strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == ' ' || r == '\'' {
-			return r
-		}
-		if r >= 'A' && r <= 'Z' {
-			return r + 32
-		}
-		return ' '
-	}, s))
-}
-
-func wer(said, heard string) float64 {
-	a, b := normalise(said), normalise(heard)
-	d := make([]int, len(b)+1)
-	for j := range d {
-		d[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		prev := d[0]
-		d[0] = i
-		for j := 1; j <= len(b); j++ {
-			cur := d[j]
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			d[j] = min(d[j]+1, d[j-1]+1, prev+c)
-			prev = cur
-		}
-	}
-	return float64(d[len(b)]) / float64(max(len(a), 1))
-}
-
 // TestRealModelWordErrorRate reports what a real model hears of Festival
 // speech and of jfk.wav (the figure goes in docs/benchmarks.md).
 func TestRealModelWordErrorRate(t *testing.T) {
@@ -106,7 +71,8 @@ func TestRealModelWordErrorRate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := wer(said, tr.Text)
+		e, n := stt.WordErrors(said, tr.Text)
+		w := float64(e) / float64(max(n, 1))
 		total += w
 		t.Logf("WER %.1f %% (RTF %.2f): heard %q", 100*w, time.Since(t0).Seconds()/(float64(len(audio))/16000), tr.Text)
 	}

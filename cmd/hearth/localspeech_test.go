@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
 
@@ -62,7 +63,7 @@ func TestLocalSpeechThroughEveryCodec(t *testing.T) {
 				// Narrow-band audio reaches a wideband model: some words,
 				// not all (4 of these 9 wrong when this was written; the
 				// route's own test measures more sentences).
-				e, n := wordErrors(heardPhrase, heard)
+				e, n := stt.WordErrors(heardPhrase, heard)
 				t.Logf("pcm8: heard %q (%d of %d words wrong)", heard, e, n)
 				if float64(e)/float64(n) > 0.6 {
 					t.Fatalf("pcm8: heard %q", heard)
@@ -93,30 +94,6 @@ func TestLocalSpeechThroughTheBatchEndpoint(t *testing.T) {
 		!strings.Contains(resp, `"stt_model":"en-us"`) {
 		t.Fatalf("voice message: %d %s", code, resp)
 	}
-}
-
-// wordErrors is the word-level edit distance between what was said and
-// what was heard, and the words said.
-func wordErrors(said, heard string) (errs, words int) {
-	a, b := strings.Fields(said), strings.Fields(heard)
-	d := make([]int, len(b)+1)
-	for j := range d {
-		d[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		prev := d[0]
-		d[0] = i
-		for j := 1; j <= len(b); j++ {
-			cur := d[j]
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[j] = min(d[j]+1, d[j-1]+1, prev+cost)
-			prev = cur
-		}
-	}
-	return d[len(b)], len(a)
 }
 
 func pocketsphinxBuilt() bool { return pocketsphinx.Available }

@@ -87,30 +87,6 @@ var sentences = []string{
 	"please send a report to my manager tomorrow morning",
 }
 
-// wordErrors is the word-level edit distance between what was said and
-// what was heard.
-func wordErrors(said, heard string) (errs, words int) {
-	a, b := strings.Fields(said), strings.Fields(heard)
-	d := make([]int, len(b)+1)
-	for j := range d {
-		d[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		prev := d[0]
-		d[0] = i
-		for j := 1; j <= len(b); j++ {
-			cur := d[j]
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[j] = min(d[j]+1, d[j-1]+1, prev+cost)
-			prev = cur
-		}
-	}
-	return d[len(b)], len(a)
-}
-
 func TestBatchHearsFestivalSpeechWordForWord(t *testing.T) {
 	r := route(t, pocketsphinx.Config{})
 	for _, s := range sentences {
@@ -137,7 +113,7 @@ func TestNarrowBandSpeech(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, w := wordErrors(s, tr.Text)
+		e, w := stt.WordErrors(s, tr.Text)
 		errs, words = errs+e, words+w
 		t.Logf("8 kHz: said %q, heard %q", s, tr.Text)
 	}
