@@ -225,14 +225,12 @@ func transcript(segs []stt.Segment, detected string) stt.Transcript {
 	return tr
 }
 
-// Open implements stt.StreamingProvider: the shared VAD cuts utterances,
-// and each is transcribed whole as it ends, with no context carried from
-// one to the next (which is where whisper's hallucinations come from).
+// Open implements stt.StreamingProvider (see stream.go).
 func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	if !r.Supports(cfg.Language, max(cfg.Channels, 1)) {
 		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language", Err: stt.ErrNoRoute}
 	}
-	s := &stream{r: r, language: cfg.Language, queue: make(chan vad.Utterance, 4), words: make(chan []stt.Word, 8)}
+	s := &stream{r: r, language: cfg.Language, queue: make(chan vad.Event, 500), words: make(chan []stt.Word, 8)}
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	go s.work()
 	return s, nil

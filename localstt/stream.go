@@ -10,8 +10,11 @@ import (
 	"github.com/hearth-appliance/hearth/localstt/vad"
 )
 
-// stream is a live whisper session: utterances cut by the VAD, each
-// transcribed whole when it ends.
+// stream is a live whisper session. The shared VAD opens and closes
+// utterances; a short one is transcribed whole when it ends, and a long
+// one is transcribed again every passEvery of new audio, its words
+// committed by LocalAgreement-2 (agreement.go). No context is carried
+// from one utterance to the next.
 type stream struct {
 	r        *Route
 	language string
@@ -19,11 +22,18 @@ type stream struct {
 	cancel   context.CancelFunc
 	mu       sync.Mutex
 	vad      vad.VAD
-	queue    chan vad.Utterance
+	queue    chan vad.Event
 	words    chan []stt.Word
 	err      error
 	closed   bool
 }
+
+// passEvery is how much new audio starts another pass over a long
+// utterance; the first pass waits for firstPass of it.
+const (
+	passEvery = 2 * stt.SampleRate
+	firstPass = 4 * stt.SampleRate
+)
 
 func (s *stream) Send(pcm []int16) error {
 	s.mu.Lock()
@@ -34,12 +44,12 @@ func (s *stream) Send(pcm []int16) error {
 	if s.err != nil {
 		return s.err
 	}
-	for _, u := range s.vad.Push(pcm) {
+	for _, e := range s.vad.Events(pcm) {
 		select {
-		case s.queue <- u:
+		case s.queue <- e:
 		default:
 			s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded",
-				Err: errors.New("whisper: utterances come faster than they are transcribed")}
+				Err: errors.New("whisper: speech comes faster than it is transcribed")}
 			s.shutLocked()
 			return s.err
 		}
@@ -50,27 +60,80 @@ func (s *stream) Send(pcm []int16) error {
 func (s *stream) work() {
 	defer s.cancel()
 	defer close(s.words)
-	for u := range s.queue {
-		segs, _, err := s.r.run(s.ctx, u.PCM, s.language, false)
+	var (
+		buf      []int16 // the utterance's audio not yet committed past
+		start    int     // stream sample of buf[0]
+		sinceRun int     // samples added since the last pass
+		agree    agreement
+		open     bool
+	)
+	emit := func(ws []stt.Word) {
+		if len(ws) > 0 {
+			s.words <- ws
+		}
+	}
+	pass := func(final bool) bool {
+		segs, _, err := s.r.run(s.ctx, buf, s.language, false)
 		if err != nil {
 			s.mu.Lock()
 			if s.err == nil {
 				s.err = err
 			}
 			s.mu.Unlock()
-			for range s.queue {
+			return false
+		}
+		hyp := words(segs, float64(start)/stt.SampleRate)
+		// Only what comes after the committed words is new.
+		hyp = after(hyp, agree.committed)
+		if final {
+			emit(agree.finish(hyp))
+			return true
+		}
+		emit(agree.update(hyp))
+		return true
+	}
+	for e := range s.queue {
+		switch e.Kind {
+		case vad.Start:
+			buf, start, sinceRun, agree, open = append([]int16(nil), e.PCM...), e.At, 0, agreement{}, true
+		case vad.Audio:
+			if !open {
+				continue
 			}
-			return
-		}
-		off := float64(u.Start) / stt.SampleRate
-		var words []stt.Word
-		for _, seg := range segs {
-			words = append(words, spread(seg, off)...)
-		}
-		if len(words) > 0 {
-			s.words <- words
+			buf = append(buf, e.PCM...)
+			sinceRun += len(e.PCM)
+			if len(buf) >= firstPass && sinceRun >= passEvery {
+				sinceRun = 0
+				if !pass(false) {
+					s.drain()
+					return
+				}
+			}
+		case vad.End:
+			if open && !pass(true) {
+				s.drain()
+				return
+			}
+			open, buf = false, nil
 		}
 	}
+}
+
+func (s *stream) drain() {
+	for range s.queue {
+	}
+}
+
+// after drops the words of hyp that end before the last committed word
+// ends: a new pass sees the whole utterance again.
+func after(hyp, committed []stt.Word) []stt.Word {
+	if len(committed) == 0 {
+		return hyp
+	}
+	n := min(len(committed), len(hyp))
+	// The committed words are a prefix the new pass agrees with, usually;
+	// skip as many words as were committed.
+	return hyp[n:]
 }
 
 // spread turns a segment into timed words, sharing its time among them by
@@ -104,9 +167,9 @@ func (s *stream) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed && s.err == nil {
-		if u, ok := s.vad.Flush(); ok {
+		if e, ok := s.vad.FlushEvent(); ok {
 			select {
-			case s.queue <- u:
+			case s.queue <- e:
 			default:
 			}
 		}
