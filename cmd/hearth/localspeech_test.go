@@ -97,3 +97,24 @@ func TestLocalSpeechThroughTheBatchEndpoint(t *testing.T) {
 }
 
 func pocketsphinxBuilt() bool { return pocketsphinx.Available }
+
+// TestListenFallsBackToTheNextRoute: the preferred route cannot open (the
+// scripted route misconfigured on purpose); the session is served by the
+// next one and says so in its ready event.
+func TestListenFallsBackToTheNextRoute(t *testing.T) {
+	t.Parallel()
+	needPocketSphinx(t)
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"config_error":true,"utterances":[{"text":"never heard"}]}`))
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), "")
+	ready := event(c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil }), "service_status")
+	if ready["status"] != "ready" || ready["provider"] != "pocketsphinx" || ready["reason"] != "fallback_from_scripted" {
+		t.Fatalf("ready %v", ready)
+	}
+	go c.stream(encodeFrames(t, "opus_fs320", speechWAV(t, heardPhrase)), 4)
+	segs := segmentsOf(c.until(30*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil }))
+	if segs[0]["text"] != heardPhrase || segs[0]["stt_provider"] != "pocketsphinx" {
+		t.Fatalf("segments %v", segs)
+	}
+}
