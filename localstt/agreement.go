@@ -43,11 +43,20 @@ func sameWord(a, b string) bool {
 }
 
 // words turns segments (times from the transcribed audio's start) into
-// timed words, offset to stream time.
-func words(segs []stt.Segment, off float64) []stt.Word {
+// timed words, offset to stream time: whisper's token times where it gave
+// them, else the segment's time shared by word length.
+func words(segs []heard, off float64) []stt.Word {
 	var out []stt.Word
 	for _, s := range segs {
-		out = append(out, spread(s, off)...)
+		if len(s.words) == 0 {
+			out = append(out, spread(s.Segment, off)...)
+			continue
+		}
+		for _, w := range s.words {
+			w.Start += off
+			w.End += off
+			out = append(out, w)
+		}
 	}
 	return out
 }

@@ -19,12 +19,12 @@ type passes struct {
 	n    int
 }
 
-func (p *passes) transcribe(pcm []float32, _ string, _ bool, _ int) ([]stt.Segment, string, error) {
+func (p *passes) transcribe(pcm []float32, _ string, _ bool, _ int) ([]heard, string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	h := p.hyps[min(p.n, len(p.hyps)-1)]
 	p.n++
-	return []stt.Segment{{Start: 0, End: float64(len(pcm)) / stt.SampleRate, Text: h}}, "en", nil
+	return []heard{{Segment: stt.Segment{Start: 0, End: float64(len(pcm)) / stt.SampleRate, Text: h}}}, "en", nil
 }
 func (p *passes) multilingual() bool { return false }
 func (p *passes) close()             {}

@@ -31,7 +31,7 @@ func (e *cgoEngine) multilingual() bool { return e.m.IsMultilingual() }
 
 func (e *cgoEngine) close() { e.m.Close() }
 
-func (e *cgoEngine) transcribe(pcm []float32, language string, translate bool, threads int) ([]stt.Segment, string, error) {
+func (e *cgoEngine) transcribe(pcm []float32, language string, translate bool, threads int) ([]heard, string, error) {
 	ctx, err := e.m.NewContext()
 	if err != nil {
 		return nil, "", err
@@ -50,7 +50,7 @@ func (e *cgoEngine) transcribe(pcm []float32, language string, translate bool, t
 	if err := ctx.Process(pcm, nil, nil, nil); err != nil {
 		return nil, "", err
 	}
-	var segs []stt.Segment
+	var segs []heard
 	for {
 		s, err := ctx.NextSegment()
 		if errors.Is(err, io.EOF) {
@@ -59,7 +59,26 @@ func (e *cgoEngine) transcribe(pcm []float32, language string, translate bool, t
 		if err != nil {
 			return nil, "", err
 		}
-		segs = append(segs, stt.Segment{Start: s.Start.Seconds(), End: s.End.Seconds(), Text: strings.TrimSpace(s.Text)})
+		segs = append(segs, heard{Segment: stt.Segment{Start: s.Start.Seconds(), End: s.End.Seconds(), Text: strings.TrimSpace(s.Text)},
+			words: tokenWords(ctx, s.Tokens)})
 	}
 	return segs, ctx.DetectedLanguage(), nil
+}
+
+// tokenWords joins a segment's text tokens into words with whisper's
+// token times: a token that starts with a space starts a word.
+func tokenWords(ctx whisper.Context, tokens []whisper.Token) []stt.Word {
+	var out []stt.Word
+	for _, t := range tokens {
+		if !ctx.IsText(t) || t.Text == "" {
+			continue
+		}
+		if n := len(out); n > 0 && !strings.HasPrefix(t.Text, " ") {
+			out[n-1].Text += t.Text
+			out[n-1].End = t.End.Seconds()
+			continue
+		}
+		out = append(out, stt.Word{Text: strings.TrimSpace(t.Text), Start: t.Start.Seconds(), End: t.End.Seconds()})
+	}
+	return out
 }

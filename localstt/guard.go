@@ -19,8 +19,8 @@ var silentPhrases = []string{
 
 // guard removes hallucinated segments: known phrases over quiet audio,
 // and runs of a repeated phrase (kept once).
-func guard(segs []stt.Segment, pcm []int16) []stt.Segment {
-	var out []stt.Segment
+func guard(segs []heard, pcm []int16) []heard {
+	var out []heard
 	for _, s := range segs {
 		text := strings.TrimSpace(s.Text)
 		if text == "" || isMarkup(text) {
@@ -32,7 +32,11 @@ func guard(segs []stt.Segment, pcm []int16) []stt.Segment {
 		if n := len(out); n > 0 && strings.EqualFold(out[n-1].Text, text) {
 			continue // the same phrase again: whisper looping
 		}
-		s.Text = collapseRepeats(text)
+		if collapsed := collapseRepeats(text); collapsed != text {
+			s.Text, s.words = collapsed, nil // the word times no longer match
+		} else {
+			s.Text = text
+		}
 		out = append(out, s)
 	}
 	return out

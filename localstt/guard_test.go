@@ -28,7 +28,11 @@ func TestGuardDropsWhatWhisperInvents(t *testing.T) {
 		{"a looped phrase is kept once", loud, []stt.Segment{{Start: 0, End: 2, Text: "Call the plumber."}, {Start: 2, End: 4, Text: "call the plumber."}}, []string{"Call the plumber."}},
 		{"a looped word", loud, []stt.Segment{{Start: 0, End: 5, Text: "okay the the the the the the the end"}}, []string{"okay the end"}},
 	} {
-		got := guard(tc.in, tc.pcm)
+		in := make([]heard, len(tc.in))
+		for i, s := range tc.in {
+			in[i] = heard{Segment: s}
+		}
+		got := guard(in, tc.pcm)
 		var texts []string
 		for _, s := range got {
 			texts = append(texts, s.Text)

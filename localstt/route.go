@@ -34,9 +34,16 @@ type Config struct {
 	Wait time.Duration
 }
 
+// heard is a segment with its words, timed from the recording's start
+// (words are empty when the engine gives no token times).
+type heard struct {
+	stt.Segment
+	words []stt.Word
+}
+
 // engine transcribes one recording at a time.
 type engine interface {
-	transcribe(pcm []float32, language string, translate bool, threads int) ([]stt.Segment, string, error)
+	transcribe(pcm []float32, language string, translate bool, threads int) ([]heard, string, error)
 	multilingual() bool
 	close()
 }
@@ -163,7 +170,7 @@ func (r *Route) acquire(ctx context.Context) (engine, error) {
 }
 
 // run transcribes samples (16 kHz mono) on a worker.
-func (r *Route) run(ctx context.Context, pcm []int16, language string, translate bool) ([]stt.Segment, string, error) {
+func (r *Route) run(ctx context.Context, pcm []int16, language string, translate bool) ([]heard, string, error) {
 	e, err := r.acquire(ctx)
 	if err != nil {
 		return nil, "", err
@@ -212,10 +219,11 @@ func (r *Route) TranslateToEnglish(ctx context.Context, pcm []int16, language st
 	return transcript(segs, detected), nil
 }
 
-func transcript(segs []stt.Segment, detected string) stt.Transcript {
-	tr := stt.Transcript{Segments: segs, DetectedLanguage: detected}
+func transcript(segs []heard, detected string) stt.Transcript {
+	tr := stt.Transcript{DetectedLanguage: detected}
 	var texts []string
 	for _, s := range segs {
+		tr.Segments = append(tr.Segments, s.Segment)
 		texts = append(texts, s.Text)
 	}
 	tr.Text = strings.Join(texts, " ")
