@@ -95,24 +95,31 @@ func (db *DB) Backup(ctx context.Context, path string, progress func(done, total
 	return nil
 }
 
-// CheckBackup opens a database file read-only and reports its schema
-// version, after SQLite's quick check: a file that is no Hearth database,
-// is damaged, or was written by a newer Hearth is refused.
+// CheckBackup checks a database file about to be restored, and folds in
+// the write-ahead log beside it (PATH-wal), as a Litestream-style copy of
+// a live database has one: the log is checkpointed into the file, then
+// SQLite's quick check runs and the schema version is read. A file that is
+// no Hearth database, is damaged, or was written by a newer Hearth is
+// refused. It writes to path: give it a copy.
 func CheckBackup(ctx context.Context, path string) (int, error) {
 	if _, err := os.Stat(path); err != nil {
 		return 0, fmt.Errorf("backup: %w", err)
 	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&_query_only=true")
+	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
 	if err != nil {
 		return 0, fmt.Errorf("open backup: %w", err)
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1)
 	var check string
 	if err := db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&check); err != nil {
 		return 0, fmt.Errorf("%s is not a SQLite database: %w", path, err)
 	}
 	if check != "ok" {
 		return 0, fmt.Errorf("%s is damaged: %s", path, check)
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return 0, fmt.Errorf("fold in the write-ahead log: %w", err)
 	}
 	var version int
 	if err := db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&version); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hearth-appliance/hearth/store"
@@ -67,10 +68,6 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if file == "" || *data == "" {
 		return usageErr("usage: hearth restore FILE --data DIR")
 	}
-	version, err := store.CheckBackup(ctx, file)
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(*data, 0o700); err != nil {
 		return err
 	}
@@ -82,6 +79,29 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer unlock()
 	dbPath := filepath.Join(*data, store.FileName)
+	// The backup is checked on a copy beside the database, with its
+	// write-ahead log when it has one (a Litestream-style copy of a live
+	// database), so that a refused file changes nothing.
+	staged := dbPath + ".restoring"
+	clean := func() {
+		for _, sfx := range []string{"", "-wal", "-shm"} {
+			os.Remove(staged + sfx)
+		}
+	}
+	clean()
+	defer clean()
+	if err := copyFile(file, staged); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	if _, err := os.Stat(file + "-wal"); err == nil {
+		if err := copyFile(file+"-wal", staged+"-wal"); err != nil {
+			return fmt.Errorf("restore: %w", err)
+		}
+	}
+	version, err := store.CheckBackup(ctx, staged)
+	if err != nil {
+		return errors.New(strings.NewReplacer(staged, file).Replace(err.Error())) // name the file the owner gave
+	}
 	if _, err := os.Stat(dbPath); err == nil {
 		aside := dbPath + ".before-restore-" + time.Now().UTC().Format("20060102T150405Z")
 		if err := os.Rename(dbPath, aside); err != nil {
@@ -96,7 +116,7 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(stderr, "restore: the current database is kept as %s\n", aside)
 	}
-	if err := copyFile(file, dbPath); err != nil {
+	if err := os.Rename(staged, dbPath); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
 	fmt.Fprintf(stderr, "restore: %s restored (schema version %d); start the appliance to use it\n", file, version)

@@ -114,3 +114,40 @@ func TestBackupRestoreExport(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreALitestreamStyleCopy: a copy of a live database file with its
+// write-ahead log (what Litestream replicates) restores, with the writes
+// that were only in the log.
+func TestRestoreALitestreamStyleCopy(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv := startServe(t, data, "HEARTH_RATE_LIMIT_BOOST=0")
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	key := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "dev", "--scopes", "conversations:read,conversations:write")
+	code, resp := srv.call(t, "POST", "/v1/dev/user/conversations/from-segments", key,
+		`{"transcript_segments":[{"text":"I will renew the passport before the trip to Lisbon next month.","is_user":true,"start":0,"end":5}]}`)
+	if code != 200 {
+		t.Fatalf("create: %d %s", code, resp)
+	}
+	var created struct{ ID string }
+	json.Unmarshal([]byte(resp), &created)
+	replica := t.TempDir()
+	for _, sfx := range []string{"", "-wal"} {
+		b, err := os.ReadFile(filepath.Join(data, "hearth.db"+sfx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sfx == "-wal" && len(b) == 0 {
+			t.Fatal("the write-ahead log is empty: nothing to prove")
+		}
+		os.WriteFile(filepath.Join(replica, "hearth.db"+sfx), b, 0o600)
+	}
+	fresh := t.TempDir()
+	if _, errOut, code := cli(t, "restore", filepath.Join(replica, "hearth.db"), "--data", fresh); code != 0 {
+		t.Fatalf("restore: exit %d %s", code, errOut)
+	}
+	srv2 := startServe(t, fresh, "HEARTH_RATE_LIMIT_BOOST=0")
+	if code, resp := srv2.call(t, "GET", "/v1/dev/user/conversations/"+created.ID, key, ""); code != 200 || !strings.Contains(resp, "Lisbon") && !strings.Contains(resp, "Passport") {
+		t.Fatalf("the conversation only the log held: %d %s", code, resp)
+	}
+}
