@@ -59,6 +59,12 @@ type Config struct {
 	// WhisperWorkers is how many recordings whisper transcribes at once,
 	// each with its own copy of the model in memory.
 	WhisperWorkers int
+	// OpenAISTTURL, when set, adds a speech route over an OpenAI-compatible
+	// /v1/audio/transcriptions server (e.g. http://gpu-box.lan:8000/v1):
+	// audio then leaves the box for it.
+	OpenAISTTURL    string
+	OpenAISTTModel  string
+	OpenAISTTAPIKey string
 	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
 	// Debian's pocketsphinx-en-us).
 	PocketSphinxModel string
