@@ -65,6 +65,10 @@ type Config struct {
 	OpenAISTTURL    string
 	OpenAISTTModel  string
 	OpenAISTTAPIKey string
+	// DeepgramAPIKey, when set, adds the Deepgram route (audio then leaves
+	// the box for Deepgram); DeepgramURL overrides its address.
+	DeepgramAPIKey string
+	DeepgramURL    string
 	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
 	// Debian's pocketsphinx-en-us).
 	PocketSphinxModel string

@@ -239,3 +239,25 @@ func wavSource(r io.Reader, c io.Closer, tag, channels, bits uint16, rate, size 
 	return newPCMSource(r, c, int(rate), int(channels), width, sample, d,
 		fmt.Sprintf("WAV %d-bit %d Hz, %d channel(s)", bits, rate, channels)), nil
 }
+
+// WAV wraps 16-bit mono PCM at rate in a WAV header, for routes that take
+// files.
+func WAV(pcm []int16, rate int) []byte {
+	b := make([]byte, 44+2*len(pcm))
+	copy(b, "RIFF")
+	binary.LittleEndian.PutUint32(b[4:], uint32(36+2*len(pcm)))
+	copy(b[8:], "WAVEfmt ")
+	binary.LittleEndian.PutUint32(b[16:], 16)
+	binary.LittleEndian.PutUint16(b[20:], 1) // PCM
+	binary.LittleEndian.PutUint16(b[22:], 1) // mono
+	binary.LittleEndian.PutUint32(b[24:], uint32(rate))
+	binary.LittleEndian.PutUint32(b[28:], uint32(2*rate))
+	binary.LittleEndian.PutUint16(b[32:], 2)
+	binary.LittleEndian.PutUint16(b[34:], 16)
+	copy(b[36:], "data")
+	binary.LittleEndian.PutUint32(b[40:], uint32(2*len(pcm)))
+	for i, v := range pcm {
+		binary.LittleEndian.PutUint16(b[44+2*i:], uint16(v))
+	}
+	return b
+}

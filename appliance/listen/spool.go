@@ -1,13 +1,13 @@
 package listen
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 )
 
@@ -78,29 +78,8 @@ func (s *spool) save(dir, conversationID string, at time.Time) (string, int) {
 		conversationID = "unknown"
 	}
 	path := filepath.Join(dir, fmt.Sprintf("%s-%d.wav", conversationID, at.Unix()))
-	if err := os.WriteFile(path, wav(pcm), 0o600); err != nil {
+	if err := os.WriteFile(path, audio.WAV(pcm, stt.SampleRate), 0o600); err != nil {
 		return "", 0
 	}
 	return path, len(pcm)
-}
-
-// wav encodes 16 kHz mono 16-bit PCM as a WAV file.
-func wav(pcm []int16) []byte {
-	b := make([]byte, 0, 44+2*len(pcm))
-	b = append(b, "RIFF"...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(36+2*len(pcm)))
-	b = append(b, "WAVEfmt "...)
-	b = binary.LittleEndian.AppendUint32(b, 16)
-	b = binary.LittleEndian.AppendUint16(b, 1) // PCM
-	b = binary.LittleEndian.AppendUint16(b, 1) // mono
-	b = binary.LittleEndian.AppendUint32(b, stt.SampleRate)
-	b = binary.LittleEndian.AppendUint32(b, stt.SampleRate*2)
-	b = binary.LittleEndian.AppendUint16(b, 2)
-	b = binary.LittleEndian.AppendUint16(b, 16)
-	b = append(b, "data"...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(2*len(pcm)))
-	for _, v := range pcm {
-		b = binary.LittleEndian.AppendUint16(b, uint16(v))
-	}
-	return b
 }

@@ -9,7 +9,6 @@ package openaistt
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 )
 
@@ -97,7 +97,7 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	fw, _ := mw.CreateFormFile("file", "audio.wav")
-	fw.Write(wav(pcm))
+	fw.Write(audio.WAV(pcm, stt.SampleRate))
 	mw.WriteField("model", r.cfg.Model)
 	mw.WriteField("response_format", "verbose_json")
 	mw.WriteField("timestamp_granularities[]", "segment")
@@ -172,25 +172,4 @@ func scrub(err error) error {
 		}
 	}
 	return err
-}
-
-// wav wraps 16 kHz mono PCM in a WAV header.
-func wav(pcm []int16) []byte {
-	b := make([]byte, 44+2*len(pcm))
-	copy(b, "RIFF")
-	binary.LittleEndian.PutUint32(b[4:], uint32(36+2*len(pcm)))
-	copy(b[8:], "WAVEfmt ")
-	binary.LittleEndian.PutUint32(b[16:], 16)
-	binary.LittleEndian.PutUint16(b[20:], 1)
-	binary.LittleEndian.PutUint16(b[22:], 1)
-	binary.LittleEndian.PutUint32(b[24:], stt.SampleRate)
-	binary.LittleEndian.PutUint32(b[28:], 2*stt.SampleRate)
-	binary.LittleEndian.PutUint16(b[32:], 2)
-	binary.LittleEndian.PutUint16(b[34:], 16)
-	copy(b[36:], "data")
-	binary.LittleEndian.PutUint32(b[40:], uint32(2*len(pcm)))
-	for i, v := range pcm {
-		binary.LittleEndian.PutUint16(b[44+2*i:], uint16(v))
-	}
-	return b
 }

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/remotestt/deepgram"
+)
+
+// Deepgram, when the owner gives it a key: audio leaves the box for it.
+func init() {
+	speechRouteKinds = append(speechRouteKinds, speechRoute{name: deepgram.Name,
+		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+			if cfg.DeepgramAPIKey == "" {
+				return nil, "not configured (--deepgram-api-key)", nil
+			}
+			r, err := deepgram.New(deepgram.Config{APIKey: cfg.DeepgramAPIKey, BaseURL: cfg.DeepgramURL})
+			if err != nil {
+				return nil, "", usageErr("deepgram: %v", err)
+			}
+			logger.Warn("speech route on: audio leaves this box for Deepgram", "route", deepgram.Name, "server", redactURL(orDefaultURL(cfg.DeepgramURL)))
+			return r, "", nil
+		}})
+}
+
+func orDefaultURL(u string) string {
+	if u == "" {
+		return deepgram.DefaultURL
+	}
+	return u
+}
