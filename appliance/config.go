@@ -69,6 +69,10 @@ type Config struct {
 	// the box for Deepgram); DeepgramURL overrides its address.
 	DeepgramAPIKey string
 	DeepgramURL    string
+	// SonioxAPIKey, when set, adds the Soniox route (audio then leaves the
+	// box for Soniox); SonioxURL overrides its address.
+	SonioxAPIKey string
+	SonioxURL    string
 	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
 	// Debian's pocketsphinx-en-us).
 	PocketSphinxModel string

@@ -88,6 +88,8 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.OpenAISTTAPIKey, "openai-stt-api-key", cfg.OpenAISTTAPIKey, "API key for that server (prefer the environment twin)")
 	fs.StringVar(&cfg.DeepgramAPIKey, "deepgram-api-key", cfg.DeepgramAPIKey, "a Deepgram API key turns the Deepgram route on (audio leaves the box for it; prefer the environment twin)")
 	fs.StringVar(&cfg.DeepgramURL, "deepgram-url", cfg.DeepgramURL, "Deepgram's address (default https://api.deepgram.com; a self-hosted Deepgram's otherwise)")
+	fs.StringVar(&cfg.SonioxAPIKey, "soniox-api-key", cfg.SonioxAPIKey, "a Soniox API key turns the Soniox route on (audio leaves the box for it; prefer the environment twin)")
+	fs.StringVar(&cfg.SonioxURL, "soniox-url", cfg.SonioxURL, "Soniox's real-time address (default wss://stt-rt.soniox.com/transcribe-websocket)")
 	fs.StringVar(&cfg.PocketSphinxModel, "pocketsphinx-model", cfg.PocketSphinxModel, "the PocketSphinx English model's folder (default: Debian's pocketsphinx-en-us, /usr/share/pocketsphinx/model/en-us)")
 	fs.DurationVar(&cfg.STTMaxDuration, "stt-max-duration", cfg.STTMaxDuration, "longest recording /v1/stt/transcribe and voice messages take (413 beyond)")
 	fs.DurationVar(&cfg.VoiceBudget, "voice-budget", cfg.VoiceBudget, "each user's voice-message audio per rolling 24 h (429 beyond); 0 is unlimited")

@@ -1,0 +1,323 @@
+// Package soniox is a speech route over Soniox's real-time WebSocket API:
+// the key on the handshake (Authorization: Bearer), a JSON configuration
+// first (model, pcm_s16le at 16 kHz mono, language hints, speaker
+// diarization), then binary audio, and an empty message to end. Results
+// are tokens, final or not; the route takes the final ones. Batches go
+// through the same socket, a chunk at a time. Audio leaves the appliance
+// for Soniox, so the route is on only when the owner gives it a key.
+package soniox
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// Name is the route's name in replies and logs.
+const Name = "soniox"
+
+// DefaultURL is Soniox's real-time endpoint.
+const DefaultURL = "wss://stt-rt.soniox.com/transcribe-websocket"
+
+// Config is how to reach Soniox.
+type Config struct {
+	APIKey string // sent on the handshake; never logged or shown
+	URL    string // DefaultURL unless testing
+	Model  string // default stt-rt-v3
+}
+
+// Route is the Soniox route.
+type Route struct{ cfg Config }
+
+// New checks the configuration.
+func New(cfg Config) (*Route, error) {
+	if cfg.APIKey == "" {
+		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "no Soniox API key"}
+	}
+	if cfg.URL == "" {
+		cfg.URL = DefaultURL
+	}
+	if !strings.HasPrefix(cfg.URL, "wss://") && !strings.HasPrefix(cfg.URL, "ws://") {
+		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "the Soniox address is not a ws(s) URL"}
+	}
+	if cfg.Model == "" {
+		cfg.Model = "stt-rt-v3"
+	}
+	return &Route{cfg: cfg}, nil
+}
+
+// Name implements the providers.
+func (r *Route) Name() string { return Name }
+
+// Model names the model (stt_model).
+func (r *Route) Model() string { return r.cfg.Model }
+
+// Supports implements the providers: Soniox's models serve 60 languages
+// and detection; the route sends the language as a hint.
+func (r *Route) Supports(language string, channels int) bool {
+	return channels <= 1 && language != ""
+}
+
+// config is the first message of a session.
+type config struct {
+	Model                    string   `json:"model"`
+	AudioFormat              string   `json:"audio_format"`
+	SampleRate               int      `json:"sample_rate"`
+	NumChannels              int      `json:"num_channels"`
+	LanguageHints            []string `json:"language_hints,omitempty"`
+	EnableSpeakerDiarization bool     `json:"enable_speaker_diarization"`
+	EnableEndpointDetection  bool     `json:"enable_endpoint_detection"`
+}
+
+// message is what Soniox sends: tokens, the end, or an error.
+type message struct {
+	Tokens []struct {
+		Text    string  `json:"text"`
+		StartMS float64 `json:"start_ms"`
+		EndMS   float64 `json:"end_ms"`
+		IsFinal bool    `json:"is_final"`
+		Speaker string  `json:"speaker"`
+	} `json:"tokens"`
+	Finished     bool   `json:"finished"`
+	ErrorCode    int    `json:"error_code"`
+	ErrorMessage string `json:"error_message"`
+}
+
+// Open implements stt.StreamingProvider.
+func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
+	if !r.Supports(cfg.Language, max(cfg.Channels, 1)) {
+		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language", Err: stt.ErrNoRoute}
+	}
+	dialer := websocket.Dialer{HandshakeTimeout: 15 * time.Second}
+	conn, resp, err := dialer.DialContext(ctx, r.cfg.URL, http.Header{"Authorization": {"Bearer " + r.cfg.APIKey}})
+	if err != nil {
+		if resp != nil {
+			return nil, statusError(resp.StatusCode, "")
+		}
+		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "unreachable", Err: err}
+	}
+	c := config{Model: r.cfg.Model, AudioFormat: "pcm_s16le", SampleRate: stt.SampleRate, NumChannels: 1,
+		EnableSpeakerDiarization: cfg.Diarize, EnableEndpointDetection: true}
+	if l := strings.ToLower(cfg.Language); l != "multi" && l != "auto" {
+		base, _, _ := strings.Cut(l, "-")
+		c.LanguageHints = []string{base}
+	}
+	if err := conn.WriteJSON(c); err != nil {
+		conn.Close()
+		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err}
+	}
+	s := &stream{conn: conn, out: make(chan []byte, 500), words: make(chan []stt.Word, 32), done: make(chan struct{})}
+	s.wg.Add(2)
+	go s.write()
+	go s.read()
+	return s, nil
+}
+
+// statusError classifies a refusal by HTTP status or Soniox error code.
+func statusError(code int, msg string) error {
+	e := &stt.Error{Provider: Name, Reason: "http_" + strconv.Itoa(code), Err: fmt.Errorf("Soniox answered %d %s", code, msg)}
+	switch {
+	case code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusPaymentRequired:
+		e.Outcome = stt.ConfigError
+	case code == http.StatusBadRequest:
+		e.Outcome = stt.InvalidInput
+	case code == http.StatusRequestTimeout:
+		e.Outcome = stt.Timeout
+	default:
+		e.Outcome = stt.UpstreamError
+	}
+	return e
+}
+
+type stream struct {
+	conn  *websocket.Conn
+	out   chan []byte
+	words chan []stt.Word
+	done  chan struct{}
+	wg    sync.WaitGroup
+
+	mu      sync.Mutex
+	err     error
+	closed  bool
+}
+
+func (s *stream) fail(err error) {
+	s.mu.Lock()
+	if s.err == nil {
+		s.err = err
+	}
+	s.mu.Unlock()
+}
+
+func (s *stream) Send(pcm []int16) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("soniox: stream closed")
+	}
+	if s.err != nil {
+		return s.err
+	}
+	b := make([]byte, 2*len(pcm))
+	for i, v := range pcm {
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
+	}
+	select {
+	case s.out <- b:
+		return nil
+	default:
+		s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded", Err: errors.New("soniox: audio queued faster than it is sent")}
+		return s.err
+	}
+}
+
+// write sends the audio, then the empty message that ends the stream.
+func (s *stream) write() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.done:
+			return
+		case b, ok := <-s.out:
+			if !ok {
+				s.conn.WriteMessage(websocket.BinaryMessage, []byte{})
+				return
+			}
+			if err := s.conn.WriteMessage(websocket.BinaryMessage, b); err != nil {
+				s.fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
+				return
+			}
+		}
+	}
+}
+
+// read turns final tokens into words (a token that starts with a space
+// starts a word) until Soniox says it has finished.
+func (s *stream) read() {
+	defer s.wg.Done()
+	defer close(s.words)
+	defer close(s.done)
+	var word *stt.Word
+	flush := func() {
+		if word != nil && strings.TrimSpace(word.Text) != "" {
+			w := *word
+			w.Text = strings.TrimSpace(w.Text)
+			s.words <- []stt.Word{w}
+		}
+		word = nil
+	}
+	for {
+		_, data, err := s.conn.ReadMessage()
+		if err != nil {
+			s.fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
+			flush()
+			return
+		}
+		var m message
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		if m.ErrorCode != 0 {
+			s.fail(statusError(m.ErrorCode, m.ErrorMessage))
+			flush()
+			return
+		}
+		for _, t := range m.Tokens {
+			if !t.IsFinal || t.Text == "" || strings.HasPrefix(t.Text, "<") { // <end> and other markers
+				continue
+			}
+			speaker, _ := strconv.Atoi(t.Speaker)
+			if word == nil || strings.HasPrefix(t.Text, " ") || speaker != word.Speaker {
+				flush()
+				word = &stt.Word{Text: t.Text, Start: t.StartMS / 1000, End: t.EndMS / 1000, Speaker: speaker}
+				continue
+			}
+			word.Text += t.Text
+			word.End = t.EndMS / 1000
+		}
+		if m.Finished {
+			flush()
+			return
+		}
+	}
+}
+
+func (s *stream) Words() <-chan []stt.Word { return s.words }
+
+func (s *stream) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Close ends the audio; Soniox sends what it still holds, then finished.
+func (s *stream) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.out)
+	s.mu.Unlock()
+	go func() {
+		select {
+		case <-s.done:
+		case <-time.After(10 * time.Second):
+		}
+		s.conn.Close()
+		s.wg.Wait()
+	}()
+	return nil
+}
+
+// Transcribe implements stt.BatchProvider through the real-time socket.
+func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (stt.Transcript, error) {
+	st, err := r.Open(ctx, cfg)
+	if err != nil {
+		return stt.Transcript{}, err
+	}
+	for off := 0; off < len(pcm); off += 3200 {
+		if err := st.Send(pcm[off:min(off+3200, len(pcm))]); err != nil {
+			break
+		}
+	}
+	st.Close()
+	var words []stt.Word
+	for ws := range st.Words() {
+		words = append(words, ws...)
+	}
+	if err := st.Err(); err != nil {
+		return stt.Transcript{}, err
+	}
+	tr := stt.Transcript{DetectedLanguage: cfg.Language, Segments: []stt.Segment{}}
+	var texts []string
+	for _, w := range words {
+		n := len(tr.Segments)
+		label := fmt.Sprintf("SPEAKER_%02d", w.Speaker)
+		if n > 0 && (!cfg.Diarize || tr.Segments[n-1].Speaker == label) {
+			tr.Segments[n-1].Text += " " + w.Text
+			tr.Segments[n-1].End = w.End
+		} else {
+			seg := stt.Segment{Start: w.Start, End: w.End, Text: w.Text}
+			if cfg.Diarize {
+				seg.Speaker = label
+			}
+			tr.Segments = append(tr.Segments, seg)
+		}
+		texts = append(texts, w.Text)
+	}
+	tr.Text = strings.Join(texts, " ")
+	return tr, nil
+}
