@@ -147,9 +147,9 @@ type stream struct {
 	done  chan struct{}
 	wg    sync.WaitGroup
 
-	mu      sync.Mutex
-	err     error
-	closed  bool
+	mu     sync.Mutex
+	err    error
+	closed bool
 }
 
 func (s *stream) fail(err error) {
