@@ -1,0 +1,116 @@
+package vad
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// Transcriber hears one utterance (16 kHz mono) and returns its words,
+// timed from the utterance's start.
+type Transcriber func(ctx context.Context, pcm []int16) ([]stt.Word, error)
+
+// NewStream is a live stream for a route that hears whole utterances (a
+// batch API): the VAD cuts the audio, and each utterance is transcribed
+// when it ends, in order. Send never waits on the route: a stream whose
+// utterances queue up faster than they are heard fails as overloaded.
+func NewStream(ctx context.Context, provider string, hear Transcriber) stt.Stream {
+	s := &uttStream{provider: provider, hear: hear, queue: make(chan Utterance, 4), words: make(chan []stt.Word, 8)}
+	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	go s.work()
+	return s
+}
+
+type uttStream struct {
+	provider string
+	hear     Transcriber
+	ctx      context.Context
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	vad      VAD
+	queue    chan Utterance
+	words    chan []stt.Word
+	err      error
+	closed   bool
+}
+
+func (s *uttStream) Send(pcm []int16) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New(s.provider + ": stream closed")
+	}
+	if s.err != nil {
+		return s.err
+	}
+	for _, u := range s.vad.Push(pcm) {
+		select {
+		case s.queue <- u:
+		default:
+			s.err = &stt.Error{Outcome: stt.Timeout, Provider: s.provider, Reason: "overloaded",
+				Err: errors.New(s.provider + ": utterances come faster than they are heard")}
+			s.shutLocked()
+			return s.err
+		}
+	}
+	return nil
+}
+
+func (s *uttStream) work() {
+	defer s.cancel()
+	defer close(s.words)
+	for u := range s.queue {
+		ws, err := s.hear(s.ctx, u.PCM)
+		if err != nil {
+			s.mu.Lock()
+			if s.err == nil {
+				s.err = stt.Classify(err, s.provider)
+			}
+			s.mu.Unlock()
+			for range s.queue {
+			}
+			return
+		}
+		off := float64(u.Start) / stt.SampleRate
+		for i := range ws {
+			ws[i].Start += off
+			ws[i].End += off
+		}
+		if len(ws) > 0 {
+			s.words <- ws
+		}
+	}
+}
+
+func (s *uttStream) Words() <-chan []stt.Word { return s.words }
+
+func (s *uttStream) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Close hears what was still being said, then ends the stream.
+func (s *uttStream) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed && s.err == nil {
+		if u, ok := s.vad.Flush(); ok {
+			select {
+			case s.queue <- u:
+			default:
+			}
+		}
+	}
+	s.shutLocked()
+	return nil
+}
+
+func (s *uttStream) shutLocked() {
+	if !s.closed {
+		s.closed = true
+		close(s.queue)
+	}
+}
