@@ -2,12 +2,19 @@
 
 package localstt
 
-import (
-	"errors"
-	"io"
-	"strings"
+/*
+#include <whisper.h>
+*/
+import "C"
 
-	whisper "github.com/ggerganov/whisper.cpp/bindings/go/pkg/whisper"
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"unsafe"
+
+	whisper "github.com/ggerganov/whisper.cpp/bindings/go"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
 )
@@ -16,69 +23,111 @@ import (
 const Available = true
 
 // cgoEngine is one loaded model. whisper.cpp's context is not safe for two
-// transcriptions at once, so the route holds one per worker.
-type cgoEngine struct{ m whisper.Model }
+// transcriptions at once, so the route holds one per worker. It uses the
+// bindings' low-level package: the high-level one hides the context, and
+// with it each segment's no-speech probability, which the guard needs.
+type cgoEngine struct{ ctx *whisper.Context }
 
 func loadEngine(path string) (engine, error) {
-	m, err := whisper.New(path)
-	if err != nil {
+	if _, err := os.Stat(path); err != nil {
 		return nil, err
 	}
-	return &cgoEngine{m: m}, nil
+	ctx := whisper.Whisper_init(path)
+	if ctx == nil {
+		return nil, fmt.Errorf("whisper.cpp could not load %s", path)
+	}
+	return &cgoEngine{ctx: ctx}, nil
 }
 
-func (e *cgoEngine) multilingual() bool { return e.m.IsMultilingual() }
+func (e *cgoEngine) multilingual() bool { return e.ctx.Whisper_is_multilingual() != 0 }
 
-func (e *cgoEngine) close() { e.m.Close() }
+func (e *cgoEngine) close() { e.ctx.Whisper_free() }
 
 func (e *cgoEngine) transcribe(pcm []float32, language string, translate bool, threads int) ([]heard, string, error) {
-	ctx, err := e.m.NewContext()
-	if err != nil {
-		return nil, "", err
+	if len(pcm) == 0 {
+		return nil, "", nil
 	}
-	// An English-only model takes no language (the bindings refuse one).
-	if e.m.IsMultilingual() {
-		if err := ctx.SetLanguage(language); err != nil {
+	p := e.ctx.Whisper_full_default_params(whisper.SAMPLING_GREEDY)
+	// An English-only model takes no language.
+	if e.multilingual() {
+		id := -1 // auto
+		if language != "auto" {
+			if id = e.ctx.Whisper_lang_id(language); id < 0 {
+				return nil, "", fmt.Errorf("whisper does not know the language %q", language)
+			}
+		}
+		if err := p.SetLanguage(id); err != nil {
 			return nil, "", err
 		}
 	}
-	ctx.SetTranslate(translate)
-	ctx.SetThreads(uint(threads))
-	ctx.SetTokenTimestamps(true)
-	ctx.SetMaxContext(0) // no text carried in: each call stands alone
-	ctx.SetTemperature(0)
-	if err := ctx.Process(pcm, nil, nil, nil); err != nil {
+	p.SetTranslate(translate)
+	p.SetThreads(max(threads, 1))
+	p.SetTokenTimestamps(true)
+	p.SetMaxContext(0) // no text carried in: each call stands alone
+	p.SetNoContext(true)
+	p.SetTemperature(0)
+	p.SetPrintProgress(false)
+	p.SetPrintRealtime(false)
+	p.SetPrintTimestamps(false)
+	if err := e.ctx.Whisper_full(p, pcm, nil, nil, nil); err != nil {
 		return nil, "", err
 	}
-	var segs []heard
-	for {
-		s, err := ctx.NextSegment()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, "", err
-		}
-		segs = append(segs, heard{Segment: stt.Segment{Start: s.Start.Seconds(), End: s.End.Seconds(), Text: strings.TrimSpace(s.Text)},
-			words: tokenWords(ctx, s.Tokens)})
+	n := e.ctx.Whisper_full_n_segments()
+	segs := make([]heard, 0, n)
+	for i := range n {
+		// Segment and token times are in centiseconds.
+		s := heard{Segment: stt.Segment{
+			Start: float64(e.ctx.Whisper_full_get_segment_t0(i)) / 100,
+			End:   float64(e.ctx.Whisper_full_get_segment_t1(i)) / 100,
+			Text:  strings.TrimSpace(e.ctx.Whisper_full_get_segment_text(i)),
+		}}
+		s.noSpeech = e.noSpeechProb(i)
+		s.words, s.logProb = e.words(i)
+		segs = append(segs, s)
 	}
-	return segs, ctx.DetectedLanguage(), nil
+	detected := ""
+	if id := e.ctx.Whisper_full_lang_id(); id >= 0 {
+		detected = whisper.Whisper_lang_str(id)
+	}
+	return segs, detected, nil
 }
 
-// tokenWords joins a segment's text tokens into words with whisper's
-// token times: a token that starts with a space starts a word.
-func tokenWords(ctx whisper.Context, tokens []whisper.Token) []stt.Word {
+// noSpeechProb is the decoder's probability that segment i holds no
+// speech at all (its <|nospeech|> token at the window's start).
+func (e *cgoEngine) noSpeechProb(i int) float64 {
+	c := (*C.struct_whisper_context)(unsafe.Pointer(e.ctx))
+	return float64(C.whisper_full_get_segment_no_speech_prob(c, C.int(i)))
+}
+
+// words joins segment i's text tokens into words with whisper's token
+// times (a token that starts with a space starts a word), and returns the
+// mean log-probability of those tokens.
+func (e *cgoEngine) words(i int) ([]stt.Word, float64) {
+	eot := e.ctx.Whisper_token_eot()
 	var out []stt.Word
-	for _, t := range tokens {
-		if !ctx.IsText(t) || t.Text == "" {
+	var sum float64
+	var n int
+	for k := range e.ctx.Whisper_full_n_tokens(i) {
+		d := e.ctx.Whisper_full_get_token_data(i, k)
+		if d.Id() >= eot { // special tokens: timestamps, sot, eot, language
 			continue
 		}
-		if n := len(out); n > 0 && !strings.HasPrefix(t.Text, " ") {
-			out[n-1].Text += t.Text
-			out[n-1].End = t.End.Seconds()
+		sum += math.Log(max(float64(e.ctx.Whisper_full_get_token_p(i, k)), 1e-10))
+		n++
+		text := e.ctx.Whisper_full_get_token_text(i, k)
+		if text == "" {
 			continue
 		}
-		out = append(out, stt.Word{Text: strings.TrimSpace(t.Text), Start: t.Start.Seconds(), End: t.End.Seconds()})
+		start, end := float64(d.T0())/100, float64(d.T1())/100
+		if m := len(out); m > 0 && !strings.HasPrefix(text, " ") {
+			out[m-1].Text += text
+			out[m-1].End = end
+			continue
+		}
+		out = append(out, stt.Word{Text: strings.TrimSpace(text), Start: start, End: end})
 	}
-	return out
+	if n == 0 {
+		return out, 0
+	}
+	return out, sum / float64(n)
 }

@@ -29,6 +29,9 @@ func guard(segs []heard, pcm []int16) []heard {
 		if quiet(pcm, s.Start, s.End) && isSilentPhrase(text) {
 			continue
 		}
+		if unsure(s) {
+			continue
+		}
 		if n := len(out); n > 0 && strings.EqualFold(out[n-1].Text, text) {
 			continue // the same phrase again: whisper looping
 		}
@@ -40,6 +43,20 @@ func guard(segs []heard, pcm []int16) []heard {
 		out = append(out, s)
 	}
 	return out
+}
+
+// Whisper's own rule for skipping a window (OpenAI's reference decoder
+// uses the same thresholds): the model thinks no one spoke, and what it
+// wrote anyway it wrote without confidence.
+const (
+	noSpeechThreshold = 0.6
+	logProbThreshold  = -1.0
+)
+
+// unsure reports a segment the decoder itself marks as probably not
+// speech: a high no-speech probability and low-confidence text.
+func unsure(s heard) bool {
+	return s.noSpeech > noSpeechThreshold && s.logProb < logProbThreshold
 }
 
 func isMarkup(t string) bool {

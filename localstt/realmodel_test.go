@@ -2,6 +2,7 @@ package localstt_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/localstt"
+	"github.com/hearth-appliance/hearth/localstt/ggmltest"
 )
 
 // realModel is a real whisper model named by HEARTH_TEST_WHISPER_MODEL
@@ -81,11 +83,45 @@ func TestRealModelWordErrorRate(t *testing.T) {
 	}
 }
 
+// benchModel is the model the speed benchmarks run: the real one named by
+// HEARTH_TEST_WHISPER_MODEL, or else a generated one of tiny's shape
+// (its random weights hear nothing, but encoding and decoding cost the
+// same work for the route and for the CLI, which is what is compared).
+func benchModel(b *testing.B) string {
+	if path := os.Getenv("HEARTH_TEST_WHISPER_MODEL"); path != "" {
+		return path
+	}
+	return model(b, ggmltest.Tiny)
+}
+
+// whisperCLI finds whisper.cpp's own CLI: on PATH, or where
+// scripts/whisper.sh built it from the same source as the library.
+func whisperCLI(b *testing.B) string {
+	if cli, err := exec.LookPath("whisper-cli"); err == nil {
+		return cli
+	}
+	found, _ := filepath.Glob("../.cache/whisper/*/bin/whisper-cli")
+	if len(found) == 0 {
+		b.Skip("whisper-cli is not built (make whisper builds it)")
+	}
+	return found[0]
+}
+
+// benchThreads is the thread count both sides use.
+const benchThreads = 2
+
 // BenchmarkWhisperRTF and BenchmarkWhisperCLI compare the route with
 // whisper.cpp's own CLI (built by scripts/whisper.sh from the same source)
-// on the same model, audio and threads.
+// on the same model, audio and threads. The CLI's figure is its own
+// "total time" less its "load time": the route loads its model once, at
+// start-up, so only the transcription is compared.
 func BenchmarkWhisperRTF(b *testing.B) {
-	r := realModel(b)
+	needWhisper(b)
+	r, err := localstt.New(localstt.Config{Model: benchModel(b), Workers: 1, Threads: benchThreads})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
 	audio := jfk(b)
 	b.ResetTimer()
 	t0 := time.Now()
@@ -98,19 +134,38 @@ func BenchmarkWhisperRTF(b *testing.B) {
 }
 
 func BenchmarkWhisperCLI(b *testing.B) {
-	path := os.Getenv("HEARTH_TEST_WHISPER_MODEL")
-	cli, err := exec.LookPath("whisper-cli")
-	if path == "" || err != nil {
-		b.Skip("needs HEARTH_TEST_WHISPER_MODEL and whisper-cli on PATH (.cache/whisper/*/bin)")
-	}
+	needWhisper(b)
+	path, cli := benchModel(b), whisperCLI(b)
 	out, _ := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/ggerganov/whisper.cpp/bindings/go").Output()
 	wav := filepath.Join(strings.TrimSpace(string(out)), "samples", "jfk.wav")
+	var spent time.Duration
 	b.ResetTimer()
-	t0 := time.Now()
 	for range b.N {
-		if out, err := exec.Command(cli, "-m", path, "-f", wav, "-nt", "-np").CombinedOutput(); err != nil {
+		out, err := exec.Command(cli, "-m", path, "-f", wav, "-l", "en", "-t", fmt.Sprint(benchThreads), "-bs", "1", "-mc", "0").CombinedOutput()
+		if err != nil {
 			b.Fatalf("%v %s", err, out)
 		}
+		total, load := cliTiming(string(out), "total time"), cliTiming(string(out), "load time")
+		if total == 0 {
+			b.Fatalf("whisper-cli printed no timings: %s", out)
+		}
+		spent += total - load
 	}
-	b.ReportMetric(time.Since(t0).Seconds()/float64(b.N)/11.0, "rtf")
+	b.ReportMetric(spent.Seconds()/float64(b.N)/11.0, "rtf")
+}
+
+// cliTiming reads one of the lines whisper_print_timings writes, such as
+// "whisper_print_timings:    total time =   812.34 ms".
+func cliTiming(out, name string) time.Duration {
+	for _, line := range strings.Split(out, "\n") {
+		_, rest, ok := strings.Cut(line, name+" =")
+		if !ok {
+			continue
+		}
+		var ms float64
+		if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%f ms", &ms); err == nil {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	return 0
 }

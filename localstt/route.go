@@ -39,6 +39,10 @@ type Config struct {
 type heard struct {
 	stt.Segment
 	words []stt.Word
+	// noSpeech is the decoder's probability that the segment's window held
+	// no speech, and logProb the mean log-probability of its text tokens;
+	// both are zero when the engine does not report them.
+	noSpeech, logProb float64
 }
 
 // engine transcribes one recording at a time.
