@@ -275,6 +275,11 @@ func serve(ctx context.Context, m *Main, stderr io.Writer) error {
 		return err
 	}
 	m.Logger = logger
+	stopProfile, err := startCPUProfile()
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	if err := m.Run(ctx); err != nil {
 		m.Close()
 		return err
