@@ -44,6 +44,7 @@ type config struct {
 	scenarios   string
 	keep        bool
 	memories    int
+	scale       string // sizes for the scale scenario, e.g. "1k,10k,100k"
 
 	listenSessions int           // 0: no socket scenario
 	listenMode     string        // custom or scripted
@@ -61,6 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.concurrency, "concurrency", 16, "number of concurrent workers per scenario")
 	fs.IntVar(&c.segments, "segments", 12, "transcript segments per created conversation (1-500)")
 	fs.IntVar(&c.memories, "memories", 10000, "memories seeded before the MCP scenarios")
+	fs.StringVar(&c.scale, "scale", "", "run the scale scenario instead: for each size N (e.g. 1k,10k,100k), seed N conversations and N memories in process, then measure creates, GET and search over HTTP")
 	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
@@ -101,6 +103,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if port == "" {
 		return c, fmt.Errorf("-addr %q has no port (use 127.0.0.1:0 for a free one)", c.addr)
+	}
+	if c.scale != "" {
+		if _, err := parseSizes(c.scale); err != nil {
+			return c, err
+		}
 	}
 	if strings.TrimSpace(c.scenarios) == "listen" {
 		c.listenOnly = true
@@ -162,6 +169,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		return fmt.Errorf("hearth binary: %w (build it with `make build`)", err)
 	} else if st.IsDir() {
 		return fmt.Errorf("hearth binary %s is a directory", hearth)
+	}
+
+	if cfg.scale != "" {
+		return runScale(ctx, cfg, hearth, stdout, stderr)
 	}
 
 	dataDir, err := os.MkdirTemp("", "hearth-bench-*")
