@@ -40,3 +40,6 @@ func (db *DB) WriterString(ctx context.Context, q string) (string, error) {
 	err := db.writer.QueryRowContext(ctx, q).Scan(&s)
 	return s, err
 }
+
+// TextWindow is how many of the newest documents BM25 ranks first.
+const TextWindow = textWindow

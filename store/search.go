@@ -27,6 +27,15 @@ const (
 	minKNN        = 32
 	maxCandidates = 400
 	maxQueryTerms = 24
+	// textWindow bounds BM25's work. FTS5 scores every document a query
+	// matches before it can sort them, so a common word over a year of
+	// memories (thousands of matches) cost tens of milliseconds and grew
+	// with the database. The text retriever ranks the matches among the
+	// newest textWindow documents first, and the whole index only when the
+	// window yields too few: a rare word still finds the oldest document,
+	// and a common one ranks the recent ones (older ones stay reachable by
+	// meaning, through the vector retriever, which sees every document).
+	textWindow = 8192
 )
 
 // Search implements appliance.SearchIndex: BM25 over FTS5 and cosine KNN
@@ -86,7 +95,23 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	if match == "" {
 		return nil, nil
 	}
-	where, args := []string{"search_fts MATCH ?", "d.user_id = ?", "d.kind = ?"}, []any{match, userID, q.Kind}
+	var newest int64
+	if err := db.queryRow(ctx, `SELECT COALESCE(MAX(doc_id), 0) FROM search_docs`).Scan(&newest); err != nil {
+		return nil, fmt.Errorf("text search: %w", err)
+	}
+	if newest > textWindow {
+		ids, err := db.rankText(ctx, userID, q, match, n, newest-textWindow)
+		if err != nil || len(ids) >= n {
+			return ids, err
+		}
+	}
+	return db.rankText(ctx, userID, q, match, n, 0)
+}
+
+// rankText returns the n best BM25 matches among documents after doc id
+// after (0: all of them).
+func (db *DB) rankText(ctx context.Context, userID string, q appliance.SearchQuery, match string, n int, after int64) ([]string, error) {
+	where, args := []string{"search_fts MATCH ?", "search_fts.rowid > ?", "d.user_id = ?", "d.kind = ?"}, []any{match, after, userID, q.Kind}
 	where, args = timeBound(where, args, "d.at >= ?", q.Since)
 	where, args = timeBound(where, args, "d.at <= ?", q.Until)
 	rows, err := db.query(ctx, `SELECT d.item_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
