@@ -48,6 +48,10 @@ type DB struct {
 	group groupCommit
 	// optimizedAt is when planner statistics were last refreshed (Unix s).
 	optimizedAt atomic.Int64
+	// closeOnce makes Close safe to call again (a deferred Close after an
+	// explicit one); closeErr is the first call's result.
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Option tunes Open.
@@ -175,6 +179,11 @@ func (db *DB) Path() string { return db.path }
 // WAL; before that it refreshes planner statistics, as SQLite recommends
 // for a connection about to close.
 func (db *DB) Close() error {
+	db.closeOnce.Do(func() { db.closeErr = db.close() })
+	return db.closeErr
+}
+
+func (db *DB) close() error {
 	var errs []error
 	db.closeGroup()
 	if db.writer != nil {

@@ -94,8 +94,11 @@ func (db *DB) PendingDocs(ctx context.Context, model string, n int) ([]appliance
 	if active, _ := db.vectors.get(); model != active {
 		return nil, fmt.Errorf("pending docs of model %q while the index holds %q", model, active)
 	}
+	// CROSS JOIN keeps the work list outside: statistics gathered while
+	// it was empty (an appliance restarted after catching up) made the
+	// planner scan every search document and sort them for each batch.
 	rows, err := db.query(ctx, `SELECT d.doc_id, d.text FROM search_pending p
-		JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`, n)
+		CROSS JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`, n)
 	if err != nil {
 		return nil, fmt.Errorf("pending docs: %w", err)
 	}
