@@ -3,9 +3,7 @@ package store
 import (
 	"container/heap"
 	"context"
-	"database/sql"
 	"encoding/binary"
-	"fmt"
 	"math/bits"
 	"sort"
 )
@@ -24,7 +22,8 @@ import (
 // bitmap and rowids, <table>_vector_chunks00 with the packed vectors), a
 // layout private to sqlite-vec: TestKNN_MatchesSqliteVec compares the
 // result with vec0's MATCH, so an upgrade that changes it fails there.
-// Writes and deletes still go through the vec0 table.
+// Writes and deletes still go through the vec0 table; the chunks are read
+// once per scope and kept in memory (knncache.go).
 
 // quantize is vec_quantize_binary: bit i (LSB first within each byte) is
 // set when element i is positive.
@@ -76,51 +75,33 @@ func (h *farthestFirst) Pop() any {
 }
 
 // knn returns the doc ids of the k vectors of scope nearest to qbits by
-// Hamming distance, nearest first (ties by doc id).
+// Hamming distance, nearest first (ties by doc id), over the scope's sign
+// bits in memory (knncache.go).
 func (db *DB) knn(ctx context.Context, dims int, scope string, qbits []byte, k int) ([]int64, error) {
-	t := bqTable(dims)
 	stride := dims / 8
-	// CROSS JOIN keeps the chunk list outside: it is the table that knows
-	// the partition, so only this scope's vector blobs are looked up. The
-	// unary + matters as much: the vector table's key is a typeless column
-	// named rowid, and comparing it with an INTEGER column would apply an
-	// affinity its index cannot serve, so every chunk of every user was
-	// scanned (TestQueryPlans).
-	rows, err := db.query(ctx, `SELECT c.validity, c.rowids, v.vectors FROM `+t+`_chunks c
-		CROSS JOIN `+t+`_vector_chunks00 v ON v.rowid = +c.chunk_id WHERE c.partition00 = ?`, scope)
-	if err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
-	}
-	defer rows.Close()
 	h := make(farthestFirst, 0, k+1)
-	// RawBytes: the chunks are read in place, not copied (a 1024-vector
-	// chunk of 384-bit vectors is 48 KB).
-	var validity, rowids, vectors sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&validity, &rowids, &vectors); err != nil {
-			return nil, fmt.Errorf("vector search: %w", err)
-		}
-		n := len(rowids) / 8
-		if len(vectors) != n*stride || len(validity)*8 < n {
-			return nil, fmt.Errorf("vector search: unexpected sqlite-vec chunk layout (%d rowid bytes, %d vector bytes, %d validity bytes)",
-				len(rowids), len(vectors), len(validity))
-		}
-		for i := range n {
-			if validity[i/8]>>(i%8)&1 == 0 {
-				continue
-			}
-			d := hamming(vectors[i*stride:(i+1)*stride], qbits)
+	seen := map[int64]bool{}
+	err := db.withScope(ctx, dims, scope, func(s *scopeBits) {
+		// Newest first: a re-embedded document's current bits were
+		// appended after its old ones, and the first seen of an id wins.
+		for i := len(s.ids) - 1; i >= 0; i-- {
+			d := hamming(s.bits[i*stride:(i+1)*stride], qbits)
 			if len(h) == k && d >= h[0].dist {
 				continue // ties keep the first seen; fine for candidate selection
 			}
-			heap.Push(&h, neighbour{id: int64(binary.LittleEndian.Uint64(rowids[8*i:])), dist: d})
+			id := s.ids[i]
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			heap.Push(&h, neighbour{id: id, dist: d})
 			if len(h) > k {
 				heap.Pop(&h)
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(h, func(i, j int) bool {
 		if h[i].dist != h[j].dist {

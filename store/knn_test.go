@@ -118,3 +118,108 @@ func TestKNN_MatchesSqliteVec(t *testing.T) {
 		}
 	}
 }
+
+// TestKNN_FollowsWrites: the in-memory sign bits see a vector stored after
+// they were loaded (without reloading), never offer a removed document,
+// and use a re-embedded document's new vector.
+func TestKNN_FollowsWrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "u1", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	const dims = 64
+	if _, err := db.UseEmbeddingModel(ctx, "rand", dims); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	vec := func() []float32 {
+		v := make([]float32, dims)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	// embed gives every pending document a vector: want's for the one
+	// whose text is given, random ones for the rest.
+	embed := func(text string, want []float32) {
+		t.Helper()
+		docs, err := db.PendingDocs(ctx, "rand", 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs := make([][]float32, len(docs))
+		for i, d := range docs {
+			if vs[i] = vec(); d.Text == text {
+				vs[i] = want
+			}
+		}
+		if err := db.PutVectors(ctx, "rand", docs, vs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nearest := func(q []float32) int64 {
+		t.Helper()
+		got, err := db.knn(ctx, dims, "u1\x1fmemory", quantize(q), 1)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("knn: %v, %v", got, err)
+		}
+		return got[0]
+	}
+	docOf := func(id string) int64 {
+		t.Helper()
+		var doc int64
+		if err := db.reader.QueryRowContext(ctx, `SELECT doc_id FROM search_docs WHERE kind = 'memory' AND item_id = ?`, id).Scan(&doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	now := time.Now()
+	var ms []*appliance.Memory
+	for i := range 50 {
+		ms = append(ms, &appliance.Memory{ID: fmt.Sprintf("m%02d", i), UserID: "u1", Content: fmt.Sprintf("memory %d", i), Category: "system", CreatedAt: now, UpdatedAt: now})
+	}
+	if err := db.CreateMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	embed("", nil)
+	nearest(vec()) // loads the scope
+	loaded := db.bits.scopes[db.bits.key(dims, "u1\x1fmemory")].loadedAt
+
+	q := vec()
+	fresh := &appliance.Memory{ID: "fresh", UserID: "u1", Content: "a fresh memory", Category: "system", CreatedAt: now, UpdatedAt: now}
+	if err := db.CreateMemories(ctx, []*appliance.Memory{fresh}); err != nil {
+		t.Fatal(err)
+	}
+	embed("a fresh memory", q)
+	if got := nearest(q); got != docOf("fresh") {
+		t.Fatalf("nearest to the fresh memory's own vector: doc %d, want %d", got, docOf("fresh"))
+	}
+	if s := db.bits.scopes[db.bits.key(dims, "u1\x1fmemory")]; !s.loadedAt.Equal(loaded) {
+		t.Error("the scope was reloaded to see one new vector")
+	}
+
+	freshDoc := docOf("fresh")
+	if err := db.DeleteMemory(ctx, "u1", "fresh"); err != nil {
+		t.Fatal(err)
+	}
+	if got := nearest(q); got == freshDoc {
+		t.Fatal("a deleted memory is still a KNN candidate")
+	}
+
+	q2 := vec()
+	m := ms[7]
+	m.Content, m.UpdatedAt = "memory seven, edited", time.Now()
+	if err := db.UpdateMemory(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	embed("memory seven, edited", q2)
+	if got := nearest(q2); got != docOf("m07") {
+		t.Fatalf("nearest to the edited memory's new vector: doc %d, want %d", got, docOf("m07"))
+	}
+}

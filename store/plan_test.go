@@ -58,12 +58,14 @@ var hotPlans = []struct {
 	{"pending docs", `SELECT d.doc_id, d.text FROM search_pending p CROSS JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", []string{"TEMP B-TREE", "search_vectors"}},
 	{"text candidates", `SELECT d.item_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
-		WHERE search_fts MATCH ? AND search_fts.rowid > ? AND d.user_id = ? AND d.kind = ? ORDER BY search_fts.rank LIMIT ?`,
+		WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND d.user_id = ? AND d.kind = ? ORDER BY search_fts.rank LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", nil},
 	{"rescore", `SELECT d.item_id, v.embedding FROM search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id
 		WHERE v.doc_id IN (SELECT value FROM json_each(?)) AND v.model = ?`, "SEARCH v USING INTEGER PRIMARY KEY", []string{"SCAN v", "SCAN d"}},
+	{"text window", `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+		"VIRTUAL TABLE INDEX", []string{"TEMP B-TREE"}},
 	// The Go KNN (knn.go) reads only the query's partition's vectors.
-	{"knn chunks", `SELECT c.validity, c.rowids, v.vectors FROM search_bq_32_chunks c
+	{"knn chunks", `SELECT (SELECT n FROM vector_epoch WHERE id = 1), c.validity, c.rowids, v.vectors FROM search_bq_32_chunks c
 		CROSS JOIN search_bq_32_vector_chunks00 v ON v.rowid = +c.chunk_id WHERE c.partition00 = ?`, "SEARCH v USING INDEX", []string{"SCAN v"}},
 }
 

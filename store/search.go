@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -30,12 +32,14 @@ const (
 	// textWindow bounds BM25's work. FTS5 scores every document a query
 	// matches before it can sort them, so a common word over a year of
 	// memories (thousands of matches) cost tens of milliseconds and grew
-	// with the database. The text retriever ranks the matches among the
-	// newest textWindow documents first, and the whole index only when the
-	// window yields too few: a rare word still finds the oldest document,
-	// and a common one ranks the recent ones (older ones stay reachable by
-	// meaning, through the vector retriever, which sees every document).
-	textWindow = 8192
+	// with the database. The text retriever ranks the newest textWindow
+	// matches first (finding where they start walks the match list in
+	// rowid order without scoring it: well under a millisecond), and all of
+	// them only when those yield too few for the user and kind asked: a
+	// rare word still finds the oldest document, and a common one ranks the
+	// recent ones (older ones stay reachable by meaning, through the vector
+	// retriever, which sees every document).
+	textWindow = 2048
 )
 
 // Search implements appliance.SearchIndex: BM25 over FTS5 and cosine KNN
@@ -95,12 +99,15 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	if match == "" {
 		return nil, nil
 	}
-	var newest int64
-	if err := db.queryRow(ctx, `SELECT COALESCE(MAX(doc_id), 0) FROM search_docs`).Scan(&newest); err != nil {
+	var from int64
+	err := db.queryRow(ctx, `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+		match, textWindow-1).Scan(&from)
+	switch {
+	case errors.Is(err, sql.ErrNoRows): // fewer matches than the window: rank them all
+	case err != nil:
 		return nil, fmt.Errorf("text search: %w", err)
-	}
-	if newest > textWindow {
-		ids, err := db.rankText(ctx, userID, q, match, n, newest-textWindow)
+	default:
+		ids, err := db.rankText(ctx, userID, q, match, n, from)
 		if err != nil || len(ids) >= n {
 			return ids, err
 		}
@@ -108,10 +115,10 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	return db.rankText(ctx, userID, q, match, n, 0)
 }
 
-// rankText returns the n best BM25 matches among documents after doc id
-// after (0: all of them).
-func (db *DB) rankText(ctx context.Context, userID string, q appliance.SearchQuery, match string, n int, after int64) ([]string, error) {
-	where, args := []string{"search_fts MATCH ?", "search_fts.rowid > ?", "d.user_id = ?", "d.kind = ?"}, []any{match, after, userID, q.Kind}
+// rankText returns the n best BM25 matches among documents from doc id
+// from on (0: all of them).
+func (db *DB) rankText(ctx context.Context, userID string, q appliance.SearchQuery, match string, n int, from int64) ([]string, error) {
+	where, args := []string{"search_fts MATCH ?", "search_fts.rowid >= ?", "d.user_id = ?", "d.kind = ?"}, []any{match, from, userID, q.Kind}
 	where, args = timeBound(where, args, "d.at >= ?", q.Since)
 	where, args = timeBound(where, args, "d.at <= ?", q.Until)
 	rows, err := db.query(ctx, `SELECT d.item_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid

@@ -41,6 +41,8 @@ type DB struct {
 	reads  *stmtCache
 	// vectors is the active embedding space (UseEmbeddingModel).
 	vectors vectorIndex
+	// bits is the KNN's in-memory copy of the sign bits (knncache.go).
+	bits bitCache
 	log     *slog.Logger
 	// Now is the clock; tests replace it.
 	Now func() time.Time

@@ -10,9 +10,9 @@ import (
 	"github.com/hearth-appliance/hearth/store"
 )
 
-// TestSearch_TextWindow: a common word ranks among the newest documents
-// only (its cost no longer grows with the index), while a word that is
-// rare in that window still finds a document older than it.
+// TestSearch_TextWindow: a common word ranks among its newest matches
+// only (its cost no longer grows with the index), while a rare word still
+// finds a document older than all of them.
 func TestSearch_TextWindow(t *testing.T) {
 	t.Parallel()
 	db := MustOpenDB(t)
@@ -23,7 +23,7 @@ func TestSearch_TextWindow(t *testing.T) {
 		newMemory("m-old-rare", "u1", "the zebra at the old zoo", old),
 		newMemory("m-old-common", "u1", "garden garden garden garden", old),
 	}
-	for i := range store.TextWindow + 100 {
+	for i := range 3*store.TextWindow + 100 {
 		// "garden" in a third of them: common, but not so common that BM25
 		// gives up on it (a word in most documents scores next to nothing).
 		word := "kitchen"
@@ -47,7 +47,7 @@ func TestSearch_TextWindow(t *testing.T) {
 		// Over the whole index the old memory, "garden" four times in four
 		// words, would rank first; it is outside the window.
 		if h.ItemID == "m-old-common" {
-			t.Errorf("garden ranked %s, outside the newest %d documents", h.ItemID, store.TextWindow)
+			t.Errorf("garden ranked %s, outside its newest %d matches", h.ItemID, store.TextWindow)
 		}
 	}
 }

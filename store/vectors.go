@@ -83,6 +83,7 @@ func (db *DB) UseEmbeddingModel(ctx context.Context, model string, dims int) (bo
 	db.vectors.mu.Lock()
 	db.vectors.model, db.vectors.dims = model, dims
 	db.vectors.mu.Unlock()
+	db.bits.reset()
 	return reset, nil
 }
 
@@ -142,7 +143,11 @@ func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.Sea
 	// Without cancellation: a batch is short, and the driver would run each
 	// statement on a goroutine of its own to be able to interrupt it.
 	ctx = context.WithoutCancel(ctx)
-	return db.withTx(ctx, func(tx *sql.Tx) error {
+	var scopes []string
+	var ids []int64
+	var bits [][]byte
+	err := db.withTx(ctx, func(tx *sql.Tx) error {
+		scopes, ids, bits = scopes[:0], ids[:0], bits[:0]
 		for i, d := range docs {
 			if len(vectors[i]) != dims {
 				return fmt.Errorf("vector of doc %d has %d dimensions, want %d", d.DocID, len(vectors[i]), dims)
@@ -165,13 +170,25 @@ func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.Sea
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE doc_id = ?`, d.DocID); err != nil {
 				return fmt.Errorf("index vector: %w", err)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (doc_id, scope, embedding)
-				SELECT doc_id, user_id || char(31) || kind, vec_quantize_binary(?) FROM search_docs WHERE doc_id = ?`, blob, d.DocID); err != nil {
+			var scope string
+			if err := tx.QueryRowContext(ctx, `SELECT user_id || char(31) || kind FROM search_docs WHERE doc_id = ?`, d.DocID).Scan(&scope); err != nil {
 				return fmt.Errorf("index vector: %w", err)
 			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (doc_id, scope, embedding) VALUES (?, ?, vec_quantize_binary(?))`,
+				d.DocID, scope, blob); err != nil {
+				return fmt.Errorf("index vector: %w", err)
+			}
+			scopes, ids, bits = append(scopes, scope), append(ids, d.DocID), append(bits, quantize(vectors[i]))
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// Only once committed: the in-memory KNN must never hold a vector the
+	// database does not.
+	db.bits.added(dims, scopes, ids, bits)
+	return nil
 }
 
 // encodeVector is sqlite-vec's float32 blob: little-endian, packed.
