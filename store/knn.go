@@ -78,14 +78,18 @@ func (h *farthestFirst) Pop() any {
 // Hamming distance, nearest first (ties by doc id), over the scope's sign
 // bits in memory (knncache.go).
 func (db *DB) knn(ctx context.Context, dims int, scope string, qbits []byte, k int) ([]int64, error) {
-	stride := dims / 8
+	wp := wordsFor(dims)
+	q := appendWords(nil, qbits, dims)
 	h := make(farthestFirst, 0, k+1)
 	seen := map[int64]bool{}
 	err := db.withScope(ctx, dims, scope, func(s *scopeBits) {
 		// Newest first: a re-embedded document's current bits were
 		// appended after its old ones, and the first seen of an id wins.
 		for i := len(s.ids) - 1; i >= 0; i-- {
-			d := hamming(s.bits[i*stride:(i+1)*stride], qbits)
+			d := 0
+			for j, x := range s.words[i*wp : (i+1)*wp] {
+				d += bits.OnesCount64(x ^ q[j])
+			}
 			if len(h) == k && d >= h[0].dist {
 				continue // ties keep the first seen; fine for candidate selection
 			}

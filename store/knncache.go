@@ -37,7 +37,10 @@ type scopeBits struct {
 	epoch    int64
 	loadedAt time.Time
 	ids      []int64
-	bits     []byte // len(ids) × dims/8
+	// words holds the bits as 64-bit words, wordsFor(dims) per vector
+	// (zero-padded): comparing a word at a time is what makes the scan
+	// cheap.
+	words []uint64
 	// dirty: a vector was stored while this copy was loading; reload.
 	dirty bool
 }
@@ -52,7 +55,7 @@ func (c *bitCache) added(dims int, scopes []string, ids []int64, bits [][]byte) 
 	for i, scope := range scopes {
 		if s := c.scopes[c.key(dims, scope)]; s != nil {
 			s.ids = append(s.ids, ids[i])
-			s.bits = append(s.bits, bits[i]...)
+			s.words = appendWords(s.words, bits[i], dims)
 		}
 	}
 }
@@ -136,11 +139,29 @@ func (db *DB) loadScope(ctx context.Context, dims int, scope string, epoch int64
 				continue
 			}
 			s.ids = append(s.ids, int64(binary.LittleEndian.Uint64(rowids[8*i:])))
-			s.bits = append(s.bits, vectors[i*stride:(i+1)*stride]...)
+			s.words = appendWords(s.words, vectors[i*stride:(i+1)*stride], dims)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("vector search: %w", err)
 	}
 	return s, nil
+}
+
+// wordsFor is how many 64-bit words hold dims bits.
+func wordsFor(dims int) int { return (dims + 63) / 64 }
+
+// appendWords appends one vector's packed bits (LSB first, as sqlite-vec
+// and quantize write them) as little-endian words, zero-padded.
+func appendWords(dst []uint64, b []byte, dims int) []uint64 {
+	for w := range wordsFor(dims) {
+		var x uint64
+		for k := range 8 {
+			if i := 8*w + k; i < len(b) {
+				x |= uint64(b[i]) << (8 * k)
+			}
+		}
+		dst = append(dst, x)
+	}
+	return dst
 }

@@ -34,12 +34,13 @@ const (
 	// memories (thousands of matches) cost tens of milliseconds and grew
 	// with the database. The text retriever ranks the newest textWindow
 	// matches first (finding where they start walks the match list in
-	// rowid order without scoring it: well under a millisecond), and all of
-	// them only when those yield too few for the user and kind asked: a
+	// rowid order without scoring it: well under a millisecond), then
+	// eight and sixty-four times as many, and all of them only when those
+	// yield too few for the user and kind asked: a
 	// rare word still finds the oldest document, and a common one ranks the
 	// recent ones (older ones stay reachable by meaning, through the vector
 	// retriever, which sees every document).
-	textWindow = 2048
+	textWindow = 1024
 )
 
 // Search implements appliance.SearchIndex: BM25 over FTS5 and cosine KNN
@@ -99,14 +100,18 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	if match == "" {
 		return nil, nil
 	}
-	var from int64
-	err := db.queryRow(ctx, `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
-		match, textWindow-1).Scan(&from)
-	switch {
-	case errors.Is(err, sql.ErrNoRows): // fewer matches than the window: rank them all
-	case err != nil:
-		return nil, fmt.Errorf("text search: %w", err)
-	default:
+	// The window grows eightfold while it yields too few for this user and
+	// kind (the newest matches may be another kind's, or another user's).
+	for window := textWindow; window <= textWindow<<6; window <<= 3 {
+		var from int64
+		err := db.queryRow(ctx, `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+			match, window-1).Scan(&from)
+		if errors.Is(err, sql.ErrNoRows) {
+			break // fewer matches than the window: rank them all
+		}
+		if err != nil {
+			return nil, fmt.Errorf("text search: %w", err)
+		}
 		ids, err := db.rankText(ctx, userID, q, match, n, from)
 		if err != nil || len(ids) >= n {
 			return ids, err
