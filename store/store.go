@@ -43,7 +43,7 @@ type DB struct {
 	vectors vectorIndex
 	// bits is the KNN's in-memory copy of the sign bits (knncache.go).
 	bits bitCache
-	log     *slog.Logger
+	log  *slog.Logger
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 	// group shares commits between concurrent lifecycle writes.
