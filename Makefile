@@ -83,9 +83,14 @@ fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)
 	go test ./appliance/listen -run XXX -fuzz FuzzClientMessage -fuzztime $(or $(FUZZTIME),30s)
 
 .PHONY: bench
-bench: build ## Go benchmarks plus the load driver against a real bin/hearth
+bench: build ## Go benchmarks, the load driver against a real bin/hearth, then the scale scenario
 	go test -run XXX -bench . -benchmem $(PKG)
 	go run ./cmd/hearth-bench -hearth $(BIN) -duration $(or $(DURATION),10s) -concurrency $(or $(CONCURRENCY),16)
+	$(MAKE) bench-scale
+
+.PHONY: bench-scale
+bench-scale: build ## Cost as the database grows: SIZES (1k,10k,100k) conversations and memories seeded, then creates, GET and search over HTTP
+	go run ./cmd/hearth-bench -hearth $(BIN) -scale $(or $(SIZES),1k,10k,100k) -duration $(or $(DURATION),5s) -concurrency $(or $(CONCURRENCY),4)
 
 .PHONY: bench-listen
 bench-listen: build ## The /v4/listen socket load: SESSIONS (500) wearables streaming opus_fs320; MODE custom or scripted
