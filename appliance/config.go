@@ -73,6 +73,12 @@ type Config struct {
 	// box for Soniox); SonioxURL overrides its address.
 	SonioxAPIKey string
 	SonioxURL    string
+	// SpeechmaticsAPIKey, when set, adds the Speechmatics route (audio
+	// then leaves the box for Speechmatics); SpeechmaticsURL overrides its
+	// address (another region), SpeechmaticsOperatingPoint its model.
+	SpeechmaticsAPIKey         string
+	SpeechmaticsURL            string
+	SpeechmaticsOperatingPoint string
 	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
 	// Debian's pocketsphinx-en-us).
 	PocketSphinxModel string

@@ -178,29 +178,8 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 	for _, w := range alt.Words {
 		words = append(words, w.word())
 	}
-	tr.Segments = segments(words, cfg.Diarize)
+	tr.Segments = stt.Segments(words, cfg.Diarize)
 	return tr, nil
-}
-
-// segments groups consecutive words of one speaker.
-func segments(words []stt.Word, diarize bool) []stt.Segment {
-	var out []stt.Segment
-	for _, w := range words {
-		if n := len(out); n > 0 && (!diarize || out[n-1].Speaker == fmt.Sprintf("SPEAKER_%02d", w.Speaker)) {
-			out[n-1].Text += " " + w.Text
-			out[n-1].End = w.End
-			continue
-		}
-		s := stt.Segment{Start: w.Start, End: w.End, Text: w.Text}
-		if diarize {
-			s.Speaker = fmt.Sprintf("SPEAKER_%02d", w.Speaker)
-		}
-		out = append(out, s)
-	}
-	if out == nil {
-		out = []stt.Segment{}
-	}
-	return out
 }
 
 func transportError(ctx context.Context, err error) error {

@@ -284,40 +284,7 @@ func (s *stream) Close() error {
 
 // Transcribe implements stt.BatchProvider through the real-time socket.
 func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (stt.Transcript, error) {
-	st, err := r.Open(ctx, cfg)
-	if err != nil {
-		return stt.Transcript{}, err
-	}
-	for off := 0; off < len(pcm); off += 3200 {
-		if err := st.Send(pcm[off:min(off+3200, len(pcm))]); err != nil {
-			break
-		}
-	}
-	st.Close()
-	var words []stt.Word
-	for ws := range st.Words() {
-		words = append(words, ws...)
-	}
-	if err := st.Err(); err != nil {
-		return stt.Transcript{}, err
-	}
-	tr := stt.Transcript{DetectedLanguage: cfg.Language, Segments: []stt.Segment{}}
-	var texts []string
-	for _, w := range words {
-		n := len(tr.Segments)
-		label := fmt.Sprintf("SPEAKER_%02d", w.Speaker)
-		if n > 0 && (!cfg.Diarize || tr.Segments[n-1].Speaker == label) {
-			tr.Segments[n-1].Text += " " + w.Text
-			tr.Segments[n-1].End = w.End
-		} else {
-			seg := stt.Segment{Start: w.Start, End: w.End, Text: w.Text}
-			if cfg.Diarize {
-				seg.Speaker = label
-			}
-			tr.Segments = append(tr.Segments, seg)
-		}
-		texts = append(texts, w.Text)
-	}
-	tr.Text = strings.Join(texts, " ")
-	return tr, nil
+	tr, err := stt.TranscribeThroughStream(ctx, r, pcm, cfg)
+	tr.DetectedLanguage = cfg.Language
+	return tr, err
 }
