@@ -43,8 +43,13 @@ func TranscribeThroughStream(ctx context.Context, p StreamingProvider, pcm []int
 	}
 	st.Close()
 	var words []Word
-	for ws := range st.Words() {
-		words = append(words, ws...)
+	for collecting := true; collecting; {
+		select {
+		case ws, ok := <-st.Words():
+			words, collecting = append(words, ws...), ok
+		case <-ctx.Done():
+			return Transcript{}, Classify(ctx.Err(), p.Name())
+		}
 	}
 	if err := st.Err(); err != nil {
 		return Transcript{}, err

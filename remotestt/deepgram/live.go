@@ -49,8 +49,10 @@ type stream struct {
 	keepAlive time.Duration
 	wg        sync.WaitGroup
 
-	mu        sync.Mutex
-	err       error
+	mu  sync.Mutex
+	err error
+	// writeErr is a failed send; Err reports it when the reader saw none.
+	writeErr  error
 	closing   bool // CloseStream was sent: the server's close is expected
 	closed    bool
 	closeOnce sync.Once
@@ -73,6 +75,9 @@ func (s *stream) Send(pcm []int16) error {
 	}
 	if s.err != nil {
 		return s.err
+	}
+	if s.writeErr != nil {
+		return s.writeErr
 	}
 	b := make([]byte, 2*len(pcm))
 	for i, v := range pcm {
@@ -106,7 +111,11 @@ func (s *stream) write() {
 				return
 			}
 			if err := s.conn.WriteMessage(websocket.BinaryMessage, b); err != nil {
-				s.fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
+				// Not s.fail: a vendor that refuses the audio closes the
+				// socket after saying why, and the reader's reason wins.
+				s.mu.Lock()
+				s.writeErr = &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err}
+				s.mu.Unlock()
 				return
 			}
 		}
@@ -141,7 +150,11 @@ func (s *stream) read() {
 			if errors.As(err, &ce) && ce.Code == websocket.CloseNormalClosure && expected {
 				return
 			}
-			if !expected {
+			switch {
+			case errors.As(err, &ce) && ce.Code == websocket.ClosePolicyViolation:
+				// Deepgram closes 1008 (DATA-0000) when it cannot decode the audio.
+				s.fail(&stt.Error{Outcome: stt.InvalidInput, Provider: Name, Reason: "audio_rejected", Err: err})
+			case !expected:
 				s.fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
 			}
 			return
@@ -173,7 +186,10 @@ func (s *stream) Words() <-chan []stt.Word { return s.words }
 func (s *stream) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.err
+	if s.err != nil {
+		return s.err
+	}
+	return s.writeErr
 }
 
 // Close sends CloseStream, so that Deepgram finalises what it holds, and

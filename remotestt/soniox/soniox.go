@@ -147,9 +147,11 @@ type stream struct {
 	done  chan struct{}
 	wg    sync.WaitGroup
 
-	mu     sync.Mutex
-	err    error
-	closed bool
+	mu  sync.Mutex
+	err error
+	// writeErr is a failed send; Err reports it when the reader saw none.
+	writeErr error
+	closed   bool
 }
 
 func (s *stream) fail(err error) {
@@ -168,6 +170,9 @@ func (s *stream) Send(pcm []int16) error {
 	}
 	if s.err != nil {
 		return s.err
+	}
+	if s.writeErr != nil {
+		return s.writeErr
 	}
 	b := make([]byte, 2*len(pcm))
 	for i, v := range pcm {
@@ -195,7 +200,11 @@ func (s *stream) write() {
 				return
 			}
 			if err := s.conn.WriteMessage(websocket.BinaryMessage, b); err != nil {
-				s.fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
+				// Not s.fail: a vendor that refuses the audio closes the
+				// socket after saying why, and the reader's reason wins.
+				s.mu.Lock()
+				s.writeErr = &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err}
+				s.mu.Unlock()
 				return
 			}
 		}
@@ -258,7 +267,10 @@ func (s *stream) Words() <-chan []stt.Word { return s.words }
 func (s *stream) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.err
+	if s.err != nil {
+		return s.err
+	}
+	return s.writeErr
 }
 
 // Close ends the audio; Soniox sends what it still holds, then finished.

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,7 +33,7 @@ type session struct {
 // speakers, punctuation attached to the word before it) per second of
 // audio, and EndOfTranscript after EndOfStream. failAfter > 0 makes it
 // send an Error of that type after so many frames.
-func fakeSpeechmatics(t *testing.T, seen *atomic.Value, failAfter int, failType string) *httptest.Server {
+func fakeSpeechmatics(t *testing.T, seen chan *session, failAfter int, failType string) *httptest.Server {
 	up := websocket.Upgrader{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v2" {
@@ -51,7 +50,12 @@ func fakeSpeechmatics(t *testing.T, seen *atomic.Value, failAfter int, failType 
 		}
 		defer conn.Close()
 		s := &session{}
-		defer seen.Store(s)
+		defer func() {
+			select {
+			case seen <- s:
+			default:
+			}
+		}()
 		if err := conn.ReadJSON(&s.start); err != nil || s.start["message"] != "StartRecognition" {
 			conn.WriteJSON(map[string]any{"message": "Error", "type": "protocol_error", "reason": "StartRecognition expected"})
 			return
@@ -115,7 +119,7 @@ func word(text, speaker string, start, end float64) map[string]any {
 func wsURL(s *httptest.Server) string { return strings.Replace(s.URL, "http://", "ws://", 1) + "/v2" }
 
 func TestSpeechmaticsLiveAndBatch(t *testing.T) {
-	seen := &atomic.Value{}
+	seen := make(chan *session, 4)
 	srv := fakeSpeechmatics(t, seen, 0, "")
 	r, err := speechmatics.New(speechmatics.Config{APIKey: key, URL: wsURL(srv)})
 	if err != nil {
@@ -154,7 +158,7 @@ func TestSpeechmaticsLiveAndBatch(t *testing.T) {
 	if strings.Join(texts, " ") != "Hello, world. Hello, world." || got[0].Speaker != 1 || got[1].Speaker != 2 || got[2].Start < 1 {
 		t.Fatalf("words %+v (partials must not be taken; punctuation joins its word)", got)
 	}
-	s := seen.Load().(*session)
+	s := <-seen
 	tc, _ := s.start["transcription_config"].(map[string]any)
 	if tc["language"] != "en" || tc["diarization"] != "speaker" || tc["operating_point"] != "enhanced" {
 		t.Fatalf("StartRecognition %v", s.start)
@@ -167,7 +171,7 @@ func TestSpeechmaticsLiveAndBatch(t *testing.T) {
 	if err != nil || tr.Text != "Hello, world." || len(tr.Segments) != 2 || tr.Segments[1].Speaker != "SPEAKER_02" {
 		t.Fatalf("batch %+v %v", tr, err)
 	}
-	if tc, _ := seen.Load().(*session).start["transcription_config"].(map[string]any); tc["language"] != "auto" {
+	if tc, _ := (<-seen).start["transcription_config"].(map[string]any); tc["language"] != "auto" {
 		t.Fatalf("multi asked for %v, want auto (language identification)", tc["language"])
 	}
 }
@@ -186,7 +190,7 @@ func TestSpeechmaticsFailures(t *testing.T) {
 		{"vendor fault", "internal_error", stt.UpstreamError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := fakeSpeechmatics(t, &atomic.Value{}, 3, tc.failType)
+			srv := fakeSpeechmatics(t, make(chan *session, 4), 3, tc.failType)
 			r, _ := speechmatics.New(speechmatics.Config{APIKey: key, URL: wsURL(srv)})
 			st, err := r.Open(context.Background(), stt.Config{Language: "en"})
 			if err != nil {
@@ -206,7 +210,7 @@ func TestSpeechmaticsFailures(t *testing.T) {
 		})
 	}
 
-	srv := fakeSpeechmatics(t, &atomic.Value{}, 0, "")
+	srv := fakeSpeechmatics(t, make(chan *session, 4), 0, "")
 	bad, _ := speechmatics.New(speechmatics.Config{APIKey: "speechmatics-wrong", URL: wsURL(srv)})
 	_, err := bad.Open(context.Background(), stt.Config{Language: "en"})
 	var e *stt.Error
