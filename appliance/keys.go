@@ -29,6 +29,8 @@ func ParseKey(raw string) (kind KeyKind, hash string, ok bool) {
 		kind, secret = KeyKindDev, raw[len(DevKeyPrefix):]
 	case strings.HasPrefix(raw, MCPKeyPrefix):
 		kind, secret = KeyKindMCP, raw[len(MCPKeyPrefix):]
+	case strings.HasPrefix(raw, STTKeyPrefix):
+		kind, secret = KeyKindSTT, raw[len(STTKeyPrefix):]
 	default:
 		return "", "", false
 	}

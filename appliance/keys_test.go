@@ -10,7 +10,7 @@ import (
 
 func TestNewKeySecret(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []appliance.KeyKind{appliance.KeyKindDev, appliance.KeyKindMCP} {
+	for _, kind := range []appliance.KeyKind{appliance.KeyKindDev, appliance.KeyKindMCP, appliance.KeyKindSTT} {
 		raw, hash, display := appliance.NewKeySecret(kind)
 		if !regexp.MustCompile(`^` + kind.Prefix() + `[0-9a-f]{32}$`).MatchString(raw) {
 			t.Fatalf("raw key %q has the wrong form", raw)

@@ -21,6 +21,9 @@ const (
 	PrincipalMCP     PrincipalKind = "mcp"
 	PrincipalOAuth   PrincipalKind = "oauth"
 	PrincipalIDToken PrincipalKind = "id_token"
+	// PrincipalSTT is a custom-STT key: it opens /v1/custom-stt and
+	// nothing else.
+	PrincipalSTT PrincipalKind = "stt"
 )
 
 // Principal is an authenticated caller: the user it acts for, how it
@@ -71,6 +74,8 @@ func CredentialKind(credential string) PrincipalKind {
 		return PrincipalDev
 	case strings.HasPrefix(credential, MCPKeyPrefix):
 		return PrincipalMCP
+	case strings.HasPrefix(credential, STTKeyPrefix):
+		return PrincipalSTT
 	case strings.HasPrefix(credential, OAuthAccessTokenPrefix):
 		return PrincipalOAuth
 	}

@@ -20,18 +20,25 @@ type KeyKind string
 const (
 	KeyKindDev KeyKind = "dev"
 	KeyKindMCP KeyKind = "mcp"
+	// KeyKindSTT opens only /v1/custom-stt: what a phone app's custom-STT
+	// setting holds, so that the owner's ID token never sits in it.
+	KeyKindSTT KeyKind = "stt"
 )
 
 // Key prefixes: prefix + 32 lowercase hex characters.
 const (
 	DevKeyPrefix = "hearth_dev_"
 	MCPKeyPrefix = "hearth_mcp_"
+	STTKeyPrefix = "hearth_stt_"
 )
 
 // Prefix returns the raw-key prefix of the family.
 func (k KeyKind) Prefix() string {
-	if k == KeyKindMCP {
+	switch k {
+	case KeyKindMCP:
 		return MCPKeyPrefix
+	case KeyKindSTT:
+		return STTKeyPrefix
 	}
 	return DevKeyPrefix
 }

@@ -30,14 +30,15 @@ func toKeyJSON(k *appliance.Key) keyJSON {
 }
 
 func (s *Server) keyRoutes() {
-	for kind, prefix := range map[appliance.KeyKind]string{appliance.KeyKindDev: "/v1/dev/keys", appliance.KeyKindMCP: "/v1/mcp/keys"} {
+	for kind, prefix := range map[appliance.KeyKind]string{appliance.KeyKindDev: "/v1/dev/keys", appliance.KeyKindMCP: "/v1/mcp/keys",
+		appliance.KeyKindSTT: "/v1/stt/keys"} {
 		s.echo.GET(prefix, s.listKeys(kind), s.requireIDToken)
 		s.echo.POST(prefix, s.createKey(kind), s.requireIDToken)
 		s.echo.DELETE(prefix+"/:id", s.deleteKey(kind), s.requireIDToken)
 	}
 }
 
-// GET /v1/dev/keys, /v1/mcp/keys: the user's live keys of the family.
+// GET /v1/dev/keys, /v1/mcp/keys, /v1/stt/keys: the user's live keys of the family.
 func (s *Server) listKeys(kind appliance.KeyKind) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ks, err := s.store.Keys(c.Request().Context(), userID(c))
@@ -54,7 +55,7 @@ func (s *Server) listKeys(kind appliance.KeyKind) echo.HandlerFunc {
 	}
 }
 
-// POST /v1/dev/keys, /v1/mcp/keys {name, scopes?}
+// POST /v1/dev/keys, /v1/mcp/keys, /v1/stt/keys {name, scopes?}
 func (s *Server) createKey(kind appliance.KeyKind) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
@@ -71,13 +72,19 @@ func (s *Server) createKey(kind appliance.KeyKind) echo.HandlerFunc {
 		if name = strings.TrimSpace(name); name == "" {
 			return errUnprocessable("value_error", "Key name cannot be empty", "body", "name")
 		}
+		if kind == appliance.KeyKindSTT && len(scopes) > 0 {
+			return errBadRequest("Custom-STT keys take no scopes: they open /v1/custom-stt and nothing else")
+		}
 		if hasScopes && !appliance.ValidScopes(scopes) {
 			return errBadRequest("Invalid scopes. Available: [" + quoteJoin(appliance.AvailableScopes) + "]")
 		}
 		if !hasScopes {
 			scopes = slices.Clone(appliance.DefaultScopes)
-			if kind == appliance.KeyKindMCP {
+			switch kind {
+			case appliance.KeyKindMCP:
 				scopes = slices.Clone(appliance.AvailableScopes)
+			case appliance.KeyKindSTT:
+				scopes = []string{}
 			}
 		}
 		raw, hash, display := appliance.NewKeySecret(kind)
@@ -93,7 +100,7 @@ func (s *Server) createKey(kind appliance.KeyKind) echo.HandlerFunc {
 	}
 }
 
-// DELETE /v1/dev/keys/{id}, /v1/mcp/keys/{id}: 204; the key is refused at
+// DELETE /v1/dev/keys/{id}, /v1/mcp/keys/{id}, /v1/stt/keys/{id}: 204; the key is refused at
 // once afterwards.
 func (s *Server) deleteKey(kind appliance.KeyKind) echo.HandlerFunc {
 	return func(c echo.Context) error {

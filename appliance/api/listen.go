@@ -55,7 +55,7 @@ func (s *Server) listenSocket(c echo.Context) error {
 			return err
 		}
 	case s.cfg.ListenRequireToken:
-		s.listen.Refuse(w, r, websocket.ClosePolicyViolation, "Auth error: an ID token is required")
+		s.listen.Refuse(w, r, websocket.ClosePolicyViolation, "Auth error: an ID token or a custom-STT key is required")
 		return nil
 	}
 	s.listen.Serve(w, r, p.UID, p)
@@ -71,9 +71,10 @@ type CustomSTT interface {
 }
 
 // GET /v1/custom-stt: the external custom-STT protocol, backed by the
-// appliance's own speech routes. A phone app's custom-STT setting may take
-// only a URL, so the ID token comes in the Authorization header or, for
-// such apps, in the token query parameter. Refusals close with 1008, or
+// appliance's own speech routes. It takes an ID token or a custom-STT key
+// (hearth_stt_…, which opens nothing else). A phone app's custom-STT
+// setting may take only a URL, so the credential comes in the
+// Authorization header or, for such apps, in the token query parameter. Refusals close with 1008, or
 // 4001 for an expired token.
 func (s *Server) customSTTSocket(c echo.Context) error {
 	cs, ok := s.listen.(CustomSTT)
@@ -87,7 +88,7 @@ func (s *Server) customSTTSocket(c echo.Context) error {
 	}
 	cred, sent := appliance.ParseAuthorization(raw, false)
 	if !sent {
-		s.listen.Refuse(w, r, websocket.ClosePolicyViolation, "Auth error: an ID token is required")
+		s.listen.Refuse(w, r, websocket.ClosePolicyViolation, "Auth error: an ID token or a custom-STT key is required")
 		return nil
 	}
 	pr, err := s.auth.Authenticate(r.Context(), cred)
@@ -95,7 +96,7 @@ func (s *Server) customSTTSocket(c echo.Context) error {
 	case errors.Is(err, authn.ErrExpired):
 		s.listen.Refuse(w, r, closeTokenExpired, "Token expired")
 		return nil
-	case appliance.ErrorCode(err) == appliance.EUNAUTHORIZED || (err == nil && pr.Kind != appliance.PrincipalIDToken):
+	case appliance.ErrorCode(err) == appliance.EUNAUTHORIZED || (err == nil && pr.Kind != appliance.PrincipalIDToken && pr.Kind != appliance.PrincipalSTT):
 		s.listen.Refuse(w, r, websocket.ClosePolicyViolation, "Invalid token")
 		return nil
 	case err != nil:

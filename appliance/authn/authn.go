@@ -82,7 +82,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, credential string) (ap
 		return appliance.Principal{}, ErrInvalid
 	}
 	switch kind := appliance.CredentialKind(credential); kind {
-	case appliance.PrincipalDev, appliance.PrincipalMCP:
+	case appliance.PrincipalDev, appliance.PrincipalMCP, appliance.PrincipalSTT:
 		return a.key(ctx, credential)
 	case appliance.PrincipalOAuth:
 		return a.accessToken(ctx, credential)
@@ -109,8 +109,11 @@ func (a *Authenticator) key(ctx context.Context, raw string) (appliance.Principa
 	}
 	a.touch(key.ID)
 	kind := appliance.PrincipalDev
-	if family == appliance.KeyKindMCP {
+	switch family {
+	case appliance.KeyKindMCP:
 		kind = appliance.PrincipalMCP
+	case appliance.KeyKindSTT:
+		kind = appliance.PrincipalSTT
 	}
 	return appliance.Principal{UserID: key.UserID, Kind: kind, Scopes: key.Scopes, CredentialID: key.ID}, nil
 }

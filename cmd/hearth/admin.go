@@ -137,22 +137,28 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	user := fs.String("user", "", "the user id the key acts for")
 	switch args[0] {
 	case "create":
-		kind := fs.String("kind", "dev", "key family: dev (developer API) or mcp (assistants)")
+		kind := fs.String("kind", "dev", "key family: dev (developer API), mcp (assistants) or stt (a phone app's custom STT: /v1/custom-stt only)")
 		name := fs.String("name", "", "a label for the key (default: '<kind> key')")
 		scopes := fs.String("scopes", "", "comma-separated scopes (default: read-only for dev keys, all for mcp keys): "+strings.Join(appliance.AvailableScopes, ","))
 		if err := parseFlags(fs, args[1:]); err != nil {
 			return err
 		}
 		k := appliance.KeyKind(*kind)
-		if k != appliance.KeyKindDev && k != appliance.KeyKindMCP {
-			return usageErr("--kind must be dev or mcp, not %q", *kind)
+		if k != appliance.KeyKindDev && k != appliance.KeyKindMCP && k != appliance.KeyKindSTT {
+			return usageErr("--kind must be dev, mcp or stt, not %q", *kind)
 		}
 		// Developer keys are read-only unless scoped (the reference's
 		// default); an MCP key is for an assistant acting for the owner, so
 		// it gets every scope unless scoped.
 		sc := appliance.DefaultScopes
-		if k == appliance.KeyKindMCP {
+		switch k {
+		case appliance.KeyKindMCP:
 			sc = appliance.AvailableScopes
+		case appliance.KeyKindSTT:
+			if strings.TrimSpace(*scopes) != "" {
+				return usageErr("custom-STT keys take no scopes: they open /v1/custom-stt and nothing else")
+			}
+			sc = []string{}
 		}
 		if strings.TrimSpace(*scopes) != "" {
 			sc = nil

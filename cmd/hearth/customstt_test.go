@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -111,4 +112,94 @@ func asCloseError(err error, ce **websocket.CloseError) bool {
 		*ce = e
 	}
 	return ok
+}
+
+// TestCustomSTTKeys: a key of its own family opens /v1/custom-stt (what a
+// phone app's setting holds instead of the owner's ID token) and nothing
+// else; other key families do not open it; a revoked one is refused.
+func TestCustomSTTKeys(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"Hello."}]}`))
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	token := mustCLI(t, "token", "--data", data, "--user", uid)
+	sttKey := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "stt")
+	devKey := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "dev")
+	if !strings.HasPrefix(sttKey, "hearth_stt_") {
+		t.Fatalf("stt key %q", sttKey)
+	}
+	if _, stderr, code := cli(t, "keys", "create", "--data", data, "--user", uid, "--kind", "stt", "--scopes", "memories:read"); code == 0 || !strings.Contains(stderr, "no scopes") {
+		t.Fatalf("an stt key with scopes: exit %d, %s", code, stderr)
+	}
+	ws := strings.Replace(srv.base, "http://", "ws://", 1) + "/v1/custom-stt?codec=pcm16&sample_rate=16000&token="
+	// opens reports whether the socket session ran (closed 1000 after
+	// CloseStream) or was refused (1008).
+	opens := func(cred string) bool {
+		t.Helper()
+		conn, _, err := websocket.DefaultDialer.Dial(ws+url.QueryEscape(cred), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.WriteMessage(websocket.TextMessage, []byte(`{"type":"CloseStream"}`))
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		for {
+			if _, _, err = conn.ReadMessage(); err != nil {
+				break
+			}
+		}
+		var ce *websocket.CloseError
+		if !asCloseError(err, &ce) {
+			t.Fatalf("no close frame: %v", err)
+		}
+		return ce.Code == websocket.CloseNormalClosure
+	}
+	if !opens(sttKey) || !opens(token) {
+		t.Fatal("an stt key or the ID token did not open /v1/custom-stt")
+	}
+	if opens(devKey) {
+		t.Fatal("a developer key opened /v1/custom-stt")
+	}
+	// Nothing else opens for it.
+	for _, path := range []string{"/v1/dev/user/conversations", "/v1/mcp/memories", "/v1/dev/keys"} {
+		req, _ := http.NewRequest("GET", srv.base+path, nil)
+		req.Header.Set("Authorization", "Bearer "+sttKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET %s with an stt key: %d, want 401", path, resp.StatusCode)
+		}
+	}
+	// The owner makes and revokes them over HTTP too.
+	req, _ := http.NewRequest("POST", srv.base+"/v1/stt/keys", strings.NewReader(`{"name":"phone"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var made struct {
+		ID     string   `json:"id"`
+		Key    string   `json:"key"`
+		Scopes []string `json:"scopes"`
+	}
+	json.NewDecoder(resp.Body).Decode(&made)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(made.Key, "hearth_stt_") || made.Scopes == nil || len(made.Scopes) != 0 {
+		t.Fatalf("POST /v1/stt/keys: %d %+v", resp.StatusCode, made)
+	}
+	if !opens(made.Key) {
+		t.Fatal("the new key did not open /v1/custom-stt")
+	}
+	req, _ = http.NewRequest("DELETE", srv.base+"/v1/stt/keys/"+made.ID, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	if resp, err = http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %v %v", resp, err)
+	}
+	if opens(made.Key) {
+		t.Fatal("a revoked stt key still opens /v1/custom-stt")
+	}
 }

@@ -65,6 +65,15 @@ func conformant(t *testing.T, b stttest.Behaviour) *httptest.Server {
 	return srv
 }
 
+func TestLanguages(t *testing.T) {
+	r, _ := soniox.New(soniox.Config{APIKey: key})
+	for lang, want := range map[string]bool{"en": true, "pt-BR": true, "multi": true, "tlh": false, "": false} {
+		if got := r.Supports(lang, 1); got != want {
+			t.Errorf("Supports(%q) = %v", lang, got)
+		}
+	}
+}
+
 func TestConformance(t *testing.T) {
 	stttest.Run(t, stttest.Harness{
 		New: func(t *testing.T, b stttest.Behaviour) any {

@@ -63,10 +63,22 @@ func (r *Route) Name() string { return Name }
 // Model names the model (stt_model).
 func (r *Route) Model() string { return r.cfg.Model }
 
-// Supports implements the providers: Soniox's models serve 60 languages
-// and detection; the route sends the language as a hint.
+// languages are the 60 Soniox's real-time models transcribe (its
+// published list, by ISO 639-1 code); "multi" is its detection.
+var languages = func() map[string]bool {
+	m := map[string]bool{"multi": true, "auto": true}
+	for _, l := range strings.Fields(`af ar az be bg bn bs ca cs cy da de el en es et eu fa fi fr gl gu he hi hr hu id it ja kk
+		kn ko lt lv mk ml mr ms nl no pa pl pt ro ru sk sl sq sr sv sw ta te th tl tr uk ur vi zh`) {
+		m[l] = true
+	}
+	return m
+}()
+
+// Supports implements the providers: the route sends the language as a
+// hint to models that also detect it.
 func (r *Route) Supports(language string, channels int) bool {
-	return channels <= 1 && language != ""
+	base, _, _ := strings.Cut(strings.ToLower(language), "-")
+	return channels <= 1 && languages[base]
 }
 
 // config is the first message of a session.
