@@ -26,7 +26,9 @@ command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 if [ "$mode" = test ]; then
   # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
   # and liblc3-tools encode it as wearables do and decode it as references.
-  PACKAGES+=(festival festvox-us-slt-hts sox ffmpeg opus-tools liblc3-tools)
+  # festvox-kallpc16k, festvox-kdlpc16k (male voices) and espeak-ng: the
+  # speaker tests' other voices.
+  PACKAGES+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k espeak-ng sox ffmpeg opus-tools liblc3-tools)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
