@@ -62,6 +62,9 @@ type Deps struct {
 	// VoiceBudget is the daily allowance of voice-message audio; nil is
 	// no budget.
 	VoiceBudget VoiceBudget
+	// SpeechProfiles records the owner's voice (/v3/upload-audio); nil
+	// serves none of the speech-profile routes.
+	SpeechProfiles SpeechProfiles
 	// Events receives the developer API's record writes (the search index
 	// follows them); nil drops them.
 	Events appliance.EventPublisher
@@ -92,6 +95,7 @@ type Server struct {
 	listen      Listener
 	transcriber Transcriber
 	voiceBudget VoiceBudget
+	profiles    SpeechProfiles
 	events      appliance.EventPublisher
 	progress    func() appliance.IndexProgress
 	searcher    Searcher
@@ -128,7 +132,7 @@ func New(d Deps) (*Server, error) {
 	if d.VoiceBudget == nil {
 		d.VoiceBudget = noBudget{}
 	}
-	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget,
+	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, events: d.Events,
 		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
@@ -213,6 +217,14 @@ func (s *Server) routes(console fs.FS) {
 	e.POST("/v1/stt/transcribe", s.sttTranscribe, s.requireIDToken, s.limit(PolicySTTTranscribe))
 	e.POST("/v2/voice-message/transcribe", s.voiceTranscribe, s.requireIDToken, s.limit(PolicyVoiceTranscribe))
 	e.POST("/v2/voice-messages", s.voiceMessages, s.requireIDToken, s.limit(PolicyVoiceMessage))
+	if s.profiles != nil {
+		e.POST("/v3/upload-audio", s.uploadSpeechProfile, s.requireIDToken, s.limit(PolicySpeechProfile))
+		e.GET("/v3/speech-profile", s.hasSpeechProfile, s.requireIDToken)
+		e.GET("/v3/speech-profile/status", s.speechProfileStatus, s.requireIDToken)
+		e.GET("/v3/speech-profile/audio", s.speechProfileAudio, s.requireIDToken)
+		e.DELETE("/v3/speech-profile", s.deleteSpeechProfile, s.requireIDToken)
+		e.GET("/v4/speech-profile", s.speechProfileURL, s.requireIDToken)
+	}
 	e.POST("/v1/conversations/from-segments", s.createFromSegments, s.requireIDToken, s.limit(PolicyFromSegments))
 	e.GET("/v1/search", s.consoleSearch, s.requireIDToken)
 	// The console's lock switches (the owner, signed in with an ID token).

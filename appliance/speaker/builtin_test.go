@@ -137,3 +137,42 @@ func BenchmarkBuiltinEmbed(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/(float64(len(pcm))/16000), "ms/audio-s")
 }
+
+// TestThresholdSeparatesTheOwner is is_user accuracy: an embedding of
+// three sentences (a profile) against each voice's other sentences, owner
+// when within the threshold. The two male diphone voices (kal, ked, one
+// synthesizer) are the hard pair.
+func TestThresholdSeparatesTheOwner(t *testing.T) {
+	ex := speaker.NewBuiltin()
+	right, total := 0, 0
+	for _, owner := range voices {
+		var profile []int16
+		for _, s := range sentences[:3] {
+			profile = append(profile, say(t, owner, s)...)
+		}
+		p, err := ex.Embed(context.Background(), profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range voices {
+			for _, s := range sentences[3:] {
+				e, err := ex.Embed(context.Background(), say(t, v, s))
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := speaker.Distance(p, e)
+				total++
+				if same := d < ex.Threshold(); same == (v == owner) {
+					right++
+				} else {
+					t.Logf("profile of %s against %s %q: distance %.3f (threshold %.3f)", owner, v, s, d, ex.Threshold())
+				}
+			}
+		}
+	}
+	acc := float64(right) / float64(total)
+	t.Logf("is_user accuracy %.1f %% (%d of %d)", 100*acc, right, total)
+	if acc < 0.95 {
+		t.Fatalf("is_user accuracy %.1f %%, floor 95 %%", 100*acc)
+	}
+}

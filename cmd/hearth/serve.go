@@ -26,6 +26,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/search"
+	"github.com/hearth-appliance/hearth/appliance/speaker"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
 	"github.com/hearth-appliance/hearth/store"
@@ -142,22 +143,24 @@ func (m *Main) Run(ctx context.Context) error {
 		Logger:      m.Logger,
 	})
 	m.api, err = api.New(api.Deps{
-		Listen:        m.listen,
-		Transcriber:   transcribe.New(m.Logger, routes.batch...),
-		VoiceBudget:   transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
-		Config:        m.Config,
-		Store:         db,
-		Conversations: conversations,
-		Auth:          m.auth,
-		Assistant:     assistants,
-		MCP:           mcpHandler,
-		PublicURL:     public,
-		Logger:        m.Logger,
-		Console:       web.FS(),
-		Templates:     web.Templates(),
-		Events:        m.events,
-		Searcher:      searcher,
-		IndexProgress: m.indexer.Progress,
+		Listen:      m.listen,
+		Transcriber: transcribe.New(m.Logger, routes.batch...),
+		VoiceBudget: transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
+		// The owner's voice, embedded by the built-in extractor.
+		SpeechProfiles: &speaker.Profiles{Store: db, Extractor: speaker.NewBuiltin()},
+		Config:         m.Config,
+		Store:          db,
+		Conversations:  conversations,
+		Auth:           m.auth,
+		Assistant:      assistants,
+		MCP:            mcpHandler,
+		PublicURL:      public,
+		Logger:         m.Logger,
+		Console:        web.FS(),
+		Templates:      web.Templates(),
+		Events:         m.events,
+		Searcher:       searcher,
+		IndexProgress:  m.indexer.Progress,
 	})
 	if err != nil {
 		return err
