@@ -62,9 +62,12 @@ type Deps struct {
 	// nil turns translation off.
 	Translator  Translator
 	Translation Translation
-	Timing      Timing
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// Voices identifies the owner by their speech profile; nil leaves
+	// is_user to the route and the owner's assignments.
+	Voices Voices
+	Timing Timing
+	Logger *slog.Logger
+	Now    func() time.Time
 }
 
 // Server runs sessions.

@@ -72,6 +72,11 @@ type session struct {
 	provider string
 	spool    *spool
 	trq      chan translateJob // nil when the session is not translated
+
+	// The owner's voice, when they have a speech profile (voices.go).
+	owner  OwnerMatcher
+	ring   *voiceRing
+	voices map[int]*speakerVoice // by speaker id; guarded by mu
 }
 
 func newSession(srv *Server, conn *websocket.Conn, user string, p Params) *session {
@@ -150,6 +155,14 @@ func (s *session) open(ctx context.Context) error {
 		s.send(map[string]any{"type": "service_status", "status": "ready"})
 		return nil
 	}
+	if s.p.IncludeSpeechProfile && s.srv.d.Voices != nil {
+		owner, err := s.srv.d.Voices.OwnerMatcher(ctx, s.user)
+		if err != nil {
+			s.srv.d.Logger.Warn("speech profile not loaded; speakers are not identified", "user", s.user, "err", err)
+		} else if owner != nil {
+			s.owner, s.ring = owner, &voiceRing{}
+		}
+	}
 	stream, sel, err := s.srv.d.Router.Open(ctx, stt.Config{Language: s.p.Language, Channels: s.p.Channels, Diarize: true})
 	if err != nil {
 		return err
@@ -221,6 +234,9 @@ func (s *session) audio(frame []byte) {
 		return
 	}
 	s.spool.add(pcm)
+	if s.ring != nil {
+		s.ring.add(pcm)
+	}
 	if err := s.stream.Send(pcm); err != nil {
 		// The pump reports the route's failure when its words channel closes.
 		return
@@ -402,6 +418,7 @@ func (s *session) flush(ctx context.Context) {
 	fresh = append(fresh, s.suggested...)
 	s.words, s.suggested = nil, nil
 	s.applyPeople(fresh)
+	s.identify(ctx, fresh)
 	if err := s.recordingLocked(ctx, s.streamStart.Add(time.Duration(fresh[0].Start*float64(time.Second)))); err != nil {
 		s.srv.d.Logger.Error("start a recording", "user", s.user, "err", err)
 		return

@@ -135,19 +135,21 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	router := stt.NewRouter(m.Logger, routes.streaming...)
+	// The owner's voice, embedded by the built-in extractor.
+	profiles := &speaker.Profiles{Store: db, Extractor: speaker.NewBuiltin()}
 	m.listen = listen.New(listen.Deps{
 		Conversations: conversations, History: db, Events: m.events, Router: router,
+		Voices:      ownerVoices{profiles},
 		SpoolDir:    filepath.Join(dataDir, "audio"),
 		Translator:  liveTranslator(m.Config, extractor, m.Logger),
 		Translation: listen.Translation{To: m.Config.TranslateTo, Event: m.Config.TranslationEvent},
 		Logger:      m.Logger,
 	})
 	m.api, err = api.New(api.Deps{
-		Listen:      m.listen,
-		Transcriber: transcribe.New(m.Logger, routes.batch...),
-		VoiceBudget: transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
-		// The owner's voice, embedded by the built-in extractor.
-		SpeechProfiles: &speaker.Profiles{Store: db, Extractor: speaker.NewBuiltin()},
+		Listen:         m.listen,
+		Transcriber:    transcribe.New(m.Logger, routes.batch...),
+		VoiceBudget:    transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
+		SpeechProfiles: profiles,
 		Config:         m.Config,
 		Store:          db,
 		Conversations:  conversations,

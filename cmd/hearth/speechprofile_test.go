@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSpeechProfileEndToEnd: the owner records a profile through
@@ -92,5 +96,86 @@ func TestSpeechProfileEndToEnd(t *testing.T) {
 	code, _, _ = upload(t, srv.base+"/v3/upload-audio", "", map[string]string{"file": speech}, nil)
 	if code != 401 {
 		t.Fatalf("anonymous upload: %d", code)
+	}
+}
+
+// voiceWAV is sentences spoken by a Festival voice (kal_diphone,
+// cmu_us_slt_arctic_hts, …), 16 kHz, each followed by 1.5 s of silence.
+func voiceWAV(t *testing.T, voice string, sentences ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var parts []string
+	for i, s := range sentences {
+		txt, wav, padded := filepath.Join(dir, "s.txt"), filepath.Join(dir, "s.wav"), filepath.Join(dir, "p"+strconv.Itoa(i)+".wav")
+		os.WriteFile(txt, []byte(s), 0o600)
+		mustRun(t, "text2wave", "-F", "16000", "-eval", "(voice_"+voice+")", "-o", wav, txt)
+		mustRun(t, "sox", wav, "-r", "16000", "-c", "1", "-b", "16", padded, "pad", "0", "1.5")
+		parts = append(parts, padded)
+	}
+	all := filepath.Join(dir, "all.wav")
+	mustRun(t, "sox", append(parts, all)...)
+	return all
+}
+
+// TestLiveOwnerIdentification: with a speech profile, a live session tells
+// the owner's voice from another: once a speaker has 2 s of speech, their
+// later segments carry speech_profile_processed, and is_user for the
+// owner only. (The scripted route hears the words; the voices are real
+// Festival speech: the owner slt, a guest kal.)
+func TestLiveOwnerIdentification(t *testing.T) {
+	t.Parallel()
+	owner := "cmu_us_slt_arctic_hts"
+	lines := []struct {
+		voice   string
+		speaker int
+		text    string
+	}{
+		{owner, 0, "Good morning, I wanted to talk about the garden this weekend."},
+		{"kal_diphone", 1, "Sure, I can help you plant the tomatoes on Saturday."},
+		{owner, 0, "Great, we also need new soil and a few more pots."},
+		{"kal_diphone", 1, "I will pick those up from the hardware store tomorrow."},
+		{owner, 0, "Thank you, that helps a lot with the whole plan."},
+		{"kal_diphone", 1, "No problem, see you on Saturday morning then."},
+	}
+	var script []string
+	var wavs []string
+	for _, l := range lines {
+		script = append(script, fmt.Sprintf(`{"text":%q,"speaker":%d}`, l.text, l.speaker))
+		wavs = append(wavs, voiceWAV(t, l.voice, l.text))
+	}
+	all := filepath.Join(t.TempDir(), "all.wav")
+	mustRun(t, "sox", append(wavs, all)...)
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[`+strings.Join(script, ",")+`]}`))
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	token := mustCLI(t, "token", "--data", data, "--user", uid)
+	profile := voiceWAV(t, owner, "This is my voice for the profile.", "I speak clearly and at an easy pace.", "The kitchen window faces the garden.")
+	if code, body, _ := upload(t, srv.base+"/v3/upload-audio", token, map[string]string{"file": profile}, nil); code != 200 {
+		t.Fatalf("profile: %d %s", code, body)
+	}
+
+	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), token)
+	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	go c.stream(encodeFrames(t, "pcm16", all), 4)
+	byText := map[string]map[string]any{}
+	c.until(60*time.Second, "every line", func(m wsMsg) bool {
+		for _, s := range segmentsOf(m) {
+			byText[s["text"].(string)] = s
+		}
+		return len(byText) >= len(lines)
+	})
+	for i, l := range lines {
+		s := byText[l.text]
+		if s == nil {
+			t.Fatalf("line %q never came (got %v)", l.text, byText)
+		}
+		processed, _ := s["speech_profile_processed"].(bool)
+		isUser, _ := s["is_user"].(bool)
+		if i < 2 {
+			continue // each speaker's first line is what identifies them
+		}
+		if !processed || isUser != (l.voice == owner) {
+			t.Errorf("%s %q: speech_profile_processed %v, is_user %v", l.voice, l.text, processed, isUser)
+		}
 	}
 }
