@@ -42,8 +42,9 @@ var ErrTooLong = errors.New("recording is longer than allowed")
 
 // Service runs batch jobs over routes, in order of preference.
 type Service struct {
-	routes []stt.BatchProvider
-	log    *slog.Logger
+	routes   []stt.BatchProvider
+	log      *slog.Logger
+	diarizer Diarizer // nil: speakers only as the route gives them
 }
 
 // New returns a service over routes.
@@ -100,6 +101,10 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 	committed := false // a route has transcribed something: no more fallback
 	var texts []string
 	spoke := false
+	var vs *voices
+	if opt.Diarize && s.diarizer != nil {
+		vs = &voices{}
+	}
 	for {
 		c, err := ch.next()
 		if err == io.EOF {
@@ -133,15 +138,21 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 					if seg.Text == "" {
 						continue
 					}
-					seg.Speaker = speaker(seg.Speaker, opt.Diarize)
+					seg.Speaker = speakerLabel(seg.Speaker, opt.Diarize)
+					if vs != nil {
+						vs.add(ctx, s.diarizer, seg, c.pcm, c.offset)
+					}
 					res.Segments = append(res.Segments, seg)
 					texts = append(texts, seg.Text)
 				}
 				if len(tr.Segments) == 0 && strings.TrimSpace(tr.Text) != "" {
 					// A route that returns only text still counts.
 					end := c.offset + float64(len(c.pcm))/audio.OutputRate
-					res.Segments = append(res.Segments, stt.Segment{Start: c.offset, End: end,
-						Text: strings.TrimSpace(tr.Text), Speaker: speaker("", opt.Diarize)})
+					seg := stt.Segment{Start: c.offset, End: end, Text: strings.TrimSpace(tr.Text), Speaker: speakerLabel("", opt.Diarize)}
+					if vs != nil {
+						vs.add(ctx, s.diarizer, seg, c.pcm, c.offset)
+					}
+					res.Segments = append(res.Segments, seg)
 					texts = append(texts, strings.TrimSpace(tr.Text))
 				}
 				break
@@ -156,6 +167,9 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 	}
 	res.Duration = time.Duration(ch.total) * time.Second / audio.OutputRate
 	res.Text = strings.Join(texts, " ")
+	if vs != nil {
+		vs.label(res.Segments, s.diarizer.Threshold())
+	}
 	switch {
 	case !spoke:
 		res.Outcome = stt.ExpectedSilence
@@ -179,9 +193,10 @@ func errWith(e *stt.Error, cause error) error {
 	return e
 }
 
-// speaker labels a segment: a route's own diarised label, else the one
-// speaker until the appliance tells voices apart; none without diarize.
-func speaker(label string, diarize bool) string {
+// speakerLabel labels a segment: a route's own diarised label, else one
+// speaker (which the Diarizer, when there is one, then tells apart by
+// voice); none without diarize.
+func speakerLabel(label string, diarize bool) string {
 	if !diarize {
 		return ""
 	}

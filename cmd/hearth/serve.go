@@ -147,7 +147,7 @@ func (m *Main) Run(ctx context.Context) error {
 	})
 	m.api, err = api.New(api.Deps{
 		Listen:         m.listen,
-		Transcriber:    transcribe.New(m.Logger, routes.batch...),
+		Transcriber:    transcribe.New(m.Logger, routes.batch...).WithDiarizer(profiles.Extractor),
 		VoiceBudget:    transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
 		SpeechProfiles: profiles,
 		Config:         m.Config,

@@ -179,3 +179,43 @@ func TestLiveOwnerIdentification(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchDiarization: /v1/stt/transcribe with diarize=true labels the
+// speakers by voice when the route does not (the scripted route hears the
+// words and names no speaker; the voices are Festival's slt and kal).
+func TestBatchDiarization(t *testing.T) {
+	t.Parallel()
+	lines := []struct{ voice, text string }{
+		{"cmu_us_slt_arctic_hts", "Did you remember to call the plumber this morning?"},
+		{"kal_diphone", "Yes, he is coming on Tuesday to fix the kitchen sink."},
+		{"cmu_us_slt_arctic_hts", "Good, then I will stay home and wait for him."},
+		{"kal_diphone", "I will leave the spare key under the flower pot."},
+	}
+	var script, wavs []string
+	for _, l := range lines {
+		script = append(script, fmt.Sprintf(`{"text":%q}`, l.text))
+		wavs = append(wavs, voiceWAV(t, l.voice, l.text))
+	}
+	all := filepath.Join(t.TempDir(), "all.wav")
+	mustRun(t, "sox", append(wavs, all)...)
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[`+strings.Join(script, ",")+`]}`))
+	token := mustCLI(t, "token", "--data", data, "--user", mustCLI(t, "users", "add", "--data", data, "--name", "Ada"))
+	code, body, _ := upload(t, srv.base+"/v1/stt/transcribe", token, map[string]string{"file": all}, map[string]string{"diarize": "true"})
+	var res struct {
+		Segments []struct{ Text, Speaker string } `json:"segments"`
+	}
+	if code != 200 || json.Unmarshal([]byte(body), &res) != nil || len(res.Segments) != len(lines) {
+		t.Fatalf("%d %s", code, body)
+	}
+	want := []string{"SPEAKER_00", "SPEAKER_01", "SPEAKER_00", "SPEAKER_01"}
+	for i, s := range res.Segments {
+		if s.Speaker != want[i] {
+			t.Errorf("segment %d %q: %s, want %s", i, s.Text, s.Speaker, want[i])
+		}
+	}
+	code, body, _ = upload(t, srv.base+"/v1/stt/transcribe", token, map[string]string{"file": all}, map[string]string{"diarize": "false"})
+	if code != 200 || strings.Contains(body, "SPEAKER_") {
+		t.Fatalf("diarize=false: %d %s", code, body)
+	}
+}
