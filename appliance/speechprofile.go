@@ -13,3 +13,14 @@ type SpeechProfile struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
+
+// PersonVoice is what the appliance has learnt of a known person's voice.
+type PersonVoice struct {
+	PersonID   string
+	PersonName string
+	UserID     string
+	Extractor  string
+	Embedding  []float32
+	Seconds    float64 // speech the embedding rests on
+	UpdatedAt  time.Time
+}

@@ -3,20 +3,15 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
 // PutSpeechProfile stores a user's speech profile, replacing any other.
 func (db *DB) PutSpeechProfile(ctx context.Context, p *appliance.SpeechProfile) error {
-	emb := make([]byte, 4*len(p.Embedding))
-	for i, v := range p.Embedding {
-		binary.LittleEndian.PutUint32(emb[4*i:], math.Float32bits(v))
-	}
+	emb := encodeFloats(p.Embedding)
 	return db.withTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO speech_profiles (user_id, extractor, embedding, seconds, audio, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -43,10 +38,7 @@ func (db *DB) SpeechProfile(ctx context.Context, userID string) (*appliance.Spee
 	if err != nil {
 		return nil, fmt.Errorf("read speech profile: %w", err)
 	}
-	p.Embedding = make([]float32, len(emb)/4)
-	for i := range p.Embedding {
-		p.Embedding[i] = math.Float32frombits(binary.LittleEndian.Uint32(emb[4*i:]))
-	}
+	p.Embedding = decodeFloats(emb)
 	if p.CreatedAt, err = parseTime(created); err != nil {
 		return nil, err
 	}

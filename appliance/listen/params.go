@@ -29,6 +29,9 @@ type Params struct {
 	CustomSTT           bool
 	Source              appliance.ConversationSource
 	STTService          string // accepted and ignored: routes are the owner's policy
+	// SpeakerAutoAssign (speaker_auto_assign=enabled) assigns a speaker
+	// whose voice matches a known person to that person at once.
+	SpeakerAutoAssign bool
 }
 
 // Timeout bounds of conversation_timeout, in seconds; -1 means the maximum.
@@ -109,6 +112,7 @@ func ParseParams(q url.Values) (Params, error) {
 		}
 	}
 	p.STTService = q.Get("stt_service")
+	p.SpeakerAutoAssign = q.Get("speaker_auto_assign") == "enabled"
 	return p, nil
 }
 

@@ -73,10 +73,11 @@ type session struct {
 	spool    *spool
 	trq      chan translateJob // nil when the session is not translated
 
-	// The owner's voice, when they have a speech profile (voices.go).
-	owner  OwnerMatcher
-	ring   *voiceRing
-	voices map[int]*speakerVoice // by speaker id; guarded by mu
+	// Voices the session recognises (voices.go).
+	household Household
+	ring      *voiceRing
+	voices    map[int]*speakerVoice // by speaker id; guarded by mu
+	lastSeg   map[int]string        // each speaker's last segment id sent; guarded by mu
 }
 
 func newSession(srv *Server, conn *websocket.Conn, user string, p Params) *session {
@@ -156,11 +157,11 @@ func (s *session) open(ctx context.Context) error {
 		return nil
 	}
 	if s.p.IncludeSpeechProfile && s.srv.d.Voices != nil {
-		owner, err := s.srv.d.Voices.OwnerMatcher(ctx, s.user)
+		h, err := s.srv.d.Voices.Household(ctx, s.user)
 		if err != nil {
-			s.srv.d.Logger.Warn("speech profile not loaded; speakers are not identified", "user", s.user, "err", err)
-		} else if owner != nil {
-			s.owner, s.ring = owner, &voiceRing{}
+			s.srv.d.Logger.Warn("known voices not loaded; speakers are not identified", "user", s.user, "err", err)
+		} else if h != nil {
+			s.household, s.ring = h, &voiceRing{}
 		}
 	}
 	stream, sel, err := s.srv.d.Router.Open(ctx, stt.Config{Language: s.p.Language, Channels: s.p.Channels, Diarize: true})
@@ -463,6 +464,12 @@ func (s *session) flush(ctx context.Context) {
 	}
 	last := out[len(out)-1]
 	s.tail = &last
+	if s.lastSeg == nil {
+		s.lastSeg = map[int]string{}
+	}
+	for _, seg := range out {
+		s.lastSeg[seg.SpeakerID] = seg.ID
+	}
 	s.lastSpeech = s.now()
 	s.send(out)
 	if absorbed != "" {

@@ -33,6 +33,7 @@ func (s *session) assignSpeaker(ctx context.Context, m clientMessage) {
 	if convID == "" {
 		return // nothing recorded yet: the map alone carries it forward
 	}
+	s.learnVoice(ctx, *m.SpeakerID, m.PersonID, m.PersonName)
 	a := appliance.SpeakerAssignment{UserID: s.user, ConversationID: convID, SpeakerID: *m.SpeakerID,
 		PersonID: m.PersonID, PersonName: m.PersonName, SegmentIDs: m.SegmentIDs}
 	if _, err := s.srv.d.Conversations.AssignSpeaker(ctx, a); err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/speaker"
 )
 
 // Live identification of the owner, as the contract describes it: when a
@@ -15,15 +16,17 @@ import (
 // speech_profile_processed. The comparison runs off the flush cycle, which
 // never waits for it.
 
-// OwnerMatcher tells whether speech is the owner's (appliance/speaker).
-type OwnerMatcher interface {
-	IsOwner(ctx context.Context, pcm []int16) (bool, float64, error)
+// Household is the voices a session recognises (appliance/speaker): the
+// owner's profile and the people the owner has named.
+type Household interface {
+	HasProfile() bool
+	Identify(ctx context.Context, pcm []int16) (speaker.Identity, error)
+	Learn(ctx context.Context, personID, personName string, pcm []int16) error
 }
 
-// Voices finds the owner's voice for a session; nil when the user has no
-// speech profile.
+// Voices gives a session its user's household.
 type Voices interface {
-	OwnerMatcher(ctx context.Context, userID string) (OwnerMatcher, error)
+	Household(ctx context.Context, userID string) (Household, error)
 }
 
 const (
@@ -33,8 +36,8 @@ const (
 )
 
 // voiceRing keeps the session's recent audio in stream time, for cutting
-// out a speaker's segments. Only sessions whose owner has a profile keep
-// one (30 s of 16 kHz audio is 960 KB).
+// out a speaker's segments. Only sessions that recognise voices keep one
+// (30 s of 16 kHz audio is 960 KB).
 type voiceRing struct {
 	mu    sync.Mutex
 	pcm   []int16
@@ -80,7 +83,7 @@ type speakerVoice struct {
 // of identified speakers. Called with s.mu held, before the segments are
 // shifted to conversation time.
 func (s *session) identify(ctx context.Context, fresh []appliance.TranscriptSegment) {
-	if s.owner == nil {
+	if s.household == nil {
 		return
 	}
 	if s.voices == nil {
@@ -94,7 +97,7 @@ func (s *session) identify(ctx context.Context, fresh []appliance.TranscriptSegm
 			s.voices[seg.SpeakerID] = v
 		}
 		if v.known {
-			seg.SpeechProfileProcessed = true
+			seg.SpeechProfileProcessed = s.household.HasProfile()
 			if v.isUser && seg.PersonID == nil {
 				seg.IsUser = true
 			}
@@ -104,14 +107,14 @@ func (s *session) identify(ctx context.Context, fresh []appliance.TranscriptSegm
 		v.speech += seg.End - seg.Start
 		if v.speech >= minSpeakerSpeech.Seconds() && !v.pending {
 			v.pending = true
-			go s.identifySpeaker(ctx, seg.SpeakerID, v.spans)
+			go s.identifySpeaker(ctx, seg.SpeakerID, append([][2]float64(nil), v.spans...))
 		}
 	}
 }
 
 // identifySpeaker embeds up to 10 s of a speaker's spans, nearest the
 // middle of them, and records whether it is the owner.
-func (s *session) identifySpeaker(ctx context.Context, speaker int, spans [][2]float64) {
+func (s *session) identifySpeaker(ctx context.Context, spk int, spans [][2]float64) {
 	// The spans nearest the middle first: mid, mid-1, mid+1, mid-2, …
 	mid := len(spans) / 2
 	order := []int{mid}
@@ -134,15 +137,75 @@ func (s *session) identifySpeaker(ctx context.Context, speaker int, spans [][2]f
 	if len(pcm) > budget {
 		pcm = pcm[:budget]
 	}
-	isUser, dist, err := s.owner.IsOwner(ctx, pcm)
+	id, err := s.household.Identify(ctx, pcm)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := s.voices[speaker]
+	v := s.voices[spk]
 	v.pending = false
 	if err != nil {
-		s.srv.d.Logger.Debug("speaker not identified", "user", s.user, "speaker", speaker, "err", err)
+		s.srv.d.Logger.Debug("spk not identified", "user", s.user, "speaker", spk, "err", err)
 		return
 	}
-	v.known, v.isUser = true, isUser
-	s.srv.d.Logger.Debug("speaker identified", "user", s.user, "speaker", speaker, "is_user", isUser, "distance", dist)
+	v.known, v.isUser = true, id.Owner
+	s.srv.d.Logger.Debug("spk identified", "user", s.user, "speaker", spk, "is_user", id.Owner,
+		"person_id", id.PersonID, "distance", id.Distance)
+	if id.PersonID != "" {
+		s.suggestPerson(ctx, spk, id)
+	}
+}
+
+// suggestPerson tells the client a spk sounds like a known person
+// (speaker_label_suggestion). With speaker_auto_assign=enabled the person is
+// assigned at once, as if the owner had (the suggestion then names them);
+// without it the suggestion carries an empty person_id, as the reference's
+// newest version sends it. Called with s.mu held.
+func (s *session) suggestPerson(ctx context.Context, spk int, id speaker.Identity) {
+	segID := s.lastSeg[spk]
+	personID := ""
+	if s.p.SpeakerAutoAssign {
+		personID = id.PersonID
+		if s.people == nil {
+			s.people = map[int]string{}
+		}
+		if _, named := s.people[spk]; !named {
+			s.people[spk] = id.PersonID
+			if s.conv != nil && segID != "" {
+				a := appliance.SpeakerAssignment{UserID: s.user, ConversationID: s.conv.ID, SpeakerID: spk,
+					PersonID: id.PersonID, PersonName: id.PersonName, SegmentIDs: []string{segID}}
+				go func() {
+					if _, err := s.srv.d.Conversations.AssignSpeaker(context.WithoutCancel(ctx), a); err != nil {
+						s.srv.d.Logger.Warn("automatic spk assignment not stored", "user", s.user, "err", err)
+					}
+				}()
+			}
+		}
+	}
+	s.send(map[string]any{"type": "speaker_label_suggestion", "speaker_id": spk, "person_id": personID,
+		"person_name": id.PersonName, "segment_id": segID})
+}
+
+// learnVoice adds a spk's recent speech to what is known of the person
+// the owner named them as (not the owner: the profile is theirs to record).
+func (s *session) learnVoice(ctx context.Context, spk int, personID, personName string) {
+	if s.household == nil || personID == appliance.SelfPersonID {
+		return
+	}
+	s.mu.Lock()
+	var spans [][2]float64
+	if v := s.voices[spk]; v != nil {
+		spans = append(spans, v.spans...)
+	}
+	s.mu.Unlock()
+	var pcm []int16
+	for _, sp := range spans {
+		pcm = append(pcm, s.ring.cut(sp[0], sp[1])...)
+	}
+	if len(pcm) < sampleRate {
+		return // under a second of it still held: nothing to learn from
+	}
+	go func() {
+		if err := s.household.Learn(context.WithoutCancel(ctx), personID, personName, pcm); err != nil {
+			s.srv.d.Logger.Debug("voice not learnt", "user", s.user, "person_id", personID, "err", err)
+		}
+	}()
 }

@@ -35,9 +35,11 @@ var (
 	ErrStoreFailed = appliance.Errorf(appliance.EUNAVAILABLE, "Failed to store speaker embedding")
 )
 
-// Profiles records and reads users' speech profiles.
+// Profiles records and reads users' speech profiles, and gives sessions
+// the household's known voices.
 type Profiles struct {
 	Store     ProfileStore
+	Voices    VoiceStore // nil: people's voices are not learnt
 	Extractor Extractor
 	Now       func() time.Time
 }

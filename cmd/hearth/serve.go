@@ -136,10 +136,10 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	router := stt.NewRouter(m.Logger, routes.streaming...)
 	// The owner's voice, embedded by the built-in extractor.
-	profiles := &speaker.Profiles{Store: db, Extractor: speaker.NewBuiltin()}
+	profiles := &speaker.Profiles{Store: db, Voices: db, Extractor: speaker.NewBuiltin()}
 	m.listen = listen.New(listen.Deps{
 		Conversations: conversations, History: db, Events: m.events, Router: router,
-		Voices:      ownerVoices{profiles},
+		Voices:      households{profiles},
 		SpoolDir:    filepath.Join(dataDir, "audio"),
 		Translator:  liveTranslator(m.Config, extractor, m.Logger),
 		Translation: listen.Translation{To: m.Config.TranslateTo, Event: m.Config.TranslationEvent},

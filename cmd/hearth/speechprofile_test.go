@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // TestSpeechProfileEndToEnd: the owner records a profile through
@@ -218,4 +220,79 @@ func TestBatchDiarization(t *testing.T) {
 	if code != 200 || strings.Contains(body, "SPEAKER_") {
 		t.Fatalf("diarize=false: %d %s", code, body)
 	}
+}
+
+// TestLearntVoiceSuggestsThePerson: the owner names a guest's voice in one
+// session (speaker_assigned, a new person); in the next session the same
+// voice, under another speaker id, is recognised: speaker_label_suggestion
+// names the person and, with speaker_auto_assign=enabled, their later
+// segments carry the person.
+func TestLearntVoiceSuggestsThePerson(t *testing.T) {
+	t.Parallel()
+	owner, guest := "cmu_us_slt_arctic_hts", "kal_diphone"
+	first := []struct {
+		voice   string
+		speaker int
+		text    string
+	}{
+		{owner, 0, "Welcome in, please take a seat by the window."},
+		{guest, 1, "Thank you, I brought the documents for the insurance."},
+		{owner, 0, "Wonderful, let us go through them one by one."},
+		{guest, 1, "The first page lists the car and the second the house."},
+	}
+	second := []string{"Good afternoon, I am back with the signed contract.", "I also added the new address on page three.",
+		"Let me know if anything else is missing today."}
+	var script, wavs []string
+	for _, l := range first {
+		script = append(script, fmt.Sprintf(`{"text":%q,"speaker":%d}`, l.text, l.speaker))
+		wavs = append(wavs, voiceWAV(t, l.voice, l.text))
+	}
+	for _, text := range second {
+		script = append(script, fmt.Sprintf(`{"text":%q,"speaker":2}`, text))
+	}
+	one := filepath.Join(t.TempDir(), "one.wav")
+	mustRun(t, "sox", append(wavs, one)...)
+	two := voiceWAV(t, guest, second...)
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[`+strings.Join(script, ",")+`]}`))
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	token := mustCLI(t, "token", "--data", data, "--user", uid)
+
+	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), token)
+	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	streamed := make(chan struct{})
+	go func() { c.stream(encodeFrames(t, "pcm16", one), 4); close(streamed) }()
+	var guestSegs []string
+	c.until(60*time.Second, "the guest's lines", func(m wsMsg) bool {
+		for _, s := range segmentsOf(m) {
+			if s["speaker_id"].(float64) == 1 {
+				guestSegs = append(guestSegs, s["id"].(string))
+			}
+		}
+		return len(guestSegs) >= 2
+	})
+	<-streamed // one writer at a time on a socket
+	assign, _ := json.Marshal(map[string]any{"type": "speaker_assigned", "speaker_id": 1, "person_id": "p-bob", "person_name": "Bob",
+		"segment_ids": guestSegs})
+	c.conn.WriteMessage(websocket.TextMessage, assign)
+	time.Sleep(time.Second) // the voice is learnt off the socket's path
+	c.conn.Close()
+
+	c2 := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), token) // appQuery sets speaker_auto_assign=enabled
+	c2.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	go c2.stream(encodeFrames(t, "pcm16", two), 4)
+	sug := event(c2.until(60*time.Second, "a speaker_label_suggestion", func(m wsMsg) bool {
+		return event(m, "speaker_label_suggestion") != nil
+	}), "speaker_label_suggestion")
+	if sug["person_id"] != "p-bob" || sug["person_name"] != "Bob" || sug["segment_id"] == "" {
+		t.Fatalf("suggestion %v", sug)
+	}
+	c2.until(60*time.Second, "a segment of Bob's", func(m wsMsg) bool {
+		for _, s := range segmentsOf(m) {
+			if s["person_id"] == "p-bob" && s["is_user"] == false {
+				return true
+			}
+		}
+		return false
+	})
 }

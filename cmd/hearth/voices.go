@@ -7,15 +7,15 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/speaker"
 )
 
-// ownerVoices gives live sessions the owner's voice from the speech
-// profiles (a user without one gets a nil matcher, not a nil pointer
-// inside an interface).
-type ownerVoices struct{ profiles *speaker.Profiles }
+// households gives live sessions their user's known voices from the speech
+// profiles and the people's learnt voices (never a nil pointer inside a
+// non-nil interface).
+type households struct{ profiles *speaker.Profiles }
 
-func (v ownerVoices) OwnerMatcher(ctx context.Context, userID string) (listen.OwnerMatcher, error) {
-	o, err := v.profiles.Owner(ctx, userID)
-	if o == nil || err != nil {
+func (v households) Household(ctx context.Context, userID string) (listen.Household, error) {
+	h, err := v.profiles.Household(ctx, userID)
+	if h == nil || err != nil {
 		return nil, err
 	}
-	return o, nil
+	return h, nil
 }
