@@ -79,6 +79,12 @@ type Config struct {
 	SpeechmaticsAPIKey         string
 	SpeechmaticsURL            string
 	SpeechmaticsOperatingPoint string
+	// SpeakerEmbeddingURL, when set, embeds voices through that service on
+	// the LAN (multipart WAV in, vector out) instead of the built-in
+	// extractor; SpeakerThreshold (0: the extractor's own, 0.45 for a
+	// service) is the cosine distance under which two voices are one.
+	SpeakerEmbeddingURL string
+	SpeakerThreshold    float64
 	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
 	// Debian's pocketsphinx-en-us).
 	PocketSphinxModel string
@@ -224,6 +230,9 @@ func DefaultConfig() Config {
 // Validate reports the first problem with c.
 func (c Config) Validate() error {
 	var errs []error
+	if c.SpeakerThreshold < 0 || c.SpeakerThreshold >= 2 {
+		errs = append(errs, fmt.Errorf("speaker threshold %v must be a cosine distance from 0 (the extractor's own) to under 2", c.SpeakerThreshold))
+	}
 	if c.DataDir == "" {
 		errs = append(errs, errors.New("data directory is required"))
 	}

@@ -35,3 +35,16 @@ func Distance(a, b []float32) float64 {
 	}
 	return 1 - dot/math.Sqrt(na*nb)
 }
+
+// WithThreshold is ex with another same-voice threshold (the owner's
+// calibration of their own household).
+func WithThreshold(ex Extractor, threshold float64) Extractor {
+	return thresholded{Extractor: ex, th: threshold}
+}
+
+type thresholded struct {
+	Extractor
+	th float64
+}
+
+func (t thresholded) Threshold() float64 { return t.th }

@@ -135,8 +135,11 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	router := stt.NewRouter(m.Logger, routes.streaming...)
-	// The owner's voice, embedded by the built-in extractor.
-	profiles := &speaker.Profiles{Store: db, Voices: db, Extractor: speaker.NewBuiltin()}
+	voice, err := newVoiceExtractor(m.Config, m.Logger)
+	if err != nil {
+		return err
+	}
+	profiles := &speaker.Profiles{Store: db, Voices: db, Extractor: voice}
 	m.listen = listen.New(listen.Deps{
 		Conversations: conversations, History: db, Events: m.events, Router: router,
 		Voices:      households{profiles},

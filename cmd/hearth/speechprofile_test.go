@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -295,4 +297,39 @@ func TestLearntVoiceSuggestsThePerson(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// TestSpeakerEmbeddingService: with --speaker-embedding-url the owner's
+// voice is embedded by that service (a fake of the reference's API), and
+// the profile says which extractor made it.
+func TestSpeakerEmbeddingService(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, _, err := r.FormFile("file"); err != nil || r.URL.Path != "/v2/embedding" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		calls.Add(1)
+		json.NewEncoder(w).Encode(map[string]any{"embedding": []float32{0.1, 0.2, 0.3, 0.4}})
+	}))
+	defer fake.Close()
+	data := t.TempDir()
+	srv := startServe(t, data, "HEARTH_SPEAKER_EMBEDDING_URL="+fake.URL+"/v2/embedding")
+	token := mustCLI(t, "token", "--data", data, "--user", mustCLI(t, "users", "add", "--data", data, "--name", "Ada"))
+	speech := speechWAV(t, "Good morning, this is my voice.", "I am recording my speech profile today.")
+	if code, body, _ := upload(t, srv.base+"/v3/upload-audio", token, map[string]string{"file": speech}, nil); code != 200 {
+		t.Fatalf("upload: %d %s", code, body)
+	}
+	req, _ := http.NewRequest("GET", srv.base+"/v3/speech-profile/status", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if calls.Load() == 0 || !strings.Contains(string(b), `"extractor":"http:127.0.0.1`) {
+		t.Fatalf("%d calls; status %s", calls.Load(), b)
+	}
 }

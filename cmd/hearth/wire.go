@@ -17,6 +17,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/llm"
+	"github.com/hearth-appliance/hearth/appliance/speaker"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
@@ -199,3 +200,25 @@ var (
 	_ listen.History        = (*store.DB)(nil)
 	_ transcribe.UsageStore = (*store.DB)(nil)
 )
+
+// newVoiceExtractor picks how voices are embedded: a speaker-embedding
+// service on the LAN when configured, else the built-in extractor.
+func newVoiceExtractor(cfg appliance.Config, logger *slog.Logger) (speaker.Extractor, error) {
+	if cfg.SpeakerEmbeddingURL != "" {
+		th := cfg.SpeakerThreshold
+		if th == 0 {
+			th = 0.45 // the reference's threshold for its neural model
+		}
+		ex, err := speaker.NewHTTP(cfg.SpeakerEmbeddingURL, th)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		logger.Info("voices embedded by a service on the LAN: speech leaves this box for it", "url", redactURL(cfg.SpeakerEmbeddingURL))
+		return ex, nil
+	}
+	var ex speaker.Extractor = speaker.NewBuiltin()
+	if cfg.SpeakerThreshold > 0 {
+		ex = speaker.WithThreshold(ex, cfg.SpeakerThreshold)
+	}
+	return ex, nil
+}
