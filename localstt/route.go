@@ -139,6 +139,9 @@ func (r *Route) Close() {
 // Name implements the providers.
 func (r *Route) Name() string { return Name }
 
+// Undiarized implements stt.Undiarized: the route names no speakers.
+func (r *Route) Undiarized() bool { return true }
+
 // Model names the model file (stt_model).
 func (r *Route) Model() string {
 	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(r.model), "ggml-"), ".bin")

@@ -78,6 +78,11 @@ type session struct {
 	ring      *voiceRing
 	voices    map[int]*speakerVoice // by speaker id; guarded by mu
 	lastSeg   map[int]string        // each speaker's last segment id sent; guarded by mu
+	// diarizing: the route names no speakers, so the session tells voices
+	// apart (voices.go); clusters and lastSpeaker are guarded by mu.
+	diarizing   bool
+	clusters    []*voiceCluster
+	lastSpeaker int
 }
 
 func newSession(srv *Server, conn *websocket.Conn, user string, p Params) *session {
@@ -169,6 +174,7 @@ func (s *session) open(ctx context.Context) error {
 		return err
 	}
 	s.stream, s.provider = stream, sel.Provider
+	s.diarizing = sel.Undiarized && s.household != nil
 	ready := map[string]any{"type": "service_status", "status": "ready", "provider": sel.Provider}
 	if r := sel.Reason(); r != "" {
 		ready["reason"] = r
@@ -418,6 +424,7 @@ func (s *session) flush(ctx context.Context) {
 	fresh := wordsToSegments(s.words, 0, s.provider)
 	fresh = append(fresh, s.suggested...)
 	s.words, s.suggested = nil, nil
+	s.diarize(ctx, fresh)
 	s.applyPeople(fresh)
 	s.identify(ctx, fresh)
 	if err := s.recordingLocked(ctx, s.streamStart.Add(time.Duration(fresh[0].Start*float64(time.Second)))); err != nil {

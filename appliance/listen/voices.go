@@ -2,6 +2,7 @@ package listen
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -20,6 +21,8 @@ import (
 // owner's profile and the people the owner has named.
 type Household interface {
 	HasProfile() bool
+	Embed(ctx context.Context, pcm []int16) ([]float32, error)
+	Threshold() float64
 	Identify(ctx context.Context, pcm []int16) (speaker.Identity, error)
 	Learn(ctx context.Context, personID, personName string, pcm []int16) error
 }
@@ -208,4 +211,61 @@ func (s *session) learnVoice(ctx context.Context, spk int, personID, personName 
 			s.srv.d.Logger.Debug("voice not learnt", "user", s.user, "person_id", personID, "err", err)
 		}
 	}()
+}
+
+// A live session on a route that names no speakers tells voices apart
+// itself, online: each new segment's speech (a second or more) is embedded
+// as it is flushed (the built-in extractor takes about 2 ms per second of
+// speech) and joins the nearest speaker heard so far, or becomes a new one;
+// a shorter segment stays with the speaker before it.
+
+// voiceCluster is one speaker the session has heard.
+type voiceCluster struct {
+	sum []float64
+}
+
+func (c *voiceCluster) centroid() []float32 {
+	out := make([]float32, len(c.sum))
+	for i, v := range c.sum {
+		out[i] = float32(v)
+	}
+	return out
+}
+
+// diarize gives fresh segments (stream time) speaker ids by voice. Called
+// with s.mu held.
+func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegment) {
+	if !s.diarizing {
+		return
+	}
+	for i := range fresh {
+		seg := &fresh[i]
+		spk := s.lastSpeaker
+		if pcm := s.ring.cut(seg.Start, seg.End); len(pcm) >= sampleRate {
+			if e, err := s.household.Embed(ctx, pcm); err == nil {
+				spk = s.nearestCluster(e, float64(len(pcm))/sampleRate)
+			}
+		}
+		s.lastSpeaker = spk
+		seg.SpeakerID, seg.Speaker = spk, fmt.Sprintf("SPEAKER_%02d", spk)
+	}
+}
+
+// nearestCluster returns the speaker whose voice e is within the
+// threshold of (the nearest), adding e to it; else a new speaker.
+func (s *session) nearestCluster(e []float32, weight float64) int {
+	best, bd := -1, s.household.Threshold()
+	for i, c := range s.clusters {
+		if d := speaker.Distance(c.centroid(), e); d < bd {
+			best, bd = i, d
+		}
+	}
+	if best < 0 {
+		s.clusters = append(s.clusters, &voiceCluster{sum: make([]float64, len(e))})
+		best = len(s.clusters) - 1
+	}
+	for k, v := range e {
+		s.clusters[best].sum[k] += weight * float64(v)
+	}
+	return best
 }

@@ -61,6 +61,14 @@ func (p *Profiles) Household(ctx context.Context, userID string) (*Household, er
 	return h, nil
 }
 
+// Embed embeds speech with the household's extractor.
+func (h *Household) Embed(ctx context.Context, pcm []int16) ([]float32, error) {
+	return h.ex.Embed(ctx, pcm)
+}
+
+// Threshold is the extractor's same-voice distance.
+func (h *Household) Threshold() float64 { return h.ex.Threshold() }
+
 // HasProfile reports whether the owner's speech profile is known.
 func (h *Household) HasProfile() bool { return h.owner != nil }
 

@@ -38,6 +38,9 @@ func (r *Router) WithRetry(attempts int, backoff time.Duration) *Router {
 // Selection is what Open chose.
 type Selection struct {
 	Provider string
+	// Undiarized: the provider names no speakers (it implements
+	// Undiarized); the session tells voices apart itself.
+	Undiarized bool
 	// FallbackFrom names the preferred provider that could not be opened,
 	// when another one serves the session instead.
 	FallbackFrom string
@@ -70,6 +73,9 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 			s, err := p.Open(ctx, cfg)
 			if err == nil {
 				sel.Provider = p.Name()
+				if u, ok := p.(Undiarized); ok && u.Undiarized() {
+					sel.Undiarized = true
+				}
 				return s, sel, nil
 			}
 			last = Classify(err, p.Name())

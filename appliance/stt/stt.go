@@ -69,6 +69,13 @@ type Transcript struct {
 	DetectedLanguage string    `json:"detected_language"`
 }
 
+// Undiarized is implemented by a provider whose words never name a speaker
+// (every word is speaker 0): local recognizers and plain transcription
+// servers. A live session then tells voices apart itself.
+type Undiarized interface {
+	Undiarized() bool
+}
+
 // BatchProvider transcribes whole recordings.
 type BatchProvider interface {
 	Name() string

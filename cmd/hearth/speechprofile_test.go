@@ -333,3 +333,52 @@ func TestSpeakerEmbeddingService(t *testing.T) {
 		t.Fatalf("%d calls; status %s", calls.Load(), b)
 	}
 }
+
+// TestLiveDiarization: on a route that names no speakers (PocketSphinx), a
+// live session tells two Festival voices apart by itself.
+func TestLiveDiarization(t *testing.T) {
+	t.Parallel()
+	needPocketSphinx(t)
+	lines := []struct{ voice, text string }{
+		{"cmu_us_slt_arctic_hts", "please send a report to my manager tomorrow morning"},
+		{"kal_diphone", "good morning today i will call the plumber about the kitchen sink"},
+		{"cmu_us_slt_arctic_hts", "then buy bread and coffee on the way home"},
+		{"kal_diphone", "the meeting about the budget moved to thursday afternoon"},
+	}
+	var wavs []string
+	for _, l := range lines {
+		wavs = append(wavs, voiceWAV(t, l.voice, l.text))
+	}
+	all := filepath.Join(t.TempDir(), "all.wav")
+	mustRun(t, "sox", append(wavs, all)...)
+	data := t.TempDir()
+	srv := startServe(t, data, "HEARTH_STT_ROUTES=pocketsphinx")
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	token := mustCLI(t, "token", "--data", data, "--user", uid)
+	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), token)
+	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	go c.stream(encodeFrames(t, "pcm16", all), 1.5)
+	var segs []map[string]any
+	heard := func(word string) (float64, bool) {
+		for _, s := range segs {
+			if strings.Contains(s["text"].(string), word) {
+				return s["speaker_id"].(float64), true
+			}
+		}
+		return 0, false
+	}
+	c.until(90*time.Second, "every line", func(m wsMsg) bool {
+		segs = append(segs, segmentsOf(m)...)
+		_, last := heard("budget")
+		return last
+	})
+	for _, s := range segs {
+		t.Logf("speaker %v at %.1f–%.1f: %v", s["speaker_id"], s["start"], s["end"], s["text"])
+	}
+	// Each voice keeps one speaker id; the first voice heard is 0.
+	for word, want := range map[string]float64{"manager": 0, "plumber": 1, "coffee": 0, "budget": 1} {
+		if got, ok := heard(word); !ok || got != want {
+			t.Errorf("the line with %q: speaker %v (heard %v), want %v", word, got, ok, want)
+		}
+	}
+}

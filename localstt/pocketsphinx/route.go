@@ -107,6 +107,9 @@ func configError(reason string, err error) error {
 // Name implements stt.StreamingProvider and stt.BatchProvider.
 func (r *Route) Name() string { return Name }
 
+// Undiarized implements stt.Undiarized: the route names no speakers.
+func (r *Route) Undiarized() bool { return true }
+
 // Model names the model for replies (stt_model).
 func (r *Route) Model() string { return "en-us" }
 

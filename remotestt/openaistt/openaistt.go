@@ -61,6 +61,9 @@ func New(cfg Config) (*Route, error) {
 // Name implements the providers.
 func (r *Route) Name() string { return Name }
 
+// Undiarized implements stt.Undiarized: the route names no speakers.
+func (r *Route) Undiarized() bool { return true }
+
 // Model names the server's model (stt_model).
 func (r *Route) Model() string { return r.cfg.Model }
 
