@@ -60,8 +60,12 @@ build: whisper ## Build bin/hearth
 MCP_CLIENT := cmd/hearth/testdata/mcp-client
 
 .PHONY: test
-test: mcp-client whisper ## Run every test (PKG=./store to narrow)
+test: mcp-client whisper onnxruntime ## Run every test (PKG=./store to narrow)
 	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(PKG)
+
+.PHONY: onnxruntime
+onnxruntime: ## Fetch the onnxruntime library (ONNX speaker models) into .cache/ (once)
+	@bash scripts/onnxruntime.sh >/dev/null
 
 .PHONY: mcp-client
 mcp-client: test-deps $(MCP_CLIENT)/node_modules/.package-lock.json
@@ -71,7 +75,7 @@ $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
 	cd $(MCP_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: test-race
-test-race: mcp-client whisper ## Run the tests under the race detector, shuffled
+test-race: mcp-client whisper onnxruntime ## Run the tests under the race detector, shuffled
 	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
 
 .PHONY: fuzz

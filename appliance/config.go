@@ -85,6 +85,11 @@ type Config struct {
 	// service) is the cosine distance under which two voices are one.
 	SpeakerEmbeddingURL string
 	SpeakerThreshold    float64
+	// SpeakerONNXModel, when set, embeds voices with that neural speaker
+	// model (WeSpeaker or 3D-Speaker ONNX: 80-band filterbank in) run by
+	// the onnxruntime library at ONNXRuntimeLib.
+	SpeakerONNXModel string
+	ONNXRuntimeLib   string
 	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
 	// Debian's pocketsphinx-en-us).
 	PocketSphinxModel string

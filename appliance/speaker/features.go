@@ -21,18 +21,21 @@ const (
 	melHigh    = 4000.0
 )
 
-// melFilters are triangular filters over the FFT bins, built once.
-var melFilters = func() [][]float64 {
+// melFilters are the built-in extractor's filters, built once.
+var melFilters = melBank(melBands, melLow, melHigh)
+
+// melBank builds triangular mel filters over the FFT bins.
+func melBank(bands int, low, high float64) [][]float64 {
 	mel := func(f float64) float64 { return 2595 * math.Log10(1+f/700) }
 	hz := func(m float64) float64 { return 700 * (math.Pow(10, m/2595) - 1) }
-	lo, hi := mel(melLow), mel(melHigh)
-	centres := make([]float64, melBands+2)
+	lo, hi := mel(low), mel(high)
+	centres := make([]float64, bands+2)
 	for i := range centres {
-		centres[i] = hz(lo + (hi-lo)*float64(i)/float64(melBands+1))
+		centres[i] = hz(lo + (hi-lo)*float64(i)/float64(bands+1))
 	}
 	bins := fftSize/2 + 1
-	filters := make([][]float64, melBands)
-	for b := range melBands {
+	filters := make([][]float64, bands)
+	for b := range bands {
 		f := make([]float64, bins)
 		for k := range bins {
 			freq := float64(k) * sampleRate / fftSize
@@ -47,7 +50,7 @@ var melFilters = func() [][]float64 {
 		filters[b] = f
 	}
 	return filters
-}()
+}
 
 // hamming is the analysis window.
 var hamming = func() []float64 {
@@ -64,8 +67,44 @@ type frames struct {
 	energy []float64 // log energy per frame
 }
 
-// logMel computes the log-mel frames of 16 kHz PCM.
+// logMel computes the built-in extractor's log-mel frames of 16 kHz PCM
+// (steady noise subtracted).
 func logMel(pcm []int16) frames {
+	out := melPower(pcm, melFilters)
+	subtractNoise(out.logmel)
+	for _, row := range out.logmel {
+		for b, v := range row {
+			row[b] = math.Log(v + 1e-3)
+		}
+	}
+	return out
+}
+
+// Fbank is the usual front end of neural speaker models (WeSpeaker,
+// 3D-Speaker): log mel filterbank energies of 16 kHz PCM, 25 ms windows
+// every 10 ms, with each band's mean over the recording removed.
+func Fbank(pcm []int16, bands int, low, high float64) [][]float32 {
+	fr := melPower(pcm, melBank(bands, low, high))
+	out := make([][]float32, len(fr.logmel))
+	mean := make([]float64, bands)
+	for i, row := range fr.logmel {
+		for b, v := range row {
+			row[b] = math.Log(v + 1e-6)
+			mean[b] += row[b]
+		}
+		out[i] = make([]float32, bands)
+	}
+	for i, row := range fr.logmel {
+		for b, v := range row {
+			out[i][b] = float32(v - mean[b]/float64(len(fr.logmel)))
+		}
+	}
+	return out
+}
+
+// melPower computes the mel-band powers (not yet logs) and log energies of
+// each frame.
+func melPower(pcm []int16, filters [][]float64) frames {
 	var out frames
 	buf := make([]complex128, fftSize)
 	for start := 0; start+frameLen <= len(pcm); start += frameHop {
@@ -88,8 +127,8 @@ func logMel(pcm []int16) frames {
 			}
 		}
 		fft(buf)
-		row := make([]float64, melBands)
-		for b, f := range melFilters {
+		row := make([]float64, len(filters))
+		for b, f := range filters {
 			var s float64
 			for k, w := range f {
 				if w != 0 {
@@ -101,12 +140,6 @@ func logMel(pcm []int16) frames {
 		}
 		out.logmel = append(out.logmel, row)
 		out.energy = append(out.energy, math.Log(e/frameLen+1e-3))
-	}
-	subtractNoise(out.logmel)
-	for _, row := range out.logmel {
-		for b, v := range row {
-			row[b] = math.Log(v + 1e-3)
-		}
 	}
 	return out
 }

@@ -93,6 +93,8 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.SpeechmaticsAPIKey, "speechmatics-api-key", cfg.SpeechmaticsAPIKey, "a Speechmatics API key turns the Speechmatics route on (audio leaves the box for it; prefer the environment twin)")
 	fs.StringVar(&cfg.SpeechmaticsURL, "speechmatics-url", cfg.SpeechmaticsURL, "Speechmatics' real-time address (default wss://eu2.rt.speechmatics.com/v2; another region's otherwise)")
 	fs.StringVar(&cfg.SpeakerEmbeddingURL, "speaker-embedding-url", cfg.SpeakerEmbeddingURL, "a speaker-embedding service on the LAN, e.g. http://gpu-box.lan:8080/v2/embedding (default: the built-in extractor)")
+	fs.StringVar(&cfg.SpeakerONNXModel, "speaker-onnx-model", cfg.SpeakerONNXModel, "a neural speaker model (WeSpeaker or 3D-Speaker ONNX, 80-band filterbank in) to embed voices with")
+	fs.StringVar(&cfg.ONNXRuntimeLib, "onnxruntime-lib", cfg.ONNXRuntimeLib, "the onnxruntime shared library for --speaker-onnx-model (scripts/onnxruntime.sh fetches one)")
 	fs.Float64Var(&cfg.SpeakerThreshold, "speaker-threshold", cfg.SpeakerThreshold, "cosine distance under which two voices are taken as one (default: the extractor's own; 0.45 for a service)")
 	fs.StringVar(&cfg.SpeechmaticsOperatingPoint, "speechmatics-operating-point", cfg.SpeechmaticsOperatingPoint, "Speechmatics model: standard or enhanced (default enhanced)")
 	fs.StringVar(&cfg.PocketSphinxModel, "pocketsphinx-model", cfg.PocketSphinxModel, "the PocketSphinx English model's folder (default: Debian's pocketsphinx-en-us, /usr/share/pocketsphinx/model/en-us)")

@@ -382,3 +382,18 @@ func TestLiveDiarization(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeakerModelErrorsSayWhatToDo: a speaker model that cannot be loaded
+// stops the appliance at start with a message that says why.
+func TestSpeakerModelErrorsSayWhatToDo(t *testing.T) {
+	t.Parallel()
+	_, stderr, code := cli(t, "serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0",
+		"--speaker-onnx-model", filepath.Join(t.TempDir(), "none.onnx"), "--onnxruntime-lib", "/nonexistent/libonnxruntime.so.1")
+	if code != 2 || !strings.Contains(stderr, "speaker model") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, stderr, code = cli(t, "serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--speaker-threshold", "3")
+	if code != 2 || !strings.Contains(stderr, "speaker threshold") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/llm"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
+	"github.com/hearth-appliance/hearth/appliance/speaker/onnx"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
@@ -214,6 +215,14 @@ func newVoiceExtractor(cfg appliance.Config, logger *slog.Logger) (speaker.Extra
 			return nil, usageErr("%v", err)
 		}
 		logger.Info("voices embedded by a service on the LAN: speech leaves this box for it", "url", redactURL(cfg.SpeakerEmbeddingURL))
+		return ex, nil
+	}
+	if cfg.SpeakerONNXModel != "" {
+		ex, err := onnx.New(onnx.Config{Model: cfg.SpeakerONNXModel, Library: cfg.ONNXRuntimeLib, Threshold: cfg.SpeakerThreshold})
+		if err != nil {
+			return nil, usageErr("--speaker-onnx-model: %v", err)
+		}
+		logger.Info("voices embedded by a neural speaker model", "model", cfg.SpeakerONNXModel)
 		return ex, nil
 	}
 	var ex speaker.Extractor = speaker.NewBuiltin()
