@@ -32,6 +32,9 @@ type Params struct {
 	// SpeakerAutoAssign (speaker_auto_assign=enabled) assigns a speaker
 	// whose voice matches a known person to that person at once.
 	SpeakerAutoAssign bool
+	// CreateSpeakers (create_speakers=true) makes a person of a speaker who
+	// introduces themself, when speaker_auto_assign is on too.
+	CreateSpeakers bool
 }
 
 // Timeout bounds of conversation_timeout, in seconds; -1 means the maximum.
@@ -113,6 +116,7 @@ func ParseParams(q url.Values) (Params, error) {
 	}
 	p.STTService = q.Get("stt_service")
 	p.SpeakerAutoAssign = q.Get("speaker_auto_assign") == "enabled"
+	p.CreateSpeakers = truthy(q.Get("create_speakers"))
 	return p, nil
 }
 

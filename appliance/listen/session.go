@@ -83,6 +83,7 @@ type session struct {
 	diarizing   bool
 	clusters    []*voiceCluster
 	lastSpeaker int
+	introduced  map[int]string // the name each speaker gave; guarded by mu
 }
 
 func newSession(srv *Server, conn *websocket.Conn, user string, p Params) *session {
@@ -479,6 +480,7 @@ func (s *session) flush(ctx context.Context) {
 	}
 	s.lastSpeech = s.now()
 	s.send(out)
+	s.introductions(ctx, out)
 	if absorbed != "" {
 		s.send(map[string]any{"type": "segments_deleted", "segment_ids": []string{absorbed}})
 	}

@@ -219,6 +219,9 @@ func (s *session) learnVoice(ctx context.Context, spk int, personID, personName 
 // speech) and joins the nearest speaker heard so far, or becomes a new one;
 // a shorter segment stays with the speaker before it.
 
+// diarizeWait bounds one embedding in the flush.
+const diarizeWait = 150 * time.Millisecond
+
 // voiceCluster is one speaker the session has heard.
 type voiceCluster struct {
 	sum []float64
@@ -242,7 +245,12 @@ func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegme
 		seg := &fresh[i]
 		spk := s.lastSpeaker
 		if pcm := s.ring.cut(seg.Start, seg.End); len(pcm) >= sampleRate {
-			if e, err := s.household.Embed(ctx, pcm); err == nil {
+			// Bounded: an embedding service on the LAN must not hold up the
+			// flush (the built-in extractor takes milliseconds).
+			ectx, cancel := context.WithTimeout(ctx, diarizeWait)
+			e, err := s.household.Embed(ectx, pcm)
+			cancel()
+			if err == nil {
 				spk = s.nearestCluster(e, float64(len(pcm))/sampleRate)
 			}
 		}

@@ -397,3 +397,37 @@ func TestSpeakerModelErrorsSayWhatToDo(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+// TestSelfIntroduction: a speaker who says their name is suggested under
+// it; with create_speakers=true and speaker_auto_assign=enabled the person
+// is made and the speaker's later segments carry them.
+func TestSelfIntroduction(t *testing.T) {
+	t.Parallel()
+	frames := encodeFrames(t, "pcm16", speechWAV(t, "Hello everyone, nice to see you.", "Hi, I'm Bob, I live next door.", "Shall we start the meeting now?"))
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"Hello everyone, nice to see you.","speaker":0},
+		{"text":"Hi, I'm Bob, I live next door.","speaker":1},{"text":"Shall we start the meeting now?","speaker":1}]}`))
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	token := mustCLI(t, "token", "--data", data, "--user", uid)
+	q := strings.Replace(appQuery(uid, "pcm16", 120, ""), "create_speakers=false", "create_speakers=true", 1)
+	c := dialListen(t, srv.base, q, token)
+	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	go c.stream(frames, 4)
+	sug := event(c.until(30*time.Second, "a suggestion", func(m wsMsg) bool { return event(m, "speaker_label_suggestion") != nil }),
+		"speaker_label_suggestion")
+	id, _ := sug["person_id"].(string)
+	if sug["person_name"] != "Bob" || sug["speaker_id"].(float64) != 1 || id == "" {
+		t.Fatalf("suggestion %v", sug)
+	}
+	c.until(30*time.Second, "Bob's next segment", func(m wsMsg) bool {
+		for _, s := range segmentsOf(m) {
+			if strings.Contains(s["text"].(string), "Shall we start the meeting now?") {
+				if s["person_id"] != id {
+					t.Fatalf("Bob's next segment: %v", s)
+				}
+				return true
+			}
+		}
+		return false
+	})
+}
