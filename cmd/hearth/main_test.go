@@ -278,7 +278,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{[]string{"users", "add", "--data", data, "--name", "x", "--time-zone", "Mars/Olympus"}, 2, "--time-zone"},
 		{[]string{"keys", "create", "--data", data}, 2, "--user is required"},
 		{[]string{"keys", "create", "--data", data, "--user", "ghost"}, 2, `no user "ghost"`},
-		{[]string{"keys", "create", "--data", data, "--user", "x", "--kind", "admin"}, 2, "--kind must be dev or mcp"},
+		{[]string{"keys", "create", "--data", data, "--user", "x", "--kind", "admin"}, 2, "--kind must be dev, mcp or stt"},
 		{[]string{"keys", "create", "--data", data, "--user", "x", "--scopes", "everything"}, 2, "invalid scopes"},
 		{[]string{"token", "--data", data}, 2, "--user is required"},
 		{[]string{"serve", "--data", data, "--addr", "nonsense"}, 2, "is not HOST:PORT"},
