@@ -107,6 +107,10 @@ type Config struct {
 	EmbedAPIKey  string
 	EmbedDims    int
 
+	// MDNS advertises the appliance on the LAN as _hearth._tcp (multicast
+	// DNS, link-local: it never leaves the local network).
+	MDNS bool
+
 	// OAuthClients registers the assistant connectors that may use OAuth:
 	// "id=redirect|redirect,id2=redirect". Unregistered client ids are
 	// refused. See ParseOAuthClients.
@@ -212,6 +216,7 @@ func DefaultConfig() Config {
 		LLMTimeout:       60 * time.Second,
 		OAuthClients:     DefaultOAuthClients,
 		EmbedDims:        384,
+		MDNS:             true,
 	}
 }
 

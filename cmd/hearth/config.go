@@ -102,6 +102,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.EmbedModel, "embed-model", cfg.EmbedModel, "embedding model name on that server")
 	fs.StringVar(&cfg.EmbedAPIKey, "embed-api-key", cfg.EmbedAPIKey, "API key for the embeddings server (prefer the environment twin)")
 	fs.StringVar(&cfg.OAuthClients, "oauth-clients", cfg.OAuthClients, "assistant connectors allowed to use OAuth: id=redirect|redirect,id2=redirect (loopback redirects allow any port)")
+	fs.BoolVar(&cfg.MDNS, "mdns", cfg.MDNS, "advertise the appliance on the LAN as _hearth._tcp (multicast DNS; --mdns=false turns it off)")
 	fs.IntVar(&cfg.EmbedDims, "embed-dims", cfg.EmbedDims, "embedding dimensions (multiple of 8); changing it re-embeds everything")
 }
 

@@ -38,6 +38,7 @@ Usage:
   hearth listen  --file F --url URL --token T [--codec pcm16] [--end]  stream a recording live
   hearth transcribe F --url URL --token T                  transcribe a recording
   hearth service install|uninstall|start|stop|restart|status|run [serve flags]
+  hearth discover [--wait 2s] [--json]                     list appliances on the LAN (mDNS)
   hearth version
 
 Run 'hearth COMMAND --help' for a command's flags. Every flag has a HEARTH_*
@@ -75,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runListenClient(ctx, rest, stdout, stderr)
 	case "transcribe":
 		err = runTranscribeClient(ctx, rest, stdout, stderr)
+	case "discover":
+		err = runDiscover(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "hearth", version)
 	case "help", "-h", "--help":

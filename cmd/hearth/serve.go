@@ -50,6 +50,7 @@ type Main struct {
 	listener       net.Listener
 	served         chan error
 	unlock         func() // gives back the data folder's lock
+	lan            lanParts
 }
 
 // NewMain returns a Main with the default configuration.
@@ -179,6 +180,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.served = make(chan error, 1)
 	go func() { m.served <- m.http.Serve(ln) }()
+	m.startLAN(ln.Addr(), public.Default())
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", version)
 	return nil
 }
@@ -233,6 +235,7 @@ func (m *Main) Close() error {
 			errs = append(errs, fmt.Errorf("shutdown http: %w", err))
 		}
 	}
+	m.stopLAN()
 	if m.api != nil {
 		m.api.Close()
 	}
