@@ -67,4 +67,3 @@ func TestDiscoverFindsServe(t *testing.T) {
 		t.Fatalf("serve did not log its advertisement:\n%s", logs())
 	}
 }
-
