@@ -7,7 +7,7 @@ import (
 	"log"
 	"net"
 	"net/http"
-		"os"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"

@@ -6,28 +6,49 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hearth-appliance/hearth/dnssd"
+	"github.com/hearth-appliance/hearth/localca"
 )
 
 // lanParts are what serve runs for life on the LAN beside the API.
 type lanParts struct {
-	mdns *dnssd.Advertiser
+	mdns         *dnssd.Advertiser
+	ca           *localca.Authority // nil without a local CA
+	loopbackOnly bool               // --plain-http=loopback
+	httpsBase    string
+
+	once    sync.Once
+	handler http.Handler
 }
 
 // startLAN advertises the appliance over mDNS when configured. A box
 // without a multicast-capable interface still serves: the failure is
 // logged once and the API stays up.
-func (m *Main) startLAN(bound net.Addr, baseURL string) {
+func (m *Main) startLAN(baseURL string) {
 	if !m.Config.MDNS {
 		return
 	}
-	host, _, _ := net.SplitHostPort(m.Config.Addr)
-	_, portStr, _ := net.SplitHostPort(bound.String())
-	port, _ := strconv.Atoi(portStr)
+	addr := m.Config.Addr
+	if strings.HasPrefix(baseURL, "https://") && m.Config.TLSAddr != "" {
+		addr = m.Config.TLSAddr
+	}
+	host, _, _ := net.SplitHostPort(addr)
+	port := 0
+	if u, err := url.Parse(baseURL); err == nil {
+		port, _ = strconv.Atoi(u.Port())
+		if port == 0 && u.Scheme == "https" {
+			port = 443
+		} else if port == 0 {
+			port = 80
+		}
+	}
 	adv, err := dnssd.Advertise(dnssd.Announcement{
 		Port: port, IPs: dnssd.LANAddresses(host), URL: baseURL, Version: version,
 		TLS: strings.HasPrefix(baseURL, "https://"),

@@ -165,7 +165,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 
 	m.http = &http.Server{
-		Handler: m.api,
+		Handler: m.plainHTTPGate(m.api),
 		// Slow or idle clients must not hold sockets forever.
 		ReadHeaderTimeout: 10 * time.Second,
 		// No whole-request ReadTimeout: it would also cut long-lived streams.
@@ -178,9 +178,13 @@ func (m *Main) Run(ctx context.Context) error {
 		BaseContext: func(net.Listener) context.Context { return ctx },
 		ErrorLog:    slog.NewLogLogger(m.Logger.Handler(), slog.LevelDebug),
 	}
-	m.served = make(chan error, 1)
+	m.served = make(chan error, 2)
 	go func() { m.served <- m.http.Serve(ln) }()
-	m.startLAN(ln.Addr(), public.Default())
+	baseURL, err := m.startTLS(public.Default())
+	if err != nil {
+		return err
+	}
+	m.startLAN(baseURL)
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", version)
 	return nil
 }
