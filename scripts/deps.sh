@@ -27,6 +27,10 @@ if [ "$mode" = test ]; then
   # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
   # and liblc3-tools encode it as wearables do and decode it as references.
   PACKAGES+=(festival festvox-us-slt-hts sox ffmpeg opus-tools liblc3-tools)
+  # strace observes that a default appliance connects nowhere; iproute2 and
+  # util-linux build the network namespaces the mDNS tests run in; zbar-tools
+  # reads the pairing QR code back.
+  PACKAGES+=(strace iproute2 util-linux zbar-tools)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
