@@ -82,11 +82,16 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	speed := fs.Float64("speed", 1, "× real time; 0 sends as fast as the socket takes it")
 	language := fs.String("language", "en", "the language spoken")
 	end := fs.Bool("end", false, "end the recording when the file is sent and wait for the processed conversation")
+	var mf micFlags
+	mf.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *file == "" {
-		return usageErr("--file is required")
+	if *file == "" && !mf.on {
+		return usageErr("--file is required, or --mic")
+	}
+	if *file != "" && mf.on {
+		return usageErr("give --file or --mic, not both")
 	}
 	rate := map[string]int{audio.PCM16: 16000, audio.PCM8: 8000}[*codec]
 	if rate == 0 {
@@ -99,7 +104,14 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	src, err := audio.OpenFile(*file)
+	var src audio.Source
+	if mf.on {
+		// The microphone paces itself: send as it arrives.
+		*speed = 0
+		src, err = mf.open(ctx)
+	} else {
+		src, err = audio.OpenFile(*file)
+	}
 	if err != nil {
 		return err
 	}
