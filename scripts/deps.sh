@@ -5,6 +5,7 @@
 #
 #   scripts/deps.sh run    what building and running need (make run)
 #   scripts/deps.sh test   that, plus what the end-to-end tests drive (make test, CI)
+#   scripts/deps.sh release  that, plus cross compilers, wine64 and qemu-user
 set -euo pipefail
 mode=${1:-run}
 
@@ -23,6 +24,11 @@ mode=${1:-run}
 # the npm package nodejs-whisper (scripts/whisper.sh), once.
 PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev libpocketsphinx-dev pocketsphinx-en-us cmake g++)
 command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
+if [ "$mode" = release ]; then
+  # make release / test-release: the cross compilers, and wine64 and
+  # qemu-user to run what they build.
+  PACKAGES+=(gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross wine64 qemu-user)
+fi
 if [ "$mode" = test ]; then
   # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
   # and liblc3-tools encode it as wearables do and decode it as references.
