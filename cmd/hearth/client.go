@@ -31,6 +31,7 @@ import (
 type clientFlags struct {
 	url, token, data, user string
 	json                   bool
+	ca                     string
 }
 
 func (c *clientFlags) register(fs interface {
@@ -42,6 +43,7 @@ func (c *clientFlags) register(fs interface {
 	fs.StringVar(&c.data, "data", "", "the appliance's data directory, to mint a token for --user (on the box itself)")
 	fs.StringVar(&c.user, "user", "", "the user to mint a token for, with --data")
 	fs.BoolVar(&c.json, "json", false, "print what arrives as JSON lines")
+	fs.StringVar(&c.ca, "ca", "", "trust this CA certificate (PEM) for an https:// --url, e.g. the appliance's /lan/ca.crt")
 }
 
 // credentials returns the user id and token: the token given, or one
@@ -126,7 +128,11 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	ws.Path += "/v4/listen"
 	ws.RawQuery = url.Values{"uid": {uid}, "codec": {*codec}, "sample_rate": {fmt.Sprint(rate)}, "language": {*language},
 		"conversation_timeout": {"120"}}.Encode()
-	conn, resp, err := websocket.DefaultDialer.DialContext(ctx, ws.String(), http.Header{"Authorization": {"Bearer " + token}})
+	dialer, httpc, err := cf.transport()
+	if err != nil {
+		return err
+	}
+	conn, resp, err := dialer.DialContext(ctx, ws.String(), http.Header{"Authorization": {"Bearer " + token}})
 	if err != nil {
 		if resp != nil {
 			return fmt.Errorf("connect to %s: %s", base.Host, resp.Status)
@@ -168,7 +174,7 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	req, _ := http.NewRequestWithContext(ctx, "POST", base.String()+"/v1/conversations", strings.NewReader("{}"))
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
-	r, err := http.DefaultClient.Do(req)
+	r, err := httpc.Do(req)
 	if err != nil {
 		return fmt.Errorf("end the recording: %w", err)
 	}
@@ -357,7 +363,11 @@ func runTranscribeClient(ctx context.Context, args []string, stdout, stderr io.W
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	_, httpc, err := cf.transport()
+	if err != nil {
+		return err
+	}
+	resp, err := httpc.Do(req)
 	if err != nil {
 		return fmt.Errorf("send %s: %w", file, err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gorilla/websocket"
 	"golang.org/x/net/netutil"
 
 	"github.com/hearth-appliance/hearth/dnssd"
@@ -124,4 +126,27 @@ func reachableHost(host string, bound net.Addr) string {
 		}
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// transport is the clients' socket dialer and HTTP client, trusting --ca
+// besides the system's roots when given.
+func (c *clientFlags) transport() (*websocket.Dialer, *http.Client, error) {
+	if c.ca == "" {
+		return websocket.DefaultDialer, http.DefaultClient, nil
+	}
+	pem, err := os.ReadFile(c.ca)
+	if err != nil {
+		return nil, nil, usageErr("--ca: %v", err)
+	}
+	roots, err := x509.SystemCertPool()
+	if err != nil || roots == nil {
+		roots = x509.NewCertPool()
+	}
+	if !roots.AppendCertsFromPEM(pem) {
+		return nil, nil, usageErr("--ca %s holds no PEM certificate", c.ca)
+	}
+	cfg := &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	d := *websocket.DefaultDialer
+	d.TLSClientConfig = cfg
+	return &d, &http.Client{Transport: &http.Transport{TLSClientConfig: cfg, Proxy: http.ProxyFromEnvironment}}, nil
 }

@@ -104,6 +104,19 @@ func TestHTTPSAndWSSWithLocalCA(t *testing.T) {
 	if !strings.Contains(segmentsOf(m)[0]["text"].(string), "car insurance") {
 		t.Fatalf("segments over wss: %s", m.text)
 	}
+	conn.Close()
+
+	// The command-line client reaches the same appliance over wss with --ca.
+	caFile := filepath.Join(t.TempDir(), "ca.crt")
+	os.WriteFile(caFile, caPEM, 0o600)
+	wav := speechWAV(t, "Please remind me to renew the car insurance next week.")
+	out, errOut, code := cli(t, "listen", "--file", wav, "--url", base, "--ca", caFile, "--token", token, "--speed", "0")
+	if code != 0 || !strings.Contains(out, "car insurance") {
+		t.Fatalf("hearth listen --url https --ca: %d\n%s\n%s", code, out, errOut)
+	}
+	if _, errOut, code := cli(t, "listen", "--file", wav, "--url", base, "--token", token, "--speed", "0"); code == 0 || !strings.Contains(errOut, "certificate") {
+		t.Fatalf("without --ca the client trusted the local CA: %d %s", code, errOut)
+	}
 }
 
 func TestTLSConfigRefusals(t *testing.T) {
