@@ -55,6 +55,11 @@ build: whisper ## Build bin/hearth
 	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec with cgo: about a minute)"
 	go build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
 
+.PHONY: release
+release: ## Cross-compile dist/hearth-windows-amd64.exe and dist/hearth-linux-arm64 (and linux-amd64)
+	scripts/deps.sh release
+	scripts/release.sh
+
 ##@ Test
 
 MCP_CLIENT := cmd/hearth/testdata/mcp-client
@@ -73,6 +78,10 @@ mcp-client: test-deps $(MCP_CLIENT)/node_modules/.package-lock.json
 # The official TypeScript MCP client, pinned in package-lock.json.
 $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
 	cd $(MCP_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: test-release
+test-release: release ## Run the release binaries: the .exe under wine64, arm64 under qemu-user (a few minutes)
+	HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_RELEASE_DIR=$(CURDIR)/dist go test -count=1 -run 'TestRelease' ./cmd/hearth
 
 .PHONY: test-race
 test-race: mcp-client whisper onnxruntime ## Run the tests under the race detector, shuffled

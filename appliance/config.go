@@ -124,6 +124,21 @@ type Config struct {
 	EmbedAPIKey  string
 	EmbedDims    int
 
+	// MDNS advertises the appliance on the LAN as _hearth._tcp (multicast
+	// DNS, link-local: it never leaves the local network).
+	MDNS bool
+	// TLSAddr, when set (HOST:PORT), serves HTTPS and wss there beside the
+	// plain HTTP of Addr, with TLSCert/TLSKey when the owner supplies them,
+	// else with a local CA kept in DATA/tls. TLSNames adds DNS names to
+	// the local CA's server certificate.
+	TLSAddr  string
+	TLSCert  string
+	TLSKey   string
+	TLSNames string
+	// PlainHTTP is who may use plain HTTP on Addr: "lan" (anyone, for
+	// clients that cannot add a CA) or "loopback" (this machine only).
+	PlainHTTP string
+
 	// OAuthClients registers the assistant connectors that may use OAuth:
 	// "id=redirect|redirect,id2=redirect". Unregistered client ids are
 	// refused. See ParseOAuthClients.
@@ -229,6 +244,8 @@ func DefaultConfig() Config {
 		LLMTimeout:       60 * time.Second,
 		OAuthClients:     DefaultOAuthClients,
 		EmbedDims:        384,
+		MDNS:             true,
+		PlainHTTP:        "lan",
 	}
 }
 
@@ -241,6 +258,7 @@ func (c Config) Validate() error {
 	if c.DataDir == "" {
 		errs = append(errs, errors.New("data directory is required"))
 	}
+	errs = append(errs, c.validateTLS()...)
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		errs = append(errs, fmt.Errorf("addr %q is not HOST:PORT: %w", c.Addr, err))
 	}

@@ -5,6 +5,7 @@
 #
 #   scripts/deps.sh run    what building and running need (make run)
 #   scripts/deps.sh test   that, plus what the end-to-end tests drive (make test, CI)
+#   scripts/deps.sh release  that, plus cross compilers, wine64 and qemu-user
 set -euo pipefail
 mode=${1:-run}
 
@@ -23,12 +24,21 @@ mode=${1:-run}
 # the npm package nodejs-whisper (scripts/whisper.sh), once.
 PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev libpocketsphinx-dev pocketsphinx-en-us cmake g++)
 command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
+if [ "$mode" = release ]; then
+  # make release / test-release: the cross compilers, and wine64 and
+  # qemu-user to run what they build.
+  PACKAGES+=(gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross wine64 qemu-user)
+fi
 if [ "$mode" = test ]; then
   # festival + festvox-us-slt-hts: natural test speech; ffmpeg, opus-tools
   # and liblc3-tools encode it as wearables do and decode it as references.
   # festvox-kallpc16k, festvox-kdlpc16k (male voices) and espeak-ng: the
   # speaker tests' other voices.
   PACKAGES+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k espeak-ng sox ffmpeg opus-tools liblc3-tools)
+  # strace observes that a default appliance connects nowhere; iproute2 and
+  # util-linux build the network namespaces the mDNS tests run in; zbar-tools
+  # reads the pairing QR code back.
+  PACKAGES+=(strace iproute2 util-linux zbar-tools)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)

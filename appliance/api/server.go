@@ -195,6 +195,7 @@ func (s *Server) routes(console fs.FS) {
 	dev.DELETE("/goals/:id", s.deleteGoal, s.requireDevKey(goalWrite), s.limit(PolicyDevGoalsWrite))
 
 	s.keyRoutes()
+	s.pairingRoutes()
 	e.GET("/v1/mcp/sse/info", s.mcpInfo)
 	s.mcpRoutes()
 	s.mountMCP()

@@ -31,6 +31,7 @@ import (
 type clientFlags struct {
 	url, token, data, user string
 	json                   bool
+	ca                     string
 }
 
 func (c *clientFlags) register(fs interface {
@@ -42,6 +43,7 @@ func (c *clientFlags) register(fs interface {
 	fs.StringVar(&c.data, "data", "", "the appliance's data directory, to mint a token for --user (on the box itself)")
 	fs.StringVar(&c.user, "user", "", "the user to mint a token for, with --data")
 	fs.BoolVar(&c.json, "json", false, "print what arrives as JSON lines")
+	fs.StringVar(&c.ca, "ca", "", "trust this CA certificate (PEM) for an https:// --url, e.g. the appliance's /lan/ca.crt")
 }
 
 // credentials returns the user id and token: the token given, or one
@@ -82,11 +84,16 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	speed := fs.Float64("speed", 1, "× real time; 0 sends as fast as the socket takes it")
 	language := fs.String("language", "en", "the language spoken")
 	end := fs.Bool("end", false, "end the recording when the file is sent and wait for the processed conversation")
+	var mf micFlags
+	mf.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *file == "" {
-		return usageErr("--file is required")
+	if *file == "" && !mf.on {
+		return usageErr("--file is required, or --mic")
+	}
+	if *file != "" && mf.on {
+		return usageErr("give --file or --mic, not both")
 	}
 	rate := map[string]int{audio.PCM16: 16000, audio.PCM8: 8000}[*codec]
 	if rate == 0 {
@@ -99,7 +106,14 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	src, err := audio.OpenFile(*file)
+	var src audio.Source
+	if mf.on {
+		// The microphone paces itself: send as it arrives.
+		*speed = 0
+		src, err = mf.open(ctx)
+	} else {
+		src, err = audio.OpenFile(*file)
+	}
 	if err != nil {
 		return err
 	}
@@ -114,7 +128,11 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	ws.Path += "/v4/listen"
 	ws.RawQuery = url.Values{"uid": {uid}, "codec": {*codec}, "sample_rate": {fmt.Sprint(rate)}, "language": {*language},
 		"conversation_timeout": {"120"}}.Encode()
-	conn, resp, err := websocket.DefaultDialer.DialContext(ctx, ws.String(), http.Header{"Authorization": {"Bearer " + token}})
+	dialer, httpc, err := cf.transport()
+	if err != nil {
+		return err
+	}
+	conn, resp, err := dialer.DialContext(ctx, ws.String(), http.Header{"Authorization": {"Bearer " + token}})
 	if err != nil {
 		if resp != nil {
 			return fmt.Errorf("connect to %s: %s", base.Host, resp.Status)
@@ -156,7 +174,7 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	req, _ := http.NewRequestWithContext(ctx, "POST", base.String()+"/v1/conversations", strings.NewReader("{}"))
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
-	r, err := http.DefaultClient.Do(req)
+	r, err := httpc.Do(req)
 	if err != nil {
 		return fmt.Errorf("end the recording: %w", err)
 	}
@@ -345,7 +363,11 @@ func runTranscribeClient(ctx context.Context, args []string, stdout, stderr io.W
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	_, httpc, err := cf.transport()
+	if err != nil {
+		return err
+	}
+	resp, err := httpc.Do(req)
 	if err != nil {
 		return fmt.Errorf("send %s: %w", file, err)
 	}

@@ -109,6 +109,12 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.EmbedModel, "embed-model", cfg.EmbedModel, "embedding model name on that server")
 	fs.StringVar(&cfg.EmbedAPIKey, "embed-api-key", cfg.EmbedAPIKey, "API key for the embeddings server (prefer the environment twin)")
 	fs.StringVar(&cfg.OAuthClients, "oauth-clients", cfg.OAuthClients, "assistant connectors allowed to use OAuth: id=redirect|redirect,id2=redirect (loopback redirects allow any port)")
+	fs.BoolVar(&cfg.MDNS, "mdns", cfg.MDNS, "advertise the appliance on the LAN as _hearth._tcp (multicast DNS; --mdns=false turns it off)")
+	fs.StringVar(&cfg.TLSAddr, "tls-addr", cfg.TLSAddr, "serve HTTPS and wss on HOST:PORT too, e.g. 0.0.0.0:8443 (a local CA in DATA/tls signs the certificate unless --tls-cert/--tls-key are given)")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", cfg.TLSCert, "the owner's certificate chain (PEM) for HTTPS; reloaded when it changes")
+	fs.StringVar(&cfg.TLSKey, "tls-key", cfg.TLSKey, "the owner's private key (PEM) for --tls-cert")
+	fs.StringVar(&cfg.TLSNames, "tls-names", cfg.TLSNames, "extra DNS names for the local CA's certificate, comma separated (the host name, HOST.local and localhost are always in)")
+	fs.StringVar(&cfg.PlainHTTP, "plain-http", cfg.PlainHTTP, "who may use plain HTTP on --addr: lan (anyone) or loopback (this machine only; others are told to use HTTPS)")
 	fs.IntVar(&cfg.EmbedDims, "embed-dims", cfg.EmbedDims, "embedding dimensions (multiple of 8); changing it re-embeds everything")
 }
 

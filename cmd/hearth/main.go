@@ -36,8 +36,11 @@ Usage:
   hearth restore FILE --data DIR                           put a backup in place (appliance stopped)
   hearth export  --data DIR --user UID [--format json|markdown]  a user's data, readable
   hearth listen  --file F --url URL --token T [--codec pcm16] [--end]  stream a recording live
+  hearth listen  --mic [--device NAME] --url URL --token T  stream the box's microphone live
+  hearth devices [--mic-backend auto]                      list capture devices
   hearth transcribe F --url URL --token T                  transcribe a recording
   hearth service install|uninstall|start|stop|restart|status|run [serve flags]
+  hearth discover [--wait 2s] [--json]                     list appliances on the LAN (mDNS)
   hearth version
 
 Run 'hearth COMMAND --help' for a command's flags. Every flag has a HEARTH_*
@@ -75,6 +78,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runListenClient(ctx, rest, stdout, stderr)
 	case "transcribe":
 		err = runTranscribeClient(ctx, rest, stdout, stderr)
+	case "devices":
+		err = runDevices(ctx, rest, stdout, stderr)
+	case "discover":
+		err = runDiscover(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "hearth", version)
 	case "help", "-h", "--help":

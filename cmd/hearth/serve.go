@@ -51,6 +51,7 @@ type Main struct {
 	listener       net.Listener
 	served         chan error
 	unlock         func() // gives back the data folder's lock
+	lan            lanParts
 }
 
 // NewMain returns a Main with the default configuration.
@@ -172,7 +173,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 
 	m.http = &http.Server{
-		Handler: m.api,
+		Handler: m.plainHTTPGate(m.api),
 		// Slow or idle clients must not hold sockets forever.
 		ReadHeaderTimeout: 10 * time.Second,
 		// No whole-request ReadTimeout: it would also cut long-lived streams.
@@ -185,8 +186,13 @@ func (m *Main) Run(ctx context.Context) error {
 		BaseContext: func(net.Listener) context.Context { return ctx },
 		ErrorLog:    slog.NewLogLogger(m.Logger.Handler(), slog.LevelDebug),
 	}
-	m.served = make(chan error, 1)
+	m.served = make(chan error, 2)
 	go func() { m.served <- m.http.Serve(ln) }()
+	baseURL, err := m.startTLS(public.Default())
+	if err != nil {
+		return err
+	}
+	m.startLAN(baseURL)
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", version)
 	return nil
 }
@@ -241,6 +247,7 @@ func (m *Main) Close() error {
 			errs = append(errs, fmt.Errorf("shutdown http: %w", err))
 		}
 	}
+	m.stopLAN()
 	if m.api != nil {
 		m.api.Close()
 	}

@@ -45,6 +45,7 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlagSet("service "+action, stderr)
 	serveFlags(fs, &m.Config)
 	user := fs.String("user", "", "system user the service runs as (install only; default: the service manager's)")
+	dryRun := fs.Bool("dry-run", false, "install only: print the service configuration instead of registering it")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 	unitArgs := []string{"service", "run"}
 	fs.VisitAll(func(f *flag.Flag) {
-		if f.Name == "user" {
+		if f.Name == "user" || f.Name == "dry-run" {
 			return
 		}
 		if f.Name == "data" || f.Value.String() != f.DefValue {
@@ -92,6 +93,10 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintln(stdout, st)
 		return nil
 	case "install":
+		if *dryRun {
+			fmt.Fprint(stdout, svc.Describe())
+			return nil
+		}
 		if err := svc.Install(); err != nil {
 			return fmt.Errorf("install service: %w", err)
 		}

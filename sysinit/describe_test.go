@@ -1,0 +1,34 @@
+package sysinit
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDescribeWindows(t *testing.T) {
+	cfg := Config{Name: "hearth", DisplayName: "Hearth", Description: "d", Executable: `C:\Program Files\Hearth\hearth.exe`,
+		Args: []string{"service", "run", "--data", `C:\ProgramData\Hearth`}, DataDir: `C:\ProgramData\Hearth`}
+	got := describe(cfg, "windows", "windows-service")
+	for _, want := range []string{
+		"name:         hearth",
+		`command:      "C:\Program Files\Hearth\hearth.exe" service run --data C:\ProgramData\Hearth`,
+		"account:      LocalSystem",
+		"start type:   automatic (delayed start)",
+		"on failure:   restart after 10s",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "systemd") {
+		t.Errorf("windows description mentions systemd:\n%s", got)
+	}
+}
+
+func TestDescribeLinux(t *testing.T) {
+	cfg := Config{Name: "hearth", Executable: "/usr/local/bin/hearth", Args: []string{"service", "run"}, DataDir: "/var/lib/hearth", User: "hearth"}
+	got := describe(cfg, "linux", "linux-systemd")
+	if !strings.Contains(got, "account:      hearth") || !strings.Contains(got, "ReadWritePaths=/var/lib/hearth") {
+		t.Fatalf("linux description:\n%s", got)
+	}
+}
