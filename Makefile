@@ -6,11 +6,12 @@ SHELL := /bin/bash
 # refuses to compile without it (see store/buildtag_fts5.go). The codec
 # libraries are optional: each one pkg-config finds is linked (lc3: liblc3,
 # libavcodec: AAC, libavformat: uploads in MP3, M4A and other containers,
-# pocketsphinx: the English speech route that works out of the box),
+# pocketsphinx: the English speech route that works out of the box,
+# libopus: the Opus encoder of `hearth listen --codec opus`),
 # and a build without one says what is unavailable.
 # Recursive (=) so that it is evaluated per command, after `make deps` may
 # have installed them.
-CODEC_TAGS = $(shell pkg-config --exists lc3 2>/dev/null && printf ,lc3)$(shell pkg-config --exists libavcodec libavutil 2>/dev/null && printf ,libavcodec)$(shell pkg-config --exists libavformat libavcodec libavutil 2>/dev/null && printf ,libavformat)$(shell pkg-config --exists pocketsphinx sphinxbase 2>/dev/null && printf ,pocketsphinx)
+CODEC_TAGS = $(shell pkg-config --exists lc3 2>/dev/null && printf ,lc3)$(shell pkg-config --exists libavcodec libavutil 2>/dev/null && printf ,libavcodec)$(shell pkg-config --exists libavformat libavcodec libavutil 2>/dev/null && printf ,libavformat)$(shell pkg-config --exists pocketsphinx sphinxbase 2>/dev/null && printf ,pocketsphinx)$(shell pkg-config --exists opus 2>/dev/null && printf ,libopus$(comma)nolibopusfile)
 # whisper.cpp: a system libwhisper, WHISPER_CPP_DIR, or one scripts/whisper.sh
 # builds from pinned source into .cache/ (about two minutes, once).
 comma := ,

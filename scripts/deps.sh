@@ -20,9 +20,10 @@ mode=${1:-run}
 # libpocketsphinx-dev, pocketsphinx-en-us: English speech recognition that
 # works out of the box, no model download (optional: without them live
 # sessions need a whisper model, a remote route or custom_stt).
+# libopus-dev: the Opus encoder of `hearth listen --codec opus` (optional).
 # cmake, g++, npm: make build compiles whisper.cpp from the pinned source in
 # the npm package nodejs-whisper (scripts/whisper.sh), once.
-PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev libpocketsphinx-dev pocketsphinx-en-us cmake g++)
+PACKAGES=(make libsqlite3-dev pkg-config curl liblc3-dev libavcodec-dev libavformat-dev libpocketsphinx-dev pocketsphinx-en-us cmake g++ libopus-dev)
 command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 if [ "$mode" = release ]; then
   # make release / test-release: the cross compilers, and wine64 and

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,7 +79,7 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	var cf clientFlags
 	cf.register(fs)
 	file := fs.String("file", "", "the recording to stream (WAV, Ogg Opus; more with libavformat)")
-	codec := fs.String("codec", "pcm16", "how to send it: pcm16 or pcm8 (what a wearable sends without an encoder)")
+	codec := fs.String("codec", "pcm16", "how to send it: pcm16, pcm8 (what a wearable sends without an encoder) or opus (20 ms packets at 16 kHz)")
 	speed := fs.Float64("speed", 1, "× real time; 0 sends as fast as the socket takes it")
 	language := fs.String("language", "en", "the language spoken")
 	end := fs.Bool("end", false, "end the recording when the file is sent and wait for the processed conversation")
@@ -95,9 +94,9 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	if *file != "" && mf.on {
 		return usageErr("give --file or --mic, not both")
 	}
-	rate := map[string]int{audio.PCM16: 16000, audio.PCM8: 8000}[*codec]
-	if rate == 0 {
-		return usageErr("--codec %q: pcm16 or pcm8", *codec)
+	rate, enc, err := clientCodec(*codec)
+	if err != nil {
+		return err
 	}
 	if *speed < 0 {
 		return usageErr("--speed must not be negative")
@@ -155,7 +154,7 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 	}()
 
-	if err := sendRecording(ctx, conn, src, rate, *speed); err != nil {
+	if err := sendRecording(ctx, conn, src, rate, enc, *speed); err != nil {
 		return err
 	}
 	// Let the last words be recognised and flushed.
@@ -200,9 +199,9 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 }
 
-// sendRecording streams 20 ms frames of 16-bit PCM at rate, paced at
+// sendRecording streams 20 ms frames at rate, encoded by enc, paced at
 // speed × real time.
-func sendRecording(ctx context.Context, conn *websocket.Conn, src audio.Source, rate int, speed float64) error {
+func sendRecording(ctx context.Context, conn *websocket.Conn, src audio.Source, rate int, enc frameEncoder, speed float64) error {
 	rs := audio.NewResampler(audio.OutputRate, rate)
 	buf := make([]int16, audio.OutputRate/50)
 	start := time.Now()
@@ -210,10 +209,9 @@ func sendRecording(ctx context.Context, conn *websocket.Conn, src audio.Source, 
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			pcm := rs.Process(nil, buf[:n])
-			frame := make([]byte, 2*len(pcm))
-			for i, v := range pcm {
-				binary.LittleEndian.PutUint16(frame[2*i:], uint16(v))
+			frame, eerr := enc(rs.Process(nil, buf[:n]))
+			if eerr != nil {
+				return fmt.Errorf("encode audio: %w", eerr)
 			}
 			if werr := conn.WriteMessage(websocket.BinaryMessage, frame); werr != nil {
 				return fmt.Errorf("send audio: %w", werr)

@@ -35,7 +35,7 @@ Usage:
   hearth backup  --data DIR --out FILE                     copy the database while serving
   hearth restore FILE --data DIR                           put a backup in place (appliance stopped)
   hearth export  --data DIR --user UID [--format json|markdown]  a user's data, readable
-  hearth listen  --file F --url URL --token T [--codec pcm16] [--end]  stream a recording live
+  hearth listen  --file F --url URL --token T [--codec pcm16|pcm8|opus] [--end]  stream a recording live
   hearth listen  --mic [--device NAME] --url URL --token T  stream the box's microphone live
   hearth devices [--mic-backend auto]                      list capture devices
   hearth transcribe F --url URL --token T                  transcribe a recording

@@ -1,0 +1,7 @@
+//go:build !(libopus && cgo)
+
+package main
+
+func newOpusEncoder() (frameEncoder, error) { return nil, errNoOpusEncoder }
+
+const hasOpusEncoder = false
