@@ -149,3 +149,14 @@ func (u *User) DisplayName() string {
 	}
 	return u.Name
 }
+
+// ConsoleSession is a signed-in browser: the SHA-256 of its cookie's token
+// (the token itself is never stored), and the CSRF token its
+// state-changing requests must echo.
+type ConsoleSession struct {
+	TokenHash string
+	UserID    string
+	CSRF      string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}

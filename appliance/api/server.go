@@ -65,6 +65,9 @@ type Deps struct {
 	// SpeechProfiles records the owner's voice (/v3/upload-audio); nil
 	// serves none of the speech-profile routes.
 	SpeechProfiles SpeechProfiles
+	// ConsoleAuth signs owners in to the console (/console/api); nil
+	// serves none of it.
+	ConsoleAuth ConsoleAuth
 	// Events receives the developer API's record writes (the search index
 	// follows them); nil drops them.
 	Events appliance.EventPublisher
@@ -96,6 +99,7 @@ type Server struct {
 	transcriber Transcriber
 	voiceBudget VoiceBudget
 	profiles    SpeechProfiles
+	consoleAuth ConsoleAuth
 	events      appliance.EventPublisher
 	progress    func() appliance.IndexProgress
 	searcher    Searcher
@@ -132,7 +136,7 @@ func New(d Deps) (*Server, error) {
 	if d.VoiceBudget == nil {
 		d.VoiceBudget = noBudget{}
 	}
-	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles,
+	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, events: d.Events,
 		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
@@ -218,6 +222,7 @@ func (s *Server) routes(console fs.FS) {
 	e.POST("/v1/stt/transcribe", s.sttTranscribe, s.requireIDToken, s.limit(PolicySTTTranscribe))
 	e.POST("/v2/voice-message/transcribe", s.voiceTranscribe, s.requireIDToken, s.limit(PolicyVoiceTranscribe))
 	e.POST("/v2/voice-messages", s.voiceMessages, s.requireIDToken, s.limit(PolicyVoiceMessage))
+	s.consoleAuthRoutes()
 	if s.profiles != nil {
 		e.POST("/v3/upload-audio", s.uploadSpeechProfile, s.requireIDToken, s.limit(PolicySpeechProfile))
 		e.GET("/v3/speech-profile", s.hasSpeechProfile, s.requireIDToken)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/console"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/store"
 )
@@ -44,6 +46,7 @@ func openStore(ctx context.Context, dataDir string, create bool) (*store.DB, err
 const usersUsage = `Usage:
   hearth users add  --data DIR --name NAME [--time-zone Europe/Berlin]   create a user; prints its id
   hearth users list --data DIR                                           list users
+  hearth users passwd --data DIR --user UID    set a console password, read from standard input
 
 Run 'hearth users add --help' for a subcommand's flags.
 `
@@ -61,7 +64,7 @@ func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "
 
 func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageErr("users needs a subcommand: add or list")
+		return usageErr("users needs a subcommand: add, list or passwd")
 	}
 	if isHelp(args[0]) {
 		fmt.Fprint(stdout, usersUsage)
@@ -118,8 +121,35 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.ID, u.Name, orDash(u.TimeZone), u.CreatedAt.Format(time.RFC3339))
 		}
 		return tw.Flush()
+	case "passwd":
+		user := fs.String("user", "", "the user id whose console password to set")
+		if err := parseFlags(fs, args[1:]); err != nil {
+			return err
+		}
+		if *user == "" {
+			return usageErr("--user is required")
+		}
+		fmt.Fprintln(stderr, "new console password (at least 10 characters), then Enter:")
+		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+		if err != nil && line == "" {
+			return usageErr("no password on standard input")
+		}
+		db, err := openStore(ctx, cfg.DataDir, true)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		svc := &console.Service{Store: db}
+		if err := svc.SetPassword(ctx, *user, strings.TrimRight(line, "\r\n")); err != nil {
+			if appliance.ErrorCode(err) == appliance.EINVALID {
+				return usageErr("%s", appliance.ErrorMessage(err))
+			}
+			return fmt.Errorf("set password: %w", err)
+		}
+		fmt.Fprintln(stderr, "password set; the user's browsers are signed out")
+		return nil
 	default:
-		return usageErr("unknown users subcommand %q (add, list)", args[0])
+		return usageErr("unknown users subcommand %q (add, list, passwd)", args[0])
 	}
 }
 

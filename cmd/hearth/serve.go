@@ -19,6 +19,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/api"
 	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/authn"
+	"github.com/hearth-appliance/hearth/appliance/console"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/events"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
@@ -38,6 +39,9 @@ import (
 type Main struct {
 	Config appliance.Config
 	Logger *slog.Logger
+	// Stderr is where serve prints what is for the person who started it,
+	// not the log (the console's one-time setup code); nil is os.Stderr.
+	Stderr io.Writer
 
 	db             *store.DB
 	api            *api.Server
@@ -154,6 +158,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Transcriber:    transcribe.New(m.Logger, routes.batch...).WithDiarizer(profiles.Extractor),
 		VoiceBudget:    transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
 		SpeechProfiles: profiles,
+		ConsoleAuth:    &console.Service{Store: db},
 		Config:         m.Config,
 		Store:          db,
 		Conversations:  conversations,
@@ -193,6 +198,17 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.startLAN(baseURL)
+	consoleAuth := &console.Service{Store: db}
+	if code, err := consoleAuth.SetupCode(ctx); err != nil {
+		return fmt.Errorf("console setup code: %w", err)
+	} else if code != "" {
+		// Printed, not logged: whoever reads this output may claim the box.
+		out := m.Stderr
+		if out == nil {
+			out = os.Stderr
+		}
+		fmt.Fprintf(out, "\nNobody owns this appliance yet. Open %s/console and enter the setup code %s\n\n", public.Default(), code)
+	}
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", version)
 	return nil
 }
@@ -289,7 +305,7 @@ func serve(ctx context.Context, m *Main, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m.Logger = logger
+	m.Logger, m.Stderr = logger, stderr
 	stopProfile, err := startCPUProfile()
 	if err != nil {
 		return err
