@@ -24,20 +24,28 @@ func consoleHandler(files fs.FS) echo.HandlerFunc {
 			p = "index.html"
 		}
 		fi, err := fs.Stat(files, p)
+		if err == nil && fi.IsDir() {
+			// A folder's page is its index.html (/console).
+			p = path.Join(p, "index.html")
+			fi, err = fs.Stat(files, p)
+		}
 		if err != nil || fi.IsDir() {
 			return echo.ErrNotFound
 		}
 		h := c.Response().Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
-		if p == "index.html" {
+		if path.Base(p) == "index.html" {
 			h.Set("Cache-Control", "no-cache")
 		} else {
 			h.Set("Cache-Control", "public, max-age=86400")
 		}
 		r := c.Request().Clone(c.Request().Context())
 		r.URL.Path = "/" + p
-		if p == "index.html" {
-			r.URL.Path = "/"
+		if path.Base(p) == "index.html" {
+			// The file server answers a path ending in index.html with a
+			// redirect to its folder; ask for the folder.
+			r.URL.Path = strings.TrimSuffix("/"+path.Dir(p), "/.") + "/"
+			r.URL.Path = strings.ReplaceAll(r.URL.Path, "//", "/")
 		}
 		fileServer.ServeHTTP(c.Response(), r)
 		return nil

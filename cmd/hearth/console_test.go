@@ -68,6 +68,18 @@ func TestConsoleSignIn(t *testing.T) {
 	if code == "" {
 		t.Fatalf("no setup code printed:\n%s", srv.logs.String())
 	}
+	// The console's page, where the printed address leads.
+	for path, want := range map[string]string{"/console": "Claim this appliance", "/console/console.js": "X-CSRF-Token"} {
+		resp, err := http.Get(srv.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+			t.Fatalf("GET %s: %d %.80q", path, resp.StatusCode, b)
+		}
+	}
 	ada := newConsoleClient(t, srv.base)
 	if st, v, _ := ada.do("GET", "/console/api/state", ""); st != 200 || v["claimed"] != false || v["signed_in"] != false {
 		t.Fatalf("state before: %d %v", st, v)
