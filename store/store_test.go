@@ -57,7 +57,7 @@ func TestOpen_SettingsTakeEffect(t *testing.T) {
 	}
 	// The writer's own settings.
 	for _, tc := range []struct{ query, want string }{
-		{"PRAGMA cache_size", "-32000"},
+		{"PRAGMA cache_size", "-12000"},
 		{"PRAGMA query_only", "0"},
 	} {
 		if got, err := db.WriterString(ctx, tc.query); err != nil || got != tc.want {
