@@ -38,9 +38,11 @@ func (s *Server) consoleAuthRoutes() {
 	g.GET("/state", s.consoleState)
 	g.POST("/setup", s.consoleSetup, s.limitByAddress(PolicyConsoleLogin))
 	g.POST("/login", s.consoleLogin, s.limitByAddress(PolicyConsoleLogin))
-	g.POST("/logout", s.consoleLogout, s.requireConsoleSession)
-	g.GET("/conversations", s.listConversations, s.requireConsoleSession)
-	g.GET("/conversations/:id", s.getConversation, s.requireConsoleSession)
+	// Everything else needs a signed-in owner; each page's routes are in
+	// the file of that page (console*.go).
+	signed := g.Group("", s.requireConsoleSession)
+	signed.POST("/logout", s.consoleLogout)
+	s.consoleConversationRoutes(signed)
 }
 
 // limitByAddress charges a request to policies per client address (for
