@@ -56,6 +56,11 @@ type Config struct {
 	// WhisperModel is a ggml model file for the whisper route; empty picks
 	// the best one pulled into DATA/models (hearth models pull).
 	WhisperModel string
+	// ModelsURL is where model files are downloaded from (empty: Hugging
+	// Face's whisper.cpp repository); ModelsCatalog a JSON file of extra
+	// catalog entries (a mirror's own models).
+	ModelsURL     string
+	ModelsCatalog string
 	// WhisperWorkers is how many recordings whisper transcribes at once,
 	// each with its own copy of the model in memory.
 	WhisperWorkers int

@@ -40,6 +40,7 @@ type ConversationFilter struct {
 	Limit, Offset    int
 	Statuses         []ConversationStatus // empty: any
 	IncludeDiscarded bool
+	OnlyDiscarded    bool // the console's bin: discarded conversations only
 	IncludeLocked    bool
 	Categories       []Category
 	StartDate        *time.Time // started_at ≥
@@ -67,6 +68,7 @@ type ConversationStore interface {
 	// InProgressConversation returns the user's newest in-progress conversation.
 	InProgressConversation(ctx context.Context, userID string) (*Conversation, error)
 	SetConversationTitle(ctx context.Context, userID, id, title string) error
+	SetConversationStarred(ctx context.Context, userID, id string, starred bool) error
 	// DiscardConversation sets the discard flag; discarding also removes the
 	// memories extracted from the conversation, in the same transaction.
 	DiscardConversation(ctx context.Context, userID, id string, discarded bool) error

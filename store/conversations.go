@@ -283,7 +283,10 @@ func (db *DB) Conversations(ctx context.Context, userID string, f appliance.Conv
 			args = append(args, string(s))
 		}
 	}
-	if !f.IncludeDiscarded {
+	switch {
+	case f.OnlyDiscarded:
+		where = append(where, "discarded = 1")
+	case !f.IncludeDiscarded:
 		where = append(where, "discarded = 0")
 	}
 	if !f.IncludeLocked {
@@ -347,6 +350,11 @@ func (db *DB) Conversations(ctx context.Context, userID string, f appliance.Conv
 // SetConversationTitle implements appliance.ConversationStore.
 func (db *DB) SetConversationTitle(ctx context.Context, userID, id, title string) error {
 	return db.updateConversation(ctx, userID, id, `title = ?`, title)
+}
+
+// SetConversationStarred implements appliance.ConversationStore.
+func (db *DB) SetConversationStarred(ctx context.Context, userID, id string, starred bool) error {
+	return db.updateConversation(ctx, userID, id, `starred = ?`, boolInt(starred))
 }
 
 // SetConversationLocked implements appliance.ConversationStore.

@@ -13,18 +13,19 @@ import (
 // GET /v1/dev/user/action-items: conversation_id, completed, start_date and
 // end_date (created); locked items are left out.
 func (s *Server) listActionItems(c echo.Context) error {
-	return s.renderActionItems(c, "start_date", "end_date", false)
+	return s.renderActionItems(c, "start_date", "end_date", false, false)
 }
 
 // renderActionItems lists action items with the paging and filters both the
 // developer API and the MCP twin take; the two date parameters bound
-// created_at, or due_at when due is set.
-func (s *Server) renderActionItems(c echo.Context, fromParam, toParam string, due bool) error {
+// created_at, or due_at when due is set. The owner's console lists the
+// items of locked conversations too (withLocked).
+func (s *Server) renderActionItems(c echo.Context, fromParam, toParam string, due, withLocked bool) error {
 	limit, offset, err := queryPage(c, 100, 500)
 	if err != nil {
 		return err
 	}
-	f := appliance.ActionItemFilter{Limit: limit, Offset: offset}
+	f := appliance.ActionItemFilter{Limit: limit, Offset: offset, IncludeLocked: withLocked}
 	if cid := c.QueryParam("conversation_id"); cid != "" {
 		f.ConversationID = &cid
 	}

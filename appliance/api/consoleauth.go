@@ -43,6 +43,10 @@ func (s *Server) consoleAuthRoutes() {
 	signed := g.Group("", s.requireConsoleSession)
 	signed.POST("/logout", s.consoleLogout)
 	s.consoleConversationRoutes(signed)
+	s.consoleRecordRoutes(signed)
+	s.consoleKeyRoutes(signed)
+	s.consoleLiveRoutes(signed)
+	s.consoleSpeechRoutes(signed)
 }
 
 // limitByAddress charges a request to policies per client address (for

@@ -71,6 +71,15 @@ type Deps struct {
 	// Events receives the developer API's record writes (the search index
 	// follows them); nil drops them.
 	Events appliance.EventPublisher
+	// SpeechRoutes are the speech routes in order, for the console.
+	SpeechRoutes []appliance.RouteStatus
+	// ProviderKeys keeps remote vendors' keys entered in the console; nil
+	// refuses them.
+	ProviderKeys ProviderKeys
+	// Models pulls speech models for the console; nil refuses pulls.
+	Models ModelPuller
+	// Subscriber feeds the console's live view; nil serves none.
+	Subscriber appliance.EventSubscriber
 	// Searcher answers the console's hybrid searches.
 	Searcher Searcher
 	// IndexProgress reports the search index's embedding progress for
@@ -88,26 +97,30 @@ type Deps struct {
 
 // Server is the HTTP surface. It is an http.Handler.
 type Server struct {
-	cfg         appliance.Config
-	store       Store
-	conv        Conversations
-	auth        Authenticator
-	assistant   *assistant.Service
-	mcp         http.Handler
-	public      *PublicURL
-	listen      Listener
-	transcriber Transcriber
-	voiceBudget VoiceBudget
-	profiles    SpeechProfiles
-	consoleAuth ConsoleAuth
-	events      appliance.EventPublisher
-	progress    func() appliance.IndexProgress
-	searcher    Searcher
-	log         *slog.Logger
-	now         func() time.Time
-	limiter     *Limiter
-	oauth       *oauth
-	echo        *echo.Echo
+	cfg          appliance.Config
+	store        Store
+	conv         Conversations
+	auth         Authenticator
+	assistant    *assistant.Service
+	mcp          http.Handler
+	public       *PublicURL
+	listen       Listener
+	transcriber  Transcriber
+	voiceBudget  VoiceBudget
+	profiles     SpeechProfiles
+	consoleAuth  ConsoleAuth
+	events       appliance.EventPublisher
+	subscriber   appliance.EventSubscriber
+	speechRoutes []appliance.RouteStatus
+	providerKeys ProviderKeys
+	models       ModelPuller
+	progress     func() appliance.IndexProgress
+	searcher     Searcher
+	log          *slog.Logger
+	now          func() time.Time
+	limiter      *Limiter
+	oauth        *oauth
+	echo         *echo.Echo
 }
 
 // New builds the router.
@@ -137,7 +150,8 @@ func New(d Deps) (*Server, error) {
 		d.VoiceBudget = noBudget{}
 	}
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth,
-		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, events: d.Events,
+		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, events: d.Events, subscriber: d.Subscriber,
+		speechRoutes: d.SpeechRoutes, providerKeys: d.ProviderKeys, models: d.Models,
 		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
 	}

@@ -10,6 +10,8 @@ import (
 type Patch struct {
 	Title     *string
 	Discarded *bool
+	// Starred is the console's star; the developer API does not set it.
+	Starred *bool
 }
 
 // errEmptyPatch is the refusal of a Patch that changes nothing.
@@ -43,11 +45,16 @@ func (s *Service) Update(ctx context.Context, userID, id string, p Patch) (*appl
 	if err != nil {
 		return nil, err
 	}
-	if p.Title == nil && p.Discarded == nil {
+	if p.Title == nil && p.Discarded == nil && p.Starred == nil {
 		return nil, errEmptyPatch()
 	}
 	if p.Title != nil {
 		if err := s.store.SetConversationTitle(ctx, userID, id, *p.Title); err != nil {
+			return nil, err
+		}
+	}
+	if p.Starred != nil {
+		if err := s.store.SetConversationStarred(ctx, userID, id, *p.Starred); err != nil {
 			return nil, err
 		}
 	}

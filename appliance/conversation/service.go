@@ -38,6 +38,7 @@ type Store interface {
 	IdleInProgress(ctx context.Context, now time.Time, defaultTimeout time.Duration, limit int) ([]*appliance.Conversation, error)
 
 	SetConversationTitle(ctx context.Context, userID, id, title string) error
+	SetConversationStarred(ctx context.Context, userID, id string, starred bool) error
 	DiscardConversation(ctx context.Context, userID, id string, discarded bool) error
 	SetConversationLocked(ctx context.Context, userID, id string, locked bool) error
 	DeleteConversation(ctx context.Context, userID, id string) error

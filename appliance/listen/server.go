@@ -12,6 +12,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -145,6 +146,36 @@ func (s *Server) Serve(w http.ResponseWriter, r *http.Request, user string, p Pa
 		s.wg.Done()
 	}()
 	ss.run(r.Context())
+}
+
+// Active describes one running session for the owner's live view.
+type Active struct {
+	StartedAt time.Time `json:"started_at"`
+	// Route is the speech route transcribing it ("custom_stt" when the
+	// client brings its own transcripts; empty until audio arrives).
+	Route          string `json:"route"`
+	Codec          string `json:"codec"`
+	SampleRate     int    `json:"sample_rate"`
+	Language       string `json:"language"`
+	ConversationID string `json:"conversation_id,omitempty"`
+}
+
+// ActiveFor lists user's running sessions, oldest first.
+func (s *Server) ActiveFor(user string) []Active {
+	s.mu.Lock()
+	sessions := make([]*session, 0, len(s.live))
+	for ss := range s.live {
+		if ss.user == user {
+			sessions = append(sessions, ss)
+		}
+	}
+	s.mu.Unlock()
+	out := make([]Active, 0, len(sessions))
+	for _, ss := range sessions {
+		out = append(out, ss.describe())
+	}
+	slices.SortFunc(out, func(a, b Active) int { return a.StartedAt.Compare(b.StartedAt) })
+	return out
 }
 
 // Sessions counts the sessions running now.

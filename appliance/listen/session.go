@@ -43,6 +43,8 @@ type session struct {
 	conn *websocket.Conn
 	user string
 	p    Params
+	// opened is when the socket was accepted.
+	opened time.Time
 
 	out       chan outMsg
 	done      chan struct{}
@@ -89,8 +91,23 @@ type session struct {
 func newSession(srv *Server, conn *websocket.Conn, user string, p Params) *session {
 	s := &session{srv: srv, conn: conn, user: user, p: p, out: make(chan outMsg, outBuffer), done: make(chan struct{}),
 		closeCode: websocket.CloseNormalClosure, spool: newSpool()}
-	s.lastClient.Store(srv.d.Now().UnixNano())
+	s.opened = srv.d.Now()
+	s.lastClient.Store(s.opened.UnixNano())
 	return s
+}
+
+// describe is the session as the owner's live view shows it.
+func (s *session) describe() Active {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := Active{StartedAt: s.opened, Route: s.provider, Codec: s.p.Codec, SampleRate: s.p.SampleRate, Language: s.p.Language}
+	if s.p.CustomSTT {
+		a.Route = "custom_stt"
+	}
+	if s.conv != nil && !s.convEnded {
+		a.ConversationID = s.conv.ID
+	}
+	return a
 }
 
 func (s *session) now() time.Time { return s.srv.d.Now() }
@@ -174,7 +191,9 @@ func (s *session) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.mu.Lock() // the live view reads provider (describe)
 	s.stream, s.provider = stream, sel.Provider
+	s.mu.Unlock()
 	s.diarizing = sel.Undiarized && s.household != nil
 	ready := map[string]any{"type": "service_status", "status": "ready", "provider": sel.Provider}
 	if r := sel.Reason(); r != "" {

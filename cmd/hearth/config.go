@@ -82,6 +82,8 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.TranslationEvent, "translation-event", cfg.TranslationEvent, "live event for translations: translating (the Omi app's) or translation (the contract's name)")
 	fs.StringVar(&cfg.STTRoutes, "stt-routes", cfg.STTRoutes, "speech routes in order of preference, comma separated (default: whisper, pocketsphinx, then configured remote routes; none: no route, custom STT only); unavailable ones are skipped")
 	fs.StringVar(&cfg.WhisperModel, "whisper-model", cfg.WhisperModel, "a ggml model file for the whisper route (default: the best one pulled into DATA/models)")
+	fs.StringVar(&cfg.ModelsURL, "models-url", cfg.ModelsURL, "where the console pulls models from (default Hugging Face's whisper.cpp repository; a mirror on the LAN otherwise)")
+	fs.StringVar(&cfg.ModelsCatalog, "models-catalog", cfg.ModelsCatalog, "a JSON file of extra model catalog entries (a mirror's own models)")
 	fs.IntVar(&cfg.WhisperWorkers, "whisper-workers", cfg.WhisperWorkers, "recordings whisper transcribes at once, each with its own model in memory (default 1)")
 	fs.StringVar(&cfg.OpenAISTTURL, "openai-stt-url", cfg.OpenAISTTURL, "an OpenAI-compatible transcription server, e.g. http://gpu-box.lan:8000/v1 (audio leaves the box for it)")
 	fs.StringVar(&cfg.OpenAISTTModel, "openai-stt-model", cfg.OpenAISTTModel, "the model name on that server (default whisper-1)")

@@ -26,10 +26,12 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/listen"
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/providerkeys"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
+	"github.com/hearth-appliance/hearth/models"
 	"github.com/hearth-appliance/hearth/store"
 	"github.com/hearth-appliance/hearth/web"
 )
@@ -135,7 +137,16 @@ func (m *Main) Run(ctx context.Context) error {
 		Assistant: assistants, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
 		SameOrigin: public.SameOrigin, Logger: m.Logger,
 	})
-	routes, err := newSpeechRoutes(m.Config, m.Logger)
+	keys := &providerkeys.File{Path: filepath.Join(dataDir, "provider-keys.json")}
+	speechCfg, err := withProviderKeys(m.Config, keys)
+	if err != nil {
+		return err
+	}
+	routes, err := newSpeechRoutes(speechCfg, m.Logger)
+	if err != nil {
+		return err
+	}
+	pulls, err := newModelStore(m.Config, dataDir)
 	if err != nil {
 		return err
 	}
@@ -170,6 +181,10 @@ func (m *Main) Run(ctx context.Context) error {
 		Console:        web.FS(),
 		Templates:      web.Templates(),
 		Events:         m.events,
+		Subscriber:     m.events,
+		SpeechRoutes:   routes.status,
+		ProviderKeys:   keys,
+		Models:         &models.Puller{Store: pulls, Ctx: bctx},
 		Searcher:       searcher,
 		IndexProgress:  m.indexer.Progress,
 	})

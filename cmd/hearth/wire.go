@@ -81,6 +81,8 @@ func liveTranslator(cfg appliance.Config, extractor appliance.Extractor, logger 
 type speechRoutes struct {
 	streaming []stt.StreamingProvider
 	batch     []stt.BatchProvider
+	// status is every route in the owner's order, for the console.
+	status []appliance.RouteStatus
 }
 
 // speechRoute is one kind of route the appliance can build. build returns
@@ -134,8 +136,10 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 		}
 		if unavailable != "" {
 			logger.Info("speech route not available", "route", name, "why", unavailable)
+			r.status = append(r.status, appliance.RouteStatus{Name: name, Why: unavailable, Remote: remoteRoutes[name]})
 			continue
 		}
+		r.status = append(r.status, appliance.RouteStatus{Name: name, On: true, Remote: remoteRoutes[name]})
 		if s, ok := route.(stt.StreamingProvider); ok {
 			r.streaming = append(r.streaming, s)
 		}
@@ -151,6 +155,9 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 	}
 	return r, nil
 }
+
+// remoteRoutes send audio out of the house.
+var remoteRoutes = map[string]bool{"deepgram": true, "soniox": true, "speechmatics": true, "openai": true}
 
 // preferredRoutes is the order out of the box: local whisper when a model
 // is present, then PocketSphinx, then remote routes the owner configured.

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/providerkeys"
+	"github.com/hearth-appliance/hearth/models"
+)
+
+// ProviderKeys keeps the remote routes' keys the owner enters in the
+// console (appliance/providerkeys). Keys go in and never come back out.
+type ProviderKeys interface {
+	Configured() (map[string]bool, error)
+	Set(provider, key string) error
+}
+
+// ModelPuller downloads speech models in the background (models.Puller).
+type ModelPuller interface {
+	Start(name string) error
+	States() []models.ModelState
+}
+
+// consoleSpeechRoutes serves the speech page: the routes in order and why
+// any is off, the remote vendors' keys (write-only), the models with
+// download progress, and the owner's voice profile recorded in the browser.
+func (s *Server) consoleSpeechRoutes(g *echo.Group) {
+	g.GET("/speech", s.consoleSpeech)
+	g.PUT("/speech/keys/:provider", s.consoleSetProviderKey)
+	g.DELETE("/speech/keys/:provider", s.consoleDeleteProviderKey)
+	g.POST("/speech/models/:name/pull", s.consolePullModel)
+	if s.profiles != nil {
+		g.GET("/speech-profile", s.speechProfileStatus)
+		g.POST("/speech-profile", s.uploadSpeechProfile, s.limit(PolicySpeechProfile))
+		g.DELETE("/speech-profile", s.deleteSpeechProfile)
+		g.GET("/speech-profile/audio", s.speechProfileAudio)
+	}
+}
+
+// providerKeyState is a vendor's key as the console sees it: set or not,
+// and whether the running routes already use it.
+type providerKeyState struct {
+	Name string `json:"name"`
+	Set  bool   `json:"set"`
+	// Active: a route of this vendor is on now. A key saved since start
+	// applies when the appliance restarts.
+	Active bool `json:"active"`
+}
+
+// GET /console/api/speech
+func (s *Server) consoleSpeech(c echo.Context) error {
+	routes := s.speechRoutes
+	if routes == nil {
+		routes = []appliance.RouteStatus{}
+	}
+	on := map[string]bool{}
+	for _, r := range routes {
+		on[r.Name] = r.On
+	}
+	keys := []providerKeyState{}
+	if s.providerKeys != nil {
+		set, err := s.providerKeys.Configured()
+		if err != nil {
+			return err
+		}
+		for _, p := range providerkeys.Providers {
+			keys = append(keys, providerKeyState{Name: p, Set: set[p], Active: on[p]})
+		}
+	}
+	ms := []models.ModelState{}
+	if s.models != nil {
+		ms = s.models.States()
+	}
+	return c.JSON(http.StatusOK, map[string]any{"routes": routes, "provider_keys": keys, "models": ms,
+		"voice_profile": s.profiles != nil})
+}
+
+// PUT /console/api/speech/keys/{provider} {key}: 204. The key is kept for
+// the next start; it is never shown again.
+func (s *Server) consoleSetProviderKey(c echo.Context) error {
+	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	v := &appliance.ValidationError{}
+	key, _ := newFields(m, v, "body").str("key", true)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	key = strings.TrimSpace(key)
+	if key == "" || len(key) > 512 || strings.ContainsAny(key, "\r\n\t ") {
+		return errUnprocessable("value_error", "A key is one line of 1 to 512 characters without spaces", "body", "key")
+	}
+	return s.setProviderKey(c, key)
+}
+
+// DELETE /console/api/speech/keys/{provider}: 204.
+func (s *Server) consoleDeleteProviderKey(c echo.Context) error { return s.setProviderKey(c, "") }
+
+func (s *Server) setProviderKey(c echo.Context, key string) error {
+	if s.providerKeys == nil {
+		return appliance.Errorf(appliance.EUNAVAILABLE, "Provider keys cannot be saved on this appliance")
+	}
+	if err := s.providerKeys.Set(c.Param("provider"), key); errors.Is(err, providerkeys.ErrUnknownProvider) {
+		return errNotFound("No remote route takes a key by that name")
+	} else if err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// POST /console/api/speech/models/{name}/pull: 202; GET /speech shows the
+// progress.
+func (s *Server) consolePullModel(c echo.Context) error {
+	if s.models == nil {
+		return appliance.Errorf(appliance.EUNAVAILABLE, "Models cannot be pulled on this appliance")
+	}
+	switch err := s.models.Start(c.Param("name")); {
+	case errors.Is(err, models.ErrPulling):
+		return appliance.Errorf(appliance.ECONFLICT, "That model is already downloading")
+	case err != nil:
+		return errNotFound("No model by that name in the catalog")
+	}
+	return c.JSON(http.StatusAccepted, map[string]string{"status": "pulling"})
+}
