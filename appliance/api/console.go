@@ -9,6 +9,12 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// consoleCSP admits only the appliance's own files: no inline script or
+// style, no other origin. Photos are data: URLs; the voice recorder's
+// worklet is a file of ours.
+const consoleCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; " +
+	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
 // consoleHandler serves the web console's files. index.html is never cached
 // (it names the current assets); other files may be cached for a day. Paths
 // that are not files answer the contract's 404 shape, so unknown API paths
@@ -33,7 +39,7 @@ func consoleHandler(files fs.FS) echo.HandlerFunc {
 			return echo.ErrNotFound
 		}
 		h := c.Response().Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", consoleCSP)
 		if path.Base(p) == "index.html" {
 			h.Set("Cache-Control", "no-cache")
 		} else {

@@ -47,8 +47,23 @@ type consoleConversation struct {
 	FolderName  *string                `json:"folder_name"`
 	Geolocation *appliance.Geolocation `json:"geolocation"`
 	// Transcript and Photos are set on the detail page only.
-	Transcript *[]view.Segment `json:"transcript_segments,omitempty"`
-	Photos     []consolePhoto  `json:"photos,omitempty"`
+	Transcript *[]consoleSegment `json:"transcript_segments,omitempty"`
+	Photos     []consolePhoto    `json:"photos,omitempty"`
+}
+
+// consoleSegment is a transcript segment with whether the owner spoke it.
+type consoleSegment struct {
+	view.Segment
+	IsUser bool `json:"is_user"`
+}
+
+func consoleSegments(segs []appliance.TranscriptSegment, userName string, people map[string]string) []consoleSegment {
+	named := view.SegmentsOf(segs, userName, people)
+	out := make([]consoleSegment, len(segs))
+	for i := range segs {
+		out[i] = consoleSegment{Segment: named[i], IsUser: segs[i].IsUser}
+	}
+	return out
 }
 
 // consolePhoto is a photo taken during a recording, as a data URL the
@@ -100,7 +115,7 @@ func (s *Server) consoleConversationsOf(ctx context.Context, uid string, cs []*a
 			}
 		}
 		if detail {
-			segs := view.SegmentsOf(c.TranscriptSegments, userName, people)
+			segs := consoleSegments(c.TranscriptSegments, userName, people)
 			d.Transcript = &segs
 			for _, p := range c.Photos {
 				if p.Discarded {

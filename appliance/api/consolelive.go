@@ -39,13 +39,13 @@ func (s *Server) consoleLiveSessions(c echo.Context) error {
 
 // liveEvent is one event of the live view's stream.
 type liveEvent struct {
-	Type           string         `json:"type"`
-	At             time.Time      `json:"at"`
-	ConversationID string         `json:"conversation_id,omitempty"`
-	Segments       []view.Segment `json:"segments,omitempty"`
-	Replaced       []string       `json:"replaced,omitempty"`
-	Title          string         `json:"title,omitempty"`
-	Error          string         `json:"error,omitempty"`
+	Type           string           `json:"type"`
+	At             time.Time        `json:"at"`
+	ConversationID string           `json:"conversation_id,omitempty"`
+	Segments       []consoleSegment `json:"segments,omitempty"`
+	Replaced       []string         `json:"replaced,omitempty"`
+	Title          string           `json:"title,omitempty"`
+	Error          string           `json:"error,omitempty"`
 }
 
 // liveRefresh is how often the stream restates the running sessions (the
@@ -133,7 +133,7 @@ func (s *Server) liveEventOf(c echo.Context, e appliance.StreamEvent, userName s
 	switch e.Type {
 	case appliance.EventSegmentsAppended:
 		people, _ := s.store.PersonNames(c.Request().Context(), e.UserID, view.PersonIDs(e.Segments))
-		out.Segments = view.SegmentsOf(e.Segments, userName, people)
+		out.Segments = consoleSegments(e.Segments, userName, people)
 	case appliance.EventConversationStarted, appliance.EventProcessingStarted, appliance.EventConversationProcessed,
 		appliance.EventConversationFailed, appliance.EventConversationChanged:
 	default:

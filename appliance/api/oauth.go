@@ -168,6 +168,7 @@ func (s *Server) renderConsent(c echo.Context, status int, r *authRequest, param
 	c.Response().WriteHeader(status)
 	return s.oauth.consent.Execute(c.Response(), map[string]any{
 		"ClientName": r.client.ID, "Scopes": r.scopes, "CanWrite": canWrite, "Params": keep, "Error": msg,
+		"Passwords": s.consoleAuth != nil,
 	})
 }
 
@@ -201,16 +202,12 @@ func (s *Server) authorizeDecision(c echo.Context) error {
 		return redirectError(c, r, "access_denied")
 	}
 	ctx := c.Request().Context()
-	// The consent form carries the owner's ID token; only an ID token
-	// signs the owner in here.
-	idToken := strings.TrimSpace(form.Get("id_token"))
-	p, err := s.auth.Authenticate(ctx, idToken)
-	if err == nil && p.Kind != appliance.PrincipalIDToken {
-		err = errors.New("not an id token")
-	}
-	uid := p.UserID
+	uid, msg, err := s.consentSignIn(c, form)
 	if err != nil {
-		return s.renderConsent(c, http.StatusUnauthorized, r, form, "That sign-in token is not valid: create a fresh one with hearth token.")
+		return err
+	}
+	if msg != "" {
+		return s.renderConsent(c, http.StatusUnauthorized, r, form, msg)
 	}
 	code := randomToken("")
 	now := s.now().UTC()
@@ -224,6 +221,38 @@ func (s *Server) authorizeDecision(c echo.Context) error {
 		q.Set("state", r.state)
 	}
 	return c.Redirect(http.StatusFound, withQuery(r.redirectURI, q))
+}
+
+// consentSignIn signs the owner in on the consent page: with the console's
+// name and password (the browser's session cookie is SameSite=Strict, so a
+// connector's redirect from another site arrives without it), or with an
+// ID token from `hearth token`. msg explains a refusal.
+func (s *Server) consentSignIn(c echo.Context, form url.Values) (uid, msg string, err error) {
+	ctx := c.Request().Context()
+	if name := strings.TrimSpace(form.Get("name")); name != "" && s.consoleAuth != nil {
+		if d := s.limiter.Allow("addr:"+c.RealIP(), PolicyConsoleLogin); d != nil {
+			return "", "Too many sign-in attempts; wait a minute.", nil
+		}
+		sess, token, err := s.consoleAuth.Login(ctx, name, form.Get("password"))
+		if appliance.ErrorCode(err) == appliance.EUNAUTHORIZED {
+			return "", "Wrong name or password.", nil
+		} else if err != nil {
+			return "", "", err
+		}
+		// The page needed a yes from the owner, not a browser session.
+		if err := s.consoleAuth.Logout(ctx, token); err != nil {
+			return "", "", err
+		}
+		return sess.UserID, "", nil
+	}
+	p, err := s.auth.Authenticate(ctx, strings.TrimSpace(form.Get("id_token")))
+	if err == nil && p.Kind != appliance.PrincipalIDToken {
+		err = errors.New("not an id token")
+	}
+	if err != nil {
+		return "", "That sign-in is not valid: use your console name and password, or a fresh token from hearth token.", nil
+	}
+	return p.UserID, "", nil
 }
 
 // tokenError is RFC 6749 §5.2's error body.

@@ -1,86 +1,75 @@
-// The console's sign-in and conversations page. The session is an
-// HttpOnly cookie the browser keeps; this script only holds the CSRF token
-// that every change must echo.
+// The console's shell: sign-in, the page router (#/page/arg), the theme.
+// Each page is a module exporting render(main, ...args) and, optionally,
+// a cleanup function it returns (the live view closes its stream).
+import { api, session, toast } from "./lib.js";
+import * as conversations from "./pages/conversations.js";
+import * as memories from "./pages/memories.js";
+import * as actions from "./pages/actions.js";
+import * as people from "./pages/people.js";
+import * as live from "./pages/live.js";
+import * as keys from "./pages/keys.js";
+import * as speech from "./pages/speech.js";
+import * as system from "./pages/system.js";
+
+const pages = {
+  conversations: [conversations, "Conversations"], memories: [memories, "Memories"], "action-items": [actions, "Action items"],
+  people: [people, "People"], live: [live, "Live"], keys: [keys, "Keys & assistants"], speech: [speech, "Speech"],
+  system: [system, "System"],
+};
 const $ = (id) => document.getElementById(id);
-let csrf = "";
-let offset = 0;
-const page = 25;
+let cleanup = null;
 
-function say(text, error = false) {
-  $("message").textContent = text;
-  $("message").className = error ? "error" : "";
-}
-
-async function api(method, path, body) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (method !== "GET") headers["X-CSRF-Token"] = csrf;
-  const resp = await fetch("/console/api" + path, {
-    method, headers, credentials: "same-origin",
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = resp.status === 204 ? null : await resp.json().catch(() => null);
-  if (!resp.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || resp.statusText);
-  return data;
-}
-
-function show(view) {
-  for (const id of ["setup", "login", "home"]) $(id).hidden = id !== view;
+function gate(view, message = "", error = false) {
+  $("app").hidden = true;
+  $("gate").hidden = false;
+  $("setup").hidden = view !== "setup";
+  $("login").hidden = view !== "login";
+  const m = $("gate-message");
+  m.textContent = message;
+  m.className = error ? "notice error" : message ? "notice" : "";
+  $(view === "setup" ? "setup-code" : "login-name").focus();
 }
 
 async function start() {
   const st = await api("GET", "/state");
-  if (st.signed_in) return home(st);
-  show(st.claimed ? "login" : "setup");
+  if (!st.signed_in) return gate(st.claimed ? "login" : "setup");
+  enter(st);
 }
 
-async function home(st) {
-  csrf = st.csrf_token;
-  $("who").textContent = st.user.name;
-  show("home");
-  offset = 0;
-  $("conversations").replaceChildren();
-  await more();
+function enter(st) {
+  session.csrf = st.csrf_token;
+  session.user = st.user;
+  $("who").textContent = st.user.name || st.user.id;
+  $("gate").hidden = true;
+  $("app").hidden = false;
+  if (!location.hash || location.hash === "#/signin") location.hash = "#/conversations";
+  else route();
 }
 
-async function more() {
-  const list = await api("GET", `/conversations?limit=${page}&offset=${offset}`);
-  offset += list.length;
-  for (const c of list) {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
-    a.href = "#" + c.id;
-    a.textContent = `${c.structured?.emoji ?? ""} ${c.structured?.title || "Untitled"} · ${new Date(c.started_at ?? c.created_at).toLocaleString()}`;
-    a.addEventListener("click", (e) => { e.preventDefault(); detail(c.id); });
-    li.append(a);
-    $("conversations").append(li);
+async function route() {
+  if ($("app").hidden) return;
+  const [name, ...args] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const entry = pages[name];
+  if (!entry) { location.hash = "#/conversations"; return; }
+  for (const a of document.querySelectorAll(".nav a")) {
+    if (a.getAttribute("href") === "#/" + name) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
   }
-  $("more").hidden = list.length < page;
-  if (offset === 0) say("No conversations yet.");
-}
-
-async function detail(id) {
-  const c = await api("GET", `/conversations/${encodeURIComponent(id)}`);
-  const el = $("detail");
-  el.replaceChildren();
-  const h = document.createElement("h2");
-  h.textContent = `${c.structured?.emoji ?? ""} ${c.structured?.title || "Untitled"}`;
-  const p = document.createElement("p");
-  p.textContent = c.structured?.overview ?? "";
-  el.append(h, p);
-  for (const s of c.transcript_segments ?? []) {
-    const d = document.createElement("p");
-    d.className = "seg";
-    const t = document.createElement("time");
-    t.textContent = `${Math.floor(s.start / 60)}:${String(Math.floor(s.start % 60)).padStart(2, "0")}`;
-    const w = document.createElement("span");
-    w.className = "who";
-    w.textContent = s.is_user ? "You" : s.speaker;
-    d.append(t, w, document.createTextNode(s.text));
-    el.append(d);
+  if (cleanup) { cleanup(); cleanup = null; }
+  const main = $("main");
+  main.replaceChildren();
+  document.title = `${entry[1]} · Hearth`;
+  try {
+    const done = await entry[0].render(main, ...args);
+    if (typeof done === "function") cleanup = done;
+  } catch (err) {
+    main.replaceChildren();
+    const p = document.createElement("p");
+    p.className = "notice error";
+    p.setAttribute("role", "alert");
+    p.textContent = err.message;
+    main.append(p);
   }
-  el.hidden = false;
-  el.scrollIntoView();
 }
 
 function form(id, path) {
@@ -90,20 +79,37 @@ function form(id, path) {
     try {
       const st = await api("POST", path, body);
       e.target.reset();
-      say("");
-      await home(st);
+      enter(st);
     } catch (err) {
-      say(err.message, true);
+      gate(id, err.message, true);
     }
   });
 }
 
+// The theme: auto follows the system; light and dark are the owner's pick.
+const themes = ["auto", "light", "dark"];
+function applyTheme(t) {
+  if (t === "auto") document.documentElement.removeAttribute("data-theme");
+  else document.documentElement.setAttribute("data-theme", t);
+  $("theme").textContent = `Theme: ${t}`;
+}
+$("theme").addEventListener("click", () => {
+  const next = themes[(themes.indexOf(localStorage.getItem("theme") || "auto") + 1) % themes.length];
+  localStorage.setItem("theme", next);
+  applyTheme(next);
+});
+applyTheme(localStorage.getItem("theme") || "auto");
+
 form("setup", "/setup");
 form("login", "/login");
-$("more").addEventListener("click", () => more().catch((err) => say(err.message, true)));
 $("logout").addEventListener("click", async () => {
   await api("POST", "/logout").catch(() => {});
-  csrf = "";
-  show("login");
+  session.csrf = "";
+  if (cleanup) { cleanup(); cleanup = null; }
+  gate("login", "Signed out.");
 });
-start().catch((err) => say(err.message, true));
+window.addEventListener("hashchange", () => {
+  if (location.hash === "#/signin") { gate("login"); return; }
+  route();
+});
+start().catch((err) => toast(err.message));

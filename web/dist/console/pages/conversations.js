@@ -1,0 +1,170 @@
+// Conversations: the list (search, filters, paging) and one conversation
+// (transcript, structure, and the owner's changes).
+import { api, h, when, clock, duration, dayBound, toast, confirmDialog, guard, categories, notice } from "../lib.js";
+
+const PAGE = 25;
+// The list's filters survive opening a conversation and coming back.
+const filters = { q: "", from: "", to: "", category: "", folder: "", starred: false, bin: false };
+
+export async function render(main, id) {
+  if (id) return detail(main, id);
+  return list(main);
+}
+
+async function list(main) {
+  const folders = await api("GET", "/folders");
+  const results = h("ul.list.cards", { id: "conversation-list", "aria-live": "polite" });
+  const more = h("button", { type: "button", hidden: true }, "Older conversations");
+  let offset = 0;
+
+  const q = h("input", { id: "conv-q", type: "search", value: filters.q, placeholder: "Words or meaning…" });
+  const from = h("input", { id: "conv-from", type: "date", value: filters.from });
+  const to = h("input", { id: "conv-to", type: "date", value: filters.to });
+  const cat = h("select", { id: "conv-category" }, h("option", { value: "" }, "Any category"),
+    categories.map((c) => h("option", { value: c, selected: c === filters.category }, c)));
+  const folder = h("select", { id: "conv-folder" }, h("option", { value: "" }, "Any folder"),
+    folders.map((f) => h("option", { value: f.id, selected: f.id === filters.folder }, f.name)));
+  const starred = h("input", { id: "conv-starred", type: "checkbox", checked: filters.starred });
+  const bin = h("input", { id: "conv-bin", type: "checkbox", checked: filters.bin });
+
+  const toolbar = h("form.toolbar", { role: "search", onsubmit: (e) => { e.preventDefault(); reload(); } },
+    h("div.grow", h("label", { for: "conv-q" }, "Search"), q),
+    h("div", h("label", { for: "conv-from" }, "From"), from),
+    h("div", h("label", { for: "conv-to" }, "To"), to),
+    h("div", h("label", { for: "conv-category" }, "Category"), cat),
+    h("div", h("label", { for: "conv-folder" }, "Folder"), folder),
+    h("div.row", h("label.inline", { for: "conv-starred" }, starred, "Starred"), h("label.inline", { for: "conv-bin" }, bin, "Discarded")),
+    h("button.primary", { type: "submit" }, "Apply"));
+  for (const el of [from, to, cat, folder, starred, bin]) el.addEventListener("change", reload);
+
+  main.append(h("div.page-head", h("h1", "Conversations")), toolbar, results, h("p", more));
+
+  async function reload() {
+    Object.assign(filters, { q: q.value.trim(), from: from.value, to: to.value, category: cat.value, folder: folder.value,
+      starred: starred.checked, bin: bin.checked });
+    offset = 0;
+    results.replaceChildren();
+    more.hidden = true;
+    if (filters.q) return search();
+    await page();
+  }
+
+  async function page() {
+    const p = new URLSearchParams({ limit: PAGE, offset });
+    if (filters.from) p.set("start_date", dayBound(filters.from, false));
+    if (filters.to) p.set("end_date", dayBound(filters.to, true));
+    if (filters.category) p.set("categories", filters.category);
+    if (filters.folder) p.set("folder_id", filters.folder);
+    if (filters.starred) p.set("starred", "true");
+    if (filters.bin) p.set("discarded", "true");
+    const cs = await api("GET", "/conversations?" + p);
+    offset += cs.length;
+    for (const c of cs) results.append(row(c));
+    more.hidden = cs.length < PAGE;
+    if (offset === 0) results.append(h("li.empty", filters.bin ? "Nothing discarded." : "No conversations match."));
+  }
+
+  async function search() {
+    const r = await api("GET", "/search?" + new URLSearchParams({ q: filters.q, kind: "conversation", limit: 50 }));
+    for (const hit of r.results) {
+      results.append(h("li.item", h("div.emoji", { "aria-hidden": "true" }, "🔎"),
+        h("div.body", h("a.title", { href: `#/conversations/${encodeURIComponent(hit.id)}` }, hit.text.split("\n")[0] || "Untitled"),
+          h("div.meta", hit.locked ? h("span.badge.lock", "Locked") : null, ` relevance ${hit.similarity.toFixed(2)}`))));
+    }
+    if (!r.results.length) results.append(h("li.empty", "Nothing found."));
+  }
+
+  more.addEventListener("click", () => guard(page));
+  await reload();
+}
+
+function row(c) {
+  const s = c.structured;
+  return h("li.item", { "data-id": c.id },
+    h("div.emoji", { "aria-hidden": "true" }, s.emoji),
+    h("div.body",
+      h("a.title", { href: `#/conversations/${encodeURIComponent(c.id)}` }, s.title || "Untitled"),
+      h("div.meta", when(c.started_at || c.created_at), " · ", duration(c.started_at, c.finished_at) || "—", " · ", s.category,
+        c.folder_name ? ` · ${c.folder_name}` : "", " ",
+        c.starred ? h("span.badge.warn", "★ Starred") : null, " ",
+        c.locked ? h("span.badge.lock", "Locked") : null, " ",
+        c.status !== "completed" ? h("span.badge", c.status) : null),
+      s.overview ? h("p.small", s.overview.length > 220 ? s.overview.slice(0, 220) + "…" : s.overview) : null));
+}
+
+async function detail(main, id) {
+  const [c, folders] = await Promise.all([api("GET", `/conversations/${encodeURIComponent(id)}`), api("GET", "/folders")]);
+  const s = c.structured;
+  const refresh = () => { main.replaceChildren(); return detail(main, id); };
+  const change = (fn, done) => guard(async () => { await fn(); if (done) toast(done); await refresh(); });
+
+  const title = h("h1", { id: "conv-title" }, `${s.emoji} ${s.title || "Untitled"}`);
+  const titleInput = h("input.field", { id: "conv-title-input", value: s.title, "aria-label": "Title", maxlength: 500 });
+  const titleForm = h("form.row", { hidden: true, onsubmit: (e) => { e.preventDefault();
+    change(() => api("PATCH", `/conversations/${encodeURIComponent(id)}`, { title: titleInput.value }), "Title saved"); } },
+  titleInput, h("button.primary", { type: "submit" }, "Save"),
+  h("button", { type: "button", onclick: () => { titleForm.hidden = true; title.hidden = false; } }, "Cancel"));
+  const editTitle = h("button", { type: "button", disabled: c.locked, onclick: () => { title.hidden = true; titleForm.hidden = false; titleInput.focus(); } }, "Edit title");
+
+  const folderSel = h("select", { id: "conv-move", "aria-label": "Folder", disabled: c.locked },
+    h("option", { value: "" }, "No folder"), folders.map((f) => h("option", { value: f.id, selected: f.id === c.folder_id }, f.name)),
+    h("option", { value: "__new" }, "New folder…"));
+  folderSel.addEventListener("change", () => change(async () => {
+    let target = folderSel.value || null;
+    if (target === "__new") {
+      const name = prompt("Name of the new folder");
+      if (!name) return;
+      target = (await api("POST", "/folders", { name })).id;
+    }
+    await api("PUT", `/conversations/${encodeURIComponent(id)}/folder`, { folder_id: target });
+  }, "Moved"));
+
+  const actions = h("div.row",
+    editTitle,
+    h("button", { type: "button", disabled: c.locked, "aria-pressed": String(c.starred),
+      onclick: () => change(() => api("PATCH", `/conversations/${encodeURIComponent(id)}`, { starred: !c.starred })) },
+    c.starred ? "★ Unstar" : "☆ Star"),
+    h("button", { type: "button", id: "conv-lock", "aria-pressed": String(c.locked),
+      onclick: () => change(() => api("PUT", `/conversations/${encodeURIComponent(id)}/locked`, { locked: !c.locked }),
+        c.locked ? "Assistants can see it again" : "Hidden from assistants") },
+    c.locked ? "Unlock" : "Lock from assistants"),
+    folderSel,
+    h("button", { type: "button", disabled: c.locked,
+      onclick: () => change(() => api("PATCH", `/conversations/${encodeURIComponent(id)}`, { discarded: !c.discarded }),
+        c.discarded ? "Restored" : "Discarded") }, c.discarded ? "Restore" : "Discard"),
+    h("button.danger", { type: "button", id: "conv-delete", disabled: c.locked, onclick: async () => {
+      if (!(await confirmDialog("Delete this conversation, its action items and its memories? This cannot be undone."))) return;
+      await guard(async () => {
+        await api("DELETE", `/conversations/${encodeURIComponent(id)}`);
+        toast("Conversation deleted");
+        location.hash = "#/conversations";
+      });
+    } }, "Delete"));
+
+  main.append(
+    h("p", h("a", { href: "#/conversations" }, "← All conversations")),
+    h("div.page-head", h("div", title, titleForm)),
+    h("p.meta.muted", when(c.started_at || c.created_at), " · ", duration(c.started_at, c.finished_at) || "—", " · ",
+      s.category, " · ", c.source, c.language ? ` · ${c.language}` : "", c.folder_name ? ` · in ${c.folder_name}` : "", " ",
+      c.locked ? h("span.badge.lock", "Locked from assistants") : null, " ", c.discarded ? h("span.badge", "Discarded") : null),
+    c.locked ? notice("Locked: assistants and developer keys cannot see it. Unlock it to change it.") : null,
+    h("div.card", actions),
+    s.overview ? h("section.card", h("h2", "Overview"), h("p", s.overview)) : null,
+    s.action_items.length ? h("section.card", h("h2", "Action items"), h("ul.list", s.action_items.map((a) =>
+      h(`li.item${a.completed ? ".done" : ""}`, h("div.body", h("span.text", a.description),
+        a.due_at ? h("div.meta", "due ", when(a.due_at)) : null))))) : null,
+    s.events.length ? h("section.card", h("h2", "Events"), h("ul.list", s.events.map((e) =>
+      h("li.item", h("div.body", h("strong", e.title), h("div.meta", when(e.start), e.duration ? ` · ${e.duration} min` : ""),
+        e.description ? h("p.small", e.description) : null))))) : null,
+    c.photos && c.photos.length ? h("section.card", h("h2", "Photos"), h("div.photos", c.photos.map((p) =>
+      h("figure", p.data_url ? h("img", { src: p.data_url, alt: p.description || "Photo from the recording" }) : null,
+        h("figcaption.small.muted", p.description))))) : null,
+    h("section.card", h("h2", "Transcript"), transcript(c.transcript_segments || [])));
+}
+
+function transcript(segs) {
+  if (!segs.length) return h("p.muted", "No transcript.");
+  return h("div.transcript", { id: "transcript" }, segs.map((g) =>
+    h(`div.seg${g.is_user ? ".user" : ""}`, h("time", clock(g.start)),
+      h("div", h("span.who", g.speaker_name || "Speaker"), h("span.text", g.text)))));
+}
