@@ -64,9 +64,10 @@ release: ## Cross-compile dist/hearth-windows-amd64.exe and dist/hearth-linux-ar
 ##@ Test
 
 MCP_CLIENT := cmd/hearth/testdata/mcp-client
+CONSOLE_E2E := cmd/hearth/testdata/console-e2e
 
 .PHONY: test
-test: mcp-client whisper onnxruntime ## Run every test (PKG=./store to narrow)
+test: mcp-client console-e2e whisper onnxruntime ## Run every test (PKG=./store to narrow)
 	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(PKG)
 
 .PHONY: onnxruntime
@@ -80,12 +81,24 @@ mcp-client: test-deps $(MCP_CLIENT)/node_modules/.package-lock.json
 $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
 	cd $(MCP_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
 
+.PHONY: console-e2e
+console-e2e: test-deps $(CONSOLE_E2E)/node_modules/.package-lock.json
+
+# playwright-core drives Debian's chromium (scripts/deps.sh installs it);
+# it downloads no browser.
+$(CONSOLE_E2E)/node_modules/.package-lock.json: $(CONSOLE_E2E)/package-lock.json
+	cd $(CONSOLE_E2E) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: console-shots
+console-shots: console-e2e ## Screenshot every console page, light and dark, into docs/console/
+	HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_CONSOLE_SHOTS=$(CURDIR)/docs/console go test -count=1 -run TestConsoleInChromium ./cmd/hearth
+
 .PHONY: test-release
 test-release: release ## Run the release binaries: the .exe under wine64, arm64 under qemu-user (a few minutes)
 	HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_RELEASE_DIR=$(CURDIR)/dist go test -count=1 -run 'TestRelease' ./cmd/hearth
 
 .PHONY: test-race
-test-race: mcp-client whisper onnxruntime ## Run the tests under the race detector, shuffled
+test-race: mcp-client console-e2e whisper onnxruntime ## Run the tests under the race detector, shuffled
 	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
 
 .PHONY: fuzz

@@ -40,6 +40,9 @@ if [ "$mode" = test ]; then
   # util-linux build the network namespaces the mDNS tests run in; zbar-tools
   # reads the pairing QR code back.
   PACKAGES+=(strace iproute2 util-linux zbar-tools)
+  # chromium: the console's end-to-end test runs in it (driven by the npm
+  # package playwright-core, which downloads no browser of its own).
+  PACKAGES+=(chromium)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)

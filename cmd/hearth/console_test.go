@@ -69,7 +69,7 @@ func TestConsoleSignIn(t *testing.T) {
 		t.Fatalf("no setup code printed:\n%s", srv.logs.String())
 	}
 	// The console's page, where the printed address leads.
-	for path, want := range map[string]string{"/console": "Claim this appliance", "/console/console.js": "X-CSRF-Token"} {
+	for path, want := range map[string]string{"/console": "Claim this appliance", "/console/lib.js": "X-CSRF-Token"} {
 		resp, err := http.Get(srv.base + path)
 		if err != nil {
 			t.Fatal(err)

@@ -58,7 +58,7 @@ async function modelsCard(models) {
               toast(`Downloading ${m.name}`);
               location.hash = "#/speech";
               window.dispatchEvent(new HashChangeEvent("hashchange"));
-            }) }, "Pull"), m.pull?.error ? h("span.small.muted", ` ${m.pull.error}`) : null])))))));
+            }) }, "Pull"), m.pull?.error ? h("span.small.muted", ` ${m.pull.error}`) : null]))))));
 }
 
 async function profileCard() {

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConsoleInChromium runs the console in Debian's headless Chromium,
+// driven by playwright-core (testdata/console-e2e, pinned in its
+// package-lock.json; make console-e2e installs it; no browser download).
+// The owner claims the appliance, creates a key, and works on a
+// conversation made through the API with it: search, edit, lock, delete;
+// records a voice profile from the (fake) microphone; watches a live
+// session; and a second user sees none of it. Every page is screenshotted,
+// light and dark, into HEARTH_CONSOLE_SHOTS (default: a temporary folder;
+// make console-shots writes docs/console/).
+func TestConsoleInChromium(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.Abs("testdata/console-e2e")
+	node, nodeErr := exec.LookPath("node")
+	chromium, chromeErr := exec.LookPath("chromium")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "playwright-core"))
+	if nodeErr != nil || chromeErr != nil || modErr != nil {
+		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
+			t.Fatalf("the console's browser test needs node, chromium and playwright-core (%v; %v; %v): run make console-e2e", nodeErr, chromeErr, modErr)
+		}
+		t.Skip("node, chromium or playwright-core missing; make console-e2e installs them")
+	}
+	shots := os.Getenv("HEARTH_CONSOLE_SHOTS")
+	if shots == "" {
+		shots = filepath.Join(t.TempDir(), "shots")
+	}
+	// The fake microphone plays the owner reading aloud.
+	audio := voiceWAV(t, "cmu_us_slt_arctic_hts",
+		"I am recording my voice so that the appliance knows when I am the one speaking.",
+		"The quick brown fox jumps over the lazy dog, and the garden shed needs a new coat of paint.")
+	packets := speechOpusFS320(t, "We should repaint the garden shed before the rain.")
+
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"name":"scripted","utterances":[{"text":"We should repaint the garden shed before the rain.","speaker":0}]}`))
+	var code string
+	printed := regexp.MustCompile(`setup code (\d{4}-\d{4}-\d{4}-\d{4})`)
+	for deadline := time.Now().Add(10 * time.Second); code == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		code = firstSubmatch(printed, srv.logs.String())
+	}
+	if code == "" {
+		t.Fatalf("no setup code printed:\n%s", srv.logs.String())
+	}
+	other := mustCLI(t, "users", "add", "--data", data, "--name", "Grace")
+	passwd := exec.Command(hearthBin, "users", "passwd", "--data", data, "--user", other)
+	passwd.Stdin = strings.NewReader("grace's own password\n")
+	if out, err := passwd.CombinedOutput(); err != nil {
+		t.Fatalf("users passwd: %v\n%s", err, out)
+	}
+
+	cmd := exec.Command(node, "console.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BASE="+srv.base, "CODE="+code, "OWNER_NAME=Ada", "OWNER_PASSWORD=correct horse battery",
+		"OTHER_NAME=Grace", "OTHER_PASSWORD=grace's own password", "SHOTS="+shots, "CHROMIUM="+chromium, "AUDIO="+audio)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killer := time.AfterFunc(5*time.Minute, func() { cmd.Process.Kill() })
+	defer killer.Stop()
+
+	var out strings.Builder
+	ok := false
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		line := sc.Text()
+		out.WriteString(line + "\n")
+		switch {
+		case strings.HasPrefix(line, "LIVE "):
+			// Stream a session as the app does while the live page is open.
+			uid := strings.TrimPrefix(line, "LIVE ")
+			c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 2, ""), "")
+			go c.stream(packets, 1) // the socket stays open until the test ends
+		case line == "LIVE-SEEN":
+			io.WriteString(stdin, "LIVE-DONE\n")
+		case line == "OK":
+			ok = true
+		case strings.HasPrefix(line, "FIRSTPAINT "), strings.HasPrefix(line, "JSBYTES "):
+			t.Log(line)
+		}
+	}
+	err := cmd.Wait()
+	if !ok || err != nil {
+		t.Fatalf("the console test failed (%v); screenshots in %s\n%s\n%s\nserver log:\n%s", err, shots, out.String(), stderr.String(), tail(srv.logs.String(), 40))
+	}
+	for _, page := range []string{"setup", "keys", "conversations", "search", "conversation", "memories", "action-items", "people", "speech", "system", "live", "signin"} {
+		for _, scheme := range []string{"light", "dark"} {
+			if st, err := os.Stat(filepath.Join(shots, page+"-"+scheme+".png")); err != nil || st.Size() < 2000 {
+				t.Errorf("no screenshot of %s (%s): %v", page, scheme, err)
+			}
+		}
+	}
+	if strings.Contains(srv.logs.String(), "correct horse") || strings.Contains(srv.logs.String(), "dg-secret") {
+		t.Error("a password or provider key reached the log")
+	}
+}
+
+func firstSubmatch(re *regexp.Regexp, s string) string {
+	if m := re.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,261 @@
+// Drives Hearth's console in the system's headless Chromium, as an owner
+// would: claim the appliance, create a key, and work on a conversation
+// made through the API; then a second user, who must see none of it.
+// Every page is screenshotted, light and dark, into SHOTS.
+//
+// The Go test (cmd/hearth/console_e2e_test.go) starts the appliance and
+// passes: BASE, CODE (the setup code), OWNER_NAME, OWNER_PASSWORD,
+// OTHER_NAME, OTHER_PASSWORD, SHOTS, CHROMIUM, and AUDIO (a WAV the fake
+// microphone plays). Lines on stdout starting with "STEP " tell the Go test
+// where the script is; "LIVE <uid>" asks it to stream a session now.
+import { chromium } from "playwright-core";
+import { createInterface } from "node:readline";
+import { mkdirSync } from "node:fs";
+
+const env = (k) => {
+  if (!process.env[k]) throw new Error(`${k} is not set`);
+  return process.env[k];
+};
+const BASE = env("BASE");
+const SHOTS = env("SHOTS");
+mkdirSync(SHOTS, { recursive: true });
+
+const stdin = createInterface({ input: process.stdin });
+const lines = stdin[Symbol.asyncIterator]();
+async function waitFor(word) {
+  for (;;) {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`stdin ended before ${word}`);
+    if (value.trim() === word) return;
+  }
+}
+
+function check(ok, what) {
+  if (!ok) throw new Error(`check failed: ${what}`);
+}
+
+const browser = await chromium.launch({
+  executablePath: env("CHROMIUM"),
+  args: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${env("AUDIO")}`,
+    "--no-sandbox", "--disable-dev-shm-usage"],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, permissions: ["microphone", "clipboard-read", "clipboard-write"] });
+const page = await context.newPage();
+const problems = [];
+page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
+page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+
+// shot saves the page in both schemes, whole, and at phone width for the
+// pages that matter most on a phone.
+async function shot(name, { phone = false } = {}) {
+  await page.waitForLoadState("networkidle").catch(() => {});
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `${SHOTS}/${name}-${scheme}.png`, fullPage: true });
+  }
+  if (phone) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.screenshot({ path: `${SHOTS}/${name}-phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+async function go(hash) {
+  await page.goto(`${BASE}/console#/${hash}`);
+  await page.locator("#main").first().waitFor();
+}
+
+const step = (s) => console.log(`STEP ${s}`);
+
+try {
+  // 1. Claim the appliance with the printed code.
+  step("setup");
+  const t0 = Date.now();
+  await page.goto(`${BASE}/console`);
+  await page.getByRole("heading", { name: "Claim this appliance" }).waitFor();
+  console.log(`FIRSTPAINT ${Date.now() - t0}`);
+  await shot("setup", { phone: true });
+  await page.getByLabel("Setup code").fill("0000-0000-0000-0000");
+  await page.getByLabel("Your name").fill(env("OWNER_NAME"));
+  await page.getByLabel(/^Password/).fill(env("OWNER_PASSWORD"));
+  await page.getByRole("button", { name: "Claim" }).click();
+  await page.locator("#gate-message.error").waitFor();
+  await page.getByLabel("Setup code").fill(env("CODE"));
+  await page.getByLabel(/^Password/).fill(env("OWNER_PASSWORD"));
+  await page.getByRole("button", { name: "Claim" }).click();
+  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  const state = await page.evaluate(() => fetch("/console/api/state").then((r) => r.json()));
+  check(state.signed_in && state.user.name === env("OWNER_NAME"), "signed in as the owner");
+  const cookies = await context.cookies();
+  const sess = cookies.find((c) => c.name === "hearth_session");
+  check(sess && sess.httpOnly && sess.sameSite === "Strict", "session cookie is HttpOnly and SameSite=Strict");
+  check(await page.evaluate(() => document.cookie.includes("hearth_session")) === false, "script cannot read the session");
+
+  // 2. Create a developer key on the keys page; it is shown once.
+  step("keys");
+  await go("keys");
+  await page.locator("#key-dev-name").fill("e2e test");
+  await page.locator("#key-dev-conversations\\:write").check();
+  await page.locator("#keys-dev").getByRole("button", { name: "Create key" }).click();
+  const key = (await page.locator("#key-dev-secret").textContent()).trim();
+  check(key.startsWith("hearth_dev_"), `a dev key is shown: ${key.slice(0, 12)}`);
+  await page.locator("#keys-dev li[data-id]").first().waitFor();
+  await page.locator("#mcp-url").waitFor();
+  await shot("keys");
+  await page.reload();
+  await page.locator("#keys-dev li[data-id]").first().waitFor();
+  check(!(await page.content()).includes(key), "the key is not shown again");
+
+  // 3. A conversation made through the API, with the new key.
+  step("api");
+  const made = await fetch(`${BASE}/v1/dev/user/conversations/from-segments`, {
+    method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ transcript_segments: [
+      { text: "We should repaint the garden shed in a dark green before the autumn rain starts.", speaker: "SPEAKER_00", is_user: true, start: 0, end: 4.5 },
+      { text: "Good idea. I will buy the paint at the hardware store on Saturday morning.", speaker: "SPEAKER_01", is_user: false, start: 5, end: 9 },
+    ] }),
+  });
+  check(made.ok, `from-segments answered ${made.status}`);
+  const conv = await made.json();
+  // A memory and an action item, for their pages.
+  await page.evaluate(async () => {
+    const st = await fetch("/console/api/state").then((r) => r.json());
+    const post = (path, body) => fetch("/console/api" + path, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": st.csrf_token }, body: JSON.stringify(body) });
+    await post("/action-items", { description: "Buy dark green paint", due_at: new Date(Date.now() + 3 * 86400e3).toISOString() });
+  });
+
+  // 4. The list shows it; search finds it; the detail page shows the transcript.
+  step("conversations");
+  await go("conversations");
+  const row = page.locator(`#conversation-list li[data-id="${conv.id}"]`);
+  await row.waitFor();
+  await shot("conversations", { phone: true });
+  await page.locator("#conv-q").fill("garden shed paint");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await page.locator(`#conversation-list a[href="#/conversations/${conv.id}"]`).waitFor({ timeout: 15000 });
+  await shot("search");
+  await page.locator("#conv-q").fill("");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await row.locator("a.title").click();
+  await page.locator("#transcript").getByText("repaint the garden shed").waitFor();
+  await shot("conversation", { phone: true });
+
+  // Edit the title.
+  await page.getByRole("button", { name: "Edit title" }).click();
+  await page.locator("#conv-title-input").fill("Painting the shed");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.locator("#conv-title", { hasText: "Painting the shed" }).waitFor();
+
+  // Lock it: the developer API no longer sees it; the owner still does.
+  await page.locator("#conv-lock").click();
+  await page.getByText("Locked from assistants").first().waitFor();
+  const hidden = await fetch(`${BASE}/v1/dev/user/conversations/${conv.id}`, { headers: { Authorization: `Bearer ${key}` } });
+  check(hidden.status === 404, `a locked conversation is hidden from the API (got ${hidden.status})`);
+  await shot("conversation-locked");
+  check(await page.locator("#conv-delete").isDisabled(), "a locked conversation cannot be deleted");
+  await page.locator("#conv-lock").click();
+  await page.locator("#conv-lock", { hasText: "Lock from assistants" }).waitFor();
+  const shown = await fetch(`${BASE}/v1/dev/user/conversations/${conv.id}`, { headers: { Authorization: `Bearer ${key}` } });
+  check(shown.status === 200 && (await shown.json()).structured.title === "Painting the shed", "unlocked, with the new title, over the API");
+
+  // 5. The other pages, with the owner's data.
+  step("pages");
+  await go("memories");
+  await page.locator("#mem-new").fill("The garden shed is to be painted dark green.");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await page.locator("#memory-list").getByText("painted dark green").waitFor();
+  await shot("memories");
+  await go("action-items");
+  await page.locator("#action-list").getByText("Buy dark green paint").waitFor();
+  await shot("action-items");
+  await go("people");
+  await page.locator("#people-list").waitFor();
+  await shot("people");
+  await go("speech");
+  await page.locator("#routes").waitFor();
+  await page.locator("#pk-deepgram").fill("dg-secret-never-shown-0123456789");
+  await page.locator("#provider-keys li", { hasText: "deepgram" }).getByRole("button", { name: "Save" }).click();
+  await page.getByText("Applies after restart").waitFor();
+  const speech = await page.evaluate(() => fetch("/console/api/speech").then((r) => r.text()));
+  check(!speech.includes("dg-secret"), "a provider key never comes back");
+  // The voice profile, recorded from the (fake) microphone.
+  await page.locator("#profile-seconds").selectOption("15");
+  await page.locator("#profile-record").click();
+  await page.locator("#profile-status", { hasText: "Hearth knows your voice" }).waitFor({ timeout: 60000 });
+  await shot("speech");
+  await go("system");
+  await page.locator("#system-stats").waitFor();
+  await shot("system");
+  const backup = await page.evaluate(() => fetch("/console/api/system/backup").then(async (r) => [r.status, new Uint8Array(await r.arrayBuffer()).slice(0, 15)]));
+  check(backup[0] === 200 && String.fromCharCode(...backup[1]) === "SQLite format 3", "the backup is a SQLite database");
+
+  // 6. The live view while a session streams (the Go test streams it).
+  step("live");
+  await go("live");
+  await page.getByText("No device is streaming.").waitFor();
+  console.log(`LIVE ${state.user.id}`);
+  await page.locator("#live-feed .seg").first().waitFor({ timeout: 30000 });
+  await page.locator("#live-sessions", { hasText: "Route: scripted" }).waitFor({ timeout: 10000 });
+  await shot("live");
+  console.log("LIVE-SEEN");
+  await waitFor("LIVE-DONE");
+
+  // 7. Delete the conversation.
+  step("delete");
+  await go(`conversations/${conv.id}`);
+  await page.locator("#conv-delete").click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.locator(`#conversation-list li[data-id="${conv.id}"]`).waitFor({ state: "detached" });
+  const gone = await fetch(`${BASE}/v1/dev/user/conversations/${conv.id}`, { headers: { Authorization: `Bearer ${key}` } });
+  check(gone.status === 404, `deleted over the console, gone from the API (got ${gone.status})`);
+
+  // 8. A second user sees none of the owner's data.
+  step("other");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await shot("signin");
+  await page.getByLabel("Name").fill(env("OTHER_NAME"));
+  await page.getByLabel("Password").fill(env("OTHER_PASSWORD"));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.locator("#conversation-list .empty").waitFor();
+  const theirs = await page.evaluate(async (ids) => {
+    const get = (p) => fetch("/console/api" + p).then(async (r) => [r.status, await r.text()]);
+    return { list: await get("/conversations"), memories: await get("/memories"), items: await get("/action-items"),
+      search: await get("/search?q=garden+shed+paint"), keys: await get("/keys/dev"), one: await get(`/conversations/${ids.conv}`) };
+  }, { conv: conv.id });
+  check(theirs.list[1] === "[]", `the other user's list is empty: ${theirs.list[1]}`);
+  check(theirs.memories[1] === "[]", `the other user's memories are empty: ${theirs.memories[1]}`);
+  check(theirs.items[1] === "[]", `the other user's action items are empty: ${theirs.items[1]}`);
+  check(theirs.keys[1] === "[]", `the other user's keys are empty: ${theirs.keys[1]}`);
+  check(!theirs.search[1].includes("shed"), `the other user's search finds nothing: ${theirs.search[1]}`);
+  check(theirs.one[0] === 404, `the owner's conversation is 404 to the other user: ${theirs.one[0]}`);
+
+  // 9. The quality bar: no script over 100 KB, every field labelled.
+  step("quality");
+  const sizes = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith(".js"))
+    .map((r) => [r.name, r.decodedBodySize]));
+  const total = sizes.reduce((s, [, n]) => s + n, 0);
+  console.log(`JSBYTES ${total}`);
+  check(total < 100 * 1024, `the console's JavaScript is ${total} bytes`);
+  for (const hash of ["conversations", "memories", "action-items", "keys", "speech"]) {
+    await go(hash);
+    await page.waitForLoadState("networkidle");
+    const unlabelled = await page.evaluate(() => [...document.querySelectorAll("#main input:not([type=hidden]), #main select, #main textarea")]
+      .filter((el) => !el.labels?.length && !el.getAttribute("aria-label")).map((el) => el.outerHTML.slice(0, 80)));
+    check(unlabelled.length === 0, `every field on ${hash} has a label: ${unlabelled.join(" | ")}`);
+  }
+  check(problems.length === 0, `no script errors: ${problems.join("; ")}`);
+  console.log("OK");
+} catch (err) {
+  await page.screenshot({ path: `${SHOTS}/failure.png`, fullPage: true }).catch(() => {});
+  console.log(`FAIL ${err.message}`);
+  console.log(problems.join("\n"));
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+  stdin.close();
+}
