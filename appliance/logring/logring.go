@@ -60,7 +60,7 @@ type Handler struct {
 	next   slog.Handler
 	ring   *Ring
 	min    slog.Leveler
-	prefix string      // group prefix for attribute keys ("a.b.")
+	prefix string            // group prefix for attribute keys ("a.b.")
 	fixed  map[string]string // attributes from WithAttrs, flattened; never changed once set
 }
 
