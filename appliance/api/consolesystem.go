@@ -144,6 +144,12 @@ func (s *Server) consoleBackup(c echo.Context) error {
 	path := filepath.Join(dir, "hearth.db")
 	t0 := time.Now()
 	if err := s.store.Backup(ctx, path, nil); err != nil {
+		if ctx.Err() != nil {
+			// The browser left (or the appliance is stopping): nobody
+			// waits for an answer, and nothing failed.
+			s.log.Info("console backup abandoned", "ms", time.Since(t0).Milliseconds())
+			return nil
+		}
 		return fmt.Errorf("backup: %w", err)
 	}
 	f, err := os.Open(path)
