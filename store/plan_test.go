@@ -54,6 +54,12 @@ var hotPlans = []struct {
 		"memories_user", []string{"TEMP B-TREE", "SCAN"}},
 	{"list action items", `SELECT id FROM action_items WHERE user_id = ? AND deleted = 0 AND is_locked = 0 ORDER BY created_at DESC, id LIMIT ? OFFSET ?`,
 		"action_items_user", []string{"TEMP B-TREE", "SCAN"}},
+	// The console's System page counts a user's memories on the list
+	// index alone. (Its conversation count reads the rows for discarded:
+	// the planner walks the user's index when users share the box, and
+	// scans when one user owns every row, which reads the same rows.)
+	{"count memories", `SELECT COUNT(*) FROM memories WHERE user_id = ? AND deleted = 0`,
+		"memories_user", []string{"SCAN"}},
 	// The indexer's work list and search.
 	{"pending docs", `SELECT d.doc_id, d.text FROM search_pending p CROSS JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", []string{"TEMP B-TREE", "search_vectors"}},

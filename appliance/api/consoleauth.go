@@ -18,6 +18,8 @@ type ConsoleAuth interface {
 	Login(ctx context.Context, name, password string) (*appliance.ConsoleSession, string, error)
 	Session(ctx context.Context, token string) (*appliance.ConsoleSession, error)
 	Logout(ctx context.Context, token string) error
+	// Owner is the user who claimed the appliance ("" while nobody has).
+	Owner(ctx context.Context) (string, error)
 }
 
 // sessionCookie holds a console session's token: HttpOnly (no script reads
@@ -47,6 +49,7 @@ func (s *Server) consoleAuthRoutes() {
 	s.consoleKeyRoutes(signed)
 	s.consoleLiveRoutes(signed)
 	s.consoleSpeechRoutes(signed)
+	s.consoleSystemRoutes(signed)
 }
 
 // limitByAddress charges a request to policies per client address (for

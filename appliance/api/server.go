@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -85,7 +86,10 @@ type Deps struct {
 	// IndexProgress reports the search index's embedding progress for
 	// /healthz and the console; nil reports none.
 	IndexProgress func() appliance.IndexProgress
-	Logger        *slog.Logger
+	// System describes the running appliance for the console's System
+	// page; its zero value shows no version, uptime or log.
+	System System
+	Logger *slog.Logger
 	// Console is the web console's file tree (web.FS()); nil serves none.
 	Console fs.FS
 	// Templates holds server-rendered pages (web.Templates()); nil serves no
@@ -115,12 +119,15 @@ type Server struct {
 	providerKeys ProviderKeys
 	models       ModelPuller
 	progress     func() appliance.IndexProgress
-	searcher     Searcher
-	log          *slog.Logger
-	now          func() time.Time
-	limiter      *Limiter
-	oauth        *oauth
-	echo         *echo.Echo
+	system       System
+	// backingUp is set while a console backup is being made (one at a time).
+	backingUp atomic.Bool
+	searcher  Searcher
+	log       *slog.Logger
+	now       func() time.Time
+	limiter   *Limiter
+	oauth     *oauth
+	echo      *echo.Echo
 }
 
 // New builds the router.
@@ -152,7 +159,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, events: d.Events, subscriber: d.Subscriber,
 		speechRoutes: d.SpeechRoutes, providerKeys: d.ProviderKeys, models: d.Models,
-		progress: d.IndexProgress, searcher: d.Searcher, log: d.Logger, now: d.Now,
+		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
 	}
 	e := echo.New()

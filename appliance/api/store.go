@@ -63,4 +63,11 @@ type Store interface {
 	TokenGrant(ctx context.Context, hash, kind string, now time.Time) (*appliance.OAuthGrant, error)
 	RevokeToken(ctx context.Context, hash string, now time.Time) error
 	RevokeReusedRefresh(ctx context.Context, hash string, now time.Time) (bool, error)
+
+	// The console's System page.
+	CountUserItems(ctx context.Context, userID string) (conversations, memories int, err error)
+	DatabaseBytes() (int64, error)
+	// Backup writes a consistent copy of the database to path (which must
+	// not exist) while the appliance keeps serving.
+	Backup(ctx context.Context, path string, progress func(done, total int)) error
 }

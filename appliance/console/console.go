@@ -39,6 +39,9 @@ const SessionLifetime = 30 * 24 * time.Hour
 
 const setupCodeKey = "console_setup_code"
 
+// ownerKey names the user who claimed the appliance with the setup code.
+const ownerKey = "console_owner"
+
 // Refusals, worded for the sign-in page.
 var (
 	ErrBadCode        = appliance.Errorf(appliance.EUNAUTHORIZED, "The setup code is not right (hearth serve printed it when it started)")
@@ -137,10 +140,33 @@ func (s *Service) Setup(ctx context.Context, code, name, password string) (*appl
 	if err := s.SetPassword(ctx, owner.ID, password); err != nil {
 		return nil, "", err
 	}
+	if err := s.Store.SetSetting(ctx, ownerKey, owner.ID); err != nil {
+		return nil, "", err
+	}
 	if err := s.Store.SetSetting(ctx, setupCodeKey, ""); err != nil {
 		return nil, "", err
 	}
 	return s.startSession(ctx, owner.ID)
+}
+
+// Owner returns the id of the user who claimed the appliance ("" while
+// nobody has). Some things are the whole box's, not one user's (a backup
+// holds every user's data), and only the owner gets them. An appliance
+// claimed before the owner was recorded, or given passwords only from the
+// shell, has its oldest user as owner: the one Setup would have chosen.
+func (s *Service) Owner(ctx context.Context) (string, error) {
+	id, err := s.Store.Setting(ctx, ownerKey)
+	if err != nil || id != "" {
+		return id, err
+	}
+	if claimed, err := s.Store.HasConsolePasswords(ctx); err != nil || !claimed {
+		return "", err
+	}
+	users, err := s.Store.Users(ctx)
+	if err != nil || len(users) == 0 {
+		return "", err
+	}
+	return users[0].ID, nil
 }
 
 // SetPassword sets a user's password (and signs their browsers out).

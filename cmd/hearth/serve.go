@@ -24,6 +24,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/events"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/listen"
+	"github.com/hearth-appliance/hearth/appliance/logring"
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/providerkeys"
@@ -58,6 +59,9 @@ type Main struct {
 	served         chan error
 	unlock         func() // gives back the data folder's lock
 	lan            lanParts
+	// logRing keeps the log's last records for the console's System page
+	// (set by serve; nil in tests that build a Main with their own logger).
+	logRing *logring.Ring
 }
 
 // NewMain returns a Main with the default configuration.
@@ -68,6 +72,7 @@ func NewMain() *Main {
 // Run opens the store, wires the parts and starts serving. It returns once
 // the listener is bound; Wait blocks until serving stops.
 func (m *Main) Run(ctx context.Context) error {
+	startedAt := time.Now()
 	if err := m.Config.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
@@ -187,6 +192,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Models:         &models.Puller{Store: pulls, Ctx: bctx},
 		Searcher:       searcher,
 		IndexProgress:  m.indexer.Progress,
+		System:         m.system(startedAt, routes),
 	})
 	if err != nil {
 		return err
@@ -226,6 +232,18 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", version)
 	return nil
+}
+
+// system describes the running appliance for the console's System page.
+func (m *Main) system(startedAt time.Time, routes speechRoutes) api.System {
+	sys := api.System{Version: version, StartedAt: startedAt}
+	for _, r := range routes.streaming {
+		sys.Routes = append(sys.Routes, r.Name())
+	}
+	if m.logRing != nil {
+		sys.Log = m.logRing.Records
+	}
+	return sys
 }
 
 // listenURL names the listener as configured (0.0.0.0 stays 0.0.0.0, as in
@@ -320,6 +338,10 @@ func serve(ctx context.Context, m *Main, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Every record also goes to a ring the console's System page shows:
+	// the owner sees what the box did lately without a shell.
+	m.logRing = logring.NewRing(logRecordsKept)
+	logger = slog.New(logring.New(logger.Handler(), m.logRing, slog.LevelInfo))
 	m.Logger, m.Stderr = logger, stderr
 	stopProfile, err := startCPUProfile()
 	if err != nil {
@@ -337,6 +359,9 @@ func serve(ctx context.Context, m *Main, stderr io.Writer) error {
 	}
 	return err
 }
+
+// logRecordsKept is how many of the last log records the console shows.
+const logRecordsKept = 200
 
 // newLogger builds the one logger: text on a terminal, JSON otherwise.
 func newLogger(cfg appliance.Config, w io.Writer) (*slog.Logger, error) {

@@ -1,0 +1,180 @@
+package api
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/logring"
+)
+
+// System describes the running appliance for the console's System page
+// (built in cmd/hearth, which knows its version and start).
+type System struct {
+	Version   string
+	StartedAt time.Time
+	// Routes are the speech routes' names in the order they are tried.
+	Routes []string
+	// Log returns the appliance's recent log records, oldest first; nil
+	// shows none.
+	Log func() []logring.Record
+}
+
+// errBackupRunning answers a backup asked for while one is being made:
+// each copies the whole database, and two at once would only halve the
+// speed of both.
+var errBackupRunning = appliance.Errorf(appliance.ECONFLICT, "A backup is already being made; try again when it is done")
+
+// consoleSystemRoutes serves the console's System page: what the box is
+// running and holds, its recent log, and a backup download.
+func (s *Server) consoleSystemRoutes(g *echo.Group) {
+	g.GET("/system", s.consoleSystem)
+	g.GET("/system/backup", s.consoleBackup)
+}
+
+type systemReply struct {
+	Version       string            `json:"version"`
+	StartedAt     string            `json:"started_at"`
+	UptimeSeconds int64             `json:"uptime_seconds"`
+	DataDir       string            `json:"data_dir"`
+	Disk          diskReply         `json:"disk"`
+	Database      databaseReply     `json:"database"`
+	SearchIndex   *searchIndexReply `json:"search_index,omitempty"`
+	Routes        []string          `json:"routes,omitempty"`
+	Log           []logring.Record  `json:"log"`
+}
+
+type diskReply struct {
+	FreeBytes  uint64 `json:"free_bytes"`
+	TotalBytes uint64 `json:"total_bytes"`
+}
+
+type databaseReply struct {
+	Bytes         int64 `json:"bytes"`
+	Conversations int   `json:"conversations"`
+	Memories      int   `json:"memories"`
+}
+
+type searchIndexReply struct {
+	Model       string  `json:"model"`
+	Embedded    float64 `json:"embedded"`
+	Pending     int     `json:"pending"`
+	Reembedding bool    `json:"reembedding"`
+	Error       string  `json:"error,omitempty"`
+}
+
+// GET /console/api/system. The counts are the signed-in user's own; the
+// disk, the database's size and the log are the box's, which every owner
+// signed in to it may see (the log holds no secrets: nothing logs them).
+func (s *Server) consoleSystem(c echo.Context) error {
+	ctx := c.Request().Context()
+	now := s.now()
+	out := systemReply{
+		Version: s.system.Version, DataDir: s.cfg.DataDir, Routes: s.system.Routes,
+		Log: []logring.Record{},
+	}
+	if !s.system.StartedAt.IsZero() {
+		out.StartedAt = s.system.StartedAt.UTC().Format(time.RFC3339)
+		out.UptimeSeconds = max(int64(now.Sub(s.system.StartedAt).Seconds()), 0)
+	}
+	var err error
+	if out.Disk.FreeBytes, out.Disk.TotalBytes, err = diskUsage(s.dataDir()); err != nil {
+		return err
+	}
+	if out.Database.Bytes, err = s.store.DatabaseBytes(); err != nil {
+		return err
+	}
+	if out.Database.Conversations, out.Database.Memories, err = s.store.CountUserItems(ctx, userID(c)); err != nil {
+		return err
+	}
+	if s.progress != nil {
+		p := s.progress()
+		out.SearchIndex = &searchIndexReply{Model: p.Model, Embedded: embeddedShare(p), Pending: max(p.Total-p.Embedded, 0), Reembedding: p.Reembed}
+		if p.LastError != "" {
+			// The error's own text is in the log; it may name an
+			// endpoint, which the reply has no need to repeat.
+			out.SearchIndex.Error = "embedding is failing; see the log"
+		}
+	}
+	if s.system.Log != nil {
+		out.Log = s.system.Log()
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// dataDir is where the appliance keeps its files ("." when unset, as in
+// tests that give no configuration).
+func (s *Server) dataDir() string {
+	if s.cfg.DataDir == "" {
+		return "."
+	}
+	return s.cfg.DataDir
+}
+
+// GET /console/api/system/backup: a consistent copy of the database, made
+// while the appliance keeps serving, as a download. The copy holds every
+// user's data, so only the owner who claimed the appliance may take it.
+// It is made in a private folder in the data folder (the same disk, never
+// a shared /tmp), streamed, and deleted.
+func (s *Server) consoleBackup(c echo.Context) error {
+	ctx := c.Request().Context()
+	owner, err := s.consoleAuth.Owner(ctx)
+	if err != nil {
+		return err
+	}
+	if owner == "" || userID(c) != owner {
+		return appliance.Errorf(appliance.EFORBIDDEN, "Only the appliance's owner may download a backup (it holds every user's data)")
+	}
+	if !s.backingUp.CompareAndSwap(false, true) {
+		return errBackupRunning
+	}
+	defer s.backingUp.Store(false)
+
+	dir, err := os.MkdirTemp(s.dataDir(), ".console-backup-")
+	if err != nil {
+		return fmt.Errorf("backup folder: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "hearth.db")
+	t0 := time.Now()
+	if err := s.store.Backup(ctx, path, nil); err != nil {
+		if ctx.Err() != nil {
+			// The browser left (or the appliance is stopping): nobody
+			// waits for an answer, and nothing failed.
+			s.log.Info("console backup abandoned", "ms", time.Since(t0).Milliseconds())
+			return nil
+		}
+		return fmt.Errorf("backup: %w", err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("open backup: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("open backup: %w", err)
+	}
+	name := "hearth-backup-" + s.now().UTC().Format("20060102-150405") + ".db"
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "application/vnd.sqlite3")
+	h.Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
+	h.Set(echo.HeaderContentLength, fmt.Sprint(st.Size()))
+	h.Set("Cache-Control", "no-store")
+	c.Response().WriteHeader(http.StatusOK)
+	n, err := io.Copy(c.Response(), f)
+	if err != nil {
+		// The status is sent: the client sees a short download, and the
+		// log says why.
+		s.log.Warn("console backup: download cut short", "sent", n, "bytes", st.Size(), "err", err)
+		return nil
+	}
+	s.log.Info("console backup downloaded", "bytes", st.Size(), "ms", time.Since(t0).Milliseconds())
+	return nil
+}
