@@ -42,7 +42,8 @@ if [ "$mode" = test ]; then
   PACKAGES+=(strace iproute2 util-linux zbar-tools)
   # chromium: the console's end-to-end test runs in it (driven by the npm
   # package playwright-core, which downloads no browser of its own).
-  PACKAGES+=(chromium)
+  # fonts-noto-color-emoji: the console's screenshots show conversations' emoji.
+  PACKAGES+=(chromium fonts-noto-color-emoji)
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed.
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)

@@ -20,13 +20,28 @@ import (
 func (s *Server) consoleConversationRoutes(g *echo.Group) {
 	g.GET("/conversations", s.consoleConversations)
 	g.GET("/conversations/:id", s.consoleConversation)
-	g.PATCH("/conversations/:id", s.consolePatchConversation)
-	g.DELETE("/conversations/:id", s.deleteConversation)
-	g.PUT("/conversations/:id/folder", s.moveConversation)
+	g.PATCH("/conversations/:id", s.consolePatchConversation, s.consoleUnlocked)
+	g.DELETE("/conversations/:id", s.deleteConversation, s.consoleUnlocked)
+	g.PUT("/conversations/:id/folder", s.moveConversation, s.consoleUnlocked)
 	g.PUT("/conversations/:id/locked", s.lockConversation)
 	g.GET("/folders", s.listFolders)
 	g.POST("/folders", s.createFolder)
 	g.GET("/search", s.consoleSearch)
+}
+
+// consoleUnlocked refuses changes to a locked conversation with a reason
+// the owner can act on (the developer API's 402 speaks of a paid plan).
+func (s *Server) consoleUnlocked(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		conv, err := s.store.ConversationHead(c.Request().Context(), userID(c), c.Param("id"))
+		if err != nil {
+			return notFoundAs(err, "Conversation not found")
+		}
+		if conv.IsLocked {
+			return appliance.Errorf(appliance.ECONFLICT, "This conversation is locked: unlock it to change it")
+		}
+		return next(c)
+	}
 }
 
 // consoleConversation is a conversation on the console: the developer

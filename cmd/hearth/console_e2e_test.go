@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -45,20 +44,7 @@ func TestConsoleInChromium(t *testing.T) {
 
 	data := t.TempDir()
 	srv := startServe(t, data, writeScript(t, `{"name":"scripted","utterances":[{"text":"We should repaint the garden shed before the rain.","speaker":0}]}`))
-	var code string
-	printed := regexp.MustCompile(`setup code (\d{4}-\d{4}-\d{4}-\d{4})`)
-	for deadline := time.Now().Add(10 * time.Second); code == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		code = firstSubmatch(printed, srv.logs.String())
-	}
-	if code == "" {
-		t.Fatalf("no setup code printed:\n%s", srv.logs.String())
-	}
-	other := mustCLI(t, "users", "add", "--data", data, "--name", "Grace")
-	passwd := exec.Command(hearthBin, "users", "passwd", "--data", data, "--user", other)
-	passwd.Stdin = strings.NewReader("grace's own password\n")
-	if out, err := passwd.CombinedOutput(); err != nil {
-		t.Fatalf("users passwd: %v\n%s", err, out)
-	}
+	code := setupCode(t, srv)
 
 	cmd := exec.Command(node, "console.mjs")
 	cmd.Dir = dir
@@ -81,6 +67,15 @@ func TestConsoleInChromium(t *testing.T) {
 		line := sc.Text()
 		out.WriteString(line + "\n")
 		switch {
+		case line == "STEP keys":
+			// A second user, with a password from the shell, once the
+			// owner has claimed the appliance (a password would claim it).
+			other := mustCLI(t, "users", "add", "--data", data, "--name", "Grace")
+			passwd := exec.Command(hearthBin, "users", "passwd", "--data", data, "--user", other)
+			passwd.Stdin = strings.NewReader("grace's own password\n")
+			if out, err := passwd.CombinedOutput(); err != nil {
+				t.Fatalf("users passwd: %v\n%s", err, out)
+			}
 		case strings.HasPrefix(line, "LIVE "):
 			// Stream a session as the app does while the live page is open.
 			uid := strings.TrimPrefix(line, "LIVE ")
@@ -108,13 +103,6 @@ func TestConsoleInChromium(t *testing.T) {
 	if strings.Contains(srv.logs.String(), "correct horse") || strings.Contains(srv.logs.String(), "dg-secret") {
 		t.Error("a password or provider key reached the log")
 	}
-}
-
-func firstSubmatch(re *regexp.Regexp, s string) string {
-	if m := re.FindStringSubmatch(s); m != nil {
-		return m[1]
-	}
-	return ""
 }
 
 func tail(s string, n int) string {

@@ -13,7 +13,7 @@ export async function api(method, path, body, { raw = false } = {}) {
   else if (body !== undefined) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
   if (method !== "GET") headers["X-CSRF-Token"] = session.csrf;
   const resp = await fetch("/console/api" + path, { method, headers, credentials: "same-origin", body: payload });
-  if (resp.status === 401 && path !== "/state") {
+  if (resp.status === 401 && session.csrf && !["/state", "/login", "/setup"].includes(path)) {
     location.hash = "#/signin";
     throw new Error("Your session ended; sign in again.");
   }

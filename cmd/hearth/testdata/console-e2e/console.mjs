@@ -42,7 +42,9 @@ const browser = await chromium.launch({
 const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, permissions: ["microphone", "clipboard-read", "clipboard-write"] });
 const page = await context.newPage();
 const problems = [];
-page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
+// Refused requests the test makes on purpose log "Failed to load resource";
+// what matters of those is checked through their answers.
+page.on("console", (m) => { if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(`console: ${m.text()}`); });
 page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
 
 // shot saves the page in both schemes, whole, and at phone width for the
@@ -77,13 +79,13 @@ try {
   await page.getByRole("heading", { name: "Claim this appliance" }).waitFor();
   console.log(`FIRSTPAINT ${Date.now() - t0}`);
   await shot("setup", { phone: true });
-  await page.getByLabel("Setup code").fill("0000-0000-0000-0000");
-  await page.getByLabel("Your name").fill(env("OWNER_NAME"));
-  await page.getByLabel(/^Password/).fill(env("OWNER_PASSWORD"));
+  await page.locator("#setup-code").fill("0000-0000-0000-0000");
+  await page.locator("#setup-name").fill(env("OWNER_NAME"));
+  await page.locator("#setup-password").fill(env("OWNER_PASSWORD"));
   await page.getByRole("button", { name: "Claim" }).click();
   await page.locator("#gate-message.error").waitFor();
-  await page.getByLabel("Setup code").fill(env("CODE"));
-  await page.getByLabel(/^Password/).fill(env("OWNER_PASSWORD"));
+  await page.locator("#setup-code").fill(env("CODE"));
+  await page.locator("#setup-password").fill(env("OWNER_PASSWORD"));
   await page.getByRole("button", { name: "Claim" }).click();
   await page.getByRole("heading", { name: "Conversations" }).waitFor();
   const state = await page.evaluate(() => fetch("/console/api/state").then((r) => r.json()));
@@ -217,8 +219,8 @@ try {
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await shot("signin");
-  await page.getByLabel("Name").fill(env("OTHER_NAME"));
-  await page.getByLabel("Password").fill(env("OTHER_PASSWORD"));
+  await page.locator("#login-name").fill(env("OTHER_NAME"));
+  await page.locator("#login-password").fill(env("OTHER_PASSWORD"));
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "Conversations" }).waitFor();
   await page.locator("#conversation-list .empty").waitFor();

@@ -141,7 +141,7 @@ async function detail(main, id) {
       });
     } }, "Delete"));
 
-  main.append(
+  main.append(...[
     h("p", h("a", { href: "#/conversations" }, "← All conversations")),
     h("div.page-head", h("div", title, titleForm)),
     h("p.meta.muted", when(c.started_at || c.created_at), " · ", duration(c.started_at, c.finished_at) || "—", " · ",
@@ -159,7 +159,7 @@ async function detail(main, id) {
     c.photos && c.photos.length ? h("section.card", h("h2", "Photos"), h("div.photos", c.photos.map((p) =>
       h("figure", p.data_url ? h("img", { src: p.data_url, alt: p.description || "Photo from the recording" }) : null,
         h("figcaption.small.muted", p.description))))) : null,
-    h("section.card", h("h2", "Transcript"), transcript(c.transcript_segments || [])));
+    h("section.card", h("h2", "Transcript"), transcript(c.transcript_segments || []))].filter(Boolean));
 }
 
 function transcript(segs) {
