@@ -303,4 +303,3 @@ func TestConsoleLiveEvents(t *testing.T) {
 		}
 	}
 }
-
