@@ -18,10 +18,32 @@ type Model struct {
 	English bool `json:"english"`
 	// Quant names a quantization ("q5_1", "q8_0"); empty is F16.
 	Quant string `json:"quant,omitempty"`
+	// Kind is KindWhisper (empty) or KindSpeaker.
+	Kind string `json:"kind,omitempty"`
+	// FileName overrides the whisper.cpp naming (ggml-NAME.bin); URL is
+	// where the file is published when that is not whisper.cpp's
+	// repository (a mirror, --models-url, still serves it by FileName).
+	FileName string `json:"file,omitempty"`
+	URL      string `json:"url,omitempty"`
+	// License is the weights' licence, for models that are not MIT.
+	License string `json:"license,omitempty"`
 }
 
+// Kinds of model.
+const (
+	KindWhisper = ""
+	// KindSpeaker is a speaker-embedding network in ONNX (80-band log-mel
+	// filterbank in, one embedding out), run by appliance/speaker/onnx.
+	KindSpeaker = "speaker"
+)
+
 // File is the model's file name, upstream and in DATA/models.
-func (m Model) File() string { return "ggml-" + m.Name + ".bin" }
+func (m Model) File() string {
+	if m.FileName != "" {
+		return m.FileName
+	}
+	return "ggml-" + m.Name + ".bin"
+}
 
 // DefaultBaseURL is where whisper.cpp's models are published.
 const DefaultBaseURL = "https://huggingface.co/ggerganov/whisper.cpp/resolve/main"
@@ -42,6 +64,14 @@ var Catalog = []Model{
 	{Name: "base-q8_0", Size: 81768585, Quant: "q8_0", SHA1: "7bb89bb49ed6955013b166f1b6a6c04584a20fbe"},
 	{Name: "small", Size: 487601967, SHA1: "55356645c2b361a969dfd0ef2c5a50d530afd8d5"},
 	{Name: "small.en", Size: 487614201, English: true, SHA1: "db8a495a91d927739e50b3fc1cc4c6b8f6c2d022"},
+
+	// WeSpeaker's ResNet34-LM (VoxCeleb2, 256-dimensional embeddings), the
+	// project's own ONNX export, pinned to a revision of its Hugging Face
+	// repository; size and SHA-256 as published for that revision.
+	{Name: "wespeaker-resnet34-lm", Kind: KindSpeaker, English: true, Size: 26530309,
+		SHA256:   "7bb2f06e9df17cdf1ef14ee8a15ab08ed28e8d0ef5054ee135741560df2ec068",
+		FileName: "voxceleb_resnet34_LM.onnx", License: "CC-BY-4.0",
+		URL: "https://huggingface.co/Wespeaker/wespeaker-voxceleb-resnet34-LM/resolve/f0c48c298fd835726c27956a5d617bad7115627e/voxceleb_resnet34_LM.onnx"},
 }
 
 // LoadCatalog reads extra or replacement entries (a mirror's own files)

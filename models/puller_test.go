@@ -60,3 +60,21 @@ func TestPullerReportsProgressAndTheResult(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A speaker model keeps its own file name, and comes from the owner's
+// mirror when one is set rather than from its publisher.
+func TestPullSpeakerModelFromMirror(t *testing.T) {
+	t.Parallel()
+	net := weights(150_000)
+	_, s256 := digest(net)
+	m := models.Model{Name: "voice-net", Kind: models.KindSpeaker, Size: int64(len(net)), SHA256: s256,
+		FileName: "voice_net.onnx", URL: "https://publisher.invalid/resolve/abc/voice_net.onnx"}
+	srv, _, _ := server(t, map[string][]byte{"voice_net.onnx": net}, false)
+	st := &models.Store{Dir: filepath.Join(t.TempDir(), "models"), BaseURL: srv.URL, Catalog: []models.Model{m}}
+	if err := st.Pull(context.Background(), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !st.Present(m) || filepath.Base(st.Path(m)) != "voice_net.onnx" {
+		t.Fatalf("pulled to %s", st.Path(m))
+	}
+}

@@ -25,6 +25,19 @@ type Store struct {
 	Client  *http.Client
 }
 
+// source is where m is downloaded from: the mirror when one is set, else
+// the model's own address, else whisper.cpp's repository.
+func (s *Store) source(m Model) string {
+	base := strings.TrimRight(s.BaseURL, "/")
+	switch {
+	case base != "" && base != DefaultBaseURL:
+		return base + "/" + m.File()
+	case m.URL != "":
+		return m.URL
+	}
+	return DefaultBaseURL + "/" + m.File()
+}
+
 // Find names a model of the catalog.
 func (s *Store) Find(name string) (Model, error) {
 	for _, m := range s.Catalog {
@@ -108,11 +121,7 @@ func (s *Store) fetch(ctx context.Context, m Model, part string, progress Progre
 	if have >= m.Size {
 		return nil
 	}
-	base := strings.TrimRight(s.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	req, err := http.NewRequestWithContext(ctx, "GET", base+"/"+m.File(), nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", s.source(m), nil)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errPermanent, err)
 	}

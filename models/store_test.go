@@ -141,11 +141,25 @@ func TestCatalog(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
 	for _, m := range models.Catalog {
-		if seen[m.Name] || m.Size < 1e7 || len(m.SHA1) != 40 || (m.SHA256 != "" && len(m.SHA256) != 64) ||
-			m.English != strings.Contains(m.Name, ".en") {
-			t.Errorf("catalog entry %+v", m)
+		switch m.Kind {
+		case models.KindWhisper:
+			if seen[m.Name] || m.Size < 1e7 || len(m.SHA1) != 40 || (m.SHA256 != "" && len(m.SHA256) != 64) ||
+				m.English != strings.Contains(m.Name, ".en") || !strings.HasPrefix(m.File(), "ggml-") {
+				t.Errorf("catalog entry %+v", m)
+			}
+		case models.KindSpeaker:
+			// Pinned: a revision's address, the SHA-256 of its bytes.
+			if seen[m.Name] || m.Size < 1e6 || len(m.SHA256) != 64 || !strings.HasSuffix(m.File(), ".onnx") ||
+				!strings.HasPrefix(m.URL, "https://") || !strings.Contains(m.URL, "/resolve/") || strings.Contains(m.URL, "/resolve/main/") {
+				t.Errorf("speaker model %+v", m)
+			}
+		default:
+			t.Errorf("unknown kind %q", m.Kind)
 		}
 		seen[m.Name] = true
+	}
+	if !seen["wespeaker-resnet34-lm"] {
+		t.Error("catalog lacks a speaker model")
 	}
 	for _, want := range []string{"tiny", "tiny.en", "base", "base.en", "small", "small.en", "base-q5_1", "tiny-q8_0"} {
 		if !seen[want] {

@@ -60,16 +60,19 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	switch sub {
 	case "list":
-		fmt.Fprintf(stdout, "%-14s %9s  %-8s %s\n", "NAME", "SIZE", "LANGUAGE", "PULLED")
+		fmt.Fprintf(stdout, "%-22s %-8s %9s  %-8s %s\n", "NAME", "KIND", "SIZE", "LANGUAGE", "PULLED")
 		for _, m := range st.Catalog {
-			lang, pulled := "multi", ""
+			lang, pulled, kind := "multi", "", "whisper"
 			if m.English {
 				lang = "en"
 			}
 			if st.Present(m) {
 				pulled = "yes"
 			}
-			fmt.Fprintf(stdout, "%-14s %9s  %-8s %s\n", m.Name, fmtSize(m.Size), lang, pulled)
+			if m.Kind != models.KindWhisper {
+				kind = m.Kind
+			}
+			fmt.Fprintf(stdout, "%-22s %-8s %9s  %-8s %s\n", m.Name, kind, fmtSize(m.Size), lang, pulled)
 		}
 		return nil
 	case "pull", "rm":

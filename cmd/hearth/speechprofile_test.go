@@ -392,6 +392,15 @@ func TestSpeakerModelErrorsSayWhatToDo(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "speaker model") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	// A catalog speaker model not pulled yet says how to pull it.
+	_, stderr, code = cli(t, "serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--speaker-onnx-model", "wespeaker-resnet34-lm")
+	if code != 2 || !strings.Contains(stderr, "hearth models pull wespeaker-resnet34-lm") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, stderr, code = cli(t, "serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--speaker-onnx-model", "no-such-model")
+	if code != 2 || !strings.Contains(stderr, "hearth models list") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
 	_, stderr, code = cli(t, "serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--speaker-threshold", "3")
 	if code != 2 || !strings.Contains(stderr, "speaker threshold") {
 		t.Fatalf("exit %d: %s", code, stderr)

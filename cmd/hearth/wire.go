@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
+	"github.com/hearth-appliance/hearth/models"
 	"github.com/hearth-appliance/hearth/store"
 )
 
@@ -209,6 +211,26 @@ var (
 	_ transcribe.UsageStore = (*store.DB)(nil)
 )
 
+// speakerModelPath reads --speaker-onnx-model: a file, or the name of a
+// speaker model of the catalog pulled into DATA/models.
+func speakerModelPath(cfg appliance.Config) (string, error) {
+	name := cfg.SpeakerONNXModel
+	if strings.ContainsAny(name, `/\`) || strings.HasSuffix(name, ".onnx") {
+		return name, nil
+	}
+	for _, m := range models.Catalog {
+		if m.Name != name || m.Kind != models.KindSpeaker {
+			continue
+		}
+		st := &models.Store{Dir: filepath.Join(cfg.DataDir, "models"), Catalog: models.Catalog}
+		if !st.Present(m) {
+			return "", usageErr("--speaker-onnx-model %s is not pulled yet: hearth models pull %s --data %s", name, name, cfg.DataDir)
+		}
+		return st.Path(m), nil
+	}
+	return "", usageErr("--speaker-onnx-model %q is neither an .onnx file nor a speaker model of the catalog (hearth models list)", name)
+}
+
 // newVoiceExtractor picks how voices are embedded: a speaker-embedding
 // service on the LAN when configured, else the built-in extractor.
 func newVoiceExtractor(cfg appliance.Config, logger *slog.Logger) (speaker.Extractor, error) {
@@ -225,7 +247,11 @@ func newVoiceExtractor(cfg appliance.Config, logger *slog.Logger) (speaker.Extra
 		return ex, nil
 	}
 	if cfg.SpeakerONNXModel != "" {
-		ex, err := onnx.New(onnx.Config{Model: cfg.SpeakerONNXModel, Library: cfg.ONNXRuntimeLib, Threshold: cfg.SpeakerThreshold})
+		path, err := speakerModelPath(cfg)
+		if err != nil {
+			return nil, err
+		}
+		ex, err := onnx.New(onnx.Config{Model: path, Library: cfg.ONNXRuntimeLib, Threshold: cfg.SpeakerThreshold})
 		if err != nil {
 			return nil, usageErr("--speaker-onnx-model: %v", err)
 		}

@@ -45,11 +45,11 @@ function keysCard(keys) {
 }
 
 async function modelsCard(models) {
-  return h("section.card", { id: "models" }, h("h2", "Whisper models"),
-    h("p.muted", "Downloaded from Hugging Face (or your --models-url mirror), checked against the catalog's checksum. The whisper route uses the best one pulled."),
-    h("table", h("thead", h("tr", h("th", "Model"), h("th", "Size"), h("th", "Languages"), h("th", ""))),
+  return h("section.card", { id: "models" }, h("h2", "Models"),
+    h("p.muted", "Downloaded from their publishers (or your --models-url mirror) and checked against the catalog's checksum. The whisper route uses the best speech model pulled; a voice model is used with --speaker-onnx-model NAME."),
+    h("table", h("thead", h("tr", h("th", "Model"), h("th", "For"), h("th", "Size"), h("th", "Languages"), h("th", ""))),
       h("tbody", models.map((m) => h("tr", { "data-model": m.name }, h("td", h("strong", m.name), m.quant ? h("span.small.muted", ` ${m.quant}`) : ""),
-        h("td", bytes(m.size)), h("td", m.english ? "English" : "Many"),
+        h("td", m.kind === "speaker" ? "Voices" : "Speech"), h("td", bytes(m.size)), h("td", m.english ? "English" : "Many"),
         h("td", m.pulled ? h("span.badge.on", "Pulled")
           : m.pull?.running ? [h("progress", { max: m.pull.total || m.size, value: m.pull.done, "aria-label": `Downloading ${m.name}` }),
             ` ${Math.floor((100 * m.pull.done) / (m.pull.total || m.size))} %`]
