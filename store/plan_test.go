@@ -60,6 +60,12 @@ var hotPlans = []struct {
 	// scans when one user owns every row, which reads the same rows.)
 	{"count memories", `SELECT COUNT(*) FROM memories WHERE user_id = ? AND deleted = 0`,
 		"memories_user", []string{"SCAN"}},
+	// The People page counts each person's segments through the partial
+	// index; merging and deleting a person rewrite them the same way.
+	{"person segments", `SELECT COUNT(*) FROM transcript_segments s WHERE s.person_id = ? AND s.person_id IS NOT NULL`,
+		"transcript_segments_person", []string{"SCAN"}},
+	{"rewrite person segments", `UPDATE transcript_segments SET person_id = ? WHERE person_id = ?
+		AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?)`, "transcript_segments_person", []string{"SCAN transcript_segments"}},
 	// The indexer's work list and search.
 	{"pending docs", `SELECT d.doc_id, d.text FROM search_pending p CROSS JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", []string{"TEMP B-TREE", "search_vectors"}},

@@ -49,6 +49,7 @@ func (s *Server) consoleAuthRoutes() {
 	s.consoleKeyRoutes(signed)
 	s.consoleLiveRoutes(signed)
 	s.consoleSpeechRoutes(signed)
+	s.consolePeopleRoutes(signed)
 	s.consoleSystemRoutes(signed)
 }
 

@@ -20,6 +20,12 @@ type Store interface {
 	Conversations(ctx context.Context, userID string, f appliance.ConversationFilter) ([]*appliance.Conversation, error)
 	ConversationsByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.Conversation, error)
 	PersonNames(ctx context.Context, userID string, ids []string) (map[string]string, error)
+	// People, for the console.
+	Persons(ctx context.Context, userID string) ([]*appliance.Person, error)
+	PersonSegments(ctx context.Context, userID string) (map[string]int, error)
+	RenamePerson(ctx context.Context, userID, id, name string) (*appliance.Person, error)
+	MergePeople(ctx context.Context, userID, fromID, intoID string) error
+	DeletePerson(ctx context.Context, userID, id string) error
 	FolderNames(ctx context.Context, userID string, ids []string) (map[string]string, error)
 
 	// Memories.

@@ -67,15 +67,13 @@ func TestConsoleInChromium(t *testing.T) {
 		line := sc.Text()
 		out.WriteString(line + "\n")
 		switch {
-		case line == "STEP keys":
-			// A second user, with a password from the shell, once the
-			// owner has claimed the appliance (a password would claim it).
-			other := mustCLI(t, "users", "add", "--data", data, "--name", "Grace")
-			passwd := exec.Command(hearthBin, "users", "passwd", "--data", data, "--user", other)
-			passwd.Stdin = strings.NewReader("grace's own password\n")
-			if out, err := passwd.CombinedOutput(); err != nil {
-				t.Fatalf("users passwd: %v\n%s", err, out)
-			}
+		case strings.HasPrefix(line, "OWNER "):
+			// People for the People page, and a second user with a
+			// password from the shell, once the owner has claimed the
+			// appliance (a password would claim it).
+			namePeople(t, srv, data, strings.TrimPrefix(line, "OWNER "))
+			setPassword(t, data, mustCLI(t, "users", "add", "--data", data, "--name", "Grace"), "grace's own password")
+			io.WriteString(stdin, "OWNER-DONE\n")
 		case strings.HasPrefix(line, "LIVE "):
 			// Stream a session as the app does while the live page is open.
 			uid := strings.TrimPrefix(line, "LIVE ")
@@ -85,7 +83,7 @@ func TestConsoleInChromium(t *testing.T) {
 			io.WriteString(stdin, "LIVE-DONE\n")
 		case line == "OK":
 			ok = true
-		case strings.HasPrefix(line, "FIRSTPAINT "), strings.HasPrefix(line, "JSBYTES "):
+		case strings.HasPrefix(line, "FIRSTPAINT "), strings.HasPrefix(line, "FIRSTLOAD "), strings.HasPrefix(line, "JSBYTES "):
 			t.Log(line)
 		}
 	}

@@ -7,7 +7,9 @@
 // passes: BASE, CODE (the setup code), OWNER_NAME, OWNER_PASSWORD,
 // OTHER_NAME, OTHER_PASSWORD, SHOTS, CHROMIUM, and AUDIO (a WAV the fake
 // microphone plays). Lines on stdout starting with "STEP " tell the Go test
-// where the script is; "LIVE <uid>" asks it to stream a session now.
+// where the script is; "OWNER <uid>" asks it to record a conversation with
+// two named guests and add the second user, "LIVE <uid>" to stream a
+// session now. It answers on stdin.
 import { chromium } from "playwright-core";
 import { createInterface } from "node:readline";
 import { mkdirSync } from "node:fs";
@@ -77,7 +79,13 @@ try {
   const t0 = Date.now();
   await page.goto(`${BASE}/console`);
   await page.getByRole("heading", { name: "Claim this appliance" }).waitFor();
-  console.log(`FIRSTPAINT ${Date.now() - t0}`);
+  console.log(`FIRSTLOAD ${Date.now() - t0}`);
+  // First contentful paint of a second load (the browser warm, as an
+  // owner's would be), reported for docs/benchmarks.md, not asserted.
+  await page.reload();
+  await page.getByRole("heading", { name: "Claim this appliance" }).waitFor();
+  const fcp = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1);
+  console.log(`FIRSTPAINT ${Math.round(fcp)}`);
   await shot("setup", { phone: true });
   await page.locator("#setup-code").fill("0000-0000-0000-0000");
   await page.locator("#setup-name").fill(env("OWNER_NAME"));
@@ -94,6 +102,10 @@ try {
   const sess = cookies.find((c) => c.name === "hearth_session");
   check(sess && sess.httpOnly && sess.sameSite === "Strict", "session cookie is HttpOnly and SameSite=Strict");
   check(await page.evaluate(() => document.cookie.includes("hearth_session")) === false, "script cannot read the session");
+  // The Go test records a conversation with two named guests and adds a
+  // second user, now that the appliance has its owner.
+  console.log(`OWNER ${state.user.id}`);
+  await waitFor("OWNER-DONE");
 
   // 2. Create a developer key on the keys page; it is shown once.
   step("keys");
@@ -173,7 +185,12 @@ try {
   await page.locator("#action-list").getByText("Buy dark green paint").waitFor();
   await shot("action-items");
   await go("people");
-  await page.locator("#people-list").waitFor();
+  await page.locator("#people-list li[data-id]").first().waitFor();
+  check(await page.locator("#people-list li[data-id]").count() === 2, "two people");
+  await page.getByLabel("Name of Lu", { exact: true }).fill("Luis");
+  await page.locator("#people-list li", { hasText: "2 segments" }).filter({ has: page.getByLabel("Name of Lu", { exact: true }) })
+    .getByRole("button", { name: "Rename" }).click();
+  await page.getByLabel("Name of Luis", { exact: true }).waitFor();
   await shot("people");
   await go("speech");
   await page.locator("#routes").waitFor();
@@ -229,10 +246,10 @@ try {
     return { list: await get("/conversations"), memories: await get("/memories"), items: await get("/action-items"),
       search: await get("/search?q=garden+shed+paint"), keys: await get("/keys/dev"), one: await get(`/conversations/${ids.conv}`) };
   }, { conv: conv.id });
-  check(theirs.list[1] === "[]", `the other user's list is empty: ${theirs.list[1]}`);
-  check(theirs.memories[1] === "[]", `the other user's memories are empty: ${theirs.memories[1]}`);
-  check(theirs.items[1] === "[]", `the other user's action items are empty: ${theirs.items[1]}`);
-  check(theirs.keys[1] === "[]", `the other user's keys are empty: ${theirs.keys[1]}`);
+  check(JSON.parse(theirs.list[1]).length === 0, `the other user's list is empty: ${theirs.list[1]}`);
+  check(JSON.parse(theirs.memories[1]).length === 0, `the other user's memories are empty: ${theirs.memories[1]}`);
+  check(JSON.parse(theirs.items[1]).length === 0, `the other user's action items are empty: ${theirs.items[1]}`);
+  check(JSON.parse(theirs.keys[1]).length === 0, `the other user's keys are empty: ${theirs.keys[1]}`);
   check(!theirs.search[1].includes("shed"), `the other user's search finds nothing: ${theirs.search[1]}`);
   check(theirs.one[0] === 404, `the owner's conversation is 404 to the other user: ${theirs.one[0]}`);
 

@@ -24,24 +24,26 @@ function routesCard(routes) {
 }
 
 function keysCard(keys) {
-  return h("section.card", { id: "provider-keys" }, h("h2", "Remote vendors' keys"),
+  const again = async (text) => {
+    toast(text);
+    card.replaceWith(keysCard((await api("GET", "/speech")).provider_keys));
+  };
+  const card = h("section.card", { id: "provider-keys" }, h("h2", "Remote vendors' keys"),
     h("p.muted", "A key turns its remote route on at the next start of the appliance. Keys are stored on this box and never shown again. A flag or environment variable wins over a key saved here."),
     h("ul.list", keys.map((k) => {
       const input = h("input.field", { type: "password", autocomplete: "off", id: `pk-${k.name}`, placeholder: k.set ? "•••••••• (saved)" : "API key" });
       return h("li.item", h("form.body.row", { onsubmit: (e) => { e.preventDefault(); guard(async () => {
         await api("PUT", `/speech/keys/${k.name}`, { key: input.value });
-        input.value = "";
-        toast(`${k.name} key saved; restart the appliance to use it`);
-        k.set = true;
-        input.placeholder = "•••••••• (saved)";
+        await again(`${k.name} key saved; restart the appliance to use it`);
       }); } },
       h("label.inline", { for: `pk-${k.name}` }, h("strong", k.name)), input, h("button", { type: "submit" }, "Save"),
       k.set ? h("button.link", { type: "button", onclick: async () => {
         if (!(await confirmDialog(`Remove the ${k.name} key?`, "Remove"))) return;
-        await guard(async () => { await api("DELETE", `/speech/keys/${k.name}`); toast("Key removed"); k.set = false; input.placeholder = "API key"; });
+        await guard(async () => { await api("DELETE", `/speech/keys/${k.name}`); await again("Key removed"); });
       } }, "Remove") : null,
       k.active ? h("span.badge.on", "In use") : k.set ? h("span.badge.warn", "Applies after restart") : null));
     })));
+  return card;
 }
 
 async function modelsCard(models) {
