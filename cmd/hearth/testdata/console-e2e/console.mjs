@@ -53,6 +53,7 @@ page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
 // pages that matter most on a phone.
 async function shot(name, { phone = false } = {}) {
   await page.waitForLoadState("networkidle").catch(() => {});
+  await page.evaluate(() => document.getElementById("toast")?.setAttribute("hidden", ""));
   for (const scheme of ["light", "dark"]) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: `${SHOTS}/${name}-${scheme}.png`, fullPage: true });
@@ -252,6 +253,17 @@ try {
   check(JSON.parse(theirs.keys[1]).length === 0, `the other user's keys are empty: ${theirs.keys[1]}`);
   check(!theirs.search[1].includes("shed"), `the other user's search finds nothing: ${theirs.search[1]}`);
   check(theirs.one[0] === 404, `the owner's conversation is 404 to the other user: ${theirs.one[0]}`);
+
+  // The owner signs back in.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.locator("#login-name").fill(env("OWNER_NAME"));
+  await page.locator("#login-password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator("#gate-message.error").waitFor();
+  await page.locator("#login-password").fill(env("OWNER_PASSWORD"));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  check((await page.locator("#who").textContent()) === env("OWNER_NAME"), "signed in as the owner again");
 
   // 9. The quality bar: no script over 100 KB, every field labelled.
   step("quality");
