@@ -23,7 +23,7 @@ export async function render(main) {
       toast("Action item added");
       await reload();
     }); } },
-    h("h2", "Add an action item"), h("div.row", h("div.grow", h("label", { for: "ai-new" }, "What"), desc),
+    h("h2", "Add an action item"), h("div.row.end", h("div.grow", h("label", { for: "ai-new" }, "What"), desc),
       h("div", h("label", { for: "ai-new-due" }, "Due (optional)"), due), h("button.primary", { type: "submit" }, "Add"))),
     h("div.toolbar", h("div", h("label", { for: "ai-state" }, "Show"), state),
       h("div", h("label", { for: "ai-from" }, "Due from"), from), h("div", h("label", { for: "ai-to" }, "Due until"), to)),
