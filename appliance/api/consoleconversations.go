@@ -93,28 +93,9 @@ type consolePhoto struct {
 // consoleConversationsOf projects conversations for their owner, with
 // folder and speaker names resolved by one query each.
 func (s *Server) consoleConversationsOf(ctx context.Context, uid string, cs []*appliance.Conversation, detail bool) ([]consoleConversation, error) {
-	var folderIDs, personIDs []string
-	for _, c := range cs {
-		if c.FolderID != nil {
-			folderIDs = append(folderIDs, *c.FolderID)
-		}
-		if detail {
-			personIDs = append(personIDs, view.PersonIDs(c.TranscriptSegments)...)
-		}
-	}
-	folders, err := s.store.FolderNames(ctx, uid, folderIDs)
+	folders, people, user, err := s.conversationNames(ctx, uid, cs, detail)
 	if err != nil {
 		return nil, err
-	}
-	people, err := s.store.PersonNames(ctx, uid, personIDs)
-	if err != nil {
-		return nil, err
-	}
-	userName := ""
-	if detail {
-		if u, err := s.store.User(ctx, uid); err == nil {
-			userName = u.Name
-		}
 	}
 	out := make([]consoleConversation, len(cs))
 	for i, c := range cs {
@@ -130,7 +111,7 @@ func (s *Server) consoleConversationsOf(ctx context.Context, uid string, cs []*a
 			}
 		}
 		if detail {
-			segs := consoleSegments(c.TranscriptSegments, userName, people)
+			segs := consoleSegments(c.TranscriptSegments, user.DisplayName(), people)
 			d.Transcript = &segs
 			for _, p := range c.Photos {
 				if p.Discarded {
@@ -165,33 +146,13 @@ func (s *Server) consoleConversations(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := appliance.ConversationFilter{Limit: limit, Offset: offset, IncludeLocked: true, FolderID: c.QueryParam("folder_id"),
+	f := appliance.ConversationFilter{Limit: limit, Offset: offset, IncludeLocked: true,
 		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted, appliance.StatusProcessing, appliance.StatusFailed}}
-	if f.StartDate, err = queryTime(c, "start_date"); err != nil {
+	if err := readConversationFilter(c, &f); err != nil {
 		return err
-	}
-	if f.EndDate, err = queryTime(c, "end_date"); err != nil {
-		return err
-	}
-	if c.QueryParams().Has("starred") {
-		b, err := queryBool(c, "starred", false)
-		if err != nil {
-			return err
-		}
-		f.Starred = &b
 	}
 	if f.OnlyDiscarded, err = queryBool(c, "discarded", false); err != nil {
 		return err
-	}
-	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		cat, ok := appliance.ParseCategory(name)
-		if !ok {
-			return errUnprocessable("enum", "Invalid category '"+name+"'", "query", "categories")
-		}
-		f.Categories = append(f.Categories, cat)
 	}
 	ctx, uid := c.Request().Context(), userID(c)
 	cs, err := s.store.Conversations(ctx, uid, f)

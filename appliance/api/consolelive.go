@@ -83,10 +83,8 @@ func (s *Server) consoleLiveEvents(c echo.Context) error {
 		}
 		return rc.Flush()
 	}
-	userName := ""
-	if u, err := s.store.User(ctx, uid); err == nil {
-		userName = u.Name
-	}
+	u, _ := s.store.User(ctx, uid) // a missing name reads as "User"
+	userName := u.DisplayName()
 	sessions := func() error {
 		return send("sessions", map[string]any{"sessions": s.activeSessions(uid)})
 	}

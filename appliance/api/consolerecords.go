@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -39,14 +38,8 @@ func (s *Server) consoleMemories(c echo.Context) error {
 	default:
 		return errUnprocessable("enum", "Input should be 'created_desc', 'updated_desc', 'scoring_desc' or 'manual_first'", "query", "sort")
 	}
-	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		if !appliance.ValidMemoryCategory(name) {
-			return errUnprocessable("enum", "Invalid memory category '"+name+"'", "query", "categories")
-		}
-		f.Categories = append(f.Categories, appliance.NormalizeMemoryCategory(name))
+	if f.Categories, err = memoryCategories(c); err != nil {
+		return err
 	}
 	ms, err := s.store.Memories(c.Request().Context(), userID(c), f)
 	if err != nil {

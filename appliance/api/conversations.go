@@ -113,8 +113,27 @@ func (s *Server) listConversations(c echo.Context) error {
 	f := appliance.ConversationFilter{
 		Limit: limit, Offset: offset,
 		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted}, WithTranscript: withTranscript,
-		FolderID: c.QueryParam("folder_id"),
 	}
+	if err := readConversationFilter(c, &f); err != nil {
+		return err
+	}
+	uid := userID(c)
+	cs, err := s.store.Conversations(c.Request().Context(), uid, f)
+	if err != nil {
+		return err
+	}
+	out, err := s.devConversations(c.Request().Context(), uid, cs, withTranscript)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// readConversationFilter reads the list filters the developer API and the
+// console share: folder_id, start_date, end_date, starred, categories.
+func readConversationFilter(c echo.Context, f *appliance.ConversationFilter) error {
+	var err error
+	f.FolderID = c.QueryParam("folder_id")
 	if f.StartDate, err = queryTime(c, "start_date"); err != nil {
 		return err
 	}
@@ -139,16 +158,7 @@ func (s *Server) listConversations(c echo.Context) error {
 		}
 		f.Categories = append(f.Categories, cat)
 	}
-	uid := userID(c)
-	cs, err := s.store.Conversations(c.Request().Context(), uid, f)
-	if err != nil {
-		return err
-	}
-	out, err := s.devConversations(c.Request().Context(), uid, cs, withTranscript)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, out)
+	return nil
 }
 
 // patchConversation serves PATCH /v1/dev/user/conversations/{id}.

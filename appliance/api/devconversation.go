@@ -27,26 +27,9 @@ type devConversation struct {
 // devConversations projects conversations for one user, resolving speaker
 // and folder names with one query each for the whole page.
 func (s *Server) devConversations(ctx context.Context, uid string, cs []*appliance.Conversation, withTranscript bool) ([]devConversation, error) {
-	var folderIDs, personIDs []string
-	for _, c := range cs {
-		if c.FolderID != nil {
-			folderIDs = append(folderIDs, *c.FolderID)
-		}
-		if withTranscript {
-			personIDs = append(personIDs, view.PersonIDs(c.TranscriptSegments)...)
-		}
-	}
-	folders, err := s.store.FolderNames(ctx, uid, folderIDs)
+	folders, people, user, err := s.conversationNames(ctx, uid, cs, withTranscript)
 	if err != nil {
 		return nil, err
-	}
-	people, err := s.store.PersonNames(ctx, uid, personIDs)
-	if err != nil {
-		return nil, err
-	}
-	var user *appliance.User
-	if withTranscript {
-		user, _ = s.store.User(ctx, uid) // a missing name reads as "User"
 	}
 	out := make([]devConversation, len(cs))
 	for i, c := range cs {
@@ -67,6 +50,31 @@ func (s *Server) devConversations(ctx context.Context, uid string, cs []*applian
 		out[i] = d
 	}
 	return out, nil
+}
+
+// conversationNames looks up what a page of conversations names: folders,
+// and with transcripts the people speaking and the user, one query each.
+func (s *Server) conversationNames(ctx context.Context, uid string, cs []*appliance.Conversation, withTranscript bool) (
+	folders, people map[string]string, user *appliance.User, err error) {
+	var folderIDs, personIDs []string
+	for _, c := range cs {
+		if c.FolderID != nil {
+			folderIDs = append(folderIDs, *c.FolderID)
+		}
+		if withTranscript {
+			personIDs = append(personIDs, view.PersonIDs(c.TranscriptSegments)...)
+		}
+	}
+	if folders, err = s.store.FolderNames(ctx, uid, folderIDs); err != nil {
+		return nil, nil, nil, err
+	}
+	if people, err = s.store.PersonNames(ctx, uid, personIDs); err != nil {
+		return nil, nil, nil, err
+	}
+	if withTranscript {
+		user, _ = s.store.User(ctx, uid) // a missing name reads as "User"
+	}
+	return folders, people, user, nil
 }
 
 func strPtr(s string) *string {

@@ -18,14 +18,8 @@ func (s *Server) listMemories(c echo.Context) error {
 		return err
 	}
 	f := appliance.MemoryFilter{Limit: limit, Offset: offset}
-	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		if !appliance.ValidMemoryCategory(name) {
-			return errBadRequest("Invalid category '" + name + "' is not a valid MemoryCategory")
-		}
-		f.Categories = append(f.Categories, appliance.NormalizeMemoryCategory(name))
+	if f.Categories, err = memoryCategories(c); err != nil {
+		return err
 	}
 	ms, err := s.store.Memories(c.Request().Context(), userID(c), f)
 	if err != nil {
@@ -39,6 +33,21 @@ func (s *Server) listMemories(c echo.Context) error {
 }
 
 // parseMemoryInput reads one create-memory object.
+// memoryCategories reads ?categories=a,b of memory lists.
+func memoryCategories(c echo.Context) ([]string, error) {
+	var out []string
+	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !appliance.ValidMemoryCategory(name) {
+			return nil, errBadRequest("Invalid category '" + name + "' is not a valid MemoryCategory")
+		}
+		out = append(out, appliance.NormalizeMemoryCategory(name))
+	}
+	return out, nil
+}
+
 func (s *Server) parseMemoryInput(f fields, uid string, now time.Time) *appliance.Memory {
 	content, ok := f.boundedStr("content", true, 500)
 	category, hasCategory := f.enum("category", appliance.MemoryCategoriesIn)

@@ -115,7 +115,7 @@ func TestConsoleOwnerView(t *testing.T) {
 	if n, bin := len(ada.list("/console/api/conversations")), ada.list("/console/api/conversations?discarded=true"); n != 0 || len(bin) != 1 || bin[0]["discarded"] != true {
 		t.Fatalf("the bin: %d listed, bin %v", n, bin)
 	}
-	if st, _ := ada.change("GET", "/console/api/conversations?categories=nonsense", ""); st != 422 {
+	if st, _ := ada.change("GET", "/console/api/conversations?categories=nonsense", ""); st != 400 {
 		t.Fatalf("a bad category: %d", st)
 	}
 
