@@ -83,7 +83,7 @@ func TestConsoleInChromium(t *testing.T) {
 			io.WriteString(stdin, "LIVE-DONE\n")
 		case line == "OK":
 			ok = true
-		case strings.HasPrefix(line, "FIRSTPAINT "), strings.HasPrefix(line, "FIRSTLOAD "), strings.HasPrefix(line, "JSBYTES "):
+		case strings.HasPrefix(line, "FIRSTPAINT "), strings.HasPrefix(line, "FIRSTLOAD "), strings.HasPrefix(line, "USABLE "), strings.HasPrefix(line, "JSBYTES "):
 			t.Log(line)
 		}
 	}

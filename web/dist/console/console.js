@@ -20,6 +20,7 @@ const $ = (id) => document.getElementById(id);
 let cleanup = null;
 
 function gate(view, message = "", error = false) {
+  $("boot").hidden = true;
   $("app").hidden = true;
   $("gate").hidden = false;
   $("setup").hidden = view !== "setup";
@@ -40,6 +41,7 @@ function enter(st) {
   session.csrf = st.csrf_token;
   session.user = st.user;
   $("who").textContent = st.user.name || st.user.id;
+  $("boot").hidden = true;
   $("gate").hidden = true;
   $("app").hidden = false;
   if (!location.hash || location.hash === "#/signin") location.hash = "#/conversations";

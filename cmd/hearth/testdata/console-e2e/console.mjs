@@ -85,8 +85,10 @@ try {
   // browser's cache warm, as it would be), reported for
   // docs/benchmarks.md, not asserted.
   await page.goto("about:blank");
+  const t1 = Date.now();
   await page.goto(`${BASE}/console`);
   await page.getByRole("heading", { name: "Claim this appliance" }).waitFor();
+  console.log(`USABLE ${Date.now() - t1}`);
   const fcp = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1);
   console.log(`FIRSTPAINT ${Math.round(fcp)}`);
   await shot("setup", { phone: true });
