@@ -72,8 +72,12 @@ var hotPlans = []struct {
 	{"text candidates", `SELECT d.item_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
 		WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND d.user_id = ? AND d.kind = ? ORDER BY search_fts.rank LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", nil},
-	{"rescore", `SELECT d.item_id, v.embedding FROM search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id
-		WHERE v.doc_id IN (SELECT value FROM json_each(?)) AND v.model = ?`, "SEARCH v USING INTEGER PRIMARY KEY", []string{"SCAN v", "SCAN d"}},
+	{"rescore", `SELECT v.doc_id, v.embedding FROM search_vectors v
+		WHERE v.doc_id IN (SELECT value FROM json_each(?)) AND v.model = ?`, "SEARCH v USING INTEGER PRIMARY KEY", []string{"SCAN v"}},
+	{"rescore in a time window", `SELECT v.doc_id, v.embedding FROM search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id
+		WHERE v.doc_id IN (SELECT value FROM json_each(?)) AND v.model = ? AND d.at >= ?`, "SEARCH v USING INTEGER PRIMARY KEY", []string{"SCAN v", "SCAN d"}},
+	{"name search documents", `SELECT doc_id, item_id FROM search_docs WHERE doc_id IN (SELECT value FROM json_each(?))`,
+		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs"}},
 	{"text window", `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 		"VIRTUAL TABLE INDEX", []string{"TEMP B-TREE"}},
 	// The Go KNN (knn.go) reads only the query's partition's vectors.

@@ -52,14 +52,22 @@ const (
 func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error) {
 	limit := limitOr(q.Limit, 10)
 	want := min(limit*candidatesPerResult, maxCandidates)
-	text, err := db.textCandidates(ctx, userID, q, want)
-	if err != nil {
+	// The two retrievers read on two connections at once: a search takes
+	// as long as the slower of them, not both.
+	var text []string
+	textDone := make(chan error, 1)
+	go func() {
+		var err error
+		text, err = db.textCandidates(ctx, userID, q, want)
+		textDone <- err
+	}()
+	q.Limit = limit
+	vec, sims, vecErr := db.vectorCandidates(ctx, userID, searchQuery(q), want)
+	if err := <-textDone; err != nil {
 		return nil, err
 	}
-	q.Limit = limit
-	vec, sims, err := db.vectorCandidates(ctx, userID, searchQuery(q), want)
-	if err != nil {
-		return nil, err
+	if vecErr != nil {
+		return nil, vecErr
 	}
 	// The relevance floor: a neighbour by meaning alone must be close
 	// enough; one the text search also found is kept whatever its distance.
@@ -161,39 +169,35 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 	if err != nil || len(docIDs) == 0 {
 		return nil, nil, err
 	}
-	// The ids go in as one JSON array, so the statement text is the same
-	// for every k and stays prepared.
-	list := make([]byte, 0, 8*len(docIDs))
-	list = append(list, '[')
-	for i, id := range docIDs {
-		if i > 0 {
-			list = append(list, ',')
-		}
-		list = strconv.AppendInt(list, id, 10)
+	// Exact scores from the float vectors alone (one row lookup each);
+	// only the n kept are then named. A time bound needs each document's
+	// date, so it reads the documents too.
+	where, args := []string{"v.doc_id IN (SELECT value FROM json_each(?))", "v.model = ?"}, []any{idList(docIDs), model}
+	from := `search_vectors v`
+	if q.Since != nil || q.Until != nil {
+		from = `search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id`
+		where, args = timeBound(where, args, "d.at >= ?", q.Since)
+		where, args = timeBound(where, args, "d.at <= ?", q.Until)
 	}
-	list = append(list, ']')
-	where, args := []string{"v.doc_id IN (SELECT value FROM json_each(?))", "v.model = ?"}, []any{string(list), model}
-	where, args = timeBound(where, args, "d.at >= ?", q.Since)
-	where, args = timeBound(where, args, "d.at <= ?", q.Until)
-	rows, err := db.query(ctx, `SELECT d.item_id, v.embedding FROM search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id
-		WHERE `+strings.Join(where, " AND "), args...)
+	rows, err := db.query(ctx, `SELECT v.doc_id, v.embedding FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("rescore: %w", err)
 	}
-	defer rows.Close()
 	type scored struct {
-		id  string
+		doc int64
 		sim float64
 	}
 	var all []scored
+	var emb sql.RawBytes // read in place: the vector is only scored
 	for rows.Next() {
-		var id string
-		var emb []byte
-		if err := rows.Scan(&id, &emb); err != nil {
+		var doc int64
+		if err := rows.Scan(&doc, &emb); err != nil {
+			rows.Close()
 			return nil, nil, fmt.Errorf("rescore: %w", err)
 		}
-		all = append(all, scored{id, dotBlob(emb, q.Vector)})
+		all = append(all, scored{doc, dotBlob(emb, q.Vector)})
 	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, nil, fmt.Errorf("rescore: %w", err)
 	}
@@ -201,11 +205,57 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 	if len(all) > n {
 		all = all[:n]
 	}
-	ids, sims := make([]string, len(all)), make(map[string]float64, len(all))
+	kept := make([]int64, len(all))
 	for i, s := range all {
-		ids[i], sims[s.id] = s.id, s.sim
+		kept[i] = s.doc
+	}
+	items, err := db.itemIDs(ctx, kept)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids, sims := make([]string, 0, len(all)), make(map[string]float64, len(all))
+	for _, s := range all {
+		if id, ok := items[s.doc]; ok {
+			ids, sims[id] = append(ids, id), s.sim
+		}
 	}
 	return ids, sims, nil
+}
+
+// itemIDs names the records of search documents.
+func (db *DB) itemIDs(ctx context.Context, docIDs []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(docIDs))
+	if len(docIDs) == 0 {
+		return out, nil
+	}
+	rows, err := db.query(ctx, `SELECT doc_id, item_id FROM search_docs WHERE doc_id IN (SELECT value FROM json_each(?))`, idList(docIDs))
+	if err != nil {
+		return nil, fmt.Errorf("name search documents: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc int64
+		var id string
+		if err := rows.Scan(&doc, &id); err != nil {
+			return nil, fmt.Errorf("name search documents: %w", err)
+		}
+		out[doc] = id
+	}
+	return out, rows.Err()
+}
+
+// idList is ids as one JSON array: the statement text is the same for any
+// number of ids and stays prepared.
+func idList(ids []int64) string {
+	list := make([]byte, 0, 8*len(ids))
+	list = append(list, '[')
+	for i, id := range ids {
+		if i > 0 {
+			list = append(list, ',')
+		}
+		list = strconv.AppendInt(list, id, 10)
+	}
+	return string(append(list, ']'))
 }
 
 // ftsQuery turns free text into an FTS5 query: each word quoted (so no

@@ -206,9 +206,19 @@ func dotBlob(b []byte, q []float32) float64 {
 	if len(b) != 4*len(q) {
 		return 0
 	}
-	var s float32
-	for i, x := range q {
-		s += x * math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	// Four running sums: the additions no longer wait on each other, and
+	// the bounds are checked once per four values.
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(q); i += 4 {
+		v := b[4*i : 4*i+16 : 4*i+16]
+		s0 += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(v[0:]))
+		s1 += q[i+1] * math.Float32frombits(binary.LittleEndian.Uint32(v[4:]))
+		s2 += q[i+2] * math.Float32frombits(binary.LittleEndian.Uint32(v[8:]))
+		s3 += q[i+3] * math.Float32frombits(binary.LittleEndian.Uint32(v[12:]))
 	}
-	return float64(s)
+	for ; i < len(q); i++ {
+		s0 += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return float64(s0 + s1 + s2 + s3)
 }

@@ -359,6 +359,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		rep.interrupted = true
 	}
 	rep.afterRSS = readRSS(srv.pid())
+	rep.afterAnonRSS = readAnonRSS(srv.pid())
 	rep.peakRSS = readPeakRSS(srv.pid())
 	client.CloseIdleConnections()
 	stopErr := stopServer()

@@ -18,6 +18,7 @@ type report struct {
 	startToHealthy time.Duration
 	idleRSS        int64 // bytes, -1 = n/a
 	afterRSS       int64
+	afterAnonRSS   int64
 	peakRSS        int64
 	shutdown       time.Duration // SIGINT until exit
 	exitStatus     string
@@ -64,7 +65,8 @@ func (r *report) markdown() string {
 	if r.seeded != "" {
 		fmt.Fprintf(&b, "- %s\n", r.seeded)
 	}
-	fmt.Fprintf(&b, "- RSS after load: %s (peak %s)\n", fmtBytes(r.afterRSS), fmtBytes(r.peakRSS))
+	fmt.Fprintf(&b, "- RSS after load: %s (peak %s); anonymous, without mapped file pages: %s\n", fmtBytes(r.afterRSS), fmtBytes(r.peakRSS),
+		fmtBytes(r.afterAnonRSS))
 	if r.exitStatus != "" {
 		fmt.Fprintf(&b, "- shutdown: %s from SIGINT to exit (%s)\n", fmtDur(r.shutdown), r.exitStatus)
 	}

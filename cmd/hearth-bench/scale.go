@@ -44,6 +44,7 @@ type scaleRow struct {
 	get        result
 	search     result
 	afterRSS   int64
+	afterAnon  int64
 	shutdown   time.Duration
 	exitStatus string
 }
@@ -179,6 +180,7 @@ func scaleOnce(ctx context.Context, cfg config, hearth, dataDir string, n int, l
 	row.get = runScenario(ctx, scenario{name: "get", run: runGet}, opts)
 	row.search = runScenario(ctx, scenario{name: "search", run: runRESTSearchMemories}, opts)
 	row.afterRSS = readRSS(srv.pid())
+	row.afterAnon = readAnonRSS(srv.pid())
 	stopped = true
 	row.shutdown, err = srv.stop(15 * time.Second)
 	row.exitStatus = srv.exitStatus()
@@ -311,15 +313,15 @@ func scaleMarkdown(cfg config, rows []scaleRow, floor float64) string {
 		cfg.duration, cfg.concurrency, cfg.segments)
 	fmt.Fprintf(&b, "Raw SQLite floor in this run (one conversation row plus %d segment rows per transaction, %d writers): **%.0f/s**.\n\n",
 		cfg.segments, cfg.concurrency, floor)
-	b.WriteString("| N | seeded in | creates/s incl. indexing | of floor | create p50 / p99 | GET p50 / p99 | search p50 / p99 | RSS after | shutdown |\n")
+	b.WriteString("| N | seeded in | creates/s incl. indexing | of floor | create p50 / p99 | GET p50 / p99 | search p50 / p99 | RSS after (anon) | shutdown |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %d | %s | %.0f | %.2f | %s / %s | %s / %s | %s / %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| %d | %s | %.0f | %.2f | %s / %s | %s / %s | %s / %s | %s (%s) | %s |\n",
 			r.size, fmtDur(r.seeded), r.creates.indexedRate(), r.creates.indexedRate()/floor,
 			fmtDur(r.creates.percentile(50)), fmtDur(r.creates.percentile(99)),
 			fmtDur(r.get.percentile(50)), fmtDur(r.get.percentile(99)),
 			fmtDur(r.search.percentile(50)), fmtDur(r.search.percentile(99)),
-			fmtBytes(r.afterRSS), fmtDur(r.shutdown))
+			fmtBytes(r.afterRSS), fmtBytes(r.afterAnon), fmtDur(r.shutdown))
 	}
 	if len(rows) > 0 {
 		first := rows[0].creates.indexedRate()

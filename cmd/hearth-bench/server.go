@@ -198,6 +198,11 @@ func lastLine(s string) string {
 // readRSS returns VmRSS of pid in bytes, or -1 when unavailable (non-Linux).
 func readRSS(pid int) int64 { return readProcStatusKB(pid, "VmRSS:") }
 
+// readAnonRSS returns RssAnon of pid in bytes, or -1: the process's own
+// memory, without the file pages it maps (SQLite's memory-mapped reads
+// show in VmRSS but are the kernel's page cache, shared and reclaimable).
+func readAnonRSS(pid int) int64 { return readProcStatusKB(pid, "RssAnon:") }
+
 // readPeakRSS returns VmHWM (peak resident set) of pid in bytes, or -1.
 func readPeakRSS(pid int) int64 { return readProcStatusKB(pid, "VmHWM:") }
 
