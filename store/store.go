@@ -84,13 +84,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	}
 	// sqlite3_auto_extension registers sqlite-vec for every connection opened
 	// afterwards, in every pool; it must run before the first sql.Open.
-	registerVec.Do(func() {
-		sqlitevec.Auto()
-		sql.Register(readerDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec(fmt.Sprintf("PRAGMA mmap_size = %d", readerMmap), nil)
-			return err
-		}})
-	})
+	registerVec.Do(sqlitevec.Auto)
 
 	path := filepath.Join(dir, FileName)
 	if err := privateFiles(path); err != nil {
@@ -105,7 +99,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	writer.SetMaxOpenConns(1)
 	writer.SetConnMaxIdleTime(0)
 
-	reader, err := sql.Open(readerDriver, dsn(path, true))
+	reader, err := sql.Open("sqlite3", dsn(path, true))
 	if err != nil {
 		writer.Close()
 		return nil, fmt.Errorf("open %q for reading: %w", path, err)
@@ -171,13 +165,6 @@ func dsn(path string, readOnly bool) string {
 	}
 	return s + fmt.Sprintf("&_cache_size=-%d", writerCacheKiB)
 }
-
-// readerDriver is the read pool's driver: SQLite's, with each connection
-// reading the file through a shared memory map (readerMmap bytes of it)
-// instead of copying every page through a read call into its own cache.
-const readerDriver = "sqlite3_hearth_reader"
-
-const readerMmap = 1 << 30
 
 // writerCacheKiB is the writer's page cache. Larger than a reader's: ids
 // are random UUIDs, so every insert lands on a different leaf of each
