@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -115,6 +116,70 @@ func TestKNN_MatchesSqliteVec(t *testing.T) {
 					t.Fatalf("%q: doc %d at distance %d not in sqlite-vec's answer %v", scope, got[i], gotDist[i], want)
 				}
 			}
+
+			// The refined KNN: each scope here is smaller than the Hamming
+			// shortlist, so it must rank every live document exactly by the
+			// asymmetric score, computed here directly from their vectors.
+			refined, err := db.knnRefined(ctx, dims, scope, q, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type cand struct {
+				id    int64
+				score float64
+			}
+			var all []cand
+			rows, err = db.reader.QueryContext(ctx, `SELECT v.doc_id, vec_quantize_binary(v.embedding) FROM search_vectors v
+				JOIN `+bqTable(dims)+` b ON b.doc_id = v.doc_id WHERE b.scope = ?`, scope)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var id int64
+				var bits []byte
+				rows.Scan(&id, &bits)
+				var sc float64
+				for i, x := range q {
+					if bits[i/8]>>(i%8)&1 == 1 {
+						sc += float64(x)
+					}
+				}
+				all = append(all, cand{id, sc})
+			}
+			rows.Close()
+			slices.SortFunc(all, func(a, b cand) int {
+				if a.score != b.score {
+					if a.score > b.score {
+						return -1
+					}
+					return 1
+				}
+				return int(a.id - b.id)
+			})
+			if len(refined) != k {
+				t.Fatalf("%q: refined KNN gave %d, want %d", scope, len(refined), k)
+			}
+			for i := range refined {
+				if refined[i] != all[i].id && math.Abs(all[i].score-all[slices.IndexFunc(all, func(c cand) bool { return c.id == refined[i] })].score) > 1e-4 {
+					t.Fatalf("%q: refined rank %d is doc %d, the asymmetric score puts doc %d there", scope, i, refined[i], all[i].id)
+				}
+			}
+		}
+	}
+}
+
+// TestByteTables: each table entry is the sum of the query over the bits
+// set in that byte value, including the dimensions past the last one.
+func TestByteTables(t *testing.T) {
+	t.Parallel()
+	q := []float32{1, 2, 4, 8, 16, 32, 64, 128, 0.5, -3}
+	tab := byteTables(q, 2)
+	for _, c := range []struct {
+		j, b int
+		want float32
+	}{{0, 0, 0}, {0, 1, 1}, {0, 0b1010, 10}, {0, 255, 255}, {1, 1, 0.5}, {1, 0b11, -2.5}, {1, 0b111, -2.5}, {1, 255, -2.5}} {
+		if got := tab[c.j*256+c.b]; got != c.want {
+			t.Errorf("byte %d value %08b: %v, want %v", c.j, c.b, got, c.want)
 		}
 	}
 }

@@ -165,7 +165,7 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 		return nil, nil, nil
 	}
 	k := min(max(q.limitOrDefault()*knnPerResult, minKNN), 4096)
-	docIDs, err := db.knn(ctx, dims, userID+"\x1f"+q.Kind, quantize(q.Vector), k)
+	docIDs, err := db.knnRefined(ctx, dims, userID+"\x1f"+q.Kind, q.Vector, k)
 	if err != nil || len(docIDs) == 0 {
 		return nil, nil, err
 	}
