@@ -53,12 +53,15 @@ func (db *DB) knnRefined(ctx context.Context, dims int, scope string, q []float3
 			}
 			id := s.ids[i]
 			if _, seen := pos[id]; seen {
-				continue // newest first: a re-embedded document's current bits won
+				// Newest first: a re-embedded document's current bits came
+				// first, and its old ones never stand in, even once the
+				// current ones have left the shortlist.
+				continue
 			}
 			pos[id] = i
 			heap.Push(&h, neighbour{id: id, dist: d})
 			if len(h) > wide {
-				delete(pos, heap.Pop(&h).(neighbour).id)
+				heap.Pop(&h)
 			}
 		}
 		// Stage two: the asymmetric score of each shortlisted document.
