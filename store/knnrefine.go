@@ -1,10 +1,9 @@
 package store
 
 import (
-	"container/heap"
 	"context"
 	"math/bits"
-	"sort"
+	"slices"
 )
 
 // Refining the sign-bit candidates with the float query.
@@ -26,8 +25,10 @@ const (
 )
 
 // knnRefined returns the doc ids of the k documents of scope whose sign
-// bits best match the float query q, best first: the Hamming shortlist
-// (knn's order) re-ranked by the asymmetric score.
+// bits best match the float query q, best first: a Hamming shortlist
+// re-ranked by the asymmetric score. A document appears once; if stale
+// bits of a re-embedded one are what made the shortlist, the exact
+// rescoring that follows reads its current vector.
 func (db *DB) knnRefined(ctx context.Context, dims int, scope string, q []float32, k int) ([]int64, error) {
 	wp := wordsFor(dims)
 	qw := appendWords(nil, quantize(q), dims)
@@ -39,51 +40,69 @@ func (db *DB) knnRefined(ctx context.Context, dims int, scope string, q []float3
 	}
 	var out []scored
 	err := db.withScope(ctx, dims, scope, func(s *scopeBits) {
-		// Stage one: the Hamming shortlist, as knn keeps it, with each
-		// document's position so its bits can be read again.
-		h := make(farthestFirst, 0, wide+1)
-		pos := make(map[int64]int, wide)
-		for i := len(s.ids) - 1; i >= 0; i-- {
+		// Stage one: every distance, then the distance below which the
+		// shortlist lies, from their histogram: linear, no heap.
+		n := len(s.ids)
+		dist := make([]uint16, n)
+		hist := make([]int, wp*64+1)
+		for i := range n {
 			d := 0
 			for j, x := range s.words[i*wp : (i+1)*wp] {
 				d += bits.OnesCount64(x ^ qw[j])
 			}
-			if len(h) == wide && d >= h[0].dist {
+			dist[i] = uint16(d)
+			hist[d]++
+		}
+		limit, below := len(hist)-1, 0
+		for d, c := range hist {
+			if below+c >= wide {
+				limit = d
+				break
+			}
+			below += c
+		}
+		atLimit := wide - below // how many at the limiting distance still fit
+		// Stage two: the asymmetric score of each shortlisted document,
+		// newest bits first.
+		out = make([]scored, 0, min(wide, n))
+		seen := make(map[int64]bool, min(wide, n))
+		for i := n - 1; i >= 0; i-- {
+			d := int(dist[i])
+			if d > limit || (d == limit && atLimit <= 0) {
 				continue
+			}
+			if d == limit {
+				atLimit--
 			}
 			id := s.ids[i]
-			if _, seen := pos[id]; seen {
-				// Newest first: a re-embedded document's current bits came
-				// first, and its old ones never stand in, even once the
-				// current ones have left the shortlist.
+			if seen[id] {
 				continue
 			}
-			pos[id] = i
-			heap.Push(&h, neighbour{id: id, dist: d})
-			if len(h) > wide {
-				heap.Pop(&h)
-			}
-		}
-		// Stage two: the asymmetric score of each shortlisted document.
-		out = make([]scored, 0, len(h))
-		for _, nb := range h {
+			seen[id] = true
 			var sc float32
-			for w, x := range s.words[pos[nb.id]*wp : (pos[nb.id]+1)*wp] {
-				t := lut[w*8*256:]
+			for w, x := range s.words[i*wp : (i+1)*wp] {
+				t := lut[w*8*256 : (w+1)*8*256]
 				sc += t[x&0xff] + t[256+(x>>8&0xff)] + t[512+(x>>16&0xff)] + t[768+(x>>24&0xff)] +
 					t[1024+(x>>32&0xff)] + t[1280+(x>>40&0xff)] + t[1536+(x>>48&0xff)] + t[1792+(x>>56)]
 			}
-			out = append(out, scored{nb.id, sc})
+			out = append(out, scored{id, sc})
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
+	slices.SortFunc(out, func(a, b scored) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
 		}
-		return out[i].id < out[j].id
+		return 0
 	})
 	if len(out) > k {
 		out = out[:k]

@@ -21,14 +21,15 @@ const (
 	// candidatesPerResult: each retriever contributes this many candidates
 	// per wanted result before fusion.
 	candidatesPerResult = 4
-	// knnPerResult and minKNN size the sign-bit KNN: it fetches this many
-	// candidates, and exact cosine on the full vectors reorders them.
-	// Sign bits rank the built-in embedder's vectors coarsely: 4 per
-	// result kept 82 % of the exact top-10 at 10k memories, 10 keep 91 %
-	// (TestSearch_VectorRecall), 40 would keep 96 % but rescoring 400
-	// candidates costs 11 ms at 100k. (The KNN is ours, O(n log k); see
-	// knn.go for why not sqlite-vec's MATCH.)
-	knnPerResult  = 10
+	// knnPerResult and minKNN size the sign-bit KNN: it keeps this many
+	// candidates, and exact cosine on the full vectors reorders them. The
+	// candidates are a Hamming shortlist re-ranked by the float query
+	// (knnrefine.go): 8 per result keep 97.8 % of the exact top-10 at 10k
+	// memories (TestSearch_VectorRecall) and 96.3 % at 100k; by Hamming
+	// distance alone 10 kept 91 % and 92 %. Each candidate costs a read of
+	// its float vector. (The KNN is ours; see knn.go for why not
+	// sqlite-vec's MATCH.)
+	knnPerResult  = 8
 	minKNN        = 32
 	maxCandidates = 400
 	maxQueryTerms = 24
