@@ -98,6 +98,9 @@ type Config struct {
 	// PocketSphinxModel is the PocketSphinx English model's folder (empty:
 	// Debian's pocketsphinx-en-us).
 	PocketSphinxModel string
+	// PocketSphinxIdle frees a PocketSphinx decoder (each holds the whole
+	// model, about 90 MB) unused for this long; zero is 5 minutes.
+	PocketSphinxIdle time.Duration
 	// STTMaxDuration refuses uploads and voice messages with more audio
 	// than this (413).
 	STTMaxDuration time.Duration

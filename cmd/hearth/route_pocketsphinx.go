@@ -13,7 +13,7 @@ import (
 func init() {
 	speechRouteKinds = append(speechRouteKinds, speechRoute{name: pocketsphinx.Name,
 		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
-			r, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: cfg.PocketSphinxModel})
+			r, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: cfg.PocketSphinxModel, IdleAfter: cfg.PocketSphinxIdle})
 			var e *stt.Error
 			if errors.As(err, &e) && e.Outcome == stt.ConfigError {
 				return nil, e.Reason, nil

@@ -6,6 +6,19 @@ package pocketsphinx
 #cgo pkg-config: pocketsphinx sphinxbase
 #include <pocketsphinx.h>
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+// hs_free frees a decoder and, with glibc, hands the freed heap back to
+// the system: the model is tens of megabytes in many small allocations,
+// which glibc would otherwise keep for the process.
+static void hs_free(ps_decoder_t *ps) {
+	ps_free(ps);
+#if defined(__GLIBC__)
+	malloc_trim(0);
+#endif
+}
 
 // hs_init loads the model; the log goes nowhere (the appliance logs what
 // matters itself). The appliance cuts utterances with its own VAD, so
@@ -109,7 +122,7 @@ func (d *cDecoder) finish() ([]stt.Word, error) {
 
 func (d *cDecoder) close() {
 	if d.ps != nil {
-		C.ps_free(d.ps)
+		C.hs_free(d.ps)
 		d.ps = nil
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/localstt/vad"
@@ -32,15 +33,27 @@ type Config struct {
 	// that the router falls back, instead of every session falling behind
 	// (default: 4 per decoder).
 	MaxStreams int
+	// IdleAfter frees a decoder nobody has used for this long (default 5
+	// minutes): each holds the whole model, about 90 MB, and an appliance
+	// is idle most of the day. The next utterance loads one again.
+	IdleAfter time.Duration
 }
 
 // Route is the PocketSphinx speech route. It is safe for concurrent use.
 type Route struct {
 	cfg     Config
-	pool    chan decoder // idle decoders
-	made    int          // decoders created so far, at most cfg.Decoders
+	pool    chan idle // idle decoders
+	made    int       // decoders created so far, at most cfg.Decoders
 	mu      sync.Mutex
 	streams int
+	stop    chan struct{}
+	reaped  sync.WaitGroup
+}
+
+// idle is a decoder waiting in the pool, and since when.
+type idle struct {
+	d     decoder
+	since time.Time
 }
 
 // decoder decodes an utterance (16 kHz mono) into words timed from its
@@ -87,14 +100,69 @@ func New(cfg Config) (*Route, error) {
 			return nil, configError(fmt.Sprintf("the PocketSphinx English model is missing in %s: install pocketsphinx-en-us", cfg.ModelDir), err)
 		}
 	}
-	r := &Route{cfg: cfg, pool: make(chan decoder, cfg.Decoders)}
+	if cfg.IdleAfter <= 0 {
+		cfg.IdleAfter = 5 * time.Minute
+	}
+	r := &Route{cfg: cfg, pool: make(chan idle, cfg.Decoders), stop: make(chan struct{})}
 	d, err := newDecoder(cfg.ModelDir)
 	if err != nil {
 		return nil, configError("PocketSphinx could not load its model", err)
 	}
 	r.made = 1
-	r.pool <- d
+	r.release(d)
+	r.reaped.Add(1)
+	go r.reapIdle()
 	return r, nil
+}
+
+// reapIdle frees decoders left idle for cfg.IdleAfter, until Close.
+func (r *Route) reapIdle() {
+	defer r.reaped.Done()
+	tick := time.NewTicker(max(r.cfg.IdleAfter/4, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case now := <-tick.C:
+			r.freeIdle(now)
+		}
+	}
+}
+
+// freeIdle closes the pool's decoders idle since before now-IdleAfter and
+// puts the others back.
+func (r *Route) freeIdle(now time.Time) {
+	// Under mu: acquire looks at the pool and the count under it too, so
+	// it never waits on a pool this has just emptied of decoders it frees.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var keep []idle
+	freed := 0
+	for done := false; !done; {
+		select {
+		case it := <-r.pool:
+			if now.Sub(it.since) >= r.cfg.IdleAfter {
+				it.d.close()
+				freed++
+			} else {
+				keep = append(keep, it)
+			}
+		default:
+			done = true
+		}
+	}
+	r.made -= freed
+	for _, it := range keep {
+		r.pool <- it
+	}
+}
+
+// Loaded reports how many decoders hold the model now.
+func (r *Route) Loaded() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.made
 }
 
 func configError(reason string, err error) error {
@@ -122,10 +190,16 @@ func (r *Route) Supports(language string, channels int) bool {
 
 // Close frees the decoders.
 func (r *Route) Close() {
+	select {
+	case <-r.stop:
+	default:
+		close(r.stop)
+	}
+	r.reaped.Wait()
 	for {
 		select {
-		case d := <-r.pool:
-			d.close()
+		case it := <-r.pool:
+			it.d.close()
 		default:
 			return
 		}
@@ -136,11 +210,17 @@ func (r *Route) Close() {
 // cfg.Decoders exist, else waiting for one.
 func (r *Route) acquire(ctx context.Context) (decoder, error) {
 	select {
-	case d := <-r.pool:
-		return d, nil
+	case it := <-r.pool:
+		return it.d, nil
 	default:
 	}
 	r.mu.Lock()
+	select {
+	case it := <-r.pool:
+		r.mu.Unlock()
+		return it.d, nil
+	default:
+	}
 	if r.made < r.cfg.Decoders {
 		r.made++
 		r.mu.Unlock()
@@ -155,14 +235,14 @@ func (r *Route) acquire(ctx context.Context) (decoder, error) {
 	}
 	r.mu.Unlock()
 	select {
-	case d := <-r.pool:
-		return d, nil
+	case it := <-r.pool:
+		return it.d, nil
 	case <-ctx.Done():
 		return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: ctx.Err()}
 	}
 }
 
-func (r *Route) release(d decoder) { r.pool <- d }
+func (r *Route) release(d decoder) { r.pool <- idle{d, time.Now()} }
 
 // decodeUtterance decodes one utterance and shifts its words to stream
 // time.

@@ -288,3 +288,26 @@ func writeWAV(b testing.TB, path string, pcm []int16) {
 		b.Fatal(err)
 	}
 }
+
+// TestIdleDecodersAreFreed: a decoder nobody uses is freed after
+// IdleAfter (each holds the whole model), and the route loads one again
+// for the next utterance, which it still hears.
+func TestIdleDecodersAreFreed(t *testing.T) {
+	audio := speech(t, sentences[1], 16000)
+	r := route(t, pocketsphinx.Config{Decoders: 2, IdleAfter: time.Second})
+	if n := r.Loaded(); n != 1 {
+		t.Fatalf("%d decoders loaded at start, want 1 (the model is checked)", n)
+	}
+	for deadline := time.Now().Add(5 * time.Second); r.Loaded() != 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d decoders still loaded after idling", r.Loaded())
+		}
+	}
+	tr, err := r.Transcribe(context.Background(), audio, stt.Config{Language: "en"})
+	if err != nil || tr.Text != sentences[1] {
+		t.Fatalf("after a reload: %q %v", tr.Text, err)
+	}
+	if n := r.Loaded(); n != 1 {
+		t.Fatalf("%d decoders loaded after one utterance, want 1", n)
+	}
+}
