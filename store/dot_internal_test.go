@@ -1,19 +1,10 @@
 package store
 
 import (
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
 )
-
-func floatBlob(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
 
 // TestDotBlob: the unrolled product equals the plain one, for lengths that
 // are and are not multiples of four, and a blob of the wrong size scores 0.
@@ -27,7 +18,7 @@ func TestDotBlob(t *testing.T) {
 			a[i], q[i] = r.Float32()*2-1, r.Float32()*2-1
 			want += float64(a[i]) * float64(q[i])
 		}
-		if got := dotBlob(floatBlob(a), q); math.Abs(got-want) > 1e-4 {
+		if got := dotBlob(encodeFloats(a), q); math.Abs(got-want) > 1e-4 {
 			t.Errorf("n=%d: %v, want %v", n, got, want)
 		}
 	}
@@ -42,7 +33,7 @@ func BenchmarkDotBlob384(b *testing.B) {
 	for i := range a {
 		a[i], q[i] = r.Float32(), r.Float32()
 	}
-	blob := floatBlob(a)
+	blob := encodeFloats(a)
 	b.ResetTimer()
 	for b.Loop() {
 		dotBlob(blob, q)

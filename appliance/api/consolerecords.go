@@ -1,12 +1,9 @@
 package api
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
 // consoleRecordRoutes serves the console's memories and action items pages
@@ -38,19 +35,7 @@ func (s *Server) consoleMemories(c echo.Context) error {
 	default:
 		return errUnprocessable("enum", "Input should be 'created_desc', 'updated_desc', 'scoring_desc' or 'manual_first'", "query", "sort")
 	}
-	if f.Categories, err = memoryCategories(c); err != nil {
-		return err
-	}
-	ms, err := s.store.Memories(c.Request().Context(), userID(c), f)
-	if err != nil {
-		return err
-	}
-	out := make([]view.Memory, len(ms))
-	for i, m := range ms {
-		out[i] = view.MemoryOf(m)
-		out[i].Content = m.Content // the owner's own view: never a preview
-	}
-	return c.JSON(http.StatusOK, out)
+	return s.renderMemories(c, f, true) // the owner's own view: never a preview
 }
 
 // GET /console/api/action-items?completed&start_date&end_date&due:

@@ -17,7 +17,13 @@ func (s *Server) listMemories(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := appliance.MemoryFilter{Limit: limit, Offset: offset}
+	return s.renderMemories(c, appliance.MemoryFilter{Limit: limit, Offset: offset}, false)
+}
+
+// renderMemories lists memories with f and the ?categories the request
+// names; whole shows locked memories unredacted (the owner's console).
+func (s *Server) renderMemories(c echo.Context, f appliance.MemoryFilter, whole bool) error {
+	var err error
 	if f.Categories, err = memoryCategories(c); err != nil {
 		return err
 	}
@@ -28,6 +34,9 @@ func (s *Server) listMemories(c echo.Context) error {
 	out := make([]view.Memory, len(ms))
 	for i, m := range ms {
 		out[i] = view.MemoryOf(m)
+		if whole {
+			out[i].Content = m.Content
+		}
 	}
 	return c.JSON(http.StatusOK, out)
 }
