@@ -11,8 +11,9 @@ import (
 )
 
 // consolePeopleRoutes serves the People page: the speakers the owner has
-// named, renamed, merged or deleted. Live sessions load people's voices
-// when they start, so a change is heard from the next session on.
+// named, renamed, merged or deleted. A running session reads the known
+// voices again at each identification (speaker.Household), so it sees a
+// change at once and never brings a deleted person back.
 func (s *Server) consolePeopleRoutes(g *echo.Group) {
 	g.GET("/people", s.consolePeople)
 	g.PATCH("/people/:id", s.consoleRenamePerson)

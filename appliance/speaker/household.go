@@ -47,18 +47,35 @@ func (p *Profiles) Household(ctx context.Context, userID string) (*Household, er
 	case err != nil && appliance.ErrorCode(err) != appliance.ENOTFOUND:
 		return nil, fmt.Errorf("load speech profile: %w", err)
 	}
-	if p.Voices != nil {
-		vs, err := p.Voices.PersonVoices(ctx, userID)
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range vs {
-			if v.Extractor == p.Extractor.Name() {
-				h.people = append(h.people, v)
-			}
-		}
+	if err := h.reload(ctx); err != nil {
+		return nil, err
 	}
 	return h, nil
+}
+
+// reload reads the user's known voices again. Identify calls it each time
+// (once per new speaker of a session, a small query), so that a person
+// the owner renamed, merged into another or deleted on the console while
+// a session ran is not suggested, and with speaker_auto_assign not
+// assigned, which would bring a deleted person back under the old name.
+func (h *Household) reload(ctx context.Context) error {
+	if h.store == nil {
+		return nil
+	}
+	vs, err := h.store.PersonVoices(ctx, h.userID)
+	if err != nil {
+		return fmt.Errorf("load known voices: %w", err)
+	}
+	var people []*appliance.PersonVoice
+	for _, v := range vs {
+		if v.Extractor == h.ex.Name() {
+			people = append(people, v)
+		}
+	}
+	h.mu.Lock()
+	h.people = people
+	h.mu.Unlock()
+	return nil
 }
 
 // Embed embeds speech with the household's extractor.
@@ -87,6 +104,9 @@ func (h *Household) Identify(ctx context.Context, pcm []int16) (Identity, error)
 			return Identity{Owner: true, Distance: d}, nil
 		}
 		id.Distance = d
+	}
+	if err := h.reload(ctx); err != nil {
+		return Identity{}, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
