@@ -117,6 +117,25 @@ func (s *Server) dataDir() string {
 	return s.cfg.DataDir
 }
 
+// backupDirPrefix names the private folders console backups are made in.
+const backupDirPrefix = ".console-backup-"
+
+// RemoveBackupLeftovers deletes the folders of console backups that a
+// crash or power cut interrupted. It is called at start, with the data
+// folder's lock held, so no backup of this appliance is running.
+func RemoveBackupLeftovers(dataDir string) (int, error) {
+	left, err := filepath.Glob(filepath.Join(dataDir, backupDirPrefix+"*"))
+	if err != nil {
+		return 0, err
+	}
+	for _, dir := range left {
+		if err := os.RemoveAll(dir); err != nil {
+			return 0, fmt.Errorf("remove an interrupted backup: %w", err)
+		}
+	}
+	return len(left), nil
+}
+
 // GET /console/api/system/backup: a consistent copy of the database, made
 // while the appliance keeps serving, as a download. The copy holds every
 // user's data, so only the owner who claimed the appliance may take it.
@@ -136,7 +155,7 @@ func (s *Server) consoleBackup(c echo.Context) error {
 	}
 	defer s.backingUp.Store(false)
 
-	dir, err := os.MkdirTemp(s.dataDir(), ".console-backup-")
+	dir, err := os.MkdirTemp(s.dataDir(), backupDirPrefix)
 	if err != nil {
 		return fmt.Errorf("backup folder: %w", err)
 	}
@@ -157,6 +176,11 @@ func (s *Server) consoleBackup(c echo.Context) error {
 		return fmt.Errorf("open backup: %w", err)
 	}
 	defer f.Close()
+	// Where the system lets an open file be unlinked (not Windows), the
+	// copy leaves the data folder before the first byte is sent: a
+	// download cut short or a crash mid-stream leaves nothing behind. The
+	// deferred RemoveAll above is the fallback, after Close.
+	_ = os.RemoveAll(dir)
 	st, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("open backup: %w", err)

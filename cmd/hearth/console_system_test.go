@@ -53,7 +53,19 @@ func (c *consoleClient) get(path string) (*http.Response, []byte) {
 func TestConsoleSystem(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
+	// A backup a power cut interrupted: its folder is gone once the
+	// appliance has started.
+	stale := filepath.Join(data, ".console-backup-123")
+	if err := os.MkdirAll(stale, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stale, "hearth.db"), []byte("half a copy"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	srv := startServe(t, data)
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("an interrupted backup's folder is still there after start: %v", err)
+	}
 	code := setupCode(t, srv)
 
 	anon := newConsoleClient(t, srv.base)

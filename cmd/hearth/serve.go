@@ -87,6 +87,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.unlock, err = lockData(dataDir); err != nil {
 		return err
 	}
+	if n, err := api.RemoveBackupLeftovers(dataDir); err != nil {
+		m.Logger.Warn("data folder", "err", err)
+	} else if n > 0 {
+		m.Logger.Info("removed interrupted console backups", "count", n)
+	}
 
 	db, err := store.Open(ctx, dataDir, store.WithReadConns(m.Config.ReadConns), store.WithLogger(m.Logger))
 	if err != nil {
