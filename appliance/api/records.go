@@ -3,7 +3,7 @@ package api
 import (
 	"strings"
 
-	"github.com/google/uuid"
+	"github.com/hearth-appliance/hearth/appliance"
 )
 
 // boundedStr reads an optional string field, trimmed, of 1..maxLen runes,
@@ -66,4 +66,4 @@ func (f fields) objectList(name string, maxLen int) []fields {
 	return out
 }
 
-func newID() string { return uuid.NewString() }
+func newID() string { return appliance.NewID() }

@@ -11,8 +11,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
@@ -99,7 +97,7 @@ func (s *Service) location(ctx context.Context, userID string) *time.Location {
 	return u.Location()
 }
 
-func newID() string { return uuid.NewString() }
+func newID() string { return appliance.NewID() }
 
 // notFound gives a store's not-found the surface's wording.
 func notFound(err error, msg string) error {

@@ -83,7 +83,7 @@ func (s *Service) draftConversation(d Draft, now time.Time) *appliance.Conversat
 	for i, in := range d.Segments {
 		in.Text = strings.TrimSpace(in.Text)
 		if in.ID == "" {
-			in.ID = uuid.NewString()
+			in.ID = appliance.NewID()
 		}
 		if in.Translations == nil {
 			in.Translations = []appliance.Translation{}
@@ -101,7 +101,7 @@ func (s *Service) draftConversation(d Draft, now time.Time) *appliance.Conversat
 	}
 	start, finish := d.StartedAt.UTC(), d.FinishedAt.UTC()
 	conv := &appliance.Conversation{
-		ID: uuid.NewString(), UserID: d.UserID, CreatedAt: now, UpdatedAt: now, StartedAt: &start, FinishedAt: &finish,
+		ID: appliance.NewID(), UserID: d.UserID, CreatedAt: now, UpdatedAt: now, StartedAt: &start, FinishedAt: &finish,
 		Source: d.Source, Language: d.Language, Status: appliance.StatusProcessing,
 		Structured: appliance.EmptyStructured(), TranscriptSegments: segs, ExternalData: ext,
 		Visibility: appliance.VisibilityPrivate, ClientSessionID: d.ClientSessionID,
@@ -129,7 +129,7 @@ func (s *Service) process(ctx context.Context, conv *appliance.Conversation, opt
 	ms := make([]*appliance.Memory, len(res.Memories))
 	for i, m := range res.Memories {
 		id := conv.ID
-		ms[i] = &appliance.Memory{ID: uuid.NewString(), UserID: conv.UserID, Content: m.Content, Category: m.Category,
+		ms[i] = &appliance.Memory{ID: appliance.NewID(), UserID: conv.UserID, Content: m.Content, Category: m.Category,
 			Tags: []string{}, Visibility: appliance.VisibilityPrivate, CreatedAt: now, UpdatedAt: now, ConversationID: &id}
 	}
 	return ms, nil
@@ -141,7 +141,7 @@ func (s *Service) saveProcessed(ctx context.Context, conv *appliance.Conversatio
 	conv.UpdatedAt = s.now().UTC()
 	for i := range conv.Structured.ActionItems {
 		if a := &conv.Structured.ActionItems[i]; a.ID == "" {
-			a.ID = uuid.NewString()
+			a.ID = appliance.NewID()
 		}
 	}
 	if err := s.store.SaveProcessed(ctx, conv, memories); err != nil {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
@@ -42,7 +40,7 @@ func (s *Service) Start(ctx context.Context, r Recording) (*appliance.Conversati
 		started = r.StartedAt.UTC()
 	}
 	conv := &appliance.Conversation{
-		ID: uuid.NewString(), UserID: r.UserID, CreatedAt: now, UpdatedAt: now, StartedAt: &started, FinishedAt: &now,
+		ID: appliance.NewID(), UserID: r.UserID, CreatedAt: now, UpdatedAt: now, StartedAt: &started, FinishedAt: &now,
 		Source: r.Source, Language: r.Language, Status: appliance.StatusInProgress,
 		Structured: appliance.EmptyStructured(), TranscriptSegments: []appliance.TranscriptSegment{},
 		ExternalData: map[string]any{}, Visibility: appliance.VisibilityPrivate,
@@ -67,7 +65,7 @@ func (s *Service) Append(ctx context.Context, userID, id string, segs []applianc
 	out := make([]appliance.TranscriptSegment, len(segs))
 	for i, seg := range segs {
 		if seg.ID == "" {
-			seg.ID = uuid.NewString()
+			seg.ID = appliance.NewID()
 		}
 		if seg.Translations == nil {
 			seg.Translations = []appliance.Translation{}

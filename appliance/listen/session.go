@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -459,7 +458,7 @@ func (s *session) flush(ctx context.Context) {
 	}
 	out, absorbed := merge(s.tail, fresh)
 	for i := range out {
-		out[i].ID = uuid.NewString()
+		out[i].ID = appliance.NewID()
 	}
 	var replaces []string
 	if absorbed != "" {
@@ -477,7 +476,7 @@ func (s *session) flush(ctx context.Context) {
 		s.conv, s.convEnded, s.tail = conv, false, nil
 		out, _ = merge(nil, fresh)
 		for i := range out {
-			out[i].ID = uuid.NewString()
+			out[i].ID = appliance.NewID()
 		}
 		absorbed = ""
 		err = s.srv.d.Conversations.Append(ctx, s.user, s.conv.ID, out)
