@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/hearth-appliance/hearth/appliance"
 	_ "github.com/mattn/go-sqlite3"
 )
 
@@ -50,13 +50,13 @@ func sqliteFloor(ctx context.Context, path string, segments, writers int, d time
 						return err
 					}
 					defer tx.Rollback()
-					id := uuid.NewString()
+					id := appliance.NewID()
 					if _, err := tx.Exec(`INSERT INTO conversations VALUES (?, 'u', ?, 'title')`, id, time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
 						return err
 					}
 					for i := range segments {
 						if _, err := tx.Exec(`INSERT INTO segments VALUES (?, ?, ?, ?, 'SPEAKER_00', ?, ?)`,
-							uuid.NewString(), id, i, text, float64(i), float64(i)+1); err != nil {
+							appliance.NewID(), id, i, text, float64(i), float64(i)+1); err != nil {
 							return err
 						}
 					}

@@ -16,8 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
@@ -273,7 +271,7 @@ func seedStore(ctx context.Context, dataDir, uid string, conversations, memories
 		batch := make([]*appliance.Memory, 0, 500)
 		for i := start; i < min(start+500, memories); i++ {
 			at := now.Add(-time.Duration(memories-i) * time.Minute)
-			batch = append(batch, &appliance.Memory{ID: uuid.NewString(), UserID: uid, Category: "interesting",
+			batch = append(batch, &appliance.Memory{ID: appliance.NewID(), UserID: uid, Category: "interesting",
 				Content:    fmt.Sprintf("Note %d about %s and what was decided", i, memoryTopics[i%len(memoryTopics)]),
 				Visibility: appliance.VisibilityPrivate, Tags: []string{}, CreatedAt: at, UpdatedAt: at, ManuallyAdded: true})
 		}
