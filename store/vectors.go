@@ -146,7 +146,9 @@ func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.Sea
 	var scopes []string
 	var ids []int64
 	var bits [][]byte
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
+	// In the group commit: a batch of vectors shares its commit with the
+	// creates waiting at the same time instead of taking one of its own.
+	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
 		scopes, ids, bits = scopes[:0], ids[:0], bits[:0]
 		for i, d := range docs {
 			if len(vectors[i]) != dims {
