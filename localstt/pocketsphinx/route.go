@@ -35,7 +35,8 @@ type Config struct {
 	MaxStreams int
 	// IdleAfter frees a decoder nobody has used for this long (default 5
 	// minutes): each holds the whole model, about 90 MB, and an appliance
-	// is idle most of the day. The next utterance loads one again.
+	// is idle most of the day. The next stream or utterance loads one
+	// again.
 	IdleAfter time.Duration
 }
 
@@ -46,6 +47,7 @@ type Route struct {
 	made    int       // decoders created so far, at most cfg.Decoders
 	mu      sync.Mutex
 	streams int
+	warming chan struct{} // closed when warm's load ends; nil when none runs
 	stop    chan struct{}
 	reaped  sync.WaitGroup
 }
@@ -78,8 +80,11 @@ func decodeWhole(d decoder, pcm []int16) ([]stt.Word, error) {
 	return d.finish()
 }
 
-// New checks the model and loads the first decoder, so that a missing
-// model or a build without PocketSphinx is a config_error at start-up.
+// New checks the model by loading a decoder, so that a missing model or a
+// build without PocketSphinx is a config_error at start-up, and frees it
+// at once: the decoder holds about 90 MB and most of an appliance's day
+// has nobody speaking. A live stream's Open loads one again in the
+// background while the speaker's first words arrive.
 func New(cfg Config) (*Route, error) {
 	if cfg.ModelDir == "" {
 		cfg.ModelDir = DefaultModelDir
@@ -108,11 +113,48 @@ func New(cfg Config) (*Route, error) {
 	if err != nil {
 		return nil, configError("PocketSphinx could not load its model", err)
 	}
-	r.made = 1
-	r.release(d)
+	d.close()
 	r.reaped.Add(1)
 	go r.reapIdle()
 	return r, nil
+}
+
+// warm loads a decoder in the background when none is loaded, so that a
+// stream that has just opened finds one ready by the end of its first
+// utterance (a load takes about a second of CPU) instead of waiting for
+// it then.
+func (r *Route) warm() {
+	r.mu.Lock()
+	if r.made > 0 || r.warming != nil {
+		r.mu.Unlock()
+		return
+	}
+	select {
+	case <-r.stop:
+		r.mu.Unlock()
+		return
+	default:
+	}
+	r.made++
+	done := make(chan struct{})
+	r.warming = done
+	r.reaped.Add(1)
+	r.mu.Unlock()
+	go func() {
+		defer r.reaped.Done()
+		d, err := newDecoder(r.cfg.ModelDir)
+		if err == nil {
+			r.release(d)
+		}
+		r.mu.Lock()
+		if err != nil {
+			// The utterance that needs it will load one and report why.
+			r.made--
+		}
+		r.warming = nil
+		r.mu.Unlock()
+		close(done)
+	}()
 }
 
 // reapIdle frees decoders left idle for cfg.IdleAfter, until Close.
@@ -190,11 +232,15 @@ func (r *Route) Supports(language string, channels int) bool {
 
 // Close frees the decoders.
 func (r *Route) Close() {
+	// Under mu: warm checks stop under it before it starts a load, so no
+	// load begins after this and r.reaped.Wait sees every one.
+	r.mu.Lock()
 	select {
 	case <-r.stop:
 	default:
 		close(r.stop)
 	}
+	r.mu.Unlock()
 	r.reaped.Wait()
 	for {
 		select {
@@ -220,6 +266,18 @@ func (r *Route) acquire(ctx context.Context) (decoder, error) {
 		r.mu.Unlock()
 		return it.d, nil
 	default:
+	}
+	if warming := r.warming; warming != nil {
+		// The decoder warm is loading is as near as any new one.
+		r.mu.Unlock()
+		select {
+		case it := <-r.pool:
+			return it.d, nil
+		case <-warming:
+			return r.acquire(ctx)
+		case <-ctx.Done():
+			return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: ctx.Err()}
+		}
 	}
 	if r.made < r.cfg.Decoders {
 		r.made++

@@ -290,19 +290,31 @@ func writeWAV(b testing.TB, path string, pcm []int16) {
 }
 
 // TestIdleDecodersAreFreed: a decoder nobody uses is freed after
-// IdleAfter (each holds the whole model), and the route loads one again
-// for the next utterance, which it still hears.
+// IdleAfter (each holds the whole model); the one that checked the model
+// at start is freed at once; a stream that opens loads one in the
+// background; and the route loads one again for the next utterance,
+// which it still hears.
 func TestIdleDecodersAreFreed(t *testing.T) {
 	audio := speech(t, sentences[1], 16000)
 	r := route(t, pocketsphinx.Config{Decoders: 2, IdleAfter: time.Second})
-	if n := r.Loaded(); n != 1 {
-		t.Fatalf("%d decoders loaded at start, want 1 (the model is checked)", n)
+	if n := r.Loaded(); n != 0 {
+		t.Fatalf("%d decoders loaded after the start's check, want 0", n)
 	}
-	for deadline := time.Now().Add(5 * time.Second); r.Loaded() != 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d decoders still loaded after idling", r.Loaded())
+	st, err := r.Open(context.Background(), stt.Config{Language: "en", Channels: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	waitLoaded := func(want int, within time.Duration, what string) {
+		t.Helper()
+		for deadline := time.Now().Add(within); r.Loaded() != want; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %d decoders loaded, want %d", what, r.Loaded(), want)
+			}
 		}
 	}
+	waitLoaded(1, 10*time.Second, "a stream opened")
+	waitLoaded(0, 5*time.Second, "after idling")
 	tr, err := r.Transcribe(context.Background(), audio, stt.Config{Language: "en"})
 	if err != nil || tr.Text != sentences[1] {
 		t.Fatalf("after a reload: %q %v", tr.Text, err)

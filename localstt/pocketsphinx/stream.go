@@ -29,6 +29,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	}
 	r.streams++
 	r.mu.Unlock()
+	r.warm()
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &stream{r: r, queue: make(chan vad.Event, queueLen), words: make(chan []stt.Word, 16), cancel: cancel}
 	s.wg.Add(1)
