@@ -161,6 +161,11 @@ type SearchIndex interface {
 	// reports whether another step would do work. The indexer calls it
 	// while nothing is pending.
 	MaintainIndex(ctx context.Context) (more bool, err error)
+	// IndexText moves a batch of newly written items into the full-text
+	// index, which takes them in batches rather than one by one; n is how
+	// many (0: none was waiting). Search catches up by itself first, so
+	// calling this is about cost, not correctness.
+	IndexText(ctx context.Context) (n int, err error)
 }
 
 // OAuthGrant is one user's approval of one assistant connector.

@@ -43,3 +43,10 @@ func (db *DB) WriterString(ctx context.Context, q string) (string, error) {
 
 // TextWindow is how many of the newest documents BM25 ranks first.
 const TextWindow = textWindow
+
+// WriterExec runs a statement on the writer (tests only), such as an FTS5
+// command.
+func (db *DB) WriterExec(ctx context.Context, q string) error {
+	_, err := db.writer.ExecContext(ctx, q)
+	return err
+}

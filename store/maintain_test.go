@@ -10,10 +10,10 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-// TestMaintainIndex_MergesTheTextIndex: writers leave FTS5 segments behind
-// (one per transaction, automerge being off); idle upkeep merges them in
-// bounded steps until there is nothing left to merge, and search answers
-// the same.
+// TestMaintainIndex_MergesTheTextIndex: the indexer's text batches leave
+// FTS5 segments behind (one per batch, automerge being off); idle upkeep
+// merges them in bounded steps until there is nothing left to merge, and
+// search answers the same.
 func TestMaintainIndex_MergesTheTextIndex(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -28,6 +28,9 @@ func TestMaintainIndex_MergesTheTextIndex(t *testing.T) {
 	for i := range 60 {
 		if err := db.CreateMemories(ctx, []*appliance.Memory{newMemory(fmt.Sprintf("m%02d", i), "u1", fmt.Sprintf("garden tomato number%d", i), now)}); err != nil {
 			t.Fatal(err)
+		}
+		if n, err := db.IndexText(ctx); n != 1 || err != nil {
+			t.Fatalf("IndexText after one memory: %d, %v", n, err)
 		}
 	}
 	count := func() int {

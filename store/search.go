@@ -55,6 +55,9 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	want := min(limit*candidatesPerResult, maxCandidates)
 	// The two retrievers read on two connections at once: a search takes
 	// as long as the slower of them, not both.
+	if err := db.textCaughtUp(ctx); err != nil {
+		return nil, err
+	}
 	var text []string
 	textDone := make(chan error, 1)
 	go func() {

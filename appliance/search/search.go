@@ -197,6 +197,17 @@ func (ix *Indexer) drain(ctx context.Context) (int, error) {
 	embedded := 0
 	gathered := false
 	for ctx.Err() == nil {
+		// The text index first: it is what a search reads at once, and
+		// it takes a whole batch in one write.
+		for {
+			n, err := ix.store.IndexText(ctx)
+			if err != nil {
+				return embedded, err
+			}
+			if n == 0 {
+				break
+			}
+		}
 		docs, err := ix.store.PendingDocs(ctx, model, batchSize)
 		if err != nil {
 			return embedded, err

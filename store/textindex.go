@@ -1,0 +1,58 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// textBatch bounds the documents one IndexText step moves into the text
+// index: one INSERT, one FTS5 flush, a few milliseconds of the writer.
+const textBatch = 512
+
+// IndexText implements appliance.SearchIndex: it moves up to textBatch of
+// the documents written since the last call into the full-text index,
+// with one statement, so that FTS5 writes one index segment for them all
+// (migration 0020 says why the triggers no longer do it row by row). It
+// returns how many it moved; 0 means none was waiting.
+func (db *DB) IndexText(ctx context.Context) (int, error) {
+	ctx = context.WithoutCancel(ctx) // one short step; see PutVectors
+	var n int64
+	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO search_fts (rowid, text)
+			SELECT doc_id, text FROM search_docs
+			WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM search_fts_pending
+			WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("index text: %w", err)
+	}
+	return int(n), nil
+}
+
+// textCaughtUp makes the text index hold every document written so far,
+// so that a search finds what was written just before it: a cheap read
+// when nothing waits (the usual case, since the indexer calls IndexText
+// as documents arrive), else the missing batches.
+func (db *DB) textCaughtUp(ctx context.Context) error {
+	var waiting bool
+	if err := db.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_fts_pending)`).Scan(&waiting); err != nil {
+		return fmt.Errorf("text index: %w", err)
+	}
+	for waiting {
+		n, err := db.IndexText(ctx)
+		if err != nil {
+			return err
+		}
+		waiting = n == textBatch
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// TestIndexText: writes leave documents waiting for the text index, a
+// search finds them anyway (it catches up first), IndexText moves them in
+// batches, and edits and deletes of documents in either state keep FTS5
+// consistent with its content table.
+func TestIndexText(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	mustUser(t, db, "u1")
+	now := time.Now()
+	waiting := func() string {
+		t.Helper()
+		s, err := db.QueryString(ctx, `SELECT COUNT(*) FROM search_fts_pending`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	search := func(text string) []string {
+		t.Helper()
+		hits, err := db.Search(ctx, "u1", appliance.SearchQuery{Kind: "memory", Text: text, Limit: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, h := range hits {
+			ids = append(ids, h.ItemID)
+		}
+		return ids
+	}
+	integrity := func(when string) {
+		t.Helper()
+		// rank 1: also compare the index with the content table.
+		if err := db.WriterExec(ctx, `INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+			t.Fatalf("%s: FTS5 integrity check: %v", when, err)
+		}
+	}
+
+	// More than one batch, written without the indexer.
+	var ms []*appliance.Memory
+	for i := range 600 {
+		ms = append(ms, newMemory(fmt.Sprintf("m%03d", i), "u1", fmt.Sprintf("walnut harvest note%d", i), now))
+	}
+	if err := db.CreateMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	if got := waiting(); got != "600" {
+		t.Fatalf("%s documents waiting for the text index after 600 writes, want 600", got)
+	}
+	if got := search("note599"); len(got) != 1 || got[0] != "m599" {
+		t.Fatalf("search right after the write: %v, want [m599]", got)
+	}
+	if got := waiting(); got != "0" {
+		t.Fatalf("%s documents still waiting after a search", got)
+	}
+	integrity("after catching up")
+
+	// Edit and delete documents the index holds, and ones it does not yet.
+	if err := db.CreateMemories(ctx, []*appliance.Memory{
+		newMemory("fresh1", "u1", "pumpkin seeds", now), newMemory("fresh2", "u1", "pumpkin soup", now)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*appliance.Memory{ms[0], newMemory("fresh1", "u1", "", now)} {
+		m.Content = "cranberry sauce for " + m.ID
+		m.UpdatedAt = now
+		if err := db.UpdateMemory(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"m001", "fresh2"} {
+		if err := db.DeleteMemory(ctx, "u1", id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Only the edited doc waits now (the deleted fresh one left the list).
+	if got := waiting(); got != "2" {
+		t.Fatalf("%s documents waiting after two edits and two deletes, want 2", got)
+	}
+	if n, err := db.IndexText(ctx); n != 2 || err != nil {
+		t.Fatalf("IndexText: %d, %v; want 2", n, err)
+	}
+	if n, err := db.IndexText(ctx); n != 0 || err != nil {
+		t.Fatalf("IndexText with nothing waiting: %d, %v", n, err)
+	}
+	integrity("after edits and deletes")
+	for _, tc := range []struct {
+		text string
+		want int
+	}{{"cranberry", 2}, {"pumpkin", 0}, {"note0", 0}, {"note1", 0}, {"walnut", 20}} {
+		if got := search(tc.text); len(got) != tc.want {
+			t.Errorf("search %q: %d hits %v, want %d", tc.text, len(got), got, tc.want)
+		}
+	}
+}
