@@ -99,7 +99,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.ONNXRuntimeLib, "onnxruntime-lib", cfg.ONNXRuntimeLib, "the onnxruntime shared library for --speaker-onnx-model (scripts/onnxruntime.sh fetches one)")
 	fs.Float64Var(&cfg.SpeakerThreshold, "speaker-threshold", cfg.SpeakerThreshold, "cosine distance under which two voices are taken as one (default: the extractor's own; 0.45 for a service)")
 	fs.StringVar(&cfg.SpeechmaticsOperatingPoint, "speechmatics-operating-point", cfg.SpeechmaticsOperatingPoint, "Speechmatics model: standard or enhanced (default enhanced)")
-	fs.DurationVar(&cfg.PocketSphinxIdle, "pocketsphinx-idle", cfg.PocketSphinxIdle, "free a PocketSphinx decoder (about 90 MB each) unused this long; the next utterance loads it again in about a second (default 5m)")
+	fs.DurationVar(&cfg.PocketSphinxIdle, "pocketsphinx-idle", cfg.PocketSphinxIdle, "free a PocketSphinx decoder (about 90 MB each) unused this long; the next session or utterance loads one again in about a second (default 5m)")
 	fs.StringVar(&cfg.PocketSphinxModel, "pocketsphinx-model", cfg.PocketSphinxModel, "the PocketSphinx English model's folder (default: Debian's pocketsphinx-en-us, /usr/share/pocketsphinx/model/en-us)")
 	fs.DurationVar(&cfg.STTMaxDuration, "stt-max-duration", cfg.STTMaxDuration, "longest recording /v1/stt/transcribe and voice messages take (413 beyond)")
 	fs.DurationVar(&cfg.VoiceBudget, "voice-budget", cfg.VoiceBudget, "each user's voice-message audio per rolling 24 h (429 beyond); 0 is unlimited")
