@@ -55,9 +55,6 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	want := min(limit*candidatesPerResult, maxCandidates)
 	// The two retrievers read on two connections at once: a search takes
 	// as long as the slower of them, not both.
-	if err := db.textCaughtUp(ctx); err != nil {
-		return nil, err
-	}
 	var text []string
 	textDone := make(chan error, 1)
 	go func() {
@@ -114,6 +111,9 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	match := ftsQuery(q.Text)
 	if match == "" {
 		return nil, nil
+	}
+	if err := db.textCaughtUp(ctx); err != nil {
+		return nil, err
 	}
 	// The window grows eightfold while it yields too few for this user and
 	// kind (the newest matches may be another kind's, or another user's).
