@@ -139,10 +139,29 @@ func BenchmarkBuiltinEmbed(b *testing.B) {
 }
 
 // TestThresholdSeparatesTheOwner is is_user accuracy: an embedding of
-// three sentences (a profile) against each voice's other sentences, owner
-// when within the threshold. The two male diphone voices (kal, ked, one
-// synthesizer) are the hard pair.
+// three sentences (a profile, recorded in quiet) against each voice's
+// other sentences, clean and with 20 dB of noise, owner when within the
+// threshold. The two male diphone voices (kal, ked, one synthesizer) are
+// the hard pair. Measured: 98.7 % clean, 93.3 % with noise (all five
+// misses there are the owner's own sentences pushed past the threshold;
+// docs/speakers.md has the sweep).
 func TestThresholdSeparatesTheOwner(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		snr   float64
+		floor float64
+	}{{"clean", 0, 0.95}, {"20 dB noise", 20, 0.93}} {
+		t.Run(tc.name, func(t *testing.T) {
+			acc := isUserAccuracy(t, tc.snr)
+			t.Logf("is_user accuracy %.1f %%", 100*acc)
+			if acc < tc.floor {
+				t.Fatalf("is_user accuracy %.1f %%, floor %.0f %%", 100*acc, 100*tc.floor)
+			}
+		})
+	}
+}
+
+func isUserAccuracy(t *testing.T, snr float64) float64 {
 	ex := speaker.NewBuiltin()
 	right, total := 0, 0
 	for _, owner := range voices {
@@ -156,7 +175,11 @@ func TestThresholdSeparatesTheOwner(t *testing.T) {
 		}
 		for _, v := range voices {
 			for _, s := range sentences[3:] {
-				e, err := ex.Embed(context.Background(), say(t, v, s))
+				pcm := say(t, v, s)
+				if snr > 0 {
+					pcm = noisy(pcm, snr)
+				}
+				e, err := ex.Embed(context.Background(), pcm)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -170,9 +193,5 @@ func TestThresholdSeparatesTheOwner(t *testing.T) {
 			}
 		}
 	}
-	acc := float64(right) / float64(total)
-	t.Logf("is_user accuracy %.1f %% (%d of %d)", 100*acc, right, total)
-	if acc < 0.95 {
-		t.Fatalf("is_user accuracy %.1f %%, floor 95 %%", 100*acc)
-	}
+	return float64(right) / float64(total)
 }
