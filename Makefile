@@ -5,7 +5,8 @@ SHELL := /bin/bash
 # mattn/go-sqlite3 needs the sqlite_fts5 tag for full-text search; the store
 # refuses to compile without it (see store/buildtag_fts5.go). The codec
 # libraries are optional: each one pkg-config finds is linked (lc3: liblc3,
-# libavcodec: AAC, libavformat: uploads in MP3, M4A and other containers,
+# libavcodec: AAC, libavformat: uploads in MP3, M4A and other containers;
+# these two are compiled against and loaded on first use, not linked,
 # pocketsphinx: the English speech route that works out of the box,
 # libopus: the Opus encoder of `hearth listen --codec opus`),
 # and a build without one says what is unavailable.
@@ -18,7 +19,10 @@ comma := ,
 WHISPER_DIR = $(shell scripts/whisper-env.sh)
 WHISPER_PREFIX = $(filter-out system,$(WHISPER_DIR))
 export GOFLAGS = -tags=sqlite_fts5$(CODEC_TAGS)$(if $(WHISPER_DIR),$(comma)whisper)
-export CGO_CFLAGS = -g -O2$(if $(WHISPER_PREFIX), -I$(WHISPER_PREFIX)/include)
+# libav* is loaded at run time (appliance/audio/avload.c): only its headers'
+# folder is needed at build time.
+AV_CFLAGS = $(shell pkg-config --cflags-only-I libavformat libavcodec libavutil 2>/dev/null)
+export CGO_CFLAGS = -g -O2$(if $(WHISPER_PREFIX), -I$(WHISPER_PREFIX)/include)$(if $(AV_CFLAGS), $(AV_CFLAGS))
 export CGO_LDFLAGS = -g -O2$(if $(WHISPER_PREFIX), -L$(WHISPER_PREFIX)/lib)
 export CGO_ENABLED := 1
 

@@ -3,7 +3,6 @@
 package audio
 
 /*
-#cgo pkg-config: libavcodec libavutil
 #include <libavcodec/avcodec.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/frame.h>
@@ -11,6 +10,7 @@ package audio
 #include <stdlib.h>
 #include <string.h>
 #include "avframe.h"
+#include "avload.h"
 
 typedef struct {
 	AVCodecContext *ctx;
@@ -83,6 +83,9 @@ type aacDecoder struct {
 const maxAACSamples = 4096
 
 func newAAC(channels int) (Decoder, error) {
+	if err := avcodecOnce(); err != nil {
+		return nil, fmt.Errorf("codec aac: %w", err)
+	}
 	h := C.hearth_aac_open()
 	if h == nil {
 		return nil, fmt.Errorf("codec aac %w: libavcodec has no AAC decoder", ErrUnavailable)

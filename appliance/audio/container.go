@@ -3,12 +3,12 @@
 package audio
 
 /*
-#cgo pkg-config: libavformat libavcodec libavutil
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/dict.h>
 #include <stdlib.h>
 #include "avframe.h"
+#include "avload.h"
 
 typedef struct {
 	AVFormatContext *fmt;
@@ -92,6 +92,7 @@ import "C"
 import (
 	"fmt"
 	"io"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -110,7 +111,19 @@ type avSource struct {
 // maxAVFrame bounds one decoded frame, per channel (FLAC frames reach 65535).
 const maxAVFrame = 1 << 16
 
+// avformatOnce loads libavformat (and libavcodec) on the first container
+// file, as avcodecOnce does.
+var avformatOnce = sync.OnceValue(func() error {
+	if err := avcodecOnce(); err != nil {
+		return err
+	}
+	return avLoadResult("libavformat", func(buf *C.char, n C.int) C.int { return C.hearth_avformat_load(buf, n) })
+})
+
 func openContainer(path string) (Source, error) {
+	if err := avformatOnce(); err != nil {
+		return nil, fmt.Errorf("reading MP3, M4A and other containers: %w", err)
+	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var h *C.hearth_av
@@ -166,5 +179,5 @@ func (s *avSource) free() {
 }
 
 // ReadsContainers reports whether this build reads MP3, M4A and the other
-// containers beyond WAV and Ogg Opus.
-func ReadsContainers() bool { return true }
+// containers beyond WAV and Ogg Opus, loading libavformat to find out.
+func ReadsContainers() bool { return avformatOnce() == nil }
