@@ -30,6 +30,26 @@ func (s *Service) hits(ctx context.Context, userID string, q appliance.SearchQue
 	return s.search.Search(ctx, userID, q)
 }
 
+// keptHits runs a search for limit hits and keeps those keep accepts (at
+// most limit). Only when keep turned some away and the search had more to
+// give does it ask again, for three times as many, up to most: the hits
+// kept away (locked, rejected, discarded) are few, and every hit asked for
+// costs the search a vector read and a lookup, so asking for a multiple
+// up front tripled the cost of every search for the sake of a rare one.
+func keptHits[T any](limit, most int, search func(n int) ([]appliance.SearchHit, error),
+	keep func(hs []appliance.SearchHit) ([]T, error)) ([]T, error) {
+	for n := limit; ; n = min(3*n, most) {
+		hs, err := search(n)
+		if err != nil {
+			return nil, err
+		}
+		out, err := keep(hs)
+		if err != nil || len(out) >= limit || len(hs) < n || n >= most {
+			return out, err
+		}
+	}
+}
+
 func hitIDs(hs []appliance.SearchHit) []string {
 	ids := make([]string, len(hs))
 	for i, h := range hs {
@@ -39,32 +59,33 @@ func hitIDs(hs []appliance.SearchHit) []string {
 }
 
 // SearchMemories finds up to limit (1..20) memories by meaning, best first,
-// with relevance_score. It asks for min(3·limit, 60) hits and drops
-// memories the user rejected (user_review false) and locked ones: a locked
-// memory is not offered even as a preview in a search.
+// with relevance_score. It drops memories the user rejected (user_review
+// false) and locked ones (a locked memory is not offered even as a preview
+// in a search), asking for up to 60 hits to make up for them.
 func (s *Service) SearchMemories(ctx context.Context, userID, query string, limit int) ([]view.Memory, error) {
 	limit = min(max(limit, 1), MaxSearchMemories)
-	hs, err := s.hits(ctx, userID, appliance.SearchQuery{Kind: appliance.KindMemory, Text: query, Limit: min(3*limit, 60)})
-	if err != nil {
-		return nil, err
+	search := func(n int) ([]appliance.SearchHit, error) {
+		return s.hits(ctx, userID, appliance.SearchQuery{Kind: appliance.KindMemory, Text: query, Limit: n})
 	}
-	byID, err := s.store.MemoriesByID(ctx, userID, hitIDs(hs))
-	if err != nil {
-		return nil, err
-	}
-	out := []view.Memory{}
-	for _, h := range hs {
-		m, ok := byID[h.ItemID]
-		if !ok || m.IsLocked || (m.UserReview != nil && !*m.UserReview) {
-			continue
+	return keptHits(limit, 3*MaxSearchMemories, search, func(hs []appliance.SearchHit) ([]view.Memory, error) {
+		byID, err := s.store.MemoriesByID(ctx, userID, hitIDs(hs))
+		if err != nil {
+			return nil, err
 		}
-		j := view.MemoryOf(m)
-		j.RelevanceScore = view.Relevance(h)
-		if out = append(out, j); len(out) == limit {
-			break
+		out := []view.Memory{}
+		for _, h := range hs {
+			m, ok := byID[h.ItemID]
+			if !ok || m.IsLocked || (m.UserReview != nil && !*m.UserReview) {
+				continue
+			}
+			j := view.MemoryOf(m)
+			j.RelevanceScore = view.Relevance(h)
+			if out = append(out, j); len(out) == limit {
+				break
+			}
 		}
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // SearchConversations finds up to limit (1..100) completed, kept
@@ -81,28 +102,29 @@ func (s *Service) SearchConversations(ctx context.Context, userID, query, startD
 	if err != nil {
 		return nil, err
 	}
-	hs, err := s.hits(ctx, userID, appliance.SearchQuery{Kind: appliance.KindConversation, Text: query,
-		Limit: min(2*limit, 2*MaxSearchConversations), Since: since, Until: until})
-	if err != nil {
-		return nil, err
+	search := func(n int) ([]appliance.SearchHit, error) {
+		return s.hits(ctx, userID, appliance.SearchQuery{Kind: appliance.KindConversation, Text: query,
+			Limit: n, Since: since, Until: until})
 	}
-	byID, err := s.store.ConversationsByID(ctx, userID, hitIDs(hs))
-	if err != nil {
-		return nil, err
-	}
-	out := []view.ConversationSummary{}
-	for _, h := range hs {
-		c, ok := byID[h.ItemID]
-		if !ok || c.Discarded || c.Deleted || c.Status != appliance.StatusCompleted {
-			continue
+	return keptHits(limit, 2*MaxSearchConversations, search, func(hs []appliance.SearchHit) ([]view.ConversationSummary, error) {
+		byID, err := s.store.ConversationsByID(ctx, userID, hitIDs(hs))
+		if err != nil {
+			return nil, err
 		}
-		sum := view.SummaryOf(c)
-		sum.RelevanceScore = view.Relevance(h)
-		if out = append(out, sum); len(out) == limit {
-			break
+		out := []view.ConversationSummary{}
+		for _, h := range hs {
+			c, ok := byID[h.ItemID]
+			if !ok || c.Discarded || c.Deleted || c.Status != appliance.StatusCompleted {
+				continue
+			}
+			sum := view.SummaryOf(c)
+			sum.RelevanceScore = view.Relevance(h)
+			if out = append(out, sum); len(out) == limit {
+				break
+			}
 		}
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // SearchActionItems finds up to limit (1..50) action items by meaning.
@@ -110,32 +132,33 @@ func (s *Service) SearchConversations(ctx context.Context, userID, query, startD
 // lists.
 func (s *Service) SearchActionItems(ctx context.Context, userID, query string, limit int) ([]view.ActionItem, error) {
 	limit = min(max(limit, 1), MaxSearchActionItems)
-	hs, err := s.hits(ctx, userID, appliance.SearchQuery{Kind: appliance.KindActionItem, Text: query, Limit: min(2*limit, 100)})
-	if err != nil {
-		return nil, err
+	search := func(n int) ([]appliance.SearchHit, error) {
+		return s.hits(ctx, userID, appliance.SearchQuery{Kind: appliance.KindActionItem, Text: query, Limit: n})
 	}
-	byID, err := s.store.ActionItemsByID(ctx, userID, hitIDs(hs))
-	if err != nil {
-		return nil, err
-	}
-	all := make([]*appliance.ActionItem, 0, len(byID))
-	for _, it := range byID {
-		all = append(all, it)
-	}
-	if err := s.inheritLocks(ctx, userID, all); err != nil {
-		return nil, err
-	}
-	out := []view.ActionItem{}
-	for _, h := range hs {
-		a, ok := byID[h.ItemID]
-		if !ok || a.IsLocked {
-			continue
+	return keptHits(limit, 2*MaxSearchActionItems, search, func(hs []appliance.SearchHit) ([]view.ActionItem, error) {
+		byID, err := s.store.ActionItemsByID(ctx, userID, hitIDs(hs))
+		if err != nil {
+			return nil, err
 		}
-		j := view.ActionItemOf(a)
-		j.RelevanceScore = view.Relevance(h)
-		if out = append(out, j); len(out) == limit {
-			break
+		all := make([]*appliance.ActionItem, 0, len(byID))
+		for _, it := range byID {
+			all = append(all, it)
 		}
-	}
-	return out, nil
+		if err := s.inheritLocks(ctx, userID, all); err != nil {
+			return nil, err
+		}
+		out := []view.ActionItem{}
+		for _, h := range hs {
+			a, ok := byID[h.ItemID]
+			if !ok || a.IsLocked {
+				continue
+			}
+			j := view.ActionItemOf(a)
+			j.RelevanceScore = view.Relevance(h)
+			if out = append(out, j); len(out) == limit {
+				break
+			}
+		}
+		return out, nil
+	})
 }
