@@ -54,8 +54,9 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	limit := limitOr(q.Limit, 10)
 	want := min(limit*candidatesPerResult, maxCandidates)
 	// The two retrievers read on two connections at once: a search takes
-	// as long as the slower of them, not both.
-	var text []string
+	// as long as the slower of them, not both. Both answer with document
+	// ids; only the fused hits are named, not every candidate.
+	var text []int64
 	textDone := make(chan error, 1)
 	go func() {
 		var err error
@@ -72,7 +73,7 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	}
 	// The relevance floor: a neighbour by meaning alone must be close
 	// enough; one the text search also found is kept whatever its distance.
-	inText := make(map[string]bool, len(text))
+	inText := make(map[int64]bool, len(text))
 	for _, id := range text {
 		inText[id] = true
 	}
@@ -85,15 +86,43 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 		}
 		vec = kept
 	}
-	scores := map[string]float64{}
-	for _, list := range [][]string{text, vec} {
+	scores := map[int64]float64{}
+	for _, list := range [][]int64{text, vec} {
 		for rank, id := range list {
 			scores[id] += 1.0 / float64(rrfK+rank+1)
 		}
 	}
-	hits := make([]appliance.SearchHit, 0, len(scores))
-	for id, s := range scores {
-		hits = append(hits, appliance.SearchHit{ItemID: id, Score: s, Similarity: sims[id]})
+	type fused struct {
+		doc   int64
+		score float64
+	}
+	ranked := make([]fused, 0, len(scores))
+	for doc, s := range scores {
+		ranked = append(ranked, fused{doc, s})
+	}
+	sort.Slice(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	// Named: the first limit, and any tied with the last of them, since a
+	// tie is broken by the record's id.
+	if len(ranked) > limit {
+		cut := limit
+		for cut < len(ranked) && ranked[cut].score == ranked[limit-1].score {
+			cut++
+		}
+		ranked = ranked[:cut]
+	}
+	docs := make([]int64, len(ranked))
+	for i, f := range ranked {
+		docs[i] = f.doc
+	}
+	names, err := db.itemIDs(ctx, docs)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]appliance.SearchHit, 0, len(ranked))
+	for _, f := range ranked {
+		if id, ok := names[f.doc]; ok { // gone since it was found
+			hits = append(hits, appliance.SearchHit{ItemID: id, Score: f.score, Similarity: sims[f.doc]})
+		}
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
@@ -107,7 +136,7 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	return hits, nil
 }
 
-func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.SearchQuery, n int) ([]string, error) {
+func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.SearchQuery, n int) ([]int64, error) {
 	match := ftsQuery(q.Text)
 	if match == "" {
 		return nil, nil
@@ -137,19 +166,19 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 
 // rankText returns the n best BM25 matches among documents from doc id
 // from on (0: all of them).
-func (db *DB) rankText(ctx context.Context, userID string, q appliance.SearchQuery, match string, n int, from int64) ([]string, error) {
+func (db *DB) rankText(ctx context.Context, userID string, q appliance.SearchQuery, match string, n int, from int64) ([]int64, error) {
 	where, args := []string{"search_fts MATCH ?", "search_fts.rowid >= ?", "d.user_id = ?", "d.kind = ?"}, []any{match, from, userID, q.Kind}
 	where, args = timeBound(where, args, "d.at >= ?", q.Since)
 	where, args = timeBound(where, args, "d.at <= ?", q.Until)
-	rows, err := db.query(ctx, `SELECT d.item_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
+	rows, err := db.query(ctx, `SELECT d.doc_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY search_fts.rank LIMIT ?`, append(args, n)...)
 	if err != nil {
 		return nil, fmt.Errorf("text search: %w", err)
 	}
 	defer rows.Close()
-	var ids []string
+	var ids []int64
 	for rows.Next() {
-		var id string
+		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return nil, fmt.Errorf("text search: %w", err)
 		}
@@ -163,7 +192,7 @@ type searchQuery appliance.SearchQuery
 
 func (q searchQuery) limitOrDefault() int { return limitOr(q.Limit, 10) }
 
-func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery, n int) ([]string, map[string]float64, error) {
+func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery, n int) ([]int64, map[int64]float64, error) {
 	model, dims := db.vectors.get()
 	if q.Vector == nil || q.Model != model || len(q.Vector) != dims {
 		return nil, nil, nil
@@ -209,19 +238,9 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 	if len(all) > n {
 		all = all[:n]
 	}
-	kept := make([]int64, len(all))
+	ids, sims := make([]int64, len(all)), make(map[int64]float64, len(all))
 	for i, s := range all {
-		kept[i] = s.doc
-	}
-	items, err := db.itemIDs(ctx, kept)
-	if err != nil {
-		return nil, nil, err
-	}
-	ids, sims := make([]string, 0, len(all)), make(map[string]float64, len(all))
-	for _, s := range all {
-		if id, ok := items[s.doc]; ok {
-			ids, sims[id] = append(ids, id), s.sim
-		}
+		ids[i], sims[s.doc] = s.doc, s.sim
 	}
 	return ids, sims, nil
 }
