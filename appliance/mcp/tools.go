@@ -327,13 +327,15 @@ func toRPCError(d *Deps, tool string, err error) *jsonrpc.Error {
 }
 
 // textResult is the reference's result: the JSON of out, indented by two
-// spaces, as one text block. The same value is the structured content.
+// spaces, as one text block, and nothing else. (A copy as structured
+// content, which the reference does not send and no tool's output schema
+// asks for, doubled what the SDK encodes and re-compacts for every call.)
 func textResult(out any) (*sdk.CallToolResult, error) {
 	text, err := prettyJSON(out)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: out}, nil
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil
 }
 
 func prettyJSON(v any) (string, error) {

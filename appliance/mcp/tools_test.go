@@ -133,6 +133,10 @@ func TestResultShapes(t *testing.T) {
 	if strings.Contains(string(b), "relevance_score") {
 		t.Errorf("relevance_score outside search: %s", b)
 	}
+	res, err := textResult(map[string]any{"a": 1})
+	if b, _ := json.Marshal(res); err != nil || string(b) != `{"content":[{"type":"text","text":"{\n  \"a\": 1\n}"}]}` {
+		t.Errorf("tool result %s (%v), want the reference's: one text block, nothing else", b, err)
+	}
 	text, _ := prettyJSON(map[string]any{"a": []int{1}, "b": "<x>"})
 	if text != "{\n  \"a\": [\n    1\n  ],\n  \"b\": \"<x>\"\n}" {
 		t.Errorf("pretty %q", text)
