@@ -30,88 +30,161 @@ const (
 // bits of a re-embedded one are what made the shortlist, the exact
 // rescoring that follows reads its current vector.
 func (db *DB) knnRefined(ctx context.Context, dims int, scope string, q []float32, k int) ([]int64, error) {
-	wp := wordsFor(dims)
-	qw := appendWords(nil, quantize(q), dims)
-	lut := byteTables(q, wp*8)
+	var ids []int64
+	err := db.withScope(ctx, dims, scope, func(s *scopeBits) { ids = s.nearest(q, k) })
+	return ids, err
+}
+
+// nearest is knnRefined over one scope's bits.
+func (s *scopeBits) nearest(q []float32, k int) []int64 {
+	wp := wordsFor(s.dims)
+	qw := appendWords(nil, quantize(q), s.dims)
 	wide := max(k*refineWidth, refineMin)
-	type scored struct {
-		id    int64
-		score float32
+	n := len(s.ids)
+	// Stage one: every distance, then the distance below which the
+	// shortlist lies, from their histogram: linear, no heap.
+	dist := make([]uint16, n)
+	hist := make([]int, wp*64+1)
+	hammingAll(dist, hist, s.words[:n*wp], qw)
+	limit, below := len(hist)-1, 0
+	for d, c := range hist {
+		if below+c >= wide {
+			limit = d
+			break
+		}
+		below += c
 	}
-	var out []scored
-	err := db.withScope(ctx, dims, scope, func(s *scopeBits) {
-		// Stage one: every distance, then the distance below which the
-		// shortlist lies, from their histogram: linear, no heap.
-		n := len(s.ids)
-		dist := make([]uint16, n)
-		hist := make([]int, wp*64+1)
-		for i := range n {
-			d := 0
-			for j, x := range s.words[i*wp : (i+1)*wp] {
-				d += bits.OnesCount64(x ^ qw[j])
+	atLimit := wide - below // how many at the limiting distance still fit
+	// Stage two: the asymmetric score of each shortlisted document, newest
+	// bits first (so that a tie keeps the newest).
+	lut := byteTables(q, wp*8)
+	out := make([]scored, 0, min(wide, n))
+	for i := n - 1; i >= 0; i-- {
+		d := int(dist[i])
+		if d > limit || (d == limit && atLimit <= 0) {
+			continue
+		}
+		if d == limit {
+			atLimit--
+		}
+		var sc float32
+		for w, x := range s.words[i*wp : (i+1)*wp] {
+			t := lut[w*8*256 : (w+1)*8*256]
+			sc += t[x&0xff] + t[256+(x>>8&0xff)] + t[512+(x>>16&0xff)] + t[768+(x>>24&0xff)] +
+				t[1024+(x>>32&0xff)] + t[1280+(x>>40&0xff)] + t[1536+(x>>48&0xff)] + t[1792+(x>>56)]
+		}
+		out = append(out, scored{s.ids[i], sc})
+	}
+	// The best k distinct documents. A document twice in the shortlist
+	// (stale bits next to new ones, until the scope reloads) is rare, so
+	// the few best are kept by a bounded selection and deduplicated after.
+	ids := make([]int64, 0, k)
+	seen := make(map[int64]bool, k)
+	for want := k; ; want *= 2 {
+		best := topScored(out, want)
+		ids = ids[:0]
+		clear(seen)
+		for _, c := range best {
+			if !seen[c.id] {
+				seen[c.id] = true
+				if ids = append(ids, c.id); len(ids) == k {
+					return ids
+				}
 			}
+		}
+		if len(best) == len(out) {
+			return ids
+		}
+	}
+}
+
+// scored is a shortlisted document and its asymmetric score.
+type scored struct {
+	id    int64
+	score float32
+}
+
+// better orders scored documents best first; ties by id, for a stable
+// answer.
+func better(a, b scored) int {
+	switch {
+	case a.score > b.score:
+		return -1
+	case a.score < b.score:
+		return 1
+	case a.id < b.id:
+		return -1
+	case a.id > b.id:
+		return 1
+	}
+	return 0
+}
+
+// topScored returns the n best of all, best first, without sorting all:
+// a bounded heap whose root is the worst kept.
+func topScored(all []scored, n int) []scored {
+	if n >= len(all) {
+		out := slices.Clone(all)
+		slices.SortFunc(out, better)
+		return out
+	}
+	h := slices.Clone(all[:n])
+	// The root of a heap ordered worst first is the one to replace.
+	worse := func(i, j int) bool { return better(h[i], h[j]) > 0 }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= n {
+				return
+			}
+			if r := l + 1; r < n && worse(r, l) {
+				l = r
+			}
+			if !worse(l, i) {
+				return
+			}
+			h[i], h[l] = h[l], h[i]
+			i = l
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, c := range all[n:] {
+		if better(c, h[0]) < 0 {
+			h[0] = c
+			down(0)
+		}
+	}
+	slices.SortFunc(h, better)
+	return h
+}
+
+// hammingAll writes each vector's Hamming distance to q into dist and counts
+// the distances in hist. words holds the vectors one after another, as
+// many words each as q has; 384 dimensions (six words, the built-in
+// embedder's) has its own unrolled loop.
+func hammingAll(dist []uint16, hist []int, words, q []uint64) {
+	if len(q) == 6 {
+		q0, q1, q2, q3, q4, q5 := q[0], q[1], q[2], q[3], q[4], q[5]
+		for i := range dist {
+			w := words[6*i : 6*i+6 : 6*i+6]
+			d := bits.OnesCount64(w[0]^q0) + bits.OnesCount64(w[1]^q1) + bits.OnesCount64(w[2]^q2) +
+				bits.OnesCount64(w[3]^q3) + bits.OnesCount64(w[4]^q4) + bits.OnesCount64(w[5]^q5)
 			dist[i] = uint16(d)
 			hist[d]++
 		}
-		limit, below := len(hist)-1, 0
-		for d, c := range hist {
-			if below+c >= wide {
-				limit = d
-				break
-			}
-			below += c
-		}
-		atLimit := wide - below // how many at the limiting distance still fit
-		// Stage two: the asymmetric score of each shortlisted document,
-		// newest bits first.
-		out = make([]scored, 0, min(wide, n))
-		seen := make(map[int64]bool, min(wide, n))
-		for i := n - 1; i >= 0; i-- {
-			d := int(dist[i])
-			if d > limit || (d == limit && atLimit <= 0) {
-				continue
-			}
-			if d == limit {
-				atLimit--
-			}
-			id := s.ids[i]
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			var sc float32
-			for w, x := range s.words[i*wp : (i+1)*wp] {
-				t := lut[w*8*256 : (w+1)*8*256]
-				sc += t[x&0xff] + t[256+(x>>8&0xff)] + t[512+(x>>16&0xff)] + t[768+(x>>24&0xff)] +
-					t[1024+(x>>32&0xff)] + t[1280+(x>>40&0xff)] + t[1536+(x>>48&0xff)] + t[1792+(x>>56)]
-			}
-			out = append(out, scored{id, sc})
-		}
-	})
-	if err != nil {
-		return nil, err
+		return
 	}
-	slices.SortFunc(out, func(a, b scored) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
+	wp := len(q)
+	for i := range dist {
+		d := 0
+		for j, x := range words[i*wp : (i+1)*wp] {
+			d += bits.OnesCount64(x ^ q[j])
 		}
-		return 0
-	})
-	if len(out) > k {
-		out = out[:k]
+		dist[i] = uint16(d)
+		hist[d]++
 	}
-	ids := make([]int64, len(out))
-	for i, s := range out {
-		ids[i] = s.id
-	}
-	return ids, nil
 }
 
 // byteTables holds, for each byte j of a packed sign-bit vector (bit t is
