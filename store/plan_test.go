@@ -69,7 +69,7 @@ var hotPlans = []struct {
 	// The indexer's work list and search.
 	{"pending docs", `SELECT d.doc_id, d.text FROM search_pending p CROSS JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", []string{"TEMP B-TREE", "search_vectors"}},
-	{"text candidates", `SELECT d.item_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
+	{"text candidates", `SELECT d.doc_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
 		WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND d.user_id = ? AND d.kind = ? ORDER BY search_fts.rank LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", nil},
 	{"rescore", `SELECT v.doc_id, v.embedding FROM search_vectors v

@@ -40,7 +40,9 @@ const (
 	// matches first (finding where they start walks the match list in
 	// rowid order without scoring it: well under a millisecond), then
 	// eight and sixty-four times as many, and all of them only when those
-	// yield too few for the user and kind asked: a
+	// yield too few for the user asked (the index knows each document's
+	// kind, so other kinds' matches never fill the window: migration
+	// 0021): a
 	// rare word still finds the oldest document, and a common one ranks the
 	// recent ones (older ones stay reachable by meaning, through the vector
 	// retriever, which sees every document).
@@ -141,11 +143,13 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	if match == "" {
 		return nil, nil
 	}
+	// Only this kind's matches: the window below counts them alone.
+	match = `text : (` + match + `) AND kind : "` + strings.ReplaceAll(q.Kind, `"`, `""`) + `"`
 	if err := db.textCaughtUp(ctx); err != nil {
 		return nil, err
 	}
-	// The window grows eightfold while it yields too few for this user and
-	// kind (the newest matches may be another kind's, or another user's).
+	// The window grows eightfold while it yields too few for this user
+	// (the newest matches may be another user's).
 	for window := textWindow; window <= textWindow<<6; window <<= 3 {
 		var from int64
 		err := db.queryRow(ctx, `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,

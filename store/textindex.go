@@ -19,8 +19,8 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 	ctx = context.WithoutCancel(ctx) // one short step; see PutVectors
 	var n int64
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO search_fts (rowid, text)
-			SELECT doc_id, text FROM search_docs
+		res, err := tx.ExecContext(ctx, `INSERT INTO search_fts (rowid, text, kind)
+			SELECT doc_id, text, kind FROM search_docs
 			WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
 		if err != nil {
 			return err

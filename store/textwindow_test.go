@@ -51,3 +51,44 @@ func TestSearch_TextWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestSearch_TextWindowPerKind: the window counts the kind searched only.
+// Newer action items full of the word do not push a memory search past
+// its own newest matches (it used to widen the window until it held the
+// old memory, at the cost of scoring every match of every kind).
+func TestSearch_TextWindowPerKind(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	mustUser(t, db, "u1")
+	old := time.Now().Add(-72 * time.Hour)
+	ms := []*appliance.Memory{newMemory("m-old", "u1", "garden garden garden garden", old)}
+	for i := range store.TextWindow + 10 {
+		ms = append(ms, newMemory(fmt.Sprintf("m%05d", i), "u1", fmt.Sprintf("garden note %d", i), old.Add(time.Duration(i+1)*time.Second)))
+	}
+	if err := db.CreateMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	var items []*appliance.ActionItem
+	now := time.Now()
+	for i := range 3 * store.TextWindow {
+		items = append(items, &appliance.ActionItem{ID: fmt.Sprintf("a%05d", i), UserID: "u1",
+			Description: fmt.Sprintf("Water the garden, round %d", i), CreatedAt: &now, UpdatedAt: &now})
+	}
+	if err := db.CreateActionItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := db.Search(ctx, "u1", appliance.SearchQuery{Kind: appliance.KindMemory, Text: "garden", Limit: 5})
+	if err != nil || len(hits) != 5 {
+		t.Fatalf("garden: %v, %v", hits, err)
+	}
+	for _, h := range hits {
+		if h.ItemID == "m-old" {
+			t.Errorf("the memory search ranked %s, outside its kind's newest %d matches: other kinds' matches filled its window", h.ItemID, store.TextWindow)
+		}
+	}
+	hits, err = db.Search(ctx, "u1", appliance.SearchQuery{Kind: appliance.KindActionItem, Text: "water garden", Limit: 3})
+	if err != nil || len(hits) != 3 || hits[0].ItemID[0] != 'a' {
+		t.Fatalf("action items: %v, %v", hits, err)
+	}
+}
