@@ -151,9 +151,11 @@ func privateFiles(path string) error {
 //     an OS crash can lose the last commits), at a fraction of FULL's cost.
 //   - _txlock=immediate makes every write transaction take the write lock at
 //     BEGIN, so a read lock is never upgraded mid-transaction (no deadlock).
-//   - a 4 MB page cache per read connection (four): enough for a
-//     household's hot pages, small enough to keep the appliance's RSS low;
-//     the writer's is larger (writerCacheKiB).
+//   - a 2 MB page cache per read connection (four): the hot pages of a
+//     search and a list; the four caches hold the same pages, and the OS's
+//     page cache holds them all once, outside the appliance's RSS (4 MB
+//     each gave no faster search at 100k memories). The writer's:
+//     writerCacheKiB.
 //   - the read pool is query_only, so a stray write through it fails loudly.
 //   - each connection keeps its 128 most recent prepared statements:
 //     compiling a statement (with the search-index triggers it fires)
@@ -161,22 +163,21 @@ func privateFiles(path string) error {
 func dsn(path string, readOnly bool) string {
 	s := "file:" + path + "?_busy_timeout=5000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=128"
 	if readOnly {
-		return s + "&_cache_size=-4000&_query_only=true"
+		return s + "&_cache_size=-2000&_query_only=true"
 	}
 	return s + fmt.Sprintf("&_cache_size=-%d", writerCacheKiB)
 }
 
-// writerCacheKiB is the writer's page cache. Larger than a reader's: ids
-// are random UUIDs, so every insert lands on a different leaf of each
-// primary-key and unique index, and once those leaves no longer fit, each
-// create reads several pages back from the file, a cost that grows with
-// the database (BenchmarkCreateIndexed20k: 22.6 ms per create and index
-// with 4 MB, 5.3 ms with 32 MB). 12 MB keeps most of that: at 100k
-// conversations and memories, side by side under the same load, creates
-// ran 485/s against 519/s with 32 MB, search and GET alike, and the
-// appliance's RSS after the run was 74 MiB against 101 MiB (make
-// bench-scale); the page cache is most of what the process holds.
-const writerCacheKiB = 12000
+// writerCacheKiB is the writer's page cache. It was 32 MB, then 12, while
+// ids were random UUIDs: every insert landed on a different leaf of each
+// key index, and once those leaves no longer fit, each create read several
+// pages back. With time-ordered ids (appliance.NewID) inserts share the
+// right edge of each index, and pages the cache lets go are still in the
+// OS's page cache. Side by side at 100k conversations and memories, 3 MB
+// ran creates as fast as 6 and 12 MB (534–653/s against 475–625/s and
+// 467–514/s) with 4 and 10 MiB less RSS; on an empty folder 571–579/s
+// against 545–558/s with 12 MB, RSS after the creates 50 MiB against 60.
+const writerCacheKiB = 3000
 
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }

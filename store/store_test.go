@@ -43,7 +43,7 @@ func TestOpen_SettingsTakeEffect(t *testing.T) {
 		{"PRAGMA foreign_keys", "1"},
 		{"PRAGMA synchronous", "1"}, // NORMAL
 		{"PRAGMA busy_timeout", "5000"},
-		{"PRAGMA cache_size", "-4000"},
+		{"PRAGMA cache_size", "-2000"},
 		{"PRAGMA query_only", "1"}, // the read pool refuses writes
 		{"PRAGMA application_id", fmt.Sprint(0x48525448)},
 	} {
@@ -57,7 +57,7 @@ func TestOpen_SettingsTakeEffect(t *testing.T) {
 	}
 	// The writer's own settings.
 	for _, tc := range []struct{ query, want string }{
-		{"PRAGMA cache_size", "-12000"},
+		{"PRAGMA cache_size", "-3000"},
 		{"PRAGMA query_only", "0"},
 	} {
 		if got, err := db.WriterString(ctx, tc.query); err != nil || got != tc.want {
