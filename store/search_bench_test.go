@@ -202,7 +202,7 @@ func TestSearch_BinaryQuantizationRecall(t *testing.T) {
 // BenchmarkSearchMemoriesMCP10k is what the MCP search_memories tool asks of
 // the store, on the memories hearth-bench seeds: 10k notes over 20 topics
 // (each query's two words match 500 of them), embedded by the built-in
-// embedder; Search with limit 30 and its relevance floor, then the hits
+// embedder; Search with limit 10 and its relevance floor, then the hits
 // loaded by id.
 func BenchmarkSearchMemoriesMCP10k(b *testing.B) {
 	ctx := context.Background()
@@ -267,7 +267,7 @@ func BenchmarkSearchMemoriesMCP10k(b *testing.B) {
 		query := words[r.IntN(len(words))] + " " + words[0]
 		start := time.Now()
 		vecs, _ := emb.Embed(ctx, []string{query})
-		hits, err := db.Search(ctx, "u1", appliance.SearchQuery{Kind: appliance.KindMemory, Text: query, Limit: 30,
+		hits, err := db.Search(ctx, "u1", appliance.SearchQuery{Kind: appliance.KindMemory, Text: query, Limit: 10,
 			Vector: vecs[0], Model: emb.Model(), MinSimilarity: embed.MinSimilarity})
 		if err != nil || len(hits) == 0 {
 			b.Fatalf("search: %d hits, %v", len(hits), err)
