@@ -45,10 +45,10 @@ const (
 	// 0021): a
 	// rare word still finds the oldest document, and a common one ranks the
 	// recent ones (older ones stay reachable by meaning, through the vector
-	// retriever, which sees every document). 256 of one kind is six times
-	// the most candidates a search asks of it (four per result, at most
-	// 20 memories); it was 1024 when other kinds' matches shared the
-	// window. BenchmarkSearchMemoriesMCP10k p50: 2.41–2.44 ms with 1024,
+	// retriever, which sees every document). 256 of one kind is over three
+	// times the most candidates a memory search asks of it (four per
+	// result, at most 20 results), and a larger ask widens it as above; it
+	// was 1024 when other kinds' matches shared the window. BenchmarkSearchMemoriesMCP10k p50: 2.41–2.44 ms with 1024,
 	// 1.85–1.94 ms with 256.
 	textWindow = 256
 )
