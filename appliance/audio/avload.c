@@ -26,6 +26,15 @@ void *hearth_avlib_open(const char *name, char *err, int errlen) {
 	if (!lib) snprintf(err, errlen, "%s could not be loaded (error %lu)", name, (unsigned long)GetLastError());
 #else
 	void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+#ifdef __APPLE__
+	// dyld looks for a bare name in /usr/local/lib and /usr/lib, not in
+	// Homebrew's prefix on Apple silicon.
+	char path[512];
+	if (!lib) {
+		snprintf(path, sizeof path, "/opt/homebrew/lib/%s", name);
+		lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	}
+#endif
 	if (!lib) snprintf(err, errlen, "%s", dlerror());
 #endif
 	return lib;
