@@ -43,6 +43,30 @@ type scopeBits struct {
 	words []uint64
 	// dirty: a vector was stored while this copy was loading; reload.
 	dirty bool
+	// mapped: words lie outside the Go heap (allocWords) and must be
+	// freed when this copy is dropped, which happens under bitCache.mu's
+	// write lock, so no reader is scanning it.
+	mapped bool
+}
+
+// appendBits adds one vector's bits, making room outside the Go heap.
+func (s *scopeBits) appendBits(b []byte) {
+	wp := wordsFor(s.dims)
+	if len(s.words)+wp > cap(s.words) {
+		grown, mapped := allocWords(max(2*cap(s.words), 1<<14))
+		grown = append(grown, s.words...)
+		s.free()
+		s.words, s.mapped = grown, mapped
+	}
+	s.words = appendWords(s.words, b, s.dims)
+}
+
+// free releases the words; the copy must not be used after.
+func (s *scopeBits) free() {
+	if s.mapped {
+		freeWords(s.words)
+	}
+	s.words, s.mapped = nil, false
 }
 
 func (c *bitCache) key(dims int, scope string) string { return bqTable(dims) + "\x00" + scope }
@@ -55,14 +79,17 @@ func (c *bitCache) added(dims int, scopes []string, ids []int64, bits [][]byte) 
 	for i, scope := range scopes {
 		if s := c.scopes[c.key(dims, scope)]; s != nil {
 			s.ids = append(s.ids, ids[i])
-			s.words = appendWords(s.words, bits[i], dims)
+			s.appendBits(bits[i])
 		}
 	}
 }
 
-// reset forgets every scope (a model change).
+// reset forgets every scope (a model change, or the database closing).
 func (c *bitCache) reset() {
 	c.mu.Lock()
+	for _, s := range c.scopes {
+		s.free()
+	}
 	c.scopes = nil
 	c.appends++
 	c.mu.Unlock()
@@ -92,24 +119,32 @@ func (db *DB) withScope(ctx context.Context, dims int, scope string, fn func(s *
 	if err != nil {
 		return err
 	}
+	// Under the write lock throughout: the copy replaced is freed, and
+	// this one may be replaced (and freed) as soon as the lock is let go.
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	s.dirty = c.appends != appends
 	if c.scopes == nil {
 		c.scopes = map[string]*scopeBits{}
 	}
+	if old := c.scopes[key]; old != nil {
+		old.free()
+	}
 	c.scopes[key] = s
-	c.mu.Unlock()
-	c.mu.RLock()
 	fn(s)
-	c.mu.RUnlock()
 	return nil
 }
 
 // loadScope reads a scope's valid vectors from sqlite-vec's chunks, with
 // the removal count of the same snapshot (one statement reads both; a
 // scope with no chunk keeps the count read before).
-func (db *DB) loadScope(ctx context.Context, dims int, scope string, epoch int64) (*scopeBits, error) {
+func (db *DB) loadScope(ctx context.Context, dims int, scope string, epoch int64) (_ *scopeBits, err error) {
 	s := &scopeBits{dims: dims, loadedAt: time.Now(), epoch: epoch}
+	defer func() {
+		if err != nil {
+			s.free()
+		}
+	}()
 	t := bqTable(dims)
 	stride := dims / 8
 	// CROSS JOIN keeps the chunk list outside: it is the table that knows
@@ -139,7 +174,7 @@ func (db *DB) loadScope(ctx context.Context, dims int, scope string, epoch int64
 				continue
 			}
 			s.ids = append(s.ids, int64(binary.LittleEndian.Uint64(rowids[8*i:])))
-			s.words = appendWords(s.words, vectors[i*stride:(i+1)*stride], dims)
+			s.appendBits(vectors[i*stride : (i+1)*stride])
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -209,6 +209,7 @@ func (db *DB) close() error {
 	if db.writer != nil {
 		errs = append(errs, db.writer.Close())
 	}
+	db.bits.reset() // the sign bits outside the Go heap (offheap_unix.go)
 	return errors.Join(errs...)
 }
 
