@@ -50,6 +50,8 @@ type DB struct {
 	group groupCommit
 	// optimizedAt is when planner statistics were last refreshed (Unix s).
 	optimizedAt atomic.Int64
+	// ckpt copies the write-ahead log into the file in the background.
+	ckpt *checkpointer
 	// closeOnce makes Close safe to call again (a deferred Close after an
 	// explicit one); closeErr is the first call's result.
 	closeOnce sync.Once
@@ -90,7 +92,8 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	if err := privateFiles(path); err != nil {
 		return nil, err
 	}
-	writer, err := sql.Open("sqlite3", dsn(path, false))
+	registerWriter()
+	writer, err := sql.Open(writerDriver, dsn(path, false))
 	if err != nil {
 		return nil, fmt.Errorf("open %q: %w", path, err)
 	}
@@ -121,6 +124,10 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	// this is the CLI) may hold past the busy timeout.
 	if err := db.optimize(ctx); err != nil {
 		db.log.Warn("refreshing planner statistics at open", "err", err)
+	}
+	if err := db.startCheckpointer(); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return db, nil
 }
@@ -193,6 +200,9 @@ func (db *DB) Close() error {
 func (db *DB) close() error {
 	var errs []error
 	db.closeGroup()
+	if db.ckpt != nil {
+		errs = append(errs, db.ckpt.close())
+	}
 	if db.writer != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if err := db.optimize(ctx); err != nil {

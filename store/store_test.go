@@ -59,6 +59,8 @@ func TestOpen_SettingsTakeEffect(t *testing.T) {
 	for _, tc := range []struct{ query, want string }{
 		{"PRAGMA cache_size", "-3000"},
 		{"PRAGMA query_only", "0"},
+		// A backstop: the checkpointer copies the log long before.
+		{"PRAGMA wal_autocheckpoint", "4000"},
 	} {
 		if got, err := db.WriterString(ctx, tc.query); err != nil || got != tc.want {
 			t.Errorf("writer: %s = %q (%v), want %q", tc.query, got, err, tc.want)
