@@ -290,15 +290,14 @@ func writeWAV(b testing.TB, path string, pcm []int16) {
 }
 
 // TestIdleDecodersAreFreed: a decoder nobody uses is freed after
-// IdleAfter (each holds the whole model); the one that checked the model
-// at start is freed at once; a stream that opens loads one in the
-// background; and the route loads one again for the next utterance,
-// which it still hears.
+// IdleAfter (each holds the whole model); nothing is loaded at start; a
+// stream that opens loads one in the background; and the route loads one
+// again for the next utterance, which it still hears.
 func TestIdleDecodersAreFreed(t *testing.T) {
 	audio := speech(t, sentences[1], 16000)
 	r := route(t, pocketsphinx.Config{Decoders: 2, IdleAfter: time.Second})
 	if n := r.Loaded(); n != 0 {
-		t.Fatalf("%d decoders loaded after the start's check, want 0", n)
+		t.Fatalf("%d decoders loaded after New, want 0", n)
 	}
 	st, err := r.Open(context.Background(), stt.Config{Language: "en", Channels: 1})
 	if err != nil {
@@ -321,5 +320,69 @@ func TestIdleDecodersAreFreed(t *testing.T) {
 	}
 	if n := r.Loaded(); n != 1 {
 		t.Fatalf("%d decoders loaded after one utterance, want 1", n)
+	}
+}
+
+// TestNew_ChecksTheModelWithoutLoadingIt: a model directory missing a file,
+// or with an empty one, is a config_error at start naming the file; a
+// complete one starts the route with no decoder loaded.
+func TestNew_ChecksTheModelWithoutLoadingIt(t *testing.T) {
+	need(t, "PocketSphinx (libpocketsphinx-dev, pocketsphinx-en-us)", pocketsphinx.Available)
+	// A copy of the installed model made of links, to break one file at a time.
+	copyModel := func(t *testing.T) string {
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, "en-us"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, sub := range []string{".", "en-us"} {
+			entries, err := os.ReadDir(filepath.Join(pocketsphinx.DefaultModelDir, sub))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if e.IsDir() {
+					continue
+				}
+				if err := os.Symlink(filepath.Join(pocketsphinx.DefaultModelDir, sub, e.Name()), filepath.Join(dir, sub, e.Name())); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return dir
+	}
+	for _, tc := range []struct {
+		name   string
+		break_ func(dir string) error
+		file   string
+	}{
+		{"missing means", func(dir string) error { return os.Remove(filepath.Join(dir, "en-us", "means")) }, "means"},
+		{"empty dictionary", func(dir string) error {
+			p := filepath.Join(dir, "cmudict-en-us.dict")
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+			return os.WriteFile(p, nil, 0o644)
+		}, "cmudict-en-us.dict"},
+		{"no language model", func(dir string) error { return os.Remove(filepath.Join(dir, "en-us.lm.bin")) }, "en-us.lm.bin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyModel(t)
+			if err := tc.break_(dir); err != nil {
+				t.Fatal(err)
+			}
+			_, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: dir})
+			var se *stt.Error
+			if !errors.As(err, &se) || se.Outcome != stt.ConfigError || !strings.Contains(err.Error(), tc.file) {
+				t.Fatalf("New with %s: %v, want a config_error naming %s", tc.name, err, tc.file)
+			}
+		})
+	}
+	r, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: copyModel(t)})
+	if err != nil {
+		t.Fatalf("New with the whole model: %v", err)
+	}
+	defer r.Close()
+	if n := r.Loaded(); n != 0 {
+		t.Fatalf("%d decoders loaded by New, want none", n)
 	}
 }
