@@ -1,0 +1,73 @@
+package main
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+func TestGCLimitFor(t *testing.T) {
+	for _, tc := range []struct {
+		live uint64
+		want int64
+	}{
+		{0, 16 << 20},
+		{2 << 20, 16 << 20},
+		{4 << 20, 16 << 20},
+		{40 << 20, 88 << 20},
+		{1 << 30, 2<<30 + 8<<20},
+	} {
+		if got := gcLimitFor(tc.live); got != tc.want {
+			t.Errorf("gcLimitFor(%d MiB) = %d MiB, want %d MiB", tc.live>>20, got>>20, tc.want>>20)
+		}
+	}
+}
+
+// The tuner sets GOGC=300 and a 16 MiB limit while the live heap is small,
+// raises the limit when a large heap is live (so the collector never runs
+// back to back under it), lowers it again when that heap is gone, and
+// restores the defaults when stopped.
+func TestGCTuner_LimitFollowsTheLiveHeap(t *testing.T) {
+	currentLimit := func() int64 { return debug.SetMemoryLimit(-1) } // a negative limit only reads it
+	waitLimit := func(what string, ok func(int64) bool) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); !ok(currentLimit()); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: limit %d MiB", what, currentLimit()>>20)
+			}
+			runtime.GC() // the live heap is what the last collection marked
+		}
+	}
+	stop := newGCTuner(10 * time.Millisecond).start()
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
+	if pct := debug.SetGCPercent(gcPercent); pct != gcPercent {
+		t.Fatalf("GOGC = %d while tuned, want %d", pct, gcPercent)
+	}
+	runtime.GC()
+	waitLimit("small heap", func(l int64) bool { return l == gcTargetBase })
+
+	big := make([]byte, 96<<20)
+	for i := range big {
+		big[i] = byte(i)
+	}
+	waitLimit("96 MiB live", func(l int64) bool { return l >= 2*96<<20 })
+	runtime.KeepAlive(big)
+	big = nil
+	waitLimit("heap freed", func(l int64) bool { return l == gcTargetBase })
+
+	stop()
+	stopped = true
+	if l := currentLimit(); l != math.MaxInt64 {
+		t.Errorf("limit after stop: %d, want none", l)
+	}
+	if pct := debug.SetGCPercent(100); pct != 100 {
+		t.Errorf("GOGC after stop: %d, want 100", pct)
+	}
+}
