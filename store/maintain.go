@@ -54,17 +54,21 @@ func (db *DB) MaintainIndex(ctx context.Context) (more bool, err error) {
 	err = db.withTx(ctx, func(tx *sql.Tx) error {
 		// FTS5 tells whether a merge did anything only through the change
 		// counter: fewer than two changes means there was nothing to merge.
-		var before, after int64
-		if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
-			return err
+		// One step merges each kind's index (migration 0022).
+		for _, kind := range textKinds {
+			t := textIndex[kind]
+			var before, after int64
+			if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (`+t+`, rank) VALUES ('merge', ?)`, mergePages); err != nil {
+				return err
+			}
+			if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
+				return err
+			}
+			more = more || after-before >= 2
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO search_fts (search_fts, rank) VALUES ('merge', ?)`, mergePages); err != nil {
-			return err
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
-			return err
-		}
-		more = after-before >= 2
 		return nil
 	})
 	if err != nil {

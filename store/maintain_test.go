@@ -19,9 +19,11 @@ func TestMaintainIndex_MergesTheTextIndex(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	mustUser(t, db, "u1")
-	for k, want := range map[string]string{"automerge": "0", "usermerge": "4", "crisismerge": "16"} {
-		if got, err := db.QueryString(ctx, `SELECT v FROM search_fts_config WHERE k = '`+k+`'`); err != nil || got != want {
-			t.Fatalf("FTS5 %s = %q (%v), want %s", k, got, err, want)
+	for _, table := range []string{"search_fts_memory", "search_fts_conversation", "search_fts_action_item"} {
+		for k, want := range map[string]string{"automerge": "0", "usermerge": "4", "crisismerge": "16"} {
+			if got, err := db.QueryString(ctx, `SELECT v FROM `+table+`_config WHERE k = '`+k+`'`); err != nil || got != want {
+				t.Fatalf("FTS5 %s %s = %q (%v), want %s", table, k, got, err, want)
+			}
 		}
 	}
 	now := time.Now()
@@ -34,7 +36,7 @@ func TestMaintainIndex_MergesTheTextIndex(t *testing.T) {
 		}
 	}
 	count := func() int {
-		s, err := db.QueryString(ctx, `SELECT COUNT(*) FROM search_fts_data`)
+		s, err := db.QueryString(ctx, `SELECT COUNT(*) FROM search_fts_memory_data`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,12 +58,12 @@ func TestMaintainIndex_MergesTheTextIndex(t *testing.T) {
 		t.Fatalf("%d merge steps for 60 one-row transactions", steps)
 	}
 	after := count()
-	t.Logf("search_fts_data rows: %d before, %d after %d steps", before, after, steps)
+	t.Logf("search_fts_memory_data rows: %d before, %d after %d steps", before, after, steps)
 	if after >= before {
 		t.Fatalf("merging left %d rows of %d", after, before)
 	}
 	for _, tc := range []struct{ match, want string }{{"tomato", "60"}, {"number42", "1"}} {
-		if got, _ := db.QueryString(ctx, `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH '`+tc.match+`'`); got != tc.want {
+		if got, _ := db.QueryString(ctx, `SELECT COUNT(*) FROM search_fts_memory WHERE search_fts_memory MATCH '`+tc.match+`'`); got != tc.want {
 			t.Fatalf("after merging, %q matches %s, want %s", tc.match, got, tc.want)
 		}
 	}

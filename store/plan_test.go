@@ -69,8 +69,8 @@ var hotPlans = []struct {
 	// The indexer's work list and search.
 	{"pending docs", `SELECT d.doc_id, d.text FROM search_pending p CROSS JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", []string{"TEMP B-TREE", "search_vectors"}},
-	{"text candidates", `SELECT d.doc_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
-		WHERE search_fts MATCH ? AND search_fts.rowid >= ? AND d.user_id = ? AND d.kind = ? ORDER BY search_fts.rank LIMIT ?`,
+	{"text candidates", `SELECT d.doc_id FROM search_fts_memory f JOIN search_docs d ON d.doc_id = f.rowid
+		WHERE search_fts_memory MATCH ? AND f.rowid >= ? AND d.user_id = ? ORDER BY f.rank LIMIT ?`,
 		"SEARCH d USING INTEGER PRIMARY KEY", nil},
 	{"rescore", `SELECT v.doc_id, v.embedding FROM search_vectors v
 		WHERE v.doc_id IN (SELECT value FROM json_each(?)) AND v.model = ?`, "SEARCH v USING INTEGER PRIMARY KEY", []string{"SCAN v"}},
@@ -78,7 +78,7 @@ var hotPlans = []struct {
 		WHERE v.doc_id IN (SELECT value FROM json_each(?)) AND v.model = ? AND d.at >= ?`, "SEARCH v USING INTEGER PRIMARY KEY", []string{"SCAN v", "SCAN d"}},
 	{"name search documents", `SELECT doc_id, item_id FROM search_docs WHERE doc_id IN (SELECT value FROM json_each(?))`,
 		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs"}},
-	{"text window", `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+	{"text window", `SELECT rowid FROM search_fts_memory WHERE search_fts_memory MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 		"VIRTUAL TABLE INDEX", []string{"TEMP B-TREE"}},
 	// The Go KNN (knn.go) reads only the query's partition's vectors.
 	{"knn chunks", `SELECT (SELECT n FROM vector_epoch WHERE id = 1), c.validity, c.rowids, v.vectors FROM search_bq_32_chunks c

@@ -147,8 +147,10 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	if match == "" {
 		return nil, nil
 	}
-	// Only this kind's matches: the window below counts them alone.
-	match = `text : (` + match + `) AND kind : "` + strings.ReplaceAll(q.Kind, `"`, `""`) + `"`
+	table, ok := textIndex[q.Kind]
+	if !ok {
+		return nil, fmt.Errorf("text search: unknown kind %q", q.Kind)
+	}
 	if err := db.textCaughtUp(ctx); err != nil {
 		return nil, err
 	}
@@ -156,7 +158,7 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 	// (the newest matches may be another user's).
 	for window := textWindow; window <= textWindow<<6; window <<= 3 {
 		var from int64
-		err := db.queryRow(ctx, `SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+		err := db.queryRow(ctx, `SELECT rowid FROM `+table+` WHERE `+table+` MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 			match, window-1).Scan(&from)
 		if errors.Is(err, sql.ErrNoRows) {
 			break // fewer matches than the window: rank them all
@@ -164,22 +166,22 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 		if err != nil {
 			return nil, fmt.Errorf("text search: %w", err)
 		}
-		ids, err := db.rankText(ctx, userID, q, match, n, from)
+		ids, err := db.rankText(ctx, table, userID, q, match, n, from)
 		if err != nil || len(ids) >= n {
 			return ids, err
 		}
 	}
-	return db.rankText(ctx, userID, q, match, n, 0)
+	return db.rankText(ctx, table, userID, q, match, n, 0)
 }
 
-// rankText returns the n best BM25 matches among documents from doc id
-// from on (0: all of them).
-func (db *DB) rankText(ctx context.Context, userID string, q appliance.SearchQuery, match string, n int, from int64) ([]int64, error) {
-	where, args := []string{"search_fts MATCH ?", "search_fts.rowid >= ?", "d.user_id = ?", "d.kind = ?"}, []any{match, from, userID, q.Kind}
+// rankText returns the n best BM25 matches in the kind's index among
+// documents from doc id from on (0: all of them).
+func (db *DB) rankText(ctx context.Context, table, userID string, q appliance.SearchQuery, match string, n int, from int64) ([]int64, error) {
+	where, args := []string{table + " MATCH ?", "f.rowid >= ?", "d.user_id = ?"}, []any{match, from, userID}
 	where, args = timeBound(where, args, "d.at >= ?", q.Since)
 	where, args = timeBound(where, args, "d.at <= ?", q.Until)
-	rows, err := db.query(ctx, `SELECT d.doc_id FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
-		WHERE `+strings.Join(where, " AND ")+` ORDER BY search_fts.rank LIMIT ?`, append(args, n)...)
+	rows, err := db.query(ctx, `SELECT d.doc_id FROM `+table+` f JOIN search_docs d ON d.doc_id = f.rowid
+		WHERE `+strings.Join(where, " AND ")+` ORDER BY f.rank LIMIT ?`, append(args, n)...)
 	if err != nil {
 		return nil, fmt.Errorf("text search: %w", err)
 	}

@@ -19,16 +19,24 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 	ctx = context.WithoutCancel(ctx) // one short step; see PutVectors
 	var n int64
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO search_fts (rowid, text, kind)
-			SELECT doc_id, text, kind FROM search_docs
-			WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
-		if err != nil {
-			return err
+		// Each kind into its own index (migration 0022), the same batch.
+		for _, kind := range textKinds {
+			res, err := tx.ExecContext(ctx, `INSERT INTO `+textIndex[kind]+` (rowid, text)
+				SELECT doc_id, text FROM search_docs
+				WHERE kind = ? AND doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, kind, textBatch)
+			if err != nil {
+				return err
+			}
+			moved, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			n += moved
 		}
-		if n, err = res.RowsAffected(); err != nil || n == 0 {
-			return err
+		if n == 0 {
+			return nil
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM search_fts_pending
+		_, err := tx.ExecContext(ctx, `DELETE FROM search_fts_pending
 			WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
 		return err
 	})
@@ -36,6 +44,18 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("index text: %w", err)
 	}
 	return int(n), nil
+}
+
+// textKinds are the kinds of search documents, each with its own
+// full-text index (textIndex), so that BM25 weighs a word by how common it
+// is among documents of that kind and a search never filters on a kind
+// column (migration 0022 says why).
+var textKinds = []string{"memory", "conversation", "action_item"}
+
+var textIndex = map[string]string{
+	"memory":       "search_fts_memory",
+	"conversation": "search_fts_conversation",
+	"action_item":  "search_fts_action_item",
 }
 
 // textCaughtUp makes the text index hold every document written so far,

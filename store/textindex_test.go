@@ -42,8 +42,10 @@ func TestIndexText(t *testing.T) {
 	integrity := func(when string) {
 		t.Helper()
 		// rank 1: also compare the index with the content table.
-		if err := db.WriterExec(ctx, `INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
-			t.Fatalf("%s: FTS5 integrity check: %v", when, err)
+		for _, table := range []string{"search_fts_memory", "search_fts_conversation", "search_fts_action_item"} {
+			if err := db.WriterExec(ctx, `INSERT INTO `+table+` (`+table+`, rank) VALUES ('integrity-check', 1)`); err != nil {
+				t.Fatalf("%s: FTS5 integrity check of %s: %v", when, table, err)
+			}
 		}
 	}
 
