@@ -78,6 +78,9 @@ var hotPlans = []struct {
 		WHERE v.doc_id IN (SELECT value FROM json_each(?)) AND v.model = ? AND d.at >= ?`, "SEARCH v USING INTEGER PRIMARY KEY", []string{"SCAN v", "SCAN d"}},
 	{"name search documents", `SELECT doc_id, item_id FROM search_docs WHERE doc_id IN (SELECT value FROM json_each(?))`,
 		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs"}},
+	{"text batch", `SELECT doc_id, text FROM search_docs
+		WHERE +kind = ? AND doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`,
+		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs", "USING INDEX"}},
 	{"text window", `SELECT rowid FROM search_fts_memory WHERE search_fts_memory MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 		"VIRTUAL TABLE INDEX", []string{"TEMP B-TREE"}},
 	// The Go KNN (knn.go) reads only the query's partition's vectors.
