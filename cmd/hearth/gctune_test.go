@@ -71,3 +71,25 @@ func TestGCTuner_LimitFollowsTheLiveHeap(t *testing.T) {
 		t.Errorf("GOGC after stop: %d, want 100", pct)
 	}
 }
+
+// The appliance records no allocation samples (no heap profile is served;
+// their buckets counted against the memory target).
+func TestNoAllocationSampling(t *testing.T) {
+	if runtime.MemProfileRate != 0 {
+		t.Fatalf("MemProfileRate %d, want 0", runtime.MemProfileRate)
+	}
+	// Records made while packages initialised, before the rate was set,
+	// stay; the allocations below must add none.
+	runtime.GC()
+	before, _ := runtime.MemProfile(nil, true)
+	keep := make([][]byte, 0, 1000)
+	for range 1000 {
+		keep = append(keep, make([]byte, 64<<10))
+	}
+	runtime.GC()
+	runtime.GC() // a sample is published two cycles after its allocation
+	if after, _ := runtime.MemProfile(nil, true); after != before {
+		t.Fatalf("64 MB of allocations added %d sample records, want none", after-before)
+	}
+	runtime.KeepAlive(keep)
+}
