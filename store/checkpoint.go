@@ -38,9 +38,15 @@ const (
 	checkpointIdle  = 5 * time.Second
 )
 
-// writerDriver is the driver of the writer pool: mattn's, with the
-// writer's checkpoint threshold set on every connection it opens (mattn's
-// DSN has no key for it).
+// writerDriver is the driver of the writer pool: mattn's, with settings
+// that mattn's DSN has no key for applied to every connection it opens:
+//   - the writer's checkpoint threshold (writerAutoCheckpoint);
+//   - temp_store=MEMORY, which keeps savepoint journals in memory. Each
+//     write of a group commit runs in a savepoint, and a savepoint journals
+//     the pages it changes that earlier writes of the group had already
+//     changed; past 64 KiB SQLite spilled that journal to a new temporary
+//     file, created, written and deleted about once per group (50 times a
+//     second under creates). The journal is bounded by one group's pages.
 const writerDriver = "sqlite3_hearth_writer"
 
 var registerWriterDriver sync.Once
@@ -48,7 +54,7 @@ var registerWriterDriver sync.Once
 func registerWriter() {
 	registerWriterDriver.Do(func() {
 		sql.Register(writerDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec(fmt.Sprintf("PRAGMA wal_autocheckpoint=%d", writerAutoCheckpoint), nil)
+			_, err := c.Exec(fmt.Sprintf("PRAGMA wal_autocheckpoint=%d; PRAGMA temp_store=MEMORY", writerAutoCheckpoint), nil)
 			return err
 		}})
 	})

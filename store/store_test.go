@@ -61,6 +61,7 @@ func TestOpen_SettingsTakeEffect(t *testing.T) {
 		{"PRAGMA query_only", "0"},
 		// A backstop: the checkpointer copies the log long before.
 		{"PRAGMA wal_autocheckpoint", "4000"},
+		{"PRAGMA temp_store", "2"}, // MEMORY: savepoint journals stay off the disk
 	} {
 		if got, err := db.WriterString(ctx, tc.query); err != nil || got != tc.want {
 			t.Errorf("writer: %s = %q (%v), want %q", tc.query, got, err, tc.want)
