@@ -56,7 +56,7 @@ func (db *DB) ActionItems(ctx context.Context, userID string, f appliance.Action
 	where, args = timeBound(where, args, "due_at <= ?", f.DueEnd)
 	args = append(args, limitOr(f.Limit, 100), max(f.Offset, 0))
 	rows, err := db.query(ctx, `SELECT `+actionItemColumns+` FROM action_items WHERE `+strings.Join(where, " AND ")+
-		` ORDER BY created_at DESC, id LIMIT ? OFFSET ?`, args...)
+		` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list action items: %w", err)
 	}

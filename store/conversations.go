@@ -320,7 +320,7 @@ func (db *DB) Conversations(ctx context.Context, userID string, f appliance.Conv
 	}
 	args = append(args, limit, max(f.Offset, 0))
 	rows, err := db.query(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY started_at DESC, created_at DESC, id LIMIT ? OFFSET ?`, args...)
+		strings.Join(where, " AND ")+` ORDER BY started_at DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", err)
 	}

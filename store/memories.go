@@ -28,12 +28,12 @@ func (db *DB) Memory(ctx context.Context, userID, id string) (*appliance.Memory,
 
 // memorySorts maps the reference's sort names to ORDER BY clauses.
 var memorySorts = map[string]string{
-	"":             "created_at DESC, id",
-	"created_desc": "created_at DESC, id",
-	"updated_desc": "updated_at DESC, id",
+	"":             "created_at DESC, id DESC",
+	"created_desc": "created_at DESC, id DESC",
+	"updated_desc": "updated_at DESC, id DESC",
 	// scoring: manual first, then interesting/manual before system, newest first.
-	"scoring_desc": "manually_added DESC, (category = 'system') ASC, created_at DESC, id",
-	"manual_first": "manually_added DESC, created_at DESC, id",
+	"scoring_desc": "manually_added DESC, (category = 'system') ASC, created_at DESC, id DESC",
+	"manual_first": "manually_added DESC, created_at DESC, id DESC",
 }
 
 // Memories lists the user's memories.

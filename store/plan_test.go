@@ -43,16 +43,16 @@ var hotPlans = []struct {
 		"sqlite_autoindex_action_items_1 (id=?)", []string{"action_items_user"}},
 	// Lists: a page in index order, never a sort of all the user's rows.
 	{"list conversations", `SELECT id FROM conversations WHERE user_id = ? AND deleted = 0 AND discarded = 0 AND is_locked = 0
-		ORDER BY started_at DESC, created_at DESC, id LIMIT ? OFFSET ?`, "conversations_user_started", []string{"TEMP B-TREE", "SCAN"}},
+		ORDER BY started_at DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`, "conversations_user_started", []string{"TEMP B-TREE", "SCAN"}},
 	// The MCP list: completed conversations only. Without covering
 	// indexes the planner took conversations_user_status and sorted them
 	// all.
 	{"list completed conversations", `SELECT id FROM conversations WHERE user_id = ? AND deleted = 0 AND status IN (?)
-		AND discarded = 0 ORDER BY started_at DESC, created_at DESC, id LIMIT ? OFFSET ?`,
+		AND discarded = 0 ORDER BY started_at DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`,
 		"conversations_user_started", []string{"TEMP B-TREE", "SCAN"}},
-	{"list memories", `SELECT id FROM memories WHERE user_id = ? AND deleted = 0 ORDER BY created_at DESC, id LIMIT ? OFFSET ?`,
+	{"list memories", `SELECT id FROM memories WHERE user_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
 		"memories_user", []string{"TEMP B-TREE", "SCAN"}},
-	{"list action items", `SELECT id FROM action_items WHERE user_id = ? AND deleted = 0 AND is_locked = 0 ORDER BY created_at DESC, id LIMIT ? OFFSET ?`,
+	{"list action items", `SELECT id FROM action_items WHERE user_id = ? AND deleted = 0 AND is_locked = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
 		"action_items_user", []string{"TEMP B-TREE", "SCAN"}},
 	// The console's System page counts a user's memories on the list
 	// index alone. (Its conversation count reads the rows for discarded:
