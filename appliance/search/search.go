@@ -35,10 +35,10 @@ const (
 	// maxIdleSteps bounds the upkeep steps (MaintainIndex) between two
 	// wake-ups, should a store keep reporting more work.
 	maxIdleSteps = 1000
-	// gatherDelay is how long a drain that finds less than a batch waits
-	// for more before embedding: under load writes come close together,
-	// and the pause turns one small PutVectors transaction per create into
-	// one per batch (a commit's WAL pages are shared by its vectors).
+	// gatherDelay is how long the indexer waits for more when it finds
+	// less than a batch: under load writes come close together, and the
+	// pause turns one small text-index and vector transaction per create
+	// into one per batch (a commit's WAL pages are shared by its rows).
 	gatherDelay = 20 * time.Millisecond
 )
 
@@ -197,6 +197,23 @@ func (ix *Indexer) drain(ctx context.Context) (int, error) {
 	embedded := 0
 	gathered := false
 	for ctx.Err() == nil {
+		docs, err := ix.store.PendingDocs(ctx, model, batchSize)
+		if err != nil {
+			return embedded, err
+		}
+		// Less than a batch: wait once for more. Under a stream of writes
+		// a batch forms every gatherDelay instead of a small one per
+		// write, each a transaction with the text index's and the
+		// vectors' fixed pages; a full batch goes at once.
+		if len(docs) > 0 && len(docs) < batchSize && !gathered {
+			gathered = true
+			select {
+			case <-ctx.Done():
+			case <-time.After(gatherDelay):
+			}
+			continue
+		}
+		gathered = false
 		// The text index first: it is what a search reads at once, and
 		// it takes a whole batch in one write.
 		for {
@@ -208,20 +225,8 @@ func (ix *Indexer) drain(ctx context.Context) (int, error) {
 				break
 			}
 		}
-		docs, err := ix.store.PendingDocs(ctx, model, batchSize)
-		if err != nil {
-			return embedded, err
-		}
 		if len(docs) == 0 {
 			break
-		}
-		if len(docs) < batchSize && !gathered {
-			gathered = true
-			select {
-			case <-ctx.Done():
-			case <-time.After(gatherDelay):
-			}
-			continue
 		}
 		texts := make([]string, len(docs))
 		for i, d := range docs {
