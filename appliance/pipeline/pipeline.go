@@ -59,7 +59,7 @@ func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt O
 		p.logger.DebugContext(ctx, "conversation discarded", "conversation_id", c.ID, "rule", rule, "extractor", p.ex.Name())
 		return Result{}, nil
 	}
-	s, err := p.ex.Structure(ctx, in)
+	s, extracted, err := p.structure(ctx, in)
 	if err != nil {
 		return Result{}, fmt.Errorf("structure conversation: %w", err)
 	}
@@ -81,20 +81,39 @@ func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt O
 	if c.Discarded {
 		return Result{}, nil
 	}
-	return Result{Memories: p.memories(ctx, c, in)}, nil
+	return Result{Memories: p.memories(ctx, c, in, extracted)}, nil
+}
+
+// structureAndMemories is implemented by extractors that get both from one
+// reading of the transcript.
+type structureAndMemories interface {
+	StructureAndMemories(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, []appliance.Memory, error)
+}
+
+// structure asks the extractor for the structure, and for the memories too
+// when it gives both at once (nil memories otherwise: memories asks later).
+func (p *Pipeline) structure(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, []appliance.Memory, error) {
+	if both, ok := p.ex.(structureAndMemories); ok {
+		return both.StructureAndMemories(ctx, in)
+	}
+	s, err := p.ex.Structure(ctx, in)
+	return s, nil, err
 }
 
 // Result is what processing produced besides the conversation itself (the
 // domain's ProcessResult).
 type Result = appliance.ProcessResult
 
-// memories asks the extractor for memories. A failure costs the memories,
-// never the conversation: it is logged and processing goes on.
-func (p *Pipeline) memories(ctx context.Context, c *appliance.Conversation, in appliance.TranscriptInput) []appliance.Memory {
-	ms, err := p.ex.Memories(ctx, in)
-	if err != nil {
-		p.logger.WarnContext(ctx, "memory extraction failed", "conversation_id", c.ID, "extractor", p.ex.Name(), "err", err)
-		return nil
+// memories normalises the memories the extractor gave with the structure,
+// or asks it for them when it gave none (nil). A failure costs the
+// memories, never the conversation: it is logged and processing goes on.
+func (p *Pipeline) memories(ctx context.Context, c *appliance.Conversation, in appliance.TranscriptInput, ms []appliance.Memory) []appliance.Memory {
+	if ms == nil {
+		var err error
+		if ms, err = p.ex.Memories(ctx, in); err != nil {
+			p.logger.WarnContext(ctx, "memory extraction failed", "conversation_id", c.ID, "extractor", p.ex.Name(), "err", err)
+			return nil
+		}
 	}
 	out := make([]appliance.Memory, 0, len(ms))
 	for _, m := range ms {

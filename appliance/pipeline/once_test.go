@@ -1,0 +1,79 @@
+package pipeline
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// StructureAndMemories gives exactly what Structure and Memories give on
+// their own, on every transcript of the quality corpus.
+func TestBuiltin_StructureAndMemoriesMatchesTheTwoCalls(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := NewBuiltin()
+	withMemories := 0
+	for _, e := range loadCorpus(t) {
+		c, loc := e.conversation(t)
+		in := input(c, Options{Location: loc, UserName: "Ada"})
+		wantS, err := b.Structure(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantM, err := b.Memories(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotS, gotM, err := b.StructureAndMemories(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(gotS, wantS) {
+			t.Errorf("%s: structure\n got %+v\nwant %+v", e.file, gotS, wantS)
+		}
+		if !reflect.DeepEqual(gotM, wantM) {
+			t.Errorf("%s: memories\n got %+v\nwant %+v", e.file, gotM, wantM)
+		}
+		if len(wantM) > 0 {
+			withMemories++
+		}
+	}
+	if withMemories == 0 {
+		t.Fatal("no corpus transcript gave memories; the comparison proves nothing")
+	}
+}
+
+// countingBuiltin counts the separate calls the pipeline makes.
+type countingBuiltin struct {
+	*Builtin
+	structures, memories int
+}
+
+func (c *countingBuiltin) Structure(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, error) {
+	c.structures++
+	return c.Builtin.Structure(ctx, in)
+}
+
+func (c *countingBuiltin) Memories(ctx context.Context, in appliance.TranscriptInput) ([]appliance.Memory, error) {
+	c.memories++
+	return c.Builtin.Memories(ctx, in)
+}
+
+// The pipeline reads the transcript once when the extractor can give the
+// structure and the memories together.
+func TestProcess_AsksForStructureAndMemoriesAtOnce(t *testing.T) {
+	t.Parallel()
+	ex := &countingBuiltin{Builtin: NewBuiltin()}
+	p := New(ex, nil)
+	for _, e := range loadCorpus(t) {
+		c, loc := e.conversation(t)
+		if _, err := p.Process(context.Background(), c, Options{Location: loc}); err != nil {
+			t.Fatalf("%s: %v", e.file, err)
+		}
+	}
+	if ex.structures != 0 || ex.memories != 0 {
+		t.Errorf("Structure called %d times and Memories %d times, want neither", ex.structures, ex.memories)
+	}
+}
