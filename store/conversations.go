@@ -479,6 +479,16 @@ func (db *DB) loadActionItems(ctx context.Context, userID string, cs []*applianc
 	return rows.Err()
 }
 
+// decodeList decodes a stored JSON array. Most are empty, and a page of
+// conversations decoded three per row through encoding/json.
+func decodeList[T any](s string, dst *[]T) error {
+	if s == "[]" {
+		*dst = []T{}
+		return nil
+	}
+	return json.Unmarshal([]byte(s), dst)
+}
+
 func scanConversation(s scanner, claimedAt *sql.NullString) (*appliance.Conversation, error) {
 	var c appliance.Conversation
 	var created, updated, source, status, category, events, photos, apps, visibility string
@@ -508,13 +518,13 @@ func scanConversation(s scanner, claimedAt *sql.NullString) (*appliance.Conversa
 	if clientProcessing.Valid {
 		c.ClientProcessing = json.RawMessage(clientProcessing.String)
 	}
-	if err := json.Unmarshal([]byte(events), &c.Structured.Events); err != nil {
+	if err := decodeList(events, &c.Structured.Events); err != nil {
 		return nil, fmt.Errorf("decode events: %w", err)
 	}
-	if err := json.Unmarshal([]byte(photos), &c.Photos); err != nil {
+	if err := decodeList(photos, &c.Photos); err != nil {
 		return nil, fmt.Errorf("decode photos: %w", err)
 	}
-	if err := json.Unmarshal([]byte(apps), &c.AppsResults); err != nil {
+	if err := decodeList(apps, &c.AppsResults); err != nil {
 		return nil, fmt.Errorf("decode apps results: %w", err)
 	}
 	if geo.Valid {
