@@ -32,6 +32,10 @@ var hotPlans = []struct {
 	{"discard conversation memories", `UPDATE memories INDEXED BY memories_conversation SET deleted = 1, updated_at = ?
 		WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`,
 		"memories_conversation", nil},
+	// An item's search document, as the triggers find it: the key leads
+	// with the time-ordered item id, so a create's documents share a leaf.
+	{"search doc of an item", `DELETE FROM search_docs WHERE kind = 'memory' AND item_id = ?`,
+		"sqlite_autoindex_search_docs_1 (item_id=? AND kind=?)", nil},
 	// Search hits are loaded by primary key, never by scanning the user's
 	// rows (the planner would pick the user index without statistics: 550
 	// ms against 8 ms at 100k memories).
