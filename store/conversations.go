@@ -265,8 +265,10 @@ func (db *DB) ConversationsByID(ctx context.Context, userID string, ids []string
 // InProgressConversation implements appliance.ConversationStore.
 func (db *DB) InProgressConversation(ctx context.Context, userID string) (*appliance.Conversation, error) {
 	var id string
-	err := db.queryRow(ctx, `SELECT id FROM conversations WHERE user_id = ? AND status = 'in_progress' AND deleted = 0
-		ORDER BY created_at DESC LIMIT 1`, userID).Scan(&id)
+	// INDEXED BY: the partial index holds only recordings in progress, a
+	// handful of rows; the user's list index would read all of theirs.
+	err := db.queryRow(ctx, `SELECT id FROM conversations INDEXED BY conversations_in_progress
+		WHERE status = 'in_progress' AND deleted = 0 AND user_id = ? ORDER BY created_at DESC LIMIT 1`, userID).Scan(&id)
 	if err != nil {
 		return nil, mapErr(err, "in-progress conversation")
 	}

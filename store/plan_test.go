@@ -32,6 +32,10 @@ var hotPlans = []struct {
 	{"discard conversation memories", `UPDATE memories INDEXED BY memories_conversation SET deleted = 1, updated_at = ?
 		WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`,
 		"memories_conversation", nil},
+	// A user's recording in progress, among the few in progress.
+	{"recording in progress", `SELECT id FROM conversations INDEXED BY conversations_in_progress
+		WHERE status = 'in_progress' AND deleted = 0 AND user_id = ? ORDER BY created_at DESC LIMIT 1`,
+		"conversations_in_progress", []string{"conversations_user"}},
 	// An item's search document, as the triggers find it: the key leads
 	// with the time-ordered item id, so a create's documents share a leaf.
 	{"search doc of an item", `DELETE FROM search_docs WHERE kind = 'memory' AND item_id = ?`,
