@@ -34,7 +34,9 @@ func (*Builtin) ShouldDiscard(ctx context.Context, in appliance.TranscriptInput)
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	discard, _ := analyze(parseSegments(in.Segments), in.Language).shouldDiscard()
+	a := analyze(parseSegments(in.Segments), in.Language)
+	defer a.release()
+	discard, _ := a.shouldDiscard()
 	return discard, nil
 }
 
@@ -68,6 +70,7 @@ func (*Builtin) StructureAndMemories(ctx context.Context, in appliance.Transcrip
 // extracting those leaves what memoriesOf reads unchanged.
 func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structured, *dialogue) {
 	a := analyze(d, in.Language)
+	defer a.release()
 	s := appliance.Structured{
 		Category:    appliance.CategoryOther,
 		ActionItems: []appliance.ActionItem{},

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -69,18 +70,53 @@ type analysis struct {
 	latin     int // non-CJK tokens
 	capsHeavy bool
 	cands     []*candidate // title candidates, built on first use
+	// Where forms and terms are carved from; kept with the analysis in
+	// the pool.
+	formSlab slab[form]
+	termSlab slab[term]
+}
+
+// analyses keeps analyses, their maps and slabs for the next transcript: a
+// third of a create's allocations were an analysis made and dropped.
+var analyses = sync.Pool{New: func() any { return &analysis{forms: map[string]*form{}, terms: map[string]*term{}} }}
+
+// release returns a to the pool. Nothing may use a, or a form, term or
+// candidate of it, afterwards; what callers keep (titles, categories,
+// overviews) are strings, which the next analysis does not touch.
+func (a *analysis) release() {
+	a.doc, a.cands = nil, nil
+	analyses.Put(a)
+}
+
+// reused is s with length n and every element zero, in s's storage when it
+// is large enough.
+func reused[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 func analyze(d *document, lang string) *analysis {
-	a := &analysis{
-		doc:     d,
-		forms:   make(map[string]*form, len(d.tokens)/2+1),
-		tokForm: make([]*form, len(d.tokens)),
-		tokTerm: make([]*term, len(d.tokens)),
+	a := analyses.Get().(*analysis)
+	clear(a.forms)
+	clear(a.terms)
+	*a = analysis{
+		doc:      d,
+		forms:    a.forms,
+		formList: a.formList[:0],
+		tokForm:  reused(a.tokForm, len(d.tokens)),
+		terms:    a.terms,
+		termList: a.termList[:0],
+		tokTerm:  reused(a.tokTerm, len(d.tokens)),
+		formSlab: a.formSlab.reset(),
+		termSlab: a.termSlab.reset(),
 	}
-	// Forms and terms are carved from slabs (see newSlab), so the per-word
+	// Forms and terms are carved from slabs (see slab), so the per-word
 	// allocations, which dominated the profile, disappear.
-	var formSlab slab[form]
+	formSlab := &a.formSlab
 	caps, latin := 0, 0
 	for i := range d.tokens {
 		t := &d.tokens[i]
@@ -122,8 +158,7 @@ func analyze(d *document, lang string) *analysis {
 	a.capsHeavy = latin > 0 && float64(caps) > capsHeavyRatio*float64(latin)
 	a.english = isEnglish(lang, a)
 
-	a.terms = make(map[string]*term, len(a.formList)/2+1)
-	var termSlab slab[term]
+	termSlab := &a.termSlab
 	for _, f := range a.formList {
 		f.content = !f.stop && (a.english || !f.fstop) && hasLetterOrDigit(f.lower) && !isFiller(f.lower)
 		f.keyword = f.content && isKeyword(f.lower)
@@ -169,15 +204,32 @@ func analyze(d *document, lang string) *analysis {
 }
 
 // slab hands out pointers to values allocated 64 at a time. Chunks are
-// never reallocated, so the pointers stay valid.
-type slab[T any] struct{ chunk []T }
+// never reallocated, so the pointers stay valid until reset, which hands
+// the same chunks out again.
+type slab[T any] struct {
+	chunks [][]T
+	used   int // chunks handed out from, the last one partly
+}
 
 func (s *slab[T]) new() *T {
-	if len(s.chunk) == cap(s.chunk) {
-		s.chunk = make([]T, 0, 64)
+	if s.used == 0 || len(s.chunks[s.used-1]) == cap(s.chunks[s.used-1]) {
+		if s.used == len(s.chunks) {
+			s.chunks = append(s.chunks, make([]T, 0, 64))
+		}
+		s.chunks[s.used] = s.chunks[s.used][:0]
+		s.used++
 	}
-	s.chunk = s.chunk[:len(s.chunk)+1]
-	return &s.chunk[len(s.chunk)-1]
+	c := &s.chunks[s.used-1]
+	*c = (*c)[:len(*c)+1]
+	var zero T
+	(*c)[len(*c)-1] = zero
+	return &(*c)[len(*c)-1]
+}
+
+// reset makes every value handed out free for reuse.
+func (s slab[T]) reset() slab[T] {
+	s.used = 0
+	return s
 }
 
 // isEnglish decides between the English heuristics and the degraded,

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -75,5 +76,56 @@ func TestProcess_AsksForStructureAndMemoriesAtOnce(t *testing.T) {
 	}
 	if ex.structures != 0 || ex.memories != 0 {
 		t.Errorf("Structure called %d times and Memories %d times, want neither", ex.structures, ex.memories)
+	}
+}
+
+// Analyses are pooled: what the extractor makes of a transcript must not
+// depend on which transcripts it read before, nor on others read at the
+// same time.
+func TestBuiltin_ResultsDoNotDependOnEarlierTranscripts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := NewBuiltin()
+	entries := loadCorpus(t)
+	type result struct {
+		s       appliance.Structured
+		m       []appliance.Memory
+		discard bool
+	}
+	run := func(i int) result {
+		c, loc := entries[i].conversation(t)
+		in := input(c, Options{Location: loc})
+		s, m, err := b.StructureAndMemories(ctx, in)
+		if err != nil {
+			t.Error(err)
+		}
+		discard, err := b.ShouldDiscard(ctx, in)
+		if err != nil {
+			t.Error(err)
+		}
+		return result{s, m, discard}
+	}
+	forward := make([]result, len(entries))
+	for i := range entries {
+		forward[i] = run(i)
+	}
+	backward := make([]result, len(entries))
+	for i := len(entries) - 1; i >= 0; i-- {
+		backward[i] = run(i)
+	}
+	concurrent := make([]result, len(entries))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(entries); i += 4 {
+				concurrent[i] = run(i)
+			}
+		})
+	}
+	wg.Wait()
+	for i, e := range entries {
+		if !reflect.DeepEqual(forward[i], backward[i]) || !reflect.DeepEqual(forward[i], concurrent[i]) {
+			t.Errorf("%s: results differ by order\nforward    %+v\nbackward   %+v\nconcurrent %+v", e.file, forward[i], backward[i], concurrent[i])
+		}
 	}
 }
