@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -161,6 +162,7 @@ type loadOptions struct {
 	shared      *sharedState
 	errLog      io.Writer // first error messages are written here as they happen; may be nil
 	maxSamples  int       // error messages kept per scenario; 0 means 5
+	procs       int       // GOMAXPROCS while the scenario runs; 0 leaves it
 }
 
 // result is the outcome of one scenario.
@@ -207,6 +209,9 @@ func (r result) percentile(p float64) time.Duration { return percentile(r.latenc
 func runScenario(ctx context.Context, sc scenario, opts loadOptions) result {
 	if opts.maxSamples == 0 {
 		opts.maxSamples = 5
+	}
+	if opts.procs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(opts.procs))
 	}
 	res := result{name: sc.name}
 	var (

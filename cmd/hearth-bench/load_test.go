@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -341,5 +342,29 @@ func TestScenariosAgainstFakeAPI(t *testing.T) {
 	// get without ids is skipped up front.
 	if why := allScenarios[1].skipUnless(newSharedState(1)); why == "" {
 		t.Error("get should be skipped without ids")
+	}
+}
+
+// TestRunScenario_DriverProcs: the workers run on the processors asked for,
+// and the driver gets its own back afterwards (the waits and the report
+// between scenarios are not measured).
+func TestRunScenario_DriverProcs(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	var seen atomic.Int64
+	sc := scenario{name: "procs", run: func(ctx context.Context, w *worker) error {
+		seen.Store(int64(runtime.GOMAXPROCS(0)))
+		time.Sleep(5 * time.Millisecond)
+		return nil
+	}}
+	res := runScenario(context.Background(), sc, loadOptions{concurrency: 2, duration: 50 * time.Millisecond, shared: newSharedState(1), procs: 1})
+	if res.operations == 0 || seen.Load() != 1 {
+		t.Errorf("%d operations, GOMAXPROCS %d while running; want some, at 1", res.operations, seen.Load())
+	}
+	if got := runtime.GOMAXPROCS(0); got != before {
+		t.Errorf("GOMAXPROCS after the scenario = %d, want %d as before", got, before)
+	}
+	runScenario(context.Background(), sc, loadOptions{concurrency: 1, duration: 20 * time.Millisecond, shared: newSharedState(1)})
+	if seen.Load() != int64(before) {
+		t.Errorf("procs 0 ran the workers on %d processors, want all %d", seen.Load(), before)
 	}
 }

@@ -45,6 +45,7 @@ type config struct {
 	keep        bool
 	memories    int
 	scale       string // sizes for the scale scenario, e.g. "1k,10k,100k"
+	driverProcs int    // Go processors the workers run on during a scenario; 0: all
 
 	listenSessions int           // 0: no socket scenario
 	listenMode     string        // custom or scripted
@@ -63,6 +64,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.segments, "segments", 12, "transcript segments per created conversation (1-500)")
 	fs.IntVar(&c.memories, "memories", 10000, "memories seeded before the MCP scenarios")
 	fs.StringVar(&c.scale, "scale", "", "run the scale scenario instead: for each size N (e.g. 1k,10k,100k), seed N conversations and N memories in process, then measure creates, GET and search over HTTP")
+	fs.IntVar(&c.driverProcs, "driver-procs", 1, "Go processors (GOMAXPROCS) the driver's workers run on while a scenario runs; 0 keeps all. The driver shares the machine with the server: on one, its workers and HTTP connections hand work to each other on one thread instead of waking a second, and the other cores are left to the server")
 	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
@@ -93,6 +95,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.timeout <= 0 {
 		return c, errors.New("-timeout must be positive")
+	}
+	if c.driverProcs < 0 {
+		return c, errors.New("-driver-procs must be 0 (all) or more")
 	}
 	host, port, err := net.SplitHostPort(c.addr)
 	if err != nil {
@@ -313,6 +318,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			mcpKey:      mcpKey,
 			shared:      shared,
 			errLog:      stderr,
+			procs:       cfg.driverProcs,
 		})
 		logf("scenario %s: %d requests, %d errors, %.1f req/s", sc.name, res.requests, res.errors, res.rate())
 		if sc.indexes && ctx.Err() == nil {

@@ -72,6 +72,7 @@ func (r *report) markdown() string {
 	}
 	fmt.Fprintf(&b, "- machine: %s\n", r.machine)
 	fmt.Fprintf(&b, "- date: %s, driver built with %s\n", r.started.Format(time.RFC3339), runtime.Version())
+	fmt.Fprintf(&b, "- driver: %s\n", driverProcsNote(r.cfg.driverProcs))
 	fmt.Fprintf(&b, "- command: `%s`\n", r.command)
 	b.WriteString("\nLatency is per HTTP request, send to last body byte, over all requests including failed ones; req/s is requests over the scenario's wall time.\n")
 	var samples []string
@@ -133,4 +134,13 @@ func cpuModel(path string) string {
 		}
 	}
 	return ""
+}
+
+// driverProcsNote says how many Go processors the workers had, since a
+// driver that shares the server's cores takes from what it measures.
+func driverProcsNote(procs int) string {
+	if procs == 0 {
+		return fmt.Sprintf("workers on all %d Go processors (-driver-procs 0)", runtime.GOMAXPROCS(0))
+	}
+	return fmt.Sprintf("workers on %d Go processor(s) during each scenario (-driver-procs %d)", procs, procs)
 }

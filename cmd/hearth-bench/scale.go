@@ -170,7 +170,7 @@ func scaleOnce(ctx context.Context, cfg config, hearth, dataDir string, n int, l
 		shared.addID(id)
 	}
 	opts := loadOptions{concurrency: cfg.concurrency, duration: cfg.duration, client: client, baseURL: base,
-		key: key, mcpKey: mcpKey, shared: shared}
+		key: key, mcpKey: mcpKey, shared: shared, procs: cfg.driverProcs}
 	row.creates = runScenario(ctx, scenario{name: "from-segments", run: runFromSegments}, opts)
 	if row.creates.indexWait, err = waitIndexed(ctx, client, base, 5*time.Minute); err != nil {
 		row.creates.indexErr = err.Error()
@@ -335,6 +335,7 @@ func scaleMarkdown(cfg config, rows []scaleRow, floor float64) string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "\n- machine: %s\n- date: %s\n- command: `%s`\n", machineInfo(), time.Now().UTC().Format(time.RFC3339), commandLine(os.Args))
+	fmt.Fprintf(&b, "\n- machine: %s\n- driver: %s\n- date: %s\n- command: `%s`\n", machineInfo(), driverProcsNote(cfg.driverProcs),
+		time.Now().UTC().Format(time.RFC3339), commandLine(os.Args))
 	return b.String()
 }

@@ -122,7 +122,8 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.hearth != "bin/hearth" || c.duration != 10*time.Second || c.concurrency != 16 || c.segments != 12 || c.addr != "127.0.0.1:0" || c.out != "" {
+	if c.hearth != "bin/hearth" || c.duration != 10*time.Second || c.concurrency != 16 || c.segments != 12 || c.addr != "127.0.0.1:0" || c.out != "" ||
+		c.driverProcs != 1 {
 		t.Errorf("defaults: %+v", c)
 	}
 	bad := [][]string{
@@ -139,6 +140,7 @@ func TestParseFlags(t *testing.T) {
 		{"-listen-sessions", "5", "-listen-mode", "loud"},
 		{"-listen-batch", "1ms"},
 		{"-upload-mb", "201"},
+		{"-driver-procs", "-1"},
 		{"extra"},
 	}
 	for _, args := range bad {
