@@ -59,18 +59,29 @@ const (
 func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error) {
 	limit := limitOr(q.Limit, 10)
 	want := min(limit*candidatesPerResult, maxCandidates)
-	// The two retrievers read on two connections at once: a search takes
-	// as long as the slower of them, not both. Both answer with document
-	// ids; only the fused hits are named, not every candidate.
+	// A search alone runs its two retrievers on two connections at once,
+	// and takes as long as the slower of them, not both. Among other
+	// searches the cores are busy anyway: one after the other on this
+	// goroutine, a search spares a goroutine, its wake-ups and the wait
+	// for a second read connection. Both answer with document ids; only
+	// the fused hits are named, not every candidate.
+	alone := db.searches.Add(1) == 1
+	defer db.searches.Add(-1)
 	var text []int64
 	textDone := make(chan error, 1)
-	go func() {
+	findText := func() {
 		var err error
 		text, err = db.textCandidates(ctx, userID, q, want)
 		textDone <- err
-	}()
-	q.Limit = limit
-	vec, sims, vecErr := db.vectorCandidates(ctx, userID, searchQuery(q), want)
+	}
+	if alone {
+		go findText()
+	} else {
+		findText()
+	}
+	vq := q
+	vq.Limit = limit
+	vec, sims, vecErr := db.vectorCandidates(ctx, userID, searchQuery(vq), want)
 	if err := <-textDone; err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -255,5 +256,64 @@ func TestUseEmbeddingModel_SwitchDropsVectors(t *testing.T) {
 	}
 	if _, err := db.UseEmbeddingModel(ctx, "x", 13); err == nil {
 		t.Fatal("dims not a multiple of 8 accepted")
+	}
+}
+
+// TestSearch_SameHitsAmongOtherSearches: a search running beside others
+// takes its two retrievers one after the other instead of at once; what it
+// finds must not depend on that.
+func TestSearch_SameHitsAmongOtherSearches(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	mustUser(t, db, "u1")
+	if _, err := db.UseEmbeddingModel(ctx, testVocab.Model(), testVocab.Dims()); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	var mems []*appliance.Memory
+	topics := []string{"budget money spreadsheet", "dentist teeth cleaning", "garden tomato seedlings", "piano music lesson"}
+	for i := range 40 {
+		mems = append(mems, newMemory(fmt.Sprintf("m%02d", i), "u1", fmt.Sprintf("Note %d about %s", i, topics[i%len(topics)]), now))
+	}
+	if err := db.CreateMemories(ctx, mems); err != nil {
+		t.Fatal(err)
+	}
+	index(t, db, testVocab)
+	queries := []string{"budget spreadsheet", "teeth", "tomato garden", "music"}
+	alone := map[string]string{}
+	for _, q := range queries {
+		alone[q] = strings.Join(search(t, db, "u1", appliance.KindMemory, q, true), ",")
+		if alone[q] == "" {
+			t.Fatalf("%q found nothing alone", q)
+		}
+	}
+	const rounds = 25
+	errs := make(chan string, len(queries)*rounds)
+	var wg sync.WaitGroup
+	for _, q := range queries {
+		wg.Go(func() {
+			for range rounds {
+				v, _ := testVocab.Embed(ctx, []string{q})
+				hits, err := db.Search(ctx, "u1", appliance.SearchQuery{Kind: appliance.KindMemory, Text: q, Limit: 5, Vector: v[0], Model: testVocab.Model()})
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				var ids []string
+				for _, h := range hits {
+					ids = append(ids, h.ItemID)
+				}
+				if got := strings.Join(ids, ","); got != alone[q] {
+					errs <- fmt.Sprintf("%q among others: %s, alone: %s", q, got, alone[q])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

@@ -48,6 +48,9 @@ type DB struct {
 	Now func() time.Time
 	// group shares commits between concurrent lifecycle writes.
 	group groupCommit
+	// searches counts the searches running, so that a search among others
+	// runs its two retrievers one after the other (Search).
+	searches atomic.Int32
 	// optimizedAt is when planner statistics were last refreshed (Unix s).
 	optimizedAt atomic.Int64
 	// ckpt copies the write-ahead log into the file in the background.
