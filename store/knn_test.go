@@ -173,7 +173,7 @@ func TestKNN_MatchesSqliteVec(t *testing.T) {
 func TestByteTables(t *testing.T) {
 	t.Parallel()
 	q := []float32{1, 2, 4, 8, 16, 32, 64, 128, 0.5, -3}
-	tab := byteTables(q, 2)
+	tab := byteTables(nil, q, 2)
 	for _, c := range []struct {
 		j, b int
 		want float32

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Refining the sign-bit candidates with the float query.
@@ -41,10 +42,13 @@ func (s *scopeBits) nearest(q []float32, k int) []int64 {
 	qw := appendWords(nil, quantize(q), s.dims)
 	wide := max(k*refineWidth, refineMin)
 	n := len(s.ids)
+	sc := scratchPool.Get().(*knnScratch)
+	defer scratchPool.Put(sc)
 	// Stage one: every distance, then the distance below which the
 	// shortlist lies, from their histogram: linear, no heap.
-	dist := make([]uint16, n)
-	hist := make([]int, wp*64+1)
+	dist := grow(&sc.dist, n) // hammingAll writes every entry
+	hist := grow(&sc.hist, wp*64+1)
+	clear(hist)
 	hammingAll(dist, hist, s.words[:n*wp], qw)
 	limit, below := len(hist)-1, 0
 	for d, c := range hist {
@@ -57,8 +61,10 @@ func (s *scopeBits) nearest(q []float32, k int) []int64 {
 	atLimit := wide - below // how many at the limiting distance still fit
 	// Stage two: the asymmetric score of each shortlisted document, newest
 	// bits first (so that a tie keeps the newest).
-	lut := byteTables(q, wp*8)
-	out := make([]scored, 0, min(wide, n))
+	sc.lut = byteTables(sc.lut, q, wp*8)
+	lut := sc.lut
+	out := sc.out[:0]
+	defer func() { sc.out = out[:0] }()
 	for i := n - 1; i >= 0; i-- {
 		d := int(dist[i])
 		if d > limit || (d == limit && atLimit <= 0) {
@@ -67,13 +73,13 @@ func (s *scopeBits) nearest(q []float32, k int) []int64 {
 		if d == limit {
 			atLimit--
 		}
-		var sc float32
+		var score float32
 		for w, x := range s.words[i*wp : (i+1)*wp] {
 			t := lut[w*8*256 : (w+1)*8*256]
-			sc += t[x&0xff] + t[256+(x>>8&0xff)] + t[512+(x>>16&0xff)] + t[768+(x>>24&0xff)] +
+			score += t[x&0xff] + t[256+(x>>8&0xff)] + t[512+(x>>16&0xff)] + t[768+(x>>24&0xff)] +
 				t[1024+(x>>32&0xff)] + t[1280+(x>>40&0xff)] + t[1536+(x>>48&0xff)] + t[1792+(x>>56)]
 		}
-		out = append(out, scored{s.ids[i], sc})
+		out = append(out, scored{s.ids[i], score})
 	}
 	// The best k distinct documents. A document twice in the shortlist
 	// (stale bits next to new ones, until the scope reloads) is rare, so
@@ -96,6 +102,28 @@ func (s *scopeBits) nearest(q []float32, k int) []int64 {
 			return ids
 		}
 	}
+}
+
+// knnScratch holds a search's working buffers. At 100k documents the
+// distances alone are 200 KB, a search's largest allocation by far; four
+// searches at once made the collector run every few of them.
+type knnScratch struct {
+	dist []uint16
+	hist []int
+	lut  []float32
+	out  []scored
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(knnScratch) }}
+
+// grow returns (*buf)[:n], reallocating it when it is too short; the
+// contents are whatever was there.
+func grow[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }
 
 // scored is a shortlisted document and its asymmetric score.
@@ -190,11 +218,13 @@ func hammingAll(dist []uint16, hist []int, words, q []uint64) {
 // byteTables holds, for each byte j of a packed sign-bit vector (bit t is
 // dimension 8j+t) and each of its 256 values, the sum of q over the
 // dimensions whose bit is set. Each entry is the entry without its lowest
-// bit plus that bit's value: 256 additions per byte.
-func byteTables(q []float32, nbytes int) []float32 {
-	t := make([]float32, nbytes*256)
+// bit plus that bit's value: 256 additions per byte. The tables are
+// written into t when it is long enough.
+func byteTables(t []float32, q []float32, nbytes int) []float32 {
+	t = grow(&t, nbytes*256)
 	for j := range nbytes {
 		row := t[j*256 : (j+1)*256]
+		row[0] = 0
 		for b := 1; b < 256; b++ {
 			low := bits.TrailingZeros8(uint8(b))
 			var v float32

@@ -47,7 +47,7 @@ func TestNearestMatchesFullSort(t *testing.T) {
 			// nearest wide entries, each scored, sorted, deduplicated.
 			wp := wordsFor(dims)
 			qw := appendWords(nil, quantize(q), dims)
-			lut := byteTables(q, wp*8)
+			lut := byteTables(nil, q, wp*8)
 			type entry struct {
 				i, d int
 			}
@@ -110,5 +110,27 @@ func BenchmarkNearest100k(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		s.nearest(vecs[i%len(vecs)], 80)
+	}
+}
+
+// TestByteTablesReusesDirtyBuffer: a search's tables are written over the
+// last search's (knnScratch); nothing of the old values may remain.
+func TestByteTablesReusesDirtyBuffer(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	q := make([]float32, 100)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	want := byteTables(nil, q, 13)
+	dirty := make([]float32, 48*256)
+	for i := range dirty {
+		dirty[i] = float32(i) + 0.5
+	}
+	got := byteTables(dirty, q, 13)
+	if &got[0] != &dirty[0] {
+		t.Error("a long enough buffer was not reused")
+	}
+	if !slices.Equal(got, want) {
+		t.Error("tables written over a used buffer differ from fresh ones")
 	}
 }
