@@ -89,7 +89,13 @@ func (t *gcTuner) run() {
 
 // adjust sets the limit for the live heap the last collection found.
 func (t *gcTuner) adjust() {
-	limit := gcLimitFor(liveHeap())
+	live, buckets := runtimeMemory()
+	// The limit counts everything the runtime has mapped, including the
+	// allocation profiler's 1.4 MB hash table, made when packages sampled
+	// an allocation before MemProfileRate was 0: mapped but hardly
+	// touched, it is not resident, and counting it took a quarter of the
+	// heap's room between collections.
+	limit := gcLimitFor(live) + int64(buckets)
 	// Small moves are not worth a change: the limit is a target, and
 	// setting it makes the runtime recompute its pacing.
 	if t.limit != 0 && limit > t.limit*9/10 && limit < t.limit*11/10 {
@@ -104,12 +110,16 @@ func gcLimitFor(live uint64) int64 {
 	return max(int64(gcTargetBase), 2*int64(live)+gcTargetHeadroom)
 }
 
-// liveHeap is the heap the last collection marked live.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+// runtimeMemory is the heap the last collection marked live, and the
+// memory the allocation profiler's buckets hold.
+func runtimeMemory() (live, buckets uint64) {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/profiling/buckets:bytes"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		live = s[0].Value.Uint64()
 	}
-	return s[0].Value.Uint64()
+	if s[1].Value.Kind() == metrics.KindUint64 {
+		buckets = s[1].Value.Uint64()
+	}
+	return live, buckets
 }
