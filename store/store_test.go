@@ -43,7 +43,7 @@ func TestOpen_SettingsTakeEffect(t *testing.T) {
 		{"PRAGMA foreign_keys", "1"},
 		{"PRAGMA synchronous", "1"}, // NORMAL
 		{"PRAGMA busy_timeout", "5000"},
-		{"PRAGMA cache_size", "-2000"},
+		{"PRAGMA cache_size", "-1500"},
 		{"PRAGMA query_only", "1"}, // the read pool refuses writes
 		{"PRAGMA application_id", fmt.Sprint(0x48525448)},
 	} {
