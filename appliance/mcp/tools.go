@@ -105,8 +105,9 @@ func allTools(d *Deps) []serverTool {
 }
 
 // registerTools adds every tool to s, and the middleware that answers
-// unknown tools as the reference does and filters tools/list by scope. It
-// returns the tools' names.
+// unknown tools as the reference does, encodes text results lean (see
+// leanTextResult) and filters tools/list by scope. It returns the tools'
+// names.
 func registerTools(s *sdk.Server, d *Deps) map[string]bool {
 	tools := allTools(d)
 	scopes := map[string]string{}
@@ -130,6 +131,11 @@ func registerTools(s *sdk.Server, d *Deps) map[string]bool {
 				if _, ok := scopes[name]; !ok {
 					return nil, rpcError(CodeMethodNotFound, "Unknown tool: "+name)
 				}
+				res, err := next(ctx, method, req)
+				if err != nil {
+					return res, err
+				}
+				return leanResult(res), nil
 			case "tools/list":
 				// The newest reference lists only the tools the grant allows.
 				res, err := next(ctx, method, req)
