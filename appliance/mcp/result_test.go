@@ -134,7 +134,7 @@ func TestLeanResult_MetaSetAfterwardsIsSent(t *testing.T) {
 // and with the lean one.
 func BenchmarkToolResultEncoding(b *testing.B) {
 	item := map[string]any{"id": "01a21529-34b3-7bb6-b8e1-ba9572bf9f29", "title": "Database Migration",
-		"overview": strings.Repeat(`The customer asked for a "demo" before the end of April. `, 6)}
+		"overview": strings.Repeat(`The customer asked for a "demo" before the end of April. `, 22)}
 	items := make([]map[string]any, 20)
 	for i := range items {
 		items[i] = item
