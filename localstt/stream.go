@@ -109,6 +109,8 @@ func (s *stream) work() {
 					return
 				}
 			}
+		case vad.Mark: // every utterance before it is heard and sent
+			s.words <- vad.Barrier()
 		case vad.End:
 			if open && !pass(true) {
 				s.drain()
@@ -122,6 +124,20 @@ func (s *stream) work() {
 func (s *stream) drain() {
 	for range s.queue {
 	}
+}
+
+// Drain implements stt.Drainer: the utterance in progress ends as a pause
+// would end it; its words, then an empty batch, follow on Words.
+func (s *stream) Drain() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.closed {
+		return errors.New("whisper: stream closed")
+	}
+	return vad.QueueDrain(&s.vad, s.queue)
 }
 
 // after drops the words of hyp that end before the last committed word

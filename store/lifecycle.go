@@ -98,9 +98,10 @@ func (db *DB) StartRecording(ctx context.Context, c *appliance.Conversation, sil
 }
 
 // AppendSegments adds segments after the ones an in_progress conversation
-// already has and moves its finished_at, in one transaction; segments whose
-// ids are in replaces (a tail that a merge absorbed) are removed in the same
-// transaction. When it returns nil the segments are committed to the WAL
+// already has and moves its finished_at, in one transaction. A segment
+// whose id the conversation already has is rewritten where it stands (a
+// live tail extended by a merge keeps its id and place); segments whose
+// ids are in replaces are removed in the same transaction. When it returns nil the segments are committed to the WAL
 // and survive a crash of the process. A conversation that is missing,
 // deleted or no longer in_progress is ENOTFOUND or ECONFLICT.
 func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces []string, finishedAt time.Time) error {
@@ -125,7 +126,11 @@ func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appl
 				return fmt.Errorf("drop merged segment: %w", err)
 			}
 		}
-		if err := insertSegments(ctx, tx, id, next, segs); err != nil {
+		fresh, err := rewriteSegments(ctx, tx, id, segs)
+		if err != nil {
+			return err
+		}
+		if err := insertSegments(ctx, tx, id, next, fresh); err != nil {
 			return err
 		}
 		var idleAt any // stays NULL for a recording started without a timeout
@@ -140,6 +145,37 @@ func (db *DB) AppendSegments(ctx context.Context, userID, id string, segs []appl
 		return fmt.Errorf("append segments to %s: %w", id, err)
 	}
 	return nil
+}
+
+// rewriteSegments rewrites in place the segments whose ids convID already
+// has, and returns the others, in order, to insert.
+func rewriteSegments(ctx context.Context, tx *sql.Tx, convID string, segs []appliance.TranscriptSegment) ([]appliance.TranscriptSegment, error) {
+	if len(segs) == 0 {
+		return nil, nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `UPDATE transcript_segments SET text = ?, speaker = ?, speaker_id = ?, is_user = ?,
+		person_id = ?, start_s = ?, end_s = ?, translations = ?, speech_profile_processed = ?, stt_provider = ?
+		WHERE conversation_id = ? AND id = ?`)
+	if err != nil {
+		return nil, fmt.Errorf("prepare segment rewrite: %w", err)
+	}
+	defer stmt.Close()
+	fresh := segs[:0:0]
+	for _, s := range segs {
+		tr, err := json.Marshal(nonNil(s.Translations))
+		if err != nil {
+			return nil, fmt.Errorf("encode translations: %w", err)
+		}
+		res, err := stmt.ExecContext(ctx, s.Text, s.Speaker, s.SpeakerID, boolInt(s.IsUser), s.PersonID, s.Start, s.End,
+			string(tr), boolInt(s.SpeechProfileProcessed), s.STTProvider, convID, s.ID)
+		if err != nil {
+			return nil, fmt.Errorf("rewrite segment %s: %w", s.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			fresh = append(fresh, s)
+		}
+	}
+	return fresh, nil
 }
 
 func insertSegments(ctx context.Context, tx *sql.Tx, convID string, first int, segs []appliance.TranscriptSegment) error {

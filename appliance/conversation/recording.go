@@ -53,8 +53,9 @@ func (s *Service) Start(ctx context.Context, r Recording) (*appliance.Conversati
 }
 
 // Append adds segments to an in_progress conversation and marks the
-// recording as heard now; replaces names earlier segments (a tail that a
-// merge absorbed into the first new one) to remove in the same write. Once
+// recording as heard now. A segment whose id the recording already has is
+// rewritten where it stands (a live tail that a merge extended keeps its
+// id); replaces names earlier segments to remove in the same write. Once
 // Append returns nil the segments are committed and survive a crash of the
 // process. A conversation that is no longer in progress is ECONFLICT: its
 // recording has ended.
@@ -100,6 +101,11 @@ const (
 func (s *Service) Finish(ctx context.Context, userID, id string, why FinishReason) (*appliance.Conversation, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), processTimeout)
 	defer cancel()
+	if s.live != nil {
+		// Words still inside a live session's recognizer were said before
+		// the end: they belong to this recording.
+		s.live.HearOut(ctx, userID, id)
+	}
 	if err := s.store.SetConversationStatus(ctx, userID, id, []appliance.ConversationStatus{appliance.StatusInProgress}, appliance.StatusProcessing); err != nil {
 		return nil, err
 	}

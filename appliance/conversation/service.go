@@ -89,8 +89,20 @@ type Deps struct {
 	SilenceTimeout time.Duration
 }
 
+// Live is what records into recordings as they are said (the live
+// socket): before a recording is processed, it hears out and appends what
+// is still being recognised.
+type Live interface {
+	HearOut(ctx context.Context, userID, id string)
+}
+
+// HearOutFrom makes Finish wait for live's last words of a recording. Set
+// once, at wiring, before the service is used.
+func (s *Service) HearOutFrom(live Live) { s.live = live }
+
 // Service is the conversation lifecycle. It is safe for concurrent use.
 type Service struct {
+	live    Live
 	store   Store
 	proc    Processor
 	events  appliance.EventPublisher

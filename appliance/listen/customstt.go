@@ -62,18 +62,16 @@ func ParseCustomSTTParams(q url.Values) (CustomSTTParams, error) {
 }
 
 // ServeCustomSTT runs one custom-STT connection for user until the client
-// sends CloseStream, goes quiet for 90 s, or the route fails (1011).
+// sends CloseStream, goes quiet for 90 s, or the route fails (1011). It
+// counts among the live sessions: the owner sees it, and a shutdown
+// hears it out and closes it like the others.
 func (s *Server) ServeCustomSTT(w http.ResponseWriter, r *http.Request, user string, p CustomSTTParams) {
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return
 	}
-	s.mu.Lock()
-	s.wg.Add(1)
-	s.mu.Unlock()
-	defer s.wg.Done()
-	c := &customSTT{srv: s, conn: conn, user: user, p: p, done: make(chan struct{})}
-	c.run(r.Context())
+	c := &customSTT{srv: s, conn: conn, user: user, p: p, opened: s.d.Now(), done: make(chan struct{})}
+	s.track(c, func() { c.run(r.Context()) })
 }
 
 type customSTT struct {
@@ -81,17 +79,34 @@ type customSTT struct {
 	conn   *websocket.Conn
 	user   string
 	p      CustomSTTParams
-	dec    audio.Decoder
-	stream stt.Stream
+	opened time.Time
+	audio  *frames
 	name   string
 
 	writeMu    sync.Mutex
 	deadlineMu sync.Mutex
-	stopped    bool // the appliance is shutting down: no more read time
-	mu         sync.Mutex
-	words      []stt.Word
+	stopCode   int // set by stop: the appliance ends the connection
+	stopReason string
+	stopped    bool
 	done       chan struct{}
 	once       sync.Once
+}
+
+func (c *customSTT) owner() string { return c.user }
+
+func (c *customSTT) describe() Active {
+	return Active{StartedAt: c.opened, Route: "custom_stt_service", Codec: c.p.Codec, SampleRate: c.p.SampleRate, Language: c.p.Language}
+}
+
+// stop ends reading; run then hears out the route and closes with code.
+func (c *customSTT) stop(code int, reason string) {
+	c.deadlineMu.Lock()
+	defer c.deadlineMu.Unlock()
+	if c.stopped {
+		return
+	}
+	c.stopped, c.stopCode, c.stopReason = true, code, reason
+	c.conn.SetReadDeadline(time.Now())
 }
 
 func (c *customSTT) run(ctx context.Context) {
@@ -101,7 +116,6 @@ func (c *customSTT) run(ctx context.Context) {
 		c.close(websocket.ClosePolicyViolation, fmt.Sprintf("codec %s: %v", c.p.Codec, errors.Unwrap(err)))
 		return
 	}
-	c.dec = dec
 	defer dec.Close()
 	if c.srv.d.Router == nil || !c.srv.d.Router.Serves(c.p.Language, 1) {
 		c.close(websocket.ClosePolicyViolation, "The language is not supported, "+c.p.Language)
@@ -113,34 +127,30 @@ func (c *customSTT) run(ctx context.Context) {
 		c.close(websocket.CloseInternalServerErr, "stt_failed: "+string(e.Outcome))
 		return
 	}
-	c.stream, c.name = stream, sel.Provider
-
-	pumped := make(chan struct{})
-	go func() { defer close(pumped); c.pump() }()
+	c.audio, c.name = newFrames(dec, stream, nil, c.srv.d.Now), sel.Provider
+	go c.audio.pump(nil)
 	flushes := make(chan struct{})
 	go func() { defer close(flushes); c.flushEvery(c.srv.d.Timing.Flush) }()
 
-	// The appliance shutting down ends the connection: unblock the read.
-	stop := context.AfterFunc(ctx, func() {
-		c.deadlineMu.Lock()
-		c.stopped = true
-		c.conn.SetReadDeadline(time.Now())
-		c.deadlineMu.Unlock()
-	})
+	// The request's context ending (the server closing) ends it too.
+	stop := context.AfterFunc(ctx, func() { c.stop(websocket.CloseGoingAway, "server shutting down") })
 	defer stop()
 	code, reason := c.read()
-	if ctx.Err() != nil {
-		code, reason = websocket.CloseGoingAway, "server shutting down"
+	c.deadlineMu.Lock()
+	if c.stopped && c.stopCode != 0 {
+		code, reason = c.stopCode, c.stopReason
 	}
-	c.stream.Close() // flush what the route holds
+	c.deadlineMu.Unlock()
+	// Hear out what the route holds before the reply and the close.
+	c.audio.stream.Close()
 	select {
-	case <-pumped:
-	case <-time.After(10 * time.Second):
+	case <-c.audio.pumpDone:
+	case <-time.After(c.srv.d.Timing.Drain):
 	}
 	c.once.Do(func() { close(c.done) })
 	<-flushes
 	c.flush()
-	if err := c.stream.Err(); err != nil && code == websocket.CloseNormalClosure {
+	if err := c.audio.stream.Err(); err != nil && code == websocket.CloseNormalClosure {
 		e := stt.Classify(err, c.name)
 		code, reason = websocket.CloseInternalServerErr, "stt_failed: "+string(e.Outcome)
 		c.srv.d.Logger.Warn("custom-STT route failed", "user", c.user, "provider", c.name, "err", err)
@@ -171,11 +181,8 @@ func (c *customSTT) read() (int, string) {
 			if len(data) <= heartbeatMax {
 				continue
 			}
-			pcm, err := c.dec.Decode(nil, data)
-			if err != nil {
-				continue // an undecodable frame is skipped
-			}
-			if c.stream.Send(pcm) != nil {
+			c.audio.feed(data)
+			if c.audio.stream.Err() != nil {
 				return websocket.CloseNormalClosure, "" // run reports the route's failure
 			}
 		case websocket.TextMessage:
@@ -187,14 +194,8 @@ func (c *customSTT) read() (int, string) {
 	}
 }
 
-func (c *customSTT) pump() {
-	for ws := range c.stream.Words() {
-		c.mu.Lock()
-		c.words = append(c.words, ws...)
-		c.mu.Unlock()
-	}
-}
-
+// flushEvery sends what was heard every d, and ends an utterance whose
+// audio stopped arriving.
 func (c *customSTT) flushEvery(d time.Duration) {
 	t := time.NewTicker(d)
 	defer t.Stop()
@@ -203,6 +204,15 @@ func (c *customSTT) flushEvery(d time.Duration) {
 		case <-c.done:
 			return
 		case <-t.C:
+			if c.audio.stalled(c.srv.d.Timing.AudioGap) {
+				go func() {
+					ctx, cancel := context.WithTimeout(context.Background(), c.srv.d.Timing.Drain)
+					defer cancel()
+					if c.audio.drain(ctx) == nil {
+						c.flush()
+					}
+				}()
+			}
 			c.flush()
 		}
 	}
@@ -219,10 +229,7 @@ type customSegment struct {
 // flush sends the words heard since the last flush as segments; the reply
 // is an object with a segments key and no type, as the protocol requires.
 func (c *customSTT) flush() {
-	c.mu.Lock()
-	words := c.words
-	c.words = nil
-	c.mu.Unlock()
+	words := c.audio.take()
 	if len(words) == 0 {
 		return
 	}

@@ -76,7 +76,6 @@ func (s *session) introductions(ctx context.Context, sent []appliance.Transcript
 				}
 			}()
 		}
-		s.send(map[string]any{"type": "speaker_label_suggestion", "speaker_id": seg.SpeakerID, "person_id": personID,
-			"person_name": name, "segment_id": seg.ID})
+		s.send(suggestion(seg.SpeakerID, personID, name, seg.ID))
 	}
 }

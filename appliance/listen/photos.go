@@ -84,33 +84,44 @@ func (s *session) imageChunk(ctx context.Context, m clientMessage) {
 
 	b64 := strings.Join(p.parts, "")
 	photo := appliance.Photo{ID: uuid.NewString(), Base64: b64}
-	s.send(map[string]any{"type": "photo_processing", "temp_id": m.ID, "photo_id": photo.ID})
+	s.send(photoProcessing{Type: "photo_processing", TempID: m.ID, PhotoID: photo.ID})
 	photo.Description, photo.Discarded = describePhoto(b64)
 	if err := s.addPhoto(ctx, photo); err != nil {
 		s.srv.d.Logger.Error("store a photo", "user", s.user, "err", err)
 		return
 	}
-	s.send(map[string]any{"type": "photo_described", "photo_id": photo.ID, "description": photo.Description,
-		"discarded": photo.Discarded})
+	s.send(photoDescribed{Type: "photo_described", PhotoID: photo.ID, Description: photo.Description, Discarded: photo.Discarded})
 }
 
 // addPhoto attaches the photo to the recording, starting one when none is
 // open (a photo is worth a conversation even with nothing said).
 func (s *session) addPhoto(ctx context.Context, photo appliance.Photo) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
 	if err := s.recordingLocked(ctx, s.now()); err != nil {
 		return err
 	}
-	err := s.srv.d.Conversations.AddPhoto(ctx, s.user, s.conv.ID, photo)
+	err := s.srv.d.Conversations.AddPhoto(ctx, s.user, s.convID(), photo)
 	if appliance.ErrorCode(err) == appliance.ECONFLICT || appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		s.mu.Lock()
 		s.convEnded = true // it ended under us: the photo begins the next recording
+		s.mu.Unlock()
 		if err := s.recordingLocked(ctx, s.now()); err != nil {
 			return err
 		}
-		err = s.srv.d.Conversations.AddPhoto(ctx, s.user, s.conv.ID, photo)
+		err = s.srv.d.Conversations.AddPhoto(ctx, s.user, s.convID(), photo)
 	}
 	return err
+}
+
+// convID is the open recording's id ("" before the first).
+func (s *session) convID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conv == nil {
+		return ""
+	}
+	return s.conv.ID
 }
 
 // describePhoto says what can be told of a photo without a vision model:

@@ -103,10 +103,11 @@ func cleanText(s string) string {
 }
 
 // merge folds fresh segments into each other and into tail, the last
-// segment already sent (nil when none). It returns the segments to send
-// and, when tail was absorbed, tail's id: the merged segment replaces it
-// under a new id, and the client is told to delete the old one.
-func merge(tail *appliance.TranscriptSegment, fresh []appliance.TranscriptSegment) (out []appliance.TranscriptSegment, absorbed string) {
+// segment sent (nil when it may not be extended). A merged tail keeps its
+// id: the client replaces it by id, as the reference's merge does; new
+// segments have no id yet.
+func merge(tail *appliance.TranscriptSegment, fresh []appliance.TranscriptSegment) []appliance.TranscriptSegment {
+	var out []appliance.TranscriptSegment
 	for _, s := range fresh {
 		s.Text = cleanText(s.Text)
 		if s.Text == "" {
@@ -117,13 +118,14 @@ func merge(tail *appliance.TranscriptSegment, fresh []appliance.TranscriptSegmen
 			continue
 		}
 		if len(out) == 0 && tail != nil && canMerge(*tail, s) {
-			merged := join(*tail, s)
-			merged.ID = "" // a new segment: the client deletes the old one
-			absorbed = tail.ID
-			out = append(out, merged)
+			out = append(out, join(*tail, s))
 			continue
 		}
 		out = append(out, s)
 	}
-	return out, absorbed
+	return out
 }
+
+// shapeWords prepares one batch of a route's words (one utterance of a
+// local route) for segments.
+func (s *session) shapeWords(ws []stt.Word) []stt.Word { return ws }

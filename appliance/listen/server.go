@@ -39,15 +39,25 @@ type History interface {
 	Conversations(ctx context.Context, userID string, f appliance.ConversationFilter) ([]*appliance.Conversation, error)
 }
 
-// Timing of a session. The defaults are the reference's; tests shorten them.
+// Timing of a session. Flush, Heartbeat and Inactivity are the
+// reference's; tests shorten them.
 type Timing struct {
 	Flush      time.Duration // how often results are processed and sent (600 ms)
 	Heartbeat  time.Duration // the server's text "ping" (10 s)
 	Inactivity time.Duration // no client message for this long closes 1001 (90 s)
+	// AudioGap: no audio frame for this long ends the utterance in
+	// progress, as a pause would (1.5 s). A wearable whose button is
+	// released, or a phone that loses it, sends no silence to end it.
+	AudioGap time.Duration
+	// Drain bounds the wait for a route to hear out what it holds, at a
+	// session's end or before its recording is processed (30 s).
+	Drain time.Duration
 }
 
-// DefaultTiming is the reference's.
-var DefaultTiming = Timing{Flush: 600 * time.Millisecond, Heartbeat: 10 * time.Second, Inactivity: 90 * time.Second}
+// DefaultTiming is the reference's, with the appliance's own AudioGap and
+// Drain.
+var DefaultTiming = Timing{Flush: 600 * time.Millisecond, Heartbeat: 10 * time.Second, Inactivity: 90 * time.Second,
+	AudioGap: 1500 * time.Millisecond, Drain: 30 * time.Second}
 
 // Deps are what sessions are built from (wired by hand in cmd).
 type Deps struct {
@@ -77,7 +87,44 @@ type Server struct {
 	upgrader websocket.Upgrader
 	wg       sync.WaitGroup
 	mu       sync.Mutex
-	live     map[*session]struct{}
+	live     map[liveConn]struct{}
+}
+
+// liveConn is a running connection: a /v4/listen session or a custom-STT
+// connection.
+type liveConn interface {
+	owner() string
+	describe() Active
+	// stop ends it: what its route holds is heard out and sent first.
+	stop(code int, reason string)
+}
+
+// track runs c in the live set until done returns.
+func (s *Server) track(c liveConn, run func()) {
+	s.mu.Lock()
+	s.live[c] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.live, c)
+		s.mu.Unlock()
+		s.wg.Done()
+	}()
+	run()
+}
+
+// conns lists the running connections of user ("" for all).
+func (s *Server) conns(user string) []liveConn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]liveConn, 0, len(s.live))
+	for c := range s.live {
+		if user == "" || c.owner() == user {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // New returns a session server.
@@ -100,7 +147,13 @@ func New(d Deps) *Server {
 	if d.Timing.Inactivity <= 0 {
 		d.Timing.Inactivity = DefaultTiming.Inactivity
 	}
-	return &Server{d: d, live: map[*session]struct{}{},
+	if d.Timing.AudioGap <= 0 {
+		d.Timing.AudioGap = DefaultTiming.AudioGap
+	}
+	if d.Timing.Drain <= 0 {
+		d.Timing.Drain = DefaultTiming.Drain
+	}
+	return &Server{d: d, live: map[liveConn]struct{}{},
 		upgrader: websocket.Upgrader{
 			ReadBufferSize: 4096, WriteBufferSize: 4096,
 			// Wearables and phone apps are not browsers and send no Origin;
@@ -135,17 +188,7 @@ func (s *Server) Serve(w http.ResponseWriter, r *http.Request, user string, p Pa
 		return
 	}
 	ss := newSession(s, conn, user, p)
-	s.mu.Lock()
-	s.live[ss] = struct{}{}
-	s.wg.Add(1)
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.live, ss)
-		s.mu.Unlock()
-		s.wg.Done()
-	}()
-	ss.run(r.Context())
+	s.track(ss, func() { ss.run(r.Context()) })
 }
 
 // Active describes one running session for the owner's live view.
@@ -162,17 +205,10 @@ type Active struct {
 
 // ActiveFor lists user's running sessions, oldest first.
 func (s *Server) ActiveFor(user string) []Active {
-	s.mu.Lock()
-	sessions := make([]*session, 0, len(s.live))
-	for ss := range s.live {
-		if ss.user == user {
-			sessions = append(sessions, ss)
-		}
-	}
-	s.mu.Unlock()
-	out := make([]Active, 0, len(sessions))
-	for _, ss := range sessions {
-		out = append(out, ss.describe())
+	conns := s.conns(user)
+	out := make([]Active, 0, len(conns))
+	for _, c := range conns {
+		out = append(out, c.describe())
 	}
 	slices.SortFunc(out, func(a, b Active) int { return a.StartedAt.Compare(b.StartedAt) })
 	return out
@@ -185,14 +221,30 @@ func (s *Server) Sessions() int {
 	return len(s.live)
 }
 
-// Shutdown ends every session with 1001 (going away) and waits for them,
-// at most until ctx ends.
-func (s *Server) Shutdown(ctx context.Context) {
-	s.mu.Lock()
-	for ss := range s.live {
-		ss.end(websocket.CloseGoingAway, "server shutting down")
+// HearOut makes every live session recording conversation id of user hear
+// out what its route holds and append it, before the recording is
+// processed: the words of an utterance still being said when the owner
+// ends the recording belong to it.
+func (s *Server) HearOut(ctx context.Context, user, id string) {
+	var wg sync.WaitGroup
+	for _, c := range s.conns(user) {
+		ss, ok := c.(*session)
+		if !ok || ss.convID() != id {
+			continue
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); ss.hearOut(ctx, true) }()
 	}
-	s.mu.Unlock()
+	wg.Wait()
+}
+
+// Shutdown ends every connection with 1001 (going away), each after
+// hearing out and sending what its route holds, and waits for them, at
+// most until ctx ends.
+func (s *Server) Shutdown(ctx context.Context) {
+	for _, c := range s.conns("") {
+		c.stop(websocket.CloseGoingAway, "server shutting down")
+	}
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {

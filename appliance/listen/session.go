@@ -19,81 +19,63 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/stt"
 )
 
-// writeWait bounds one write to a client; one that cannot take a message in
-// this long is gone.
-const writeWait = 10 * time.Second
-
-// heartbeatMax is the largest binary message that is a keep-alive, never
-// audio (the app answers the server's "ping" with the bytes 0x8A 0x00).
-const heartbeatMax = 2
-
-// outBuffer bounds the messages waiting for a slow client.
-const outBuffer = 256
-
-type outMsg struct {
-	kind int // websocket.TextMessage or CloseMessage
-	data []byte
-}
-
-// session is one socket. Its state is guarded by mu; the socket is read by
-// one goroutine (run's reader) and written by one (writer).
+// session is one /v4/listen socket: the socket (socket.go), the audio path
+// (frames.go) and the recorder (recorder.go), run by run.
 type session struct {
 	srv  *Server
-	conn *websocket.Conn
+	sock *socket
 	user string
 	p    Params
 	// opened is when the socket was accepted.
 	opened time.Time
 
-	out       chan outMsg
-	done      chan struct{}
-	endOnce   sync.Once
-	closeCode int
-	closeText string
-
 	lastClient   atomic.Int64 // unix nanoseconds of the last client message
-	badFrames    atomic.Int64
 	badJSON      atomic.Int64
 	untranslated atomic.Int64
 
+	// mu guards what the reader, the ticker, the event follower and the
+	// recorder share; it is never held across a database call.
 	mu          sync.Mutex
 	conv        *appliance.Conversation // the recording segments go to; nil until speech
 	convEnded   bool                    // processing started: the next speech starts a new recording
-	tail        *appliance.TranscriptSegment
-	words       []stt.Word                    // from the route, not yet sent
-	suggested   []appliance.TranscriptSegment // from a custom STT, not yet sent
+	suggested   []appliance.TranscriptSegment // from a custom STT, not yet flushed
 	streamStart time.Time                     // wall time of stream second 0
 	lastSpeech  time.Time
 	finishing   bool
+	heard       bool            // the open recording has segments
+	announced   map[string]bool // recordings whose processing the client was told of
 	people      map[int]string            // speaker id → person id the owner assigned
 	photos      map[string]*photoAssembly // photos being reassembled, by the client's id
+	provider    string
+	introduced  map[int]string // the name each speaker gave
 
-	dec      audio.Decoder
-	stream   stt.Stream
-	provider string
-	spool    *spool
-	trq      chan translateJob // nil when the session is not translated
+	// The recorder's own state: flushMu serialises flushes and guards it.
+	flushMu sync.Mutex
+	rec     recorder
 
-	// Voices the session recognises (voices.go).
-	household Household
-	ring      *voiceRing
-	voices    map[int]*speakerVoice // by speaker id; guarded by mu
-	lastSeg   map[int]string        // each speaker's last segment id sent; guarded by mu
+	audio *frames // nil for a custom-STT session: the app transcribes
+	trq   chan translateJob
+
+	household Household // nil unless the session recognises voices
 	// diarizing: the route names no speakers, so the session tells voices
-	// apart (voices.go); clusters and lastSpeaker are guarded by mu.
-	diarizing   bool
-	clusters    []*voiceCluster
-	lastSpeaker int
-	introduced  map[int]string // the name each speaker gave; guarded by mu
+	// apart (voices.go).
+	diarizing bool
 }
 
 func newSession(srv *Server, conn *websocket.Conn, user string, p Params) *session {
-	s := &session{srv: srv, conn: conn, user: user, p: p, out: make(chan outMsg, outBuffer), done: make(chan struct{}),
-		closeCode: websocket.CloseNormalClosure, spool: newSpool()}
+	s := &session{srv: srv, sock: newSocket(conn, srv.d.Logger), user: user, p: p}
 	s.opened = srv.d.Now()
 	s.lastClient.Store(s.opened.UnixNano())
 	return s
 }
+
+func (s *session) owner() string { return s.user }
+
+// stop ends the session: reading stops, what the route holds is heard out
+// and sent, then the socket closes with code.
+func (s *session) stop(code int, reason string) { s.sock.stop(code, reason) }
+
+func (s *session) send(v any) { s.sock.send(v) }
 
 // describe is the session as the owner's live view shows it.
 func (s *session) describe() Active {
@@ -111,94 +93,128 @@ func (s *session) describe() Active {
 
 func (s *session) now() time.Time { return s.srv.d.Now() }
 
-// run drives the session until it ends, then cleans up.
+// run drives the session until it ends. The end is always in this order:
+// stop reading, close the route, take all of its words, a last flush (sent
+// while the client may still listen), then the close frame.
 func (s *session) run(ctx context.Context) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); s.writer() }()
-
+	go func() { defer wg.Done(); s.sock.writer() }()
+	defer func() {
+		s.sock.finish()
+		wg.Wait()
+		s.sock.conn.Close()
+		if s.audio != nil {
+			s.audio.dec.Close()
+		}
+		n := int64(0)
+		if s.audio != nil {
+			n = s.audio.bad.Load()
+		}
+		if j, t := s.badJSON.Load(), s.untranslated.Load(); n > 0 || j > 0 || t > 0 {
+			s.srv.d.Logger.Info("listen session ended", "user", s.user, "bad_frames", n, "bad_json", j, "untranslated", t)
+		}
+	}()
 	if err := s.open(ctx); err != nil {
 		s.fail(err)
-	} else {
-		sub := s.srv.d.Events.Subscribe(s.user)
-		wg.Add(3)
-		go func() { defer wg.Done(); s.follow(ctx, sub) }()
-		go func() { defer wg.Done(); s.tick(ctx) }()
-		go func() { defer wg.Done(); s.pump() }()
-		if s.translates() {
-			s.trq = make(chan translateJob, translateQueue)
-			wg.Add(1)
-			go func() { defer wg.Done(); s.translate(ctx) }()
+		return
+	}
+	sub := s.srv.d.Events.Subscribe(s.user)
+	defer sub.Close()
+	wg.Add(2)
+	go func() { defer wg.Done(); s.follow(sub) }()
+	go func() { defer wg.Done(); s.tick(ctx) }()
+	if s.audio != nil {
+		go s.pump()
+	}
+	if s.translates() {
+		s.trq = make(chan translateJob, translateQueue)
+		wg.Add(1)
+		go func() { defer wg.Done(); s.translate(ctx) }()
+	}
+	s.sock.read(s.handle)
+
+	// Hear out what was said before the end.
+	quiet := context.WithoutCancel(ctx)
+	if s.audio != nil {
+		s.audio.stream.Close()
+		select {
+		case <-s.audio.pumpDone:
+		case <-time.After(s.srv.d.Timing.Drain):
+			s.srv.d.Logger.Warn("the speech route did not finish in time; its last words are lost", "user", s.user, "provider", s.provider)
 		}
-		s.read(ctx)
-		sub.Close()
 	}
-	cancel()
-	s.end(s.closeCode, s.closeText)
-	s.closeStream()
-	s.flush(context.WithoutCancel(ctx)) // what the route still held
-	wg.Wait()
-	s.conn.Close()
-	if s.dec != nil {
-		s.dec.Close()
-	}
-	if n, j, t := s.badFrames.Load(), s.badJSON.Load(), s.untranslated.Load(); n > 0 || j > 0 || t > 0 {
-		s.srv.d.Logger.Info("listen session ended", "user", s.user, "bad_frames", n, "bad_json", j, "untranslated", t)
+	s.flush(quiet, true)
+}
+
+// handle is one client message.
+func (s *session) handle(kind int, data []byte) {
+	s.lastClient.Store(s.now().UnixNano())
+	switch kind {
+	case websocket.BinaryMessage:
+		if len(data) <= heartbeatMax || s.audio == nil {
+			return // a keep-alive; or custom STT, where audio only proves liveness
+		}
+		s.audio.feed(data)
+	case websocket.TextMessage:
+		s.message(data)
 	}
 }
 
 // open resumes or starts the recording, opens the decoder and the speech
 // route, and greets the client.
 func (s *session) open(ctx context.Context) error {
+	var dec audio.Decoder
 	if !s.p.CustomSTT {
-		dec, err := audio.NewDecoder(audio.Format{Codec: s.p.Codec, SampleRate: s.p.SampleRate, Channels: s.p.Channels})
+		var err error
+		dec, err = audio.NewDecoder(audio.Format{Codec: s.p.Codec, SampleRate: s.p.SampleRate, Channels: s.p.Channels})
 		if err != nil {
 			return &closeErr{code: websocket.ClosePolicyViolation, reason: fmt.Sprintf("codec %s: %v", s.p.Codec, errors.Unwrap(err))}
 		}
-		s.dec = dec
 		if s.srv.d.Router == nil || !s.srv.d.Router.Serves(s.p.Language, s.p.Channels) {
+			dec.Close()
 			return &closeErr{code: websocket.ClosePolicyViolation, reason: "The language is not supported, " + s.p.Language}
 		}
 	}
 	conv, _, err := s.srv.d.Conversations.Resume(ctx, s.recording(time.Time{}))
 	if err != nil {
+		if dec != nil {
+			dec.Close()
+		}
 		return err
 	}
+	s.mu.Lock()
 	s.conv = conv
-	if n := len(conv.TranscriptSegments); n > 0 {
-		t := conv.TranscriptSegments[n-1]
-		s.tail = &t
-	}
+	s.heard = len(conv.TranscriptSegments) > 0
 	s.streamStart = s.now()
 	s.lastSpeech = s.now()
+	s.mu.Unlock()
+	s.rec.resume(conv)
 	s.sendLastMemory(ctx)
 	if s.p.CustomSTT {
-		s.send(map[string]any{"type": "service_status", "status": "ready"})
+		s.send(ready("", ""))
 		return nil
 	}
+	var ring *voiceRing
 	if s.p.IncludeSpeechProfile && s.srv.d.Voices != nil {
 		h, err := s.srv.d.Voices.Household(ctx, s.user)
 		if err != nil {
 			s.srv.d.Logger.Warn("known voices not loaded; speakers are not identified", "user", s.user, "err", err)
 		} else if h != nil {
-			s.household, s.ring = h, &voiceRing{}
+			s.household, ring = h, &voiceRing{}
 		}
 	}
 	stream, sel, err := s.srv.d.Router.Open(ctx, stt.Config{Language: s.p.Language, Channels: s.p.Channels, Diarize: true})
 	if err != nil {
+		dec.Close()
 		return err
 	}
+	s.audio = newFrames(dec, stream, ring, s.srv.d.Now)
 	s.mu.Lock() // the live view reads provider (describe)
-	s.stream, s.provider = stream, sel.Provider
+	s.provider = sel.Provider
 	s.mu.Unlock()
 	s.diarizing = sel.Undiarized && s.household != nil
-	ready := map[string]any{"type": "service_status", "status": "ready", "provider": sel.Provider}
-	if r := sel.Reason(); r != "" {
-		ready["reason"] = r
-	}
-	s.send(ready)
+	s.send(ready(sel.Provider, sel.Reason()))
 	return nil
 }
 
@@ -214,58 +230,7 @@ func (s *session) sendLastMemory(ctx context.Context) {
 	cs, err := s.srv.d.History.Conversations(ctx, s.user, appliance.ConversationFilter{Limit: 1,
 		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted}})
 	if err == nil && len(cs) == 1 {
-		s.send(map[string]any{"type": "last_memory", "memory_id": cs[0].ID})
-	}
-}
-
-// read handles client messages until the socket ends.
-func (s *session) read(ctx context.Context) {
-	s.conn.SetReadLimit(1 << 20)
-	for {
-		kind, data, err := s.conn.ReadMessage()
-		if err != nil {
-			var ce *websocket.CloseError
-			if errors.As(err, &ce) {
-				s.setClose(websocket.CloseNormalClosure, "")
-			}
-			return
-		}
-		s.lastClient.Store(s.now().UnixNano())
-		switch kind {
-		case websocket.BinaryMessage:
-			if len(data) <= heartbeatMax {
-				continue // a keep-alive
-			}
-			s.audio(data)
-		case websocket.TextMessage:
-			s.message(ctx, data)
-		}
-		select {
-		case <-s.done:
-			return
-		default:
-		}
-	}
-}
-
-// audio decodes one frame and feeds the route. An undecodable frame is
-// skipped and counted.
-func (s *session) audio(frame []byte) {
-	if s.dec == nil {
-		return // custom STT: the app transcribes; audio only proves liveness
-	}
-	pcm, err := s.dec.Decode(nil, frame)
-	if err != nil {
-		s.badFrames.Add(1)
-		return
-	}
-	s.spool.add(pcm)
-	if s.ring != nil {
-		s.ring.add(pcm)
-	}
-	if err := s.stream.Send(pcm); err != nil {
-		// The pump reports the route's failure when its words channel closes.
-		return
+		s.send(lastMemory{Type: "last_memory", MemoryID: cs[0].ID})
 	}
 }
 
@@ -294,12 +259,13 @@ type suggestedSegment struct {
 	PersonID  *string  `json:"person_id"`
 }
 
-func (s *session) message(ctx context.Context, data []byte) {
+func (s *session) message(data []byte) {
 	var m clientMessage
 	if err := json.Unmarshal(data, &m); err != nil {
 		s.badJSON.Add(1) // malformed JSON is ignored, as the reference does
 		return
 	}
+	ctx := context.Background()
 	switch m.Type {
 	case "suggested_transcript":
 		if !s.p.CustomSTT {
@@ -360,53 +326,36 @@ func suggestedSegments(m clientMessage) []appliance.TranscriptSegment {
 // pump collects the route's words until it ends; a route that fails while
 // the session is live ends the session with stt_failed and 1011.
 func (s *session) pump() {
-	if s.stream == nil {
-		return
-	}
-	for ws := range s.stream.Words() {
-		s.mu.Lock()
-		s.words = append(s.words, ws...)
-		s.mu.Unlock()
-		if n := len(ws); n > 0 {
-			s.spool.confirm(ws[n-1].End)
-		}
-	}
-	select {
-	case <-s.done:
-		return // the session ended first: a clean close
-	default:
-	}
-	if err := s.stream.Err(); err != nil {
+	s.audio.pump(s.shapeWords)
+	if err := s.audio.stream.Err(); err != nil {
 		s.routeFailed(err)
 	}
 }
 
-// routeFailed tells the client the route is gone, keeps the audio it did
-// not transcribe, and closes with 1011. The session never switches routes
-// silently once audio has flowed.
+// routeFailed stores and sends what the route heard before it failed,
+// keeps the audio it did not transcribe, tells the client the route is
+// gone and closes with 1011. The session never switches routes silently
+// once audio has flowed.
 func (s *session) routeFailed(err error) {
 	e := stt.Classify(err, s.provider)
 	s.srv.d.Logger.Warn("speech route failed mid-session", "user", s.user, "provider", s.provider, "err", err)
+	s.flush(context.Background(), true)
 	s.mu.Lock()
 	convID := ""
 	if s.conv != nil {
 		convID = s.conv.ID
 	}
 	s.mu.Unlock()
-	if path, n := s.spool.save(s.srv.d.SpoolDir, convID, s.now()); n > 0 {
+	if path, n := s.audio.spool.save(s.srv.d.SpoolDir, convID, s.now()); n > 0 {
 		s.srv.d.Logger.Info("kept audio the route did not transcribe", "conversation_id", convID, "path", path, "seconds", float64(n)/stt.SampleRate)
 	}
-	reason := e.Reason
-	if reason == "" {
-		reason = string(e.Outcome)
-	}
-	s.send(map[string]any{"type": "service_status", "status": "stt_failed", "outcome": string(e.Outcome),
-		"provider": e.Provider, "retryable": e.Outcome.Retryable(), "reason": reason})
-	s.end(websocket.CloseInternalServerErr, "stt_failed")
+	s.send(sttFailedStatus(e))
+	s.stop(websocket.CloseInternalServerErr, "stt_failed")
 }
 
-// tick flushes results, sends the heartbeat, and watches for inactivity
-// and silence.
+// tick flushes results every Flush, sends the heartbeat, ends an
+// utterance whose audio stopped arriving, and watches for inactivity and
+// silence.
 func (s *session) tick(ctx context.Context) {
 	t := s.srv.d.Timing
 	flush := time.NewTicker(t.Flush)
@@ -415,16 +364,18 @@ func (s *session) tick(ctx context.Context) {
 	defer beat.Stop()
 	for {
 		select {
-		case <-s.done:
-			return
-		case <-ctx.Done():
+		case <-s.sock.stopped:
 			return
 		case <-beat.C:
-			s.sendRaw(websocket.TextMessage, []byte("ping"))
+			s.sock.sendRaw(websocket.TextMessage, []byte("ping"))
 		case <-flush.C:
 			if s.now().Sub(time.Unix(0, s.lastClient.Load())) >= t.Inactivity {
-				s.end(websocket.CloseGoingAway, "inactivity")
+				s.stop(websocket.CloseGoingAway, "inactivity")
 				return
+			}
+			if s.audio != nil && s.audio.stalled(t.AudioGap) {
+				// Audio stopped mid-utterance: hear it out now.
+				go s.hearOut(ctx, false)
 			}
 			s.flush(ctx)
 			s.checkSilence(ctx)
@@ -432,99 +383,26 @@ func (s *session) tick(ctx context.Context) {
 	}
 }
 
-// flush turns pending words and suggestions into segments, appends them
-// durably to the recording, and only then sends them.
-func (s *session) flush(ctx context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.words) == 0 && len(s.suggested) == 0 {
-		return
-	}
-	fresh := wordsToSegments(s.words, 0, s.provider)
-	fresh = append(fresh, s.suggested...)
-	s.words, s.suggested = nil, nil
-	s.diarize(ctx, fresh)
-	s.applyPeople(fresh)
-	s.identify(ctx, fresh)
-	if err := s.recordingLocked(ctx, s.streamStart.Add(time.Duration(fresh[0].Start*float64(time.Second)))); err != nil {
-		s.srv.d.Logger.Error("start a recording", "user", s.user, "err", err)
-		return
-	}
-	// Stream seconds become conversation seconds.
-	shift := s.streamStart.Sub(*s.conv.StartedAt).Seconds()
-	for i := range fresh {
-		fresh[i].Start = max(fresh[i].Start+shift, 0)
-		fresh[i].End = max(fresh[i].End+shift, fresh[i].Start)
-	}
-	out, absorbed := merge(s.tail, fresh)
-	for i := range out {
-		out[i].ID = appliance.NewID()
-	}
-	var replaces []string
-	if absorbed != "" {
-		replaces = []string{absorbed}
-	}
-	err := s.srv.d.Conversations.Append(ctx, s.user, s.conv.ID, out, replaces...)
-	if appliance.ErrorCode(err) == appliance.ECONFLICT || appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		// The recording ended under us (POST /v1/conversations): these
-		// segments begin the next one.
-		conv, serr := s.srv.d.Conversations.Start(ctx, s.recording(s.now()))
-		if serr != nil {
-			s.srv.d.Logger.Error("start a recording", "user", s.user, "err", serr)
-			return
+// hearOut ends the utterance in progress, waits for its words and flushes
+// them: what was said is in the recording and sent when it returns. final
+// also releases segments held back for their speaker's identity.
+func (s *session) hearOut(ctx context.Context, final bool) {
+	if s.audio != nil {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.srv.d.Timing.Drain)
+		err := s.audio.drain(dctx)
+		cancel()
+		if err != nil && !errors.Is(err, stt.ErrDrainBusy) {
+			s.srv.d.Logger.Debug("drain the speech route", "user", s.user, "err", err)
 		}
-		s.conv, s.convEnded, s.tail = conv, false, nil
-		out, _ = merge(nil, fresh)
-		for i := range out {
-			out[i].ID = appliance.NewID()
-		}
-		absorbed = ""
-		err = s.srv.d.Conversations.Append(ctx, s.user, s.conv.ID, out)
 	}
-	if err != nil {
-		s.srv.d.Logger.Error("append segments", "user", s.user, "conversation_id", s.conv.ID, "err", err)
-		return
-	}
-	if len(out) == 0 {
-		return
-	}
-	last := out[len(out)-1]
-	s.tail = &last
-	if s.lastSeg == nil {
-		s.lastSeg = map[int]string{}
-	}
-	for _, seg := range out {
-		s.lastSeg[seg.SpeakerID] = seg.ID
-	}
-	s.lastSpeech = s.now()
-	s.send(out)
-	s.introductions(ctx, out)
-	if absorbed != "" {
-		s.send(map[string]any{"type": "segments_deleted", "segment_ids": []string{absorbed}})
-	}
-	s.queueTranslation(s.conv.ID, out)
-}
-
-// recordingLocked makes sure there is an open recording, starting one at
-// started when there is none or the last one has ended. Called with s.mu
-// held.
-func (s *session) recordingLocked(ctx context.Context, started time.Time) error {
-	if s.conv != nil && !s.convEnded {
-		return nil
-	}
-	conv, err := s.srv.d.Conversations.Start(ctx, s.recording(started))
-	if err != nil {
-		return err
-	}
-	s.conv, s.convEnded, s.tail = conv, false, nil
-	return nil
+	s.flush(context.WithoutCancel(ctx), final)
 }
 
 // checkSilence finishes the recording once the session's own
 // conversation_timeout has passed without speech.
 func (s *session) checkSilence(ctx context.Context) {
 	s.mu.Lock()
-	if s.conv == nil || s.convEnded || s.finishing || s.tail == nil || s.now().Sub(s.lastSpeech) < s.p.ConversationTimeout {
+	if s.conv == nil || s.convEnded || s.finishing || !s.heard || s.now().Sub(s.lastSpeech) < s.p.ConversationTimeout {
 		s.mu.Unlock()
 		return
 	}
@@ -545,132 +423,59 @@ func (s *session) checkSilence(ctx context.Context) {
 // follow relays the lifecycle of the session's recording: processing
 // started (memory_processing_started) and processed (memory_created),
 // whoever finished it (the silence timeout or POST /v1/conversations).
-func (s *session) follow(ctx context.Context, sub appliance.Subscription) {
+func (s *session) follow(sub appliance.Subscription) {
 	for {
 		select {
-		case <-s.done:
-			return
-		case <-ctx.Done():
+		case <-s.sock.done:
 			return
 		case e, ok := <-sub.C():
 			if !ok {
 				return
 			}
 			s.mu.Lock()
-			mine := s.conv != nil && e.ConversationID == s.conv.ID
-			var snapshot *appliance.Conversation
-			if mine {
-				c := *s.conv
-				snapshot = &c
+			var conv *appliance.Conversation
+			if s.conv != nil && e.ConversationID == s.conv.ID {
+				conv = s.conv
 				if e.Type == appliance.EventProcessingStarted {
 					s.convEnded = true
 				}
 			}
+			mine := conv != nil || s.announced[e.ConversationID]
 			s.mu.Unlock()
 			if !mine {
 				continue
 			}
 			switch e.Type {
 			case appliance.EventProcessingStarted:
-				snapshot.Status = appliance.StatusProcessing
-				s.send(map[string]any{"type": "memory_processing_started", "memory": snapshot, "messages": []any{}})
-			case appliance.EventConversationProcessed:
-				s.send(map[string]any{"type": "memory_created", "memory": e.Conversation, "messages": []any{}})
-			}
-		}
-	}
-}
-
-// send queues v as JSON; a client too slow to take outBuffer messages is
-// dropped rather than allowed to hold memory.
-func (s *session) send(v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		s.srv.d.Logger.Error("encode a listen message", "err", err)
-		return
-	}
-	s.sendRaw(websocket.TextMessage, b)
-}
-
-func (s *session) sendRaw(kind int, data []byte) {
-	select {
-	case <-s.done:
-	case s.out <- outMsg{kind: kind, data: data}:
-	default:
-		s.end(websocket.CloseGoingAway, "client too slow")
-	}
-}
-
-// writer is the one goroutine that writes to the socket.
-func (s *session) writer() {
-	for {
-		select {
-		case m := <-s.out:
-			s.conn.SetWriteDeadline(time.Now().Add(writeWait))
-			if err := s.conn.WriteMessage(m.kind, m.data); err != nil {
-				s.end(websocket.CloseGoingAway, "")
-				return
-			}
-		case <-s.done:
-			// Drain what was queued before the end (stt_failed precedes
-			// 1011), then say goodbye.
-			for {
-				select {
-				case m := <-s.out:
-					s.conn.SetWriteDeadline(time.Now().Add(writeWait))
-					if s.conn.WriteMessage(m.kind, m.data) != nil {
-						return
-					}
-					continue
-				default:
+				if conv != nil {
+					s.announceProcessing(conv)
 				}
-				break
+			case appliance.EventConversationProcessed:
+				s.send(memoryMessage("memory_created", e.Conversation))
 			}
-			msg := websocket.FormatCloseMessage(s.closeCode, truncateReason(s.closeText))
-			s.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
-			// Unblock the reader waiting for the client's close.
-			s.conn.SetReadDeadline(time.Now().Add(time.Second))
-			return
 		}
 	}
 }
-
-// end ends the session once with a close code and reason.
-func (s *session) end(code int, reason string) {
-	s.endOnce.Do(func() {
-		s.closeCode, s.closeText = code, reason
-		close(s.done)
-	})
-}
-
-func (s *session) setClose(code int, reason string) { s.end(code, reason) }
 
 // fail ends a session that could not open.
 func (s *session) fail(err error) {
 	var ce *closeErr
 	if errors.As(err, &ce) {
-		s.end(ce.code, ce.reason)
+		s.stop(ce.code, ce.reason)
 		return
 	}
 	var se *stt.Error
 	if errors.As(err, &se) {
 		if errors.Is(err, stt.ErrNoRoute) {
-			s.end(websocket.ClosePolicyViolation, "The language is not supported, "+s.p.Language)
+			s.stop(websocket.ClosePolicyViolation, "The language is not supported, "+s.p.Language)
 			return
 		}
-		s.send(map[string]any{"type": "service_status", "status": "stt_failed", "outcome": string(se.Outcome),
-			"provider": se.Provider, "retryable": se.Outcome.Retryable(), "reason": orDefault(se.Reason, string(se.Outcome))})
-		s.end(websocket.CloseInternalServerErr, "stt_failed")
+		s.send(sttFailedStatus(se))
+		s.stop(websocket.CloseInternalServerErr, "stt_failed")
 		return
 	}
 	s.srv.d.Logger.Error("open a listen session", "user", s.user, "err", err)
-	s.end(websocket.CloseInternalServerErr, "internal error")
-}
-
-func (s *session) closeStream() {
-	if s.stream != nil {
-		s.stream.Close()
-	}
+	s.stop(websocket.CloseInternalServerErr, "internal error")
 }
 
 type closeErr struct {

@@ -26,10 +26,12 @@ func (s *session) assignSpeaker(ctx context.Context, m clientMessage) {
 	if s.conv != nil {
 		convID = s.conv.ID
 	}
-	if s.tail != nil && s.tail.SpeakerID == *m.SpeakerID {
-		applyPerson(s.tail, m.PersonID)
-	}
 	s.mu.Unlock()
+	s.flushMu.Lock()
+	if t := s.rec.tail; t != nil && t.SpeakerID == *m.SpeakerID {
+		applyPerson(t, m.PersonID)
+	}
+	s.flushMu.Unlock()
 	if convID == "" {
 		return // nothing recorded yet: the map alone carries it forward
 	}

@@ -77,7 +77,7 @@ func (s *session) translate(ctx context.Context) {
 	to := s.srv.d.Translation.To
 	for {
 		select {
-		case <-s.done:
+		case <-s.sock.done:
 			return
 		case <-ctx.Done():
 			return

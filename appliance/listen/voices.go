@@ -74,30 +74,63 @@ const sampleRate = 16000
 
 // speakerVoice is what the session knows of one speaker's voice.
 type speakerVoice struct {
-	spans   [][2]float64 // stream-time spans of their segments
-	speech  float64      // seconds in spans
-	pending bool         // an identification is running
-	known   bool         // identified: isUser says how
-	isUser  bool
+	spans  [][2]float64 // stream-time spans of their segments
+	speech float64      // seconds in spans
+	tried  float64      // speech when identification last ran and found nothing
+	known  bool         // identified: isUser says how
+	isUser bool
 }
 
-// identify records fresh segments' speech per speaker (stream time), starts
-// an identification for a speaker who reached 2 s, and marks the segments
-// of identified speakers. Called with s.mu held, before the segments are
-// shifted to conversation time.
-func (s *session) identify(ctx context.Context, fresh []appliance.TranscriptSegment) {
-	if s.household == nil {
+// identifyWait bounds one identification in the flush; the built-in
+// extractor takes milliseconds, a model on a slow box longer.
+const identifyWait = time.Second
+
+// holdMax bounds how long segments wait for their speaker's identity: a
+// speaker who says only a word or two is sent unidentified after it.
+const holdMax = 4 * time.Second
+
+// noteSpeech records fresh segments' speech per speaker (stream time).
+// Called with s.flushMu held.
+func (s *session) noteSpeech(fresh []appliance.TranscriptSegment) {
+	if s.household == nil || s.audio == nil || s.audio.ring == nil {
 		return
 	}
-	if s.voices == nil {
-		s.voices = map[int]*speakerVoice{}
+	if s.rec.voices == nil {
+		s.rec.voices = map[int]*speakerVoice{}
 	}
-	for i := range fresh {
-		seg := &fresh[i]
-		v := s.voices[seg.SpeakerID]
+	for _, seg := range fresh {
+		v := s.rec.voices[seg.SpeakerID]
 		if v == nil {
 			v = &speakerVoice{}
-			s.voices[seg.SpeakerID] = v
+			s.rec.voices[seg.SpeakerID] = v
+		}
+		if !v.known {
+			v.spans = append(v.spans, [2]float64{seg.Start, seg.End})
+			v.speech += seg.End - seg.Start
+		}
+	}
+}
+
+// identify marks fresh segments (stream time) of identified speakers, and
+// identifies a speaker as soon as they have said 2 s, in the flush, so
+// that the owner's first segment is sent as theirs. It returns how many
+// of fresh may be sent now: from the first segment of a speaker not yet
+// identifiable on, segments wait (at most holdMax, never in a final
+// flush) for more of that speaker's speech. Called with s.flushMu held.
+func (s *session) identify(ctx context.Context, fresh []appliance.TranscriptSegment, final bool) int {
+	if s.household == nil || s.rec.voices == nil {
+		return len(fresh)
+	}
+	hold := !final && s.household.HasProfile() &&
+		(s.rec.heldSince.IsZero() || s.now().Sub(s.rec.heldSince) < holdMax)
+	for i := range fresh {
+		seg := &fresh[i]
+		v := s.rec.voices[seg.SpeakerID]
+		if v == nil {
+			continue
+		}
+		if !v.known && v.speech >= minSpeakerSpeech.Seconds() && v.speech-v.tried >= 1 {
+			s.identifySpeaker(ctx, seg.SpeakerID, v)
 		}
 		if v.known {
 			seg.SpeechProfileProcessed = s.household.HasProfile()
@@ -106,18 +139,36 @@ func (s *session) identify(ctx context.Context, fresh []appliance.TranscriptSegm
 			}
 			continue
 		}
-		v.spans = append(v.spans, [2]float64{seg.Start, seg.End})
-		v.speech += seg.End - seg.Start
-		if v.speech >= minSpeakerSpeech.Seconds() && !v.pending {
-			v.pending = true
-			go s.identifySpeaker(ctx, seg.SpeakerID, append([][2]float64(nil), v.spans...))
+		if hold && seg.PersonID == nil && !seg.IsUser && v.speech < minSpeakerSpeech.Seconds() {
+			return i
 		}
 	}
+	return len(fresh)
+}
+
+// correctTail returns the tail, marked as the owner's, when its speaker
+// has since been identified as the owner and the client still holds it
+// under its own id (the app replaces it in place); nil otherwise. Called
+// with s.flushMu held.
+func (s *session) correctTail() *appliance.TranscriptSegment {
+	t := s.rec.extendable()
+	if t == nil || t.IsUser || t.PersonID != nil || s.rec.voices == nil {
+		return nil
+	}
+	v := s.rec.voices[t.SpeakerID]
+	if v == nil || !v.known || !v.isUser {
+		return nil
+	}
+	c := *t
+	c.IsUser, c.SpeechProfileProcessed = true, true
+	return &c
 }
 
 // identifySpeaker embeds up to 10 s of a speaker's spans, nearest the
-// middle of them, and records whether it is the owner.
-func (s *session) identifySpeaker(ctx context.Context, spk int, spans [][2]float64) {
+// middle of them, and records whether it is the owner. Called with
+// s.flushMu held.
+func (s *session) identifySpeaker(ctx context.Context, spk int, v *speakerVoice) {
+	spans := v.spans
 	// The spans nearest the middle first: mid, mid-1, mid+1, mid-2, …
 	mid := len(spans) / 2
 	order := []int{mid}
@@ -135,17 +186,16 @@ func (s *session) identifySpeaker(ctx context.Context, spk int, spans [][2]float
 		if len(pcm) >= budget {
 			break
 		}
-		pcm = append(pcm, s.ring.cut(spans[i][0], spans[i][1])...)
+		pcm = append(pcm, s.audio.ring.cut(spans[i][0], spans[i][1])...)
 	}
 	if len(pcm) > budget {
 		pcm = pcm[:budget]
 	}
-	id, err := s.household.Identify(ctx, pcm)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v := s.voices[spk]
-	v.pending = false
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), identifyWait)
+	id, err := s.household.Identify(ictx, pcm)
+	cancel()
 	if err != nil {
+		v.tried = v.speech
 		s.srv.d.Logger.Debug("spk not identified", "user", s.user, "speaker", spk, "err", err)
 		return
 	}
@@ -161,10 +211,12 @@ func (s *session) identifySpeaker(ctx context.Context, spk int, spans [][2]float
 // (speaker_label_suggestion). With speaker_auto_assign=enabled the person is
 // assigned at once, as if the owner had (the suggestion then names them);
 // without it the suggestion carries an empty person_id, as the reference's
-// newest version sends it. Called with s.mu held.
+// newest version sends it. Called with s.flushMu held.
 func (s *session) suggestPerson(ctx context.Context, spk int, id speaker.Identity) {
-	segID := s.lastSeg[spk]
+	segID := s.rec.lastSeg[spk]
 	personID := ""
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.p.SpeakerAutoAssign {
 		personID = id.PersonID
 		if s.people == nil {
@@ -183,25 +235,24 @@ func (s *session) suggestPerson(ctx context.Context, spk int, id speaker.Identit
 			}
 		}
 	}
-	s.send(map[string]any{"type": "speaker_label_suggestion", "speaker_id": spk, "person_id": personID,
-		"person_name": id.PersonName, "segment_id": segID})
+	s.send(suggestion(spk, personID, id.PersonName, segID))
 }
 
 // learnVoice adds a spk's recent speech to what is known of the person
 // the owner named them as (not the owner: the profile is theirs to record).
 func (s *session) learnVoice(ctx context.Context, spk int, personID, personName string) {
-	if s.household == nil || personID == appliance.SelfPersonID {
+	if s.household == nil || s.audio == nil || s.audio.ring == nil || personID == appliance.SelfPersonID {
 		return
 	}
-	s.mu.Lock()
+	s.flushMu.Lock()
 	var spans [][2]float64
-	if v := s.voices[spk]; v != nil {
+	if v := s.rec.voices[spk]; v != nil {
 		spans = append(spans, v.spans...)
 	}
-	s.mu.Unlock()
+	s.flushMu.Unlock()
 	var pcm []int16
 	for _, sp := range spans {
-		pcm = append(pcm, s.ring.cut(sp[0], sp[1])...)
+		pcm = append(pcm, s.audio.ring.cut(sp[0], sp[1])...)
 	}
 	if len(pcm) < sampleRate {
 		return // under a second of it still held: nothing to learn from
@@ -236,15 +287,15 @@ func (c *voiceCluster) centroid() []float32 {
 }
 
 // diarize gives fresh segments (stream time) speaker ids by voice. Called
-// with s.mu held.
+// with s.flushMu held.
 func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegment) {
 	if !s.diarizing {
 		return
 	}
 	for i := range fresh {
 		seg := &fresh[i]
-		spk := s.lastSpeaker
-		if pcm := s.ring.cut(seg.Start, seg.End); len(pcm) >= sampleRate {
+		spk := s.rec.lastSpeaker
+		if pcm := s.audio.ring.cut(seg.Start, seg.End); len(pcm) >= sampleRate {
 			// Bounded: an embedding service on the LAN must not hold up the
 			// flush (the built-in extractor takes milliseconds).
 			ectx, cancel := context.WithTimeout(ctx, diarizeWait)
@@ -254,7 +305,7 @@ func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegme
 				spk = s.nearestCluster(e, float64(len(pcm))/sampleRate)
 			}
 		}
-		s.lastSpeaker = spk
+		s.rec.lastSpeaker = spk
 		seg.SpeakerID, seg.Speaker = spk, fmt.Sprintf("SPEAKER_%02d", spk)
 	}
 }
@@ -263,17 +314,17 @@ func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegme
 // threshold of (the nearest), adding e to it; else a new speaker.
 func (s *session) nearestCluster(e []float32, weight float64) int {
 	best, bd := -1, s.household.Threshold()
-	for i, c := range s.clusters {
+	for i, c := range s.rec.clusters {
 		if d := speaker.Distance(c.centroid(), e); d < bd {
 			best, bd = i, d
 		}
 	}
 	if best < 0 {
-		s.clusters = append(s.clusters, &voiceCluster{sum: make([]float64, len(e))})
-		best = len(s.clusters) - 1
+		s.rec.clusters = append(s.rec.clusters, &voiceCluster{sum: make([]float64, len(e))})
+		best = len(s.rec.clusters) - 1
 	}
 	for k, v := range e {
-		s.clusters[best].sum[k] += weight * float64(v)
+		s.rec.clusters[best].sum[k] += weight * float64(v)
 	}
 	return best
 }

@@ -45,6 +45,23 @@ type Stream interface {
 	Close() error
 }
 
+// Drainer is a stream that can hear out what it was sent without ending:
+// Drain ends the utterance in progress as a pause would, and once the words
+// of all audio sent before the call are on Words, an empty batch follows
+// them there as a barrier (routes never send an empty batch otherwise).
+// Drain does not wait for the recognizer. The local routes implement it; a
+// live session drains when audio stops arriving and before its recording
+// is processed, so that the last words said are never left inside the
+// recognizer.
+type Drainer interface {
+	Drain() error
+}
+
+// ErrDrainBusy is returned by Drain when the stream's queue has no room
+// for the end of the utterance: nothing was changed, and the words come
+// as the queue empties.
+var ErrDrainBusy = errors.New("stream queue full: drain later")
+
 // StreamingProvider opens live streams.
 type StreamingProvider interface {
 	Name() string

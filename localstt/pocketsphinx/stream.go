@@ -120,6 +120,11 @@ func (s *stream) work(ctx context.Context) {
 					return
 				}
 			}
+		case vad.Mark: // every utterance before it is heard and sent
+			select {
+			case s.words <- vad.Barrier():
+			case <-time.After(time.Minute): // a consumer that stopped reading
+			}
 		case vad.End:
 			if d == nil {
 				continue
@@ -148,6 +153,20 @@ func (s *stream) work(ctx context.Context) {
 		d.finish()
 		s.r.release(d)
 	}
+}
+
+// Drain implements stt.Drainer: the utterance in progress ends as a pause
+// would end it; its words, then an empty batch, follow on Words.
+func (s *stream) Drain() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.closed {
+		return errors.New("pocketsphinx: stream closed")
+	}
+	return vad.QueueDrain(&s.vad, s.queue)
 }
 
 func (s *stream) Words() <-chan []stt.Word { return s.words }

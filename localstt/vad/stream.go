@@ -17,10 +17,16 @@ type Transcriber func(ctx context.Context, pcm []int16) ([]stt.Word, error)
 // when it ends, in order. Send never waits on the route: a stream whose
 // utterances queue up faster than they are heard fails as overloaded.
 func NewStream(ctx context.Context, provider string, hear Transcriber) stt.Stream {
-	s := &uttStream{provider: provider, hear: hear, queue: make(chan Utterance, 4), words: make(chan []stt.Word, 8)}
+	s := &uttStream{provider: provider, hear: hear, queue: make(chan uttJob, 4), words: make(chan []stt.Word, 8)}
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	go s.work()
 	return s
+}
+
+// uttJob is an utterance to hear, or a drain's barrier.
+type uttJob struct {
+	u       Utterance
+	barrier bool
 }
 
 type uttStream struct {
@@ -30,7 +36,7 @@ type uttStream struct {
 	cancel   context.CancelFunc
 	mu       sync.Mutex
 	vad      VAD
-	queue    chan Utterance
+	queue    chan uttJob
 	words    chan []stt.Word
 	err      error
 	closed   bool
@@ -47,7 +53,7 @@ func (s *uttStream) Send(pcm []int16) error {
 	}
 	for _, u := range s.vad.Push(pcm) {
 		select {
-		case s.queue <- u:
+		case s.queue <- uttJob{u: u}:
 		default:
 			s.err = &stt.Error{Outcome: stt.Timeout, Provider: s.provider, Reason: "overloaded",
 				Err: errors.New(s.provider + ": utterances come faster than they are heard")}
@@ -61,7 +67,12 @@ func (s *uttStream) Send(pcm []int16) error {
 func (s *uttStream) work() {
 	defer s.cancel()
 	defer close(s.words)
-	for u := range s.queue {
+	for j := range s.queue {
+		if j.barrier {
+			s.words <- Barrier()
+			continue
+		}
+		u := j.u
 		ws, err := s.hear(s.ctx, u.PCM)
 		if err != nil {
 			s.mu.Lock()
@@ -84,6 +95,27 @@ func (s *uttStream) work() {
 	}
 }
 
+// Drain implements stt.Drainer: the utterance in progress is heard now;
+// its words, then an empty batch, follow on Words.
+func (s *uttStream) Drain() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.closed {
+		return errors.New(s.provider + ": stream closed")
+	}
+	if cap(s.queue)-len(s.queue) < 2 {
+		return stt.ErrDrainBusy
+	}
+	if u, ok := s.vad.Flush(); ok {
+		s.queue <- uttJob{u: u}
+	}
+	s.queue <- uttJob{barrier: true}
+	return nil
+}
+
 func (s *uttStream) Words() <-chan []stt.Word { return s.words }
 
 func (s *uttStream) Err() error {
@@ -99,7 +131,7 @@ func (s *uttStream) Close() error {
 	if !s.closed && s.err == nil {
 		if u, ok := s.vad.Flush(); ok {
 			select {
-			case s.queue <- u:
+			case s.queue <- uttJob{u: u}:
 			default:
 			}
 		}

@@ -38,6 +38,7 @@ const (
 	Start Kind = iota // an utterance opens; PCM holds its first audio, with the quiet before it
 	Audio             // more of the open utterance
 	End               // the utterance is over
+	Mark              // not audio: a drain's barrier, passed on to Words as an empty batch
 )
 
 // Utterance is speech to decode, timed in samples from the stream's start.

@@ -272,6 +272,27 @@ func (s *stream) Err() error {
 	return s.err
 }
 
+// Drain implements stt.Drainer: a burst in progress is recognised now,
+// and an empty batch follows its words.
+func (s *stream) Drain() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.closed {
+		return errors.New("stream closed")
+	}
+	if s.inBurst {
+		s.emit(s.pos)
+		if s.closed { // the script failed the stream on this utterance
+			return s.err
+		}
+	}
+	s.words <- []stt.Word{}
+	return nil
+}
+
 func (s *stream) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -1,0 +1,132 @@
+package listen
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/audio"
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// frames is the one path of a live connection's audio (the wearable
+// socket and the custom-STT service alike): each frame is decoded, kept in
+// the spool until the route confirms it, offered to the voice ring, and
+// fed to the route; the route's words are collected for the next flush.
+// It also knows when audio stopped arriving, so that the utterance in
+// progress can be ended without waiting for a pause that never comes.
+type frames struct {
+	dec    audio.Decoder
+	stream stt.Stream
+	spool  *spool
+	ring   *voiceRing // nil unless the session recognises voices
+	now    func() time.Time
+
+	lastAudio atomic.Int64 // unix nanoseconds of the last decoded frame
+	drained   atomic.Bool  // the route was drained since that frame
+	bad       atomic.Int64 // undecodable frames
+
+	// A drain waits for the route's barrier (an empty batch on Words), or
+	// for the pump's end; one drain at a time, so that a barrier answers
+	// the drain that asked for it.
+	drainMu  sync.Mutex
+	barrier  chan struct{} // one slot
+	pumpDone chan struct{}
+
+	mu    sync.Mutex
+	words []stt.Word // delivered, not yet flushed
+}
+
+func newFrames(dec audio.Decoder, stream stt.Stream, ring *voiceRing, now func() time.Time) *frames {
+	return &frames{dec: dec, stream: stream, spool: newSpool(), ring: ring, now: now,
+		barrier: make(chan struct{}, 1), pumpDone: make(chan struct{})}
+}
+
+// feed decodes one frame and sends it to the route. An undecodable frame
+// is skipped and counted; a route that has failed is reported by the pump.
+func (f *frames) feed(frame []byte) {
+	pcm, err := f.dec.Decode(nil, frame)
+	if err != nil {
+		f.bad.Add(1)
+		return
+	}
+	f.lastAudio.Store(f.now().UnixNano())
+	f.drained.Store(false)
+	f.spool.add(pcm)
+	if f.ring != nil {
+		f.ring.add(pcm)
+	}
+	f.stream.Send(pcm)
+}
+
+// pump collects the route's words until its Words channel closes; each
+// batch goes through shape (the session restores sentences) first.
+func (f *frames) pump(shape func([]stt.Word) []stt.Word) {
+	defer close(f.pumpDone)
+	for ws := range f.stream.Words() {
+		if len(ws) == 0 { // a drain's barrier: every word before it is taken
+			select {
+			case f.barrier <- struct{}{}:
+			default:
+			}
+			continue
+		}
+		if shape != nil {
+			ws = shape(ws)
+		}
+		f.mu.Lock()
+		f.words = append(f.words, ws...)
+		f.mu.Unlock()
+		if n := len(ws); n > 0 {
+			f.spool.confirm(ws[n-1].End)
+		}
+	}
+}
+
+// take returns the words collected since the last take.
+func (f *frames) take() []stt.Word {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ws := f.words
+	f.words = nil
+	return ws
+}
+
+// stalled reports, once per stall, that audio has flowed and then stopped
+// for gap: the wearable's button was released, or the phone lost it for a
+// moment. The utterance in progress will get no pause to end it.
+func (f *frames) stalled(gap time.Duration) bool {
+	last := f.lastAudio.Load()
+	if last == 0 || f.now().Sub(time.Unix(0, last)) < gap {
+		return false
+	}
+	return f.drained.CompareAndSwap(false, true)
+}
+
+// drain ends the utterance in progress and waits until its words have
+// been collected (take returns them), at most until ctx ends. A route that
+// cannot drain (a remote vendor ends utterances itself) is left alone.
+func (f *frames) drain(ctx context.Context) error {
+	f.drainMu.Lock()
+	defer f.drainMu.Unlock()
+	d, ok := f.stream.(stt.Drainer)
+	if !ok {
+		return nil
+	}
+	select { // a barrier left by a drain that gave up waiting
+	case <-f.barrier:
+	default:
+	}
+	if err := d.Drain(); err != nil {
+		return err
+	}
+	select {
+	case <-f.barrier:
+		return nil
+	case <-f.pumpDone: // the route ended: the pump took all it gave
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

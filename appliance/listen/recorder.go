@@ -1,0 +1,252 @@
+package listen
+
+import (
+	"context"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// recorder is the session's view of what it has sent: the tail (the last
+// segment sent), whether the client merged that tail into the segment
+// before it, and the segments held back until their speaker is known.
+// It is guarded by the session's flushMu.
+type recorder struct {
+	tail *appliance.TranscriptSegment
+	// tailAbsorbed: the Omi app joins a new segment to the one before it
+	// when both have the same speaker label and is_user and the new one
+	// starts 0–3 s after the other ends, keeping the earlier id. A tail it
+	// absorbed that way is gone from its list: rewriting it by id would
+	// append it a second time, so it is never extended.
+	tailAbsorbed bool
+	lastSeg      map[int]string // each speaker's last segment id sent
+
+	held      []appliance.TranscriptSegment // stream time, waiting for their speaker's identity
+	heldSince time.Time
+
+	voices      map[int]*speakerVoice
+	clusters    []*voiceCluster
+	lastSpeaker int
+}
+
+// appMergeGap is the gap within which the Omi app joins consecutive
+// segments of one speaker on its own.
+const appMergeGap = 3.0
+
+// appMerges reports whether the Omi app joins next into prev when next
+// arrives under a new id.
+func appMerges(prev *appliance.TranscriptSegment, next appliance.TranscriptSegment) bool {
+	if prev == nil || prev.Speaker != next.Speaker || prev.IsUser != next.IsUser {
+		return false
+	}
+	gap := next.Start - prev.End
+	return gap >= 0 && gap <= appMergeGap
+}
+
+// resume takes up a recording that already has segments.
+func (r *recorder) resume(conv *appliance.Conversation) {
+	r.tail, r.tailAbsorbed = nil, false
+	if n := len(conv.TranscriptSegments); n > 0 {
+		t := conv.TranscriptSegments[n-1]
+		r.tail = &t
+	}
+}
+
+// newRecording forgets the last recording's tail.
+func (r *recorder) newRecording() { r.tail, r.tailAbsorbed = nil, false }
+
+// extendable is the tail a fresh segment may be merged into, or nil.
+func (r *recorder) extendable() *appliance.TranscriptSegment {
+	if r.tail == nil || r.tailAbsorbed {
+		return nil
+	}
+	return r.tail
+}
+
+// sent records segments just sent, in order: out may begin with the tail
+// rewritten under its own id.
+func (r *recorder) sent(out []appliance.TranscriptSegment) {
+	prev := r.tail
+	absorbed := r.tailAbsorbed
+	for i := range out {
+		seg := out[i]
+		if r.tail != nil && seg.ID == r.tail.ID {
+			absorbed = r.tailAbsorbed
+		} else {
+			absorbed = appMerges(prev, seg)
+		}
+		prev = &seg
+	}
+	if len(out) > 0 {
+		last := out[len(out)-1]
+		r.tail, r.tailAbsorbed = &last, absorbed
+	}
+	if r.lastSeg == nil {
+		r.lastSeg = map[int]string{}
+	}
+	for _, seg := range out {
+		r.lastSeg[seg.SpeakerID] = seg.ID
+	}
+}
+
+// flush turns the words and suggestions gathered since the last flush into
+// segments, appends them durably to the recording, and only then sends
+// them. final flushes hold nothing back (the session or the recording is
+// ending). Flushes run one at a time; s.mu is held only to take and record
+// shared state, never across the database write.
+func (s *session) flush(ctx context.Context, final ...bool) {
+	last := len(final) > 0 && final[0]
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	var words []stt.Word
+	if s.audio != nil {
+		words = s.audio.take()
+	}
+	s.mu.Lock()
+	suggested := s.suggested
+	s.suggested = nil
+	provider := s.provider
+	s.mu.Unlock()
+
+	fresh := append(wordsToSegments(words, 0, provider), suggested...)
+	s.diarize(ctx, fresh)
+	s.mu.Lock()
+	s.applyPeople(fresh)
+	s.mu.Unlock()
+	s.noteSpeech(fresh)
+	if len(s.rec.held) > 0 {
+		fresh = append(s.rec.held, fresh...)
+		s.rec.held = nil
+	}
+	if len(fresh) == 0 {
+		return
+	}
+	n := s.identify(ctx, fresh, last)
+	if n < len(fresh) {
+		if s.rec.heldSince.IsZero() {
+			s.rec.heldSince = s.now()
+		}
+		s.rec.held = append([]appliance.TranscriptSegment(nil), fresh[n:]...)
+		fresh = fresh[:n]
+	} else {
+		s.rec.heldSince = time.Time{}
+	}
+	corrected := s.correctTail()
+	if len(fresh) == 0 && corrected == nil {
+		return
+	}
+	if err := s.recordingLocked(ctx, s.streamTime(fresh)); err != nil {
+		s.srv.d.Logger.Error("start a recording", "user", s.user, "err", err)
+		return
+	}
+	s.mu.Lock()
+	conv := s.conv
+	streamStart := s.streamStart
+	s.mu.Unlock()
+	// Stream seconds become conversation seconds.
+	shift := streamStart.Sub(*conv.StartedAt).Seconds()
+	for i := range fresh {
+		fresh[i].Start = max(fresh[i].Start+shift, 0)
+		fresh[i].End = max(fresh[i].End+shift, fresh[i].Start)
+	}
+	out := merge(s.rec.extendable(), fresh)
+	if corrected != nil && (len(out) == 0 || out[0].ID != corrected.ID) {
+		out = append([]appliance.TranscriptSegment{*corrected}, out...)
+	}
+	for i := range out {
+		if out[i].ID == "" {
+			out[i].ID = appliance.NewID()
+		}
+	}
+	err := s.srv.d.Conversations.Append(ctx, s.user, conv.ID, out)
+	if appliance.ErrorCode(err) == appliance.ECONFLICT || appliance.ErrorCode(err) == appliance.ENOTFOUND {
+		// The recording ended under us (POST /v1/conversations, the
+		// silence timeout): these segments begin the next one. The client
+		// hears that the old one is being processed before it gets them.
+		s.announceProcessing(conv)
+		next, serr := s.srv.d.Conversations.Start(ctx, s.recording(s.now()))
+		if serr != nil {
+			s.srv.d.Logger.Error("start a recording", "user", s.user, "err", serr)
+			return
+		}
+		s.mu.Lock()
+		s.conv, s.convEnded, s.heard = next, false, false
+		conv = next
+		s.mu.Unlock()
+		s.rec.newRecording()
+		out = merge(nil, fresh)
+		for i := range out {
+			out[i].ID = appliance.NewID()
+		}
+		err = s.srv.d.Conversations.Append(ctx, s.user, conv.ID, out)
+	}
+	if err != nil {
+		s.srv.d.Logger.Error("append segments", "user", s.user, "conversation_id", conv.ID, "err", err)
+		return
+	}
+	if len(out) == 0 {
+		return
+	}
+	s.rec.sent(out)
+	s.mu.Lock()
+	s.lastSpeech, s.heard = s.now(), true
+	s.mu.Unlock()
+	s.send(out)
+	s.mu.Lock()
+	s.introductions(ctx, out)
+	s.mu.Unlock()
+	s.queueTranslation(conv.ID, out)
+}
+
+// streamTime is when the first of segs was said, as wall time: a new
+// recording starts then.
+func (s *session) streamTime(segs []appliance.TranscriptSegment) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(segs) == 0 {
+		return s.now()
+	}
+	return s.streamStart.Add(time.Duration(segs[0].Start * float64(time.Second)))
+}
+
+// recordingLocked makes sure there is an open recording, starting one at
+// started when there is none or the last one has ended. Called with
+// s.flushMu held.
+func (s *session) recordingLocked(ctx context.Context, started time.Time) error {
+	s.mu.Lock()
+	open := s.conv != nil && !s.convEnded
+	s.mu.Unlock()
+	if open {
+		return nil
+	}
+	conv, err := s.srv.d.Conversations.Start(ctx, s.recording(started))
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.conv, s.convEnded, s.heard = conv, false, false
+	s.mu.Unlock()
+	s.rec.newRecording()
+	return nil
+}
+
+// announceProcessing sends memory_processing_started for conv once, from
+// whichever of the event follower and the recorder learns it first: the
+// Omi app starts a new transcript when it gets it, so it must come before
+// the next recording's first segments, and only once.
+func (s *session) announceProcessing(conv *appliance.Conversation) {
+	s.mu.Lock()
+	if s.announced == nil {
+		s.announced = map[string]bool{}
+	}
+	if s.announced[conv.ID] {
+		s.mu.Unlock()
+		return
+	}
+	s.announced[conv.ID] = true
+	c := *conv
+	s.mu.Unlock()
+	c.Status = appliance.StatusProcessing
+	s.send(memoryMessage("memory_processing_started", &c))
+}

@@ -1,0 +1,23 @@
+package vad
+
+import "github.com/hearth-appliance/hearth/appliance/stt"
+
+// QueueDrain puts the end of the utterance in progress (if one is open)
+// and a Mark on q, for a live route's Drain. The caller holds the lock
+// that guards v and the sends on q, so the room it checks cannot shrink:
+// when q has no room for both, nothing changes and ErrDrainBusy says so
+// (an End taken from the VAD and then dropped would lose the utterance).
+func QueueDrain(v *VAD, q chan Event) error {
+	if cap(q)-len(q) < 2 {
+		return stt.ErrDrainBusy
+	}
+	if e, ok := v.FlushEvent(); ok {
+		q <- e
+	}
+	q <- Event{Kind: Mark}
+	return nil
+}
+
+// Barrier is the empty batch a route sends on Words when its worker
+// reaches a Mark.
+func Barrier() []stt.Word { return []stt.Word{} }
