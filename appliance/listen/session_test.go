@@ -35,6 +35,7 @@ type env struct {
 	http   *httptest.Server
 	user   string
 	broker *events.Broker
+	conv   *conversation.Service
 }
 
 func newEnv(t *testing.T, timing listen.Timing, script scripted.Script, opts ...func(*listen.Deps)) *env {
@@ -58,6 +59,7 @@ func newEnv(t *testing.T, timing listen.Timing, script scripted.Script, opts ...
 		o(&deps)
 	}
 	srv := listen.New(deps)
+	conv.HearOutFrom(srv)
 	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/custom-stt" {
 			p, err := listen.ParseCustomSTTParams(r.URL.Query())
@@ -82,7 +84,7 @@ func newEnv(t *testing.T, timing listen.Timing, script scripted.Script, opts ...
 		h.Close()
 		broker.Close()
 	})
-	return &env{t: t, db: db, srv: srv, http: h, user: u.ID, broker: broker}
+	return &env{t: t, db: db, srv: srv, http: h, user: u.ID, broker: broker, conv: conv}
 }
 
 type client struct {

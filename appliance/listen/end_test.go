@@ -1,0 +1,177 @@
+package listen_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/listen"
+	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
+)
+
+// Every word said before a session or a recording ends is kept: the
+// scripted route hears each burst of sound only when it ends, like the
+// local recognizers, so a recording that ends right after speech (no
+// pause) leaves an utterance inside the route.
+
+// storedText waits until the user's conversations hold want, and returns
+// their transcript.
+func (e *env) storedText(want string) string {
+	e.t.Helper()
+	var text string
+	for range 100 {
+		cs, err := e.db.Conversations(context.Background(), e.user, appliance.ConversationFilter{Limit: 10, IncludeDiscarded: true,
+			Statuses: []appliance.ConversationStatus{appliance.StatusInProgress, appliance.StatusProcessing, appliance.StatusCompleted}})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		text = ""
+		for _, c := range cs {
+			full, err := e.db.Conversation(context.Background(), e.user, c.ID)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			for _, s := range full.TranscriptSegments {
+				text += s.Text + " "
+			}
+		}
+		if strings.Contains(text, want) {
+			return text
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	e.t.Fatalf("stored transcript %q lacks %q", text, want)
+	return ""
+}
+
+func TestSessionKeepsTheLastWordsWhenTheClientCloses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, fast, scripted.Script{Utterances: []scripted.Utterance{{Text: "and that is the last thing I said."}}})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	c.send(pcm16(0.3, false))
+	c.send(pcm16(1.5, true)) // no pause after it
+	c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+	e.storedText("and that is the last thing I said.")
+}
+
+func TestSessionEndsAnUtteranceWhenAudioStops(t *testing.T) {
+	t.Parallel()
+	timing := fast
+	timing.AudioGap = 300 * time.Millisecond
+	e := newEnv(t, timing, scripted.Script{Utterances: []scripted.Utterance{{Text: "good morning maria"}, {Text: "how are you"}}})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	c.send(pcm16(0.3, false))
+	c.send(pcm16(1.2, true))
+	// The button is released: no more frames, only the app's keep-alives.
+	for range 5 {
+		c.conn.WriteMessage(websocket.BinaryMessage, []byte{0x8A, 0x00})
+		time.Sleep(100 * time.Millisecond)
+	}
+	var segs []map[string]any
+	json.Unmarshal([]byte(c.next(3*time.Second, isSegments)), &segs)
+	if len(segs) != 1 || segs[0]["text"] != "good morning maria" {
+		t.Fatalf("segments %v", segs)
+	}
+	// Audio comes back: the next utterance is heard as usual.
+	c.send(pcm16(1.0, true))
+	c.send(pcm16(0.6, false))
+	json.Unmarshal([]byte(c.next(3*time.Second, isSegments)), &segs)
+	if len(segs) != 1 || !strings.Contains(segs[0]["text"].(string), "how are you") {
+		t.Fatalf("segments after the pause %v", segs)
+	}
+}
+
+// TestMergeKeepsTheSegmentID: a short unfinished segment followed within
+// 3 s by the same speaker is extended under its own id, as the reference
+// does; the client is never told to delete it.
+func TestMergeKeepsTheSegmentID(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, fast, scripted.Script{Utterances: []scripted.Utterance{{Text: "hi maria thanks"}, {Text: "for joining the call."}}})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	c.send(pcm16(0.3, false))
+	c.send(pcm16(1.0, true))
+	c.send(pcm16(0.6, false))
+	var first, second []map[string]any
+	json.Unmarshal([]byte(c.next(3*time.Second, isSegments)), &first)
+	c.send(pcm16(1.0, true))
+	c.send(pcm16(0.6, false))
+	json.Unmarshal([]byte(c.next(3*time.Second, func(m string) bool {
+		if strings.Contains(m, "segments_deleted") {
+			t.Fatalf("told to delete: %s", m)
+		}
+		return isSegments(m)
+	})), &second)
+	if len(first) != 1 || len(second) != 1 || second[0]["id"] != first[0]["id"] || second[0]["text"] != "hi maria thanks for joining the call." {
+		t.Fatalf("first %v, then %v", first, second)
+	}
+	text := e.storedText("hi maria thanks for joining the call.")
+	if strings.Count(text, "hi maria") != 1 {
+		t.Fatalf("stored %q", text)
+	}
+}
+
+// TestShutdownHearsOutTheSession: the appliance stopping ends a session
+// mid-utterance; the utterance is stored and sent before the 1001 close.
+func TestShutdownHearsOutTheSession(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, fast, scripted.Script{Utterances: []scripted.Utterance{{Text: "one last sentence before the power goes."}}})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	c.send(pcm16(0.3, false))
+	c.send(pcm16(1.2, true))
+	time.Sleep(100 * time.Millisecond) // the frames are read
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	e.srv.Shutdown(ctx)
+	m := c.next(3*time.Second, isSegments)
+	if !strings.Contains(m, "one last sentence before the power goes.") {
+		t.Fatalf("segments %s", m)
+	}
+	for range c.msgs {
+	}
+	if code := <-c.code; code != websocket.CloseGoingAway {
+		t.Fatalf("close %d", code)
+	}
+	e.storedText("one last sentence before the power goes.")
+}
+
+// TestEndingTheRecordingHearsItOut: the owner ends the recording
+// (POST /v1/conversations) while a sentence is still in the recognizer;
+// the sentence is in the processed conversation and was sent first.
+func TestEndingTheRecordingHearsItOut(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, fast, scripted.Script{Utterances: []scripted.Utterance{{Text: "first words."}, {Text: "and the words still being said."}}})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	c.send(pcm16(0.3, false))
+	c.send(pcm16(1.0, true))
+	c.send(pcm16(0.6, false))
+	c.next(3*time.Second, isSegments)
+	c.send(pcm16(1.0, true)) // no pause yet
+	time.Sleep(100 * time.Millisecond)
+	conv, err := e.conv.EndRecording(context.Background(), e.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, s := range conv.TranscriptSegments {
+		text = append(text, s.Text)
+	}
+	if got := strings.Join(text, " "); !strings.Contains(got, "and the words still being said.") {
+		t.Fatalf("processed transcript %q", got)
+	}
+	m := c.next(3*time.Second, func(m string) bool { return isSegments(m) || strings.Contains(m, "memory_processing_started") })
+	if !isSegments(m) || !strings.Contains(m, "and the words still being said.") {
+		t.Fatalf("before processing started the client got %s", m)
+	}
+}
+
+var _ = listen.DefaultTiming
