@@ -36,14 +36,14 @@ type session struct {
 	// mu guards what the reader, the ticker, the event follower and the
 	// recorder share; it is never held across a database call.
 	mu          sync.Mutex
-	conv        *appliance.Conversation // the recording segments go to; nil until speech
-	convEnded   bool                    // processing started: the next speech starts a new recording
+	conv        *appliance.Conversation       // the recording segments go to; nil until speech
+	convEnded   bool                          // processing started: the next speech starts a new recording
 	suggested   []appliance.TranscriptSegment // from a custom STT, not yet flushed
 	streamStart time.Time                     // wall time of stream second 0
 	lastSpeech  time.Time
 	finishing   bool
-	heard       bool            // the open recording has segments
-	announced   map[string]bool // recordings whose processing the client was told of
+	heard       bool                      // the open recording has segments
+	announced   map[string]bool           // recordings whose processing the client was told of
 	people      map[int]string            // speaker id → person id the owner assigned
 	photos      map[string]*photoAssembly // photos being reassembled, by the client's id
 	provider    string
