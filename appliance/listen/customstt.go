@@ -15,6 +15,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/appliance/stt/punctuate"
 )
 
 // The appliance as an external custom-STT service: a phone app whose
@@ -128,7 +129,7 @@ func (c *customSTT) run(ctx context.Context) {
 		return
 	}
 	c.audio, c.name = newFrames(dec, stream, nil, c.srv.d.Now), sel.Provider
-	go c.audio.pump(nil)
+	go c.audio.pump(punctuate.Punctuate)
 	flushes := make(chan struct{})
 	go func() { defer close(flushes); c.flushEvery(c.srv.d.Timing.Flush) }()
 

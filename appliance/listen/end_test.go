@@ -10,7 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/listen"
+
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
 )
 
@@ -64,7 +64,7 @@ func TestSessionEndsAnUtteranceWhenAudioStops(t *testing.T) {
 	t.Parallel()
 	timing := fast
 	timing.AudioGap = 300 * time.Millisecond
-	e := newEnv(t, timing, scripted.Script{Utterances: []scripted.Utterance{{Text: "good morning maria"}, {Text: "how are you"}}})
+	e := newEnv(t, timing, scripted.Script{Utterances: []scripted.Utterance{{Text: "Good morning, Maria."}, {Text: "How are you?"}}})
 	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
 	c.next(2*time.Second, isType("service_status"))
 	c.send(pcm16(0.3, false))
@@ -76,14 +76,14 @@ func TestSessionEndsAnUtteranceWhenAudioStops(t *testing.T) {
 	}
 	var segs []map[string]any
 	json.Unmarshal([]byte(c.next(3*time.Second, isSegments)), &segs)
-	if len(segs) != 1 || segs[0]["text"] != "good morning maria" {
+	if len(segs) != 1 || segs[0]["text"] != "Good morning, Maria." {
 		t.Fatalf("segments %v", segs)
 	}
 	// Audio comes back: the next utterance is heard as usual.
 	c.send(pcm16(1.0, true))
 	c.send(pcm16(0.6, false))
 	json.Unmarshal([]byte(c.next(3*time.Second, isSegments)), &segs)
-	if len(segs) != 1 || !strings.Contains(segs[0]["text"].(string), "how are you") {
+	if len(segs) != 1 || !strings.Contains(segs[0]["text"].(string), "How are you?") {
 		t.Fatalf("segments after the pause %v", segs)
 	}
 }
@@ -93,7 +93,7 @@ func TestSessionEndsAnUtteranceWhenAudioStops(t *testing.T) {
 // does; the client is never told to delete it.
 func TestMergeKeepsTheSegmentID(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, fast, scripted.Script{Utterances: []scripted.Utterance{{Text: "hi maria thanks"}, {Text: "for joining the call."}}})
+	e := newEnv(t, fast, scripted.Script{Utterances: []scripted.Utterance{{Text: "Hi Maria, thanks"}, {Text: "for joining the call."}}})
 	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
 	c.next(2*time.Second, isType("service_status"))
 	c.send(pcm16(0.3, false))
@@ -109,11 +109,11 @@ func TestMergeKeepsTheSegmentID(t *testing.T) {
 		}
 		return isSegments(m)
 	})), &second)
-	if len(first) != 1 || len(second) != 1 || second[0]["id"] != first[0]["id"] || second[0]["text"] != "hi maria thanks for joining the call." {
+	if len(first) != 1 || len(second) != 1 || second[0]["id"] != first[0]["id"] || second[0]["text"] != "Hi Maria, thanks for joining the call." {
 		t.Fatalf("first %v, then %v", first, second)
 	}
-	text := e.storedText("hi maria thanks for joining the call.")
-	if strings.Count(text, "hi maria") != 1 {
+	text := e.storedText("Hi Maria, thanks for joining the call.")
+	if strings.Count(text, "Hi Maria") != 1 {
 		t.Fatalf("stored %q", text)
 	}
 }
@@ -174,4 +174,19 @@ func TestEndingTheRecordingHearsItOut(t *testing.T) {
 	}
 }
 
-var _ = listen.DefaultTiming
+// TestLiveTextInSentences: a local route's lowercase, unpunctuated words
+// come back as a sentence.
+func TestLiveTextInSentences(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, fast, scripted.Script{Utterances: []scripted.Utterance{{Text: "can you send them the budget report"}}})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	c.send(pcm16(0.3, false))
+	c.send(pcm16(1.5, true))
+	c.send(pcm16(0.6, false))
+	var segs []map[string]any
+	json.Unmarshal([]byte(c.next(3*time.Second, isSegments)), &segs)
+	if len(segs) != 1 || segs[0]["text"] != "Can you send them the budget report?" {
+		t.Fatalf("segments %v", segs)
+	}
+}

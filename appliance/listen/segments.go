@@ -6,6 +6,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/appliance/stt/punctuate"
 )
 
 // wordsToSegments groups consecutive words of one speaker into a segment,
@@ -127,5 +128,7 @@ func merge(tail *appliance.TranscriptSegment, fresh []appliance.TranscriptSegmen
 }
 
 // shapeWords prepares one batch of a route's words (one utterance of a
-// local route) for segments.
-func (s *session) shapeWords(ws []stt.Word) []stt.Word { return ws }
+// local route) for segments: sentences, capitals and final punctuation,
+// so that merging (which decides on final punctuation) and extraction see
+// sentences. Routes that punctuate pass through unchanged.
+func (s *session) shapeWords(ws []stt.Word) []stt.Word { return punctuate.Punctuate(ws) }
