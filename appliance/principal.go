@@ -14,15 +14,16 @@ var ErrExpiredToken = errors.New("token expired")
 type PrincipalKind string
 
 // Principal kinds: the two API key families, an OAuth access token of an
-// assistant connector, and an ID token from this appliance's identity
-// provider (the owner's own apps and console).
+// assistant connector, and an ID token (the owner's own apps and console):
+// one from this appliance's identity provider, or a Firebase ID token of
+// an account the owner bound to a user.
 const (
 	PrincipalDev     PrincipalKind = "dev"
 	PrincipalMCP     PrincipalKind = "mcp"
 	PrincipalOAuth   PrincipalKind = "oauth"
 	PrincipalIDToken PrincipalKind = "id_token"
-	// PrincipalSTT is a custom-STT key: it opens /v1/custom-stt and
-	// nothing else.
+	// PrincipalSTT is a device key (hearth_stt_…): it opens the two
+	// live-audio sockets, /v4/listen and /v1/custom-stt, and nothing else.
 	PrincipalSTT PrincipalKind = "stt"
 )
 

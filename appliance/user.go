@@ -20,8 +20,10 @@ type KeyKind string
 const (
 	KeyKindDev KeyKind = "dev"
 	KeyKindMCP KeyKind = "mcp"
-	// KeyKindSTT opens only /v1/custom-stt: what a phone app's custom-STT
-	// setting holds, so that the owner's ID token never sits in it.
+	// KeyKindSTT is a device key: it opens only the live-audio sockets
+	// (/v4/listen and /v1/custom-stt), what a wearable, a script or a
+	// phone app's custom-STT setting holds, so that the owner's ID token
+	// never sits in it.
 	KeyKindSTT KeyKind = "stt"
 )
 

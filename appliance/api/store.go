@@ -13,6 +13,9 @@ import (
 // assistant service, credentials through Authenticator.
 type Store interface {
 	User(ctx context.Context, id string) (*appliance.User, error)
+	// FirebaseUser is the user a Firebase uid is bound to (the live
+	// socket's uid may name the account so).
+	FirebaseUser(ctx context.Context, firebaseUID string) (string, error)
 
 	// Conversations, read only.
 	Conversation(ctx context.Context, userID, id string) (*appliance.Conversation, error)

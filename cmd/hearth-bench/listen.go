@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"slices"
@@ -31,11 +32,14 @@ type listenOptions struct {
 	mode     string // "custom" or "scripted"
 	duration time.Duration
 	baseURL  string
-	users    []string
+	users    []wearer
 	loop     opusLoop
 	batch    time.Duration // frames are sent in batches this long (the app's BLE packets bunch too)
 	pid      int           // the server's, for its CPU time
 }
+
+// wearer is one session's user and the ID token it connects with.
+type wearer struct{ uid, token string }
 
 // listenResult is what the socket scenario measured.
 type listenResult struct {
@@ -249,9 +253,9 @@ func runListen(ctx context.Context, opts listenOptions) listenResult {
 // marks when a segment is due (a suggestion sent, or a burst of sound
 // ended), timing each segment array that comes back against the oldest
 // open mark.
-func streamSession(ctx context.Context, opts listenOptions, uid string, n int, frames *atomic.Int64,
+func streamSession(ctx context.Context, opts listenOptions, w wearer, n int, frames *atomic.Int64,
 	record func(time.Duration), onConnect func()) error {
-	q := "language=en&sample_rate=16000&codec=opus_fs320&uid=" + uid +
+	q := "language=en&sample_rate=16000&codec=opus_fs320&uid=" + w.uid +
 		"&include_speech_profile=false&stt_service=soniox&conversation_timeout=600"
 	if opts.mode == "custom" {
 		q += "&custom_stt=enabled"
@@ -259,7 +263,7 @@ func streamSession(ctx context.Context, opts listenOptions, uid string, n int, f
 	q += "&speaker_auto_assign=enabled&create_speakers=false"
 	url := strings.Replace(opts.baseURL, "http://", "ws://", 1) + "/v4/listen?" + q
 	dialer := websocket.Dialer{HandshakeTimeout: 30 * time.Second}
-	conn, _, err := dialer.DialContext(ctx, url, nil)
+	conn, _, err := dialer.DialContext(ctx, url, http.Header{"Authorization": {"Bearer " + w.token}})
 	if err != nil {
 		return fmt.Errorf("session %d: dial: %w", n, err)
 	}

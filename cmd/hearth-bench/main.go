@@ -456,10 +456,11 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// addUsers creates n users through the CLI, a few at a time (each session
-// of the socket scenario is its own wearable and owner).
-func addUsers(ctx context.Context, srv *server, dataDir string, n int) ([]string, error) {
-	users := make([]string, n)
+// addUsers creates n users through the CLI, a few at a time, each with an
+// ID token (each session of the socket scenario is its own wearable and
+// owner, and the socket takes no connection without a credential).
+func addUsers(ctx context.Context, srv *server, dataDir string, n int) ([]wearer, error) {
+	users := make([]wearer, n)
 	errs := make(chan error, n)
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup
@@ -474,7 +475,12 @@ func addUsers(ctx context.Context, srv *server, dataDir string, n int) ([]string
 				errs <- err
 				return
 			}
-			users[i] = id
+			token, err := srv.cli(ctx, "token", "--data", dataDir, "--user", id)
+			if err != nil {
+				errs <- err
+				return
+			}
+			users[i] = wearer{uid: id, token: token}
 		}()
 	}
 	wg.Wait()

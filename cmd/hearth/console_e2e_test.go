@@ -77,7 +77,7 @@ func TestConsoleInChromium(t *testing.T) {
 		case strings.HasPrefix(line, "LIVE "):
 			// Stream a session as the app does while the live page is open.
 			uid := strings.TrimPrefix(line, "LIVE ")
-			c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 2, ""), "")
+			c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 2, ""), ownerToken(t, data, uid))
 			go c.stream(packets, 1) // the socket stays open until the test ends
 		case line == "LIVE-SEEN":
 			io.WriteString(stdin, "LIVE-DONE\n")

@@ -283,7 +283,7 @@ func TestConsoleLiveEvents(t *testing.T) {
 		}
 		close(events)
 	}()
-	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 2, ""), "")
+	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 2, ""), ownerToken(t, data, uid))
 	go c.stream(packets, 2)
 	var sawRoute, sawSegment bool
 	for deadline := time.After(30 * time.Second); !sawRoute || !sawSegment; {

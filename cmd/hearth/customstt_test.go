@@ -114,9 +114,10 @@ func asCloseError(err error, ce **websocket.CloseError) bool {
 	return ok
 }
 
-// TestCustomSTTKeys: a key of its own family opens /v1/custom-stt (what a
-// phone app's setting holds instead of the owner's ID token) and nothing
-// else; other key families do not open it; a revoked one is refused.
+// TestCustomSTTKeys: a device key (hearth_stt_) opens the live-audio
+// sockets, /v1/custom-stt and /v4/listen (what a phone app's setting or a
+// wearable holds instead of the owner's ID token), and nothing else; other
+// key families do not open them; a revoked one is refused.
 func TestCustomSTTKeys(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
@@ -159,6 +160,14 @@ func TestCustomSTTKeys(t *testing.T) {
 	}
 	if opens(devKey) {
 		t.Fatal("a developer key opened /v1/custom-stt")
+	}
+	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), sttKey)
+	if m := c.until(10*time.Second, "ready", func(m wsMsg) bool { return m.closeCode != 0 || event(m, "service_status") != nil }); m.closeCode != 0 {
+		t.Fatalf("a device key on /v4/listen: close %d %q", m.closeCode, m.closeText)
+	}
+	c = dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), devKey)
+	if m := c.until(10*time.Second, "close", func(m wsMsg) bool { return m.closeCode != 0 }); m.closeCode != 1008 || m.closeText != "Invalid token" {
+		t.Fatalf("a developer key on /v4/listen: close %d %q", m.closeCode, m.closeText)
 	}
 	// Nothing else opens for it.
 	for _, path := range []string{"/v1/dev/user/conversations", "/v1/mcp/memories", "/v1/dev/keys"} {

@@ -171,12 +171,27 @@ type wsMsg struct {
 	closeText string
 }
 
+// dialListen opens /v4/listen with query and, unless token is empty, the
+// token as a Bearer credential (the socket refuses a connection without
+// one).
 func dialListen(t *testing.T, base, query, token string) *wsClient {
 	t.Helper()
 	h := http.Header{}
 	if token != "" {
 		h.Set("Authorization", "Bearer "+token)
 	}
+	return dialListenWith(t, base, query, h)
+}
+
+// ownerToken is an ID token for uid, minted by the CLI as the owner would.
+func ownerToken(t *testing.T, data, uid string) string {
+	t.Helper()
+	return mustCLI(t, "token", "--data", data, "--user", uid)
+}
+
+// dialListenWith opens /v4/listen with query and the headers h.
+func dialListenWith(t *testing.T, base, query string, h http.Header) *wsClient {
+	t.Helper()
 	conn, resp, err := websocket.DefaultDialer.Dial(strings.Replace(base, "http://", "ws://", 1)+"/v4/listen?"+query, h)
 	if err != nil {
 		t.Fatalf("dial: %v (%v)", err, resp)
@@ -303,29 +318,43 @@ func TestListenEndToEnd(t *testing.T) {
 	}
 }
 
+// TestListenRefusals: a uid alone, a credential that is missing, malformed,
+// someone else's or expired, and bad parameters each close the socket
+// with the reason the app logs.
 func TestListenRefusals(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"hello"}]}`))
 	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
 	other := mustCLI(t, "users", "add", "--data", data, "--name", "Grace")
-	theirs := mustCLI(t, "token", "--data", data, "--user", other)
+	mine := ownerToken(t, data, uid)
+	theirs := ownerToken(t, data, other)
 	expired := mustCLI(t, "token", "--data", data, "--user", uid, "--ttl", "1s")
 	time.Sleep(1100 * time.Millisecond)
+	const invalid = "Invalid token"
 	for _, tc := range []struct {
-		name, query, token string
-		code               int
-		reason             string
+		name, query, auth string // auth: the whole Authorization header, "" for none
+		code              int
+		reason            string
 	}{
-		{"unknown uid", appQuery("nobody", "opus_fs320", 120, ""), "", 1008, "Bad uid"},
-		{"missing uid", "codec=pcm16", "", 1008, "Bad uid"},
-		{"another user's token", appQuery(uid, "pcm16", 120, ""), theirs, 1008, "Invalid token"},
-		{"expired token", appQuery(uid, "pcm16", 120, ""), expired, 4001, "Token expired"},
-		{"bad timeout", appQuery(uid, "pcm16", 1, ""), "", 1008, "conversation_timeout"},
-		{"unknown codec", strings.Replace(appQuery(uid, "pcm16", 120, ""), "pcm16", "mp3", 1), "", 1008, "Invalid codec"},
-		{"unsupported language", strings.Replace(appQuery(uid, "pcm16", 120, ""), "language=en", "language=xx", 1), "", 1008, "language is not supported"},
+		{"a uid alone", appQuery(uid, "opus_fs320", 120, ""), "", 1008, "Auth error: an ID token or a device key is required"},
+		{"Bearer and nothing", appQuery(uid, "opus_fs320", 120, ""), "Bearer ", 1008, invalid},
+		{"Basic", appQuery(uid, "opus_fs320", 120, ""), "Basic eDp5", 1008, invalid},
+		{"garbage token", appQuery(uid, "opus_fs320", 120, ""), "Bearer not-a-token", 1008, invalid},
+		{"another user's token", appQuery(uid, "pcm16", 120, ""), "Bearer " + theirs, 1008, invalid},
+		{"own token, another user's uid", appQuery(other, "pcm16", 120, ""), "Bearer " + mine, 1008, invalid},
+		{"own token, unknown uid", appQuery("nobody", "pcm16", 120, ""), "Bearer " + mine, 1008, invalid},
+		{"expired token", appQuery(uid, "pcm16", 120, ""), "Bearer " + expired, 4001, "Token expired"},
+		{"missing uid", "codec=pcm16", "Bearer " + mine, 1008, "Bad uid"},
+		{"bad timeout", appQuery(uid, "pcm16", 1, ""), "Bearer " + mine, 1008, "conversation_timeout"},
+		{"unknown codec", strings.Replace(appQuery(uid, "pcm16", 120, ""), "pcm16", "mp3", 1), "Bearer " + mine, 1008, "Invalid codec"},
+		{"unsupported language", strings.Replace(appQuery(uid, "pcm16", 120, ""), "language=en", "language=xx", 1), "Bearer " + mine, 1008, "language is not supported"},
 	} {
-		c := dialListen(t, srv.base, tc.query, tc.token)
+		h := http.Header{}
+		if tc.auth != "" {
+			h.Set("Authorization", tc.auth)
+		}
+		c := dialListenWith(t, srv.base, tc.query, h)
 		m := c.until(10*time.Second, "close", func(m wsMsg) bool { return m.closeCode != 0 })
 		if m.closeCode != tc.code || !strings.Contains(m.closeText, tc.reason) {
 			t.Errorf("%s: close %d %q, want %d %q", tc.name, m.closeCode, m.closeText, tc.code, tc.reason)
@@ -341,7 +370,7 @@ func TestListenCustomSTT(t *testing.T) {
 	data := t.TempDir()
 	srv := startServe(t, data)
 	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
-	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, "custom_stt=enabled"), "")
+	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, "custom_stt=enabled"), ownerToken(t, data, uid))
 	ready := event(c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil }), "service_status")
 	if ready["status"] != "ready" || ready["provider"] != nil {
 		t.Fatalf("ready %v", ready)
@@ -374,7 +403,7 @@ func TestListenSTTFailure(t *testing.T) {
 	data := t.TempDir()
 	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"Please call the plumber about the leak."}],"fail_after_utterances":1}`))
 	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
-	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), "")
+	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), ownerToken(t, data, uid))
 	go c.stream(packets, 4)
 	failed := event(c.until(20*time.Second, "stt_failed", func(m wsMsg) bool { return event(m, "service_status") != nil && strings.Contains(m.text, "stt_failed") }), "service_status")
 	if failed["outcome"] != "upstream_error" || failed["retryable"] != true || failed["provider"] != "scripted" || failed["reason"] != "connection_lost" {
@@ -399,7 +428,7 @@ func TestListenSegmentsSurviveKill9(t *testing.T) {
 	srv := startServe(t, data, script)
 	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
 	key := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "dev")
-	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), "")
+	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), ownerToken(t, data, uid))
 	go c.stream(packets, 4)
 	segs := segmentsOf(c.until(20*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil }))
 	srv.cmd.Process.Signal(syscall.SIGKILL)
@@ -437,7 +466,7 @@ func TestListenEveryCodec(t *testing.T) {
 				rate = 8000
 			}
 			q := strings.Replace(appQuery(uid, codec, 120, ""), "sample_rate=16000", "sample_rate="+strconv.Itoa(rate), 1)
-			c := dialListen(t, srv.base, q, "")
+			c := dialListen(t, srv.base, q, ownerToken(t, data, uid))
 			if m := c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil || m.closeCode != 0 }); m.closeCode != 0 {
 				if strings.Contains(m.closeText, "not available in this build") && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
 					t.Skipf("%s: %s (make test builds with every codec)", codec, m.closeText)

@@ -46,7 +46,7 @@ func TestLocalSpeechThroughEveryCodec(t *testing.T) {
 				rate = 8000
 			}
 			q := strings.Replace(appQuery(uid, codec, 120, ""), "sample_rate=16000", "sample_rate="+strconv.Itoa(rate), 1)
-			c := dialListen(t, srv.base, q, "")
+			c := dialListen(t, srv.base, q, ownerToken(t, data, uid))
 			ready := event(c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil || m.closeCode != 0 }), "service_status")
 			if ready == nil || ready["provider"] != "pocketsphinx" {
 				t.Fatalf("%s: ready %v", codec, ready)
@@ -107,7 +107,7 @@ func TestListenFallsBackToTheNextRoute(t *testing.T) {
 	data := t.TempDir()
 	srv := startServe(t, data, writeScript(t, `{"config_error":true,"utterances":[{"text":"never heard"}]}`))
 	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
-	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), "")
+	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), ownerToken(t, data, uid))
 	ready := event(c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil }), "service_status")
 	if ready["status"] != "ready" || ready["provider"] != "pocketsphinx" || ready["reason"] != "fallback_from_scripted" {
 		t.Fatalf("ready %v", ready)

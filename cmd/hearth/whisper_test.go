@@ -31,7 +31,7 @@ func TestWhisperRouteIsPreferredOncePulled(t *testing.T) {
 	}
 	srv := startServe(t, data)
 	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
-	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), "")
+	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), ownerToken(t, data, uid))
 	ready := event(c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil }), "service_status")
 	if ready["provider"] != "whisper" {
 		t.Fatalf("ready %v, want the whisper route first", ready)
@@ -42,7 +42,7 @@ func TestWhisperRouteIsPreferredOncePulled(t *testing.T) {
 	srv.stop(t)
 
 	srv = startServe(t, data, "HEARTH_STT_ROUTES=pocketsphinx,whisper")
-	c = dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), "")
+	c = dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), ownerToken(t, data, uid))
 	ready = event(c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil }), "service_status")
 	if want := map[bool]string{true: "pocketsphinx", false: "whisper"}[pocketsphinxBuilt()]; ready["provider"] != want {
 		t.Fatalf("ready %v, want %s first", ready, want)
