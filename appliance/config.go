@@ -42,9 +42,14 @@ type Config struct {
 	BodyTimeout time.Duration
 	// MaxConns caps concurrent connections; more wait until one closes.
 	MaxConns int
-	// ListenRequireToken refuses /v4/listen upgrades that carry no ID token
-	// (by default the uid is enough, as in the reference's contract).
-	ListenRequireToken bool
+	// FirebaseProjectID, when set, accepts Firebase ID tokens of that
+	// project (an Omi app rebuilt to point at this box) wherever an ID
+	// token is taken, as the user each Firebase account is bound to.
+	// Verifying them fetches Google's public signing certificates from
+	// FirebaseCertsURL: the feature's one outbound call, made only when
+	// this is set.
+	FirebaseProjectID string
+	FirebaseCertsURL  string
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration
@@ -254,8 +259,13 @@ func DefaultConfig() Config {
 		EmbedDims:        384,
 		MDNS:             true,
 		PlainHTTP:        "lan",
+		FirebaseCertsURL: DefaultFirebaseCertsURL,
 	}
 }
+
+// DefaultFirebaseCertsURL is where Google publishes the certificates that
+// sign Firebase ID tokens.
+const DefaultFirebaseCertsURL = "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
 
 // Validate reports the first problem with c.
 func (c Config) Validate() error {
@@ -325,6 +335,14 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("llm timeout %v must be positive", c.LLMTimeout))
 		}
 	}
+	if c.FirebaseProjectID != "" {
+		if !validFirebaseProjectID(c.FirebaseProjectID) {
+			errs = append(errs, fmt.Errorf("firebase project id %q is not a project id (lowercase letters, digits and hyphens)", c.FirebaseProjectID))
+		}
+		if u, err := url.Parse(c.FirebaseCertsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("firebase certs url %q must be an http(s) URL", c.FirebaseCertsURL))
+		}
+	}
 	if _, err := ParseOAuthClients(c.OAuthClients); err != nil {
 		errs = append(errs, err)
 	}
@@ -346,6 +364,21 @@ func checkBaseURL(what, raw string) error {
 		return fmt.Errorf("%s %q must be an http(s) URL such as http://127.0.0.1:11434/v1", what, raw)
 	}
 	return nil
+}
+
+// validFirebaseProjectID accepts a Google Cloud project id: lowercase
+// letters, digits and hyphens (a legacy domain-scoped one also has a dot
+// and a colon), at most 100 characters.
+func validFirebaseProjectID(id string) bool {
+	if id == "" || len(id) > 100 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == ':') {
+			return false
+		}
+	}
+	return true
 }
 
 // validLanguageCode accepts "" (off) or a BCP 47-like code: letters, digits

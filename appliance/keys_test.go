@@ -165,6 +165,12 @@ func TestConfigValidate(t *testing.T) {
 		{"TranslateToPortuguese", func(c *appliance.Config) { c.TranslateTo = "pt-BR"; c.TranslationEvent = "translation" }, true},
 		{"TranslateToNonsense", func(c *appliance.Config) { c.TranslateTo = "en; rm -rf" }, false},
 		{"UnknownTranslationEvent", func(c *appliance.Config) { c.TranslationEvent = "translated" }, false},
+		{"FirebaseProject", func(c *appliance.Config) { c.FirebaseProjectID = "omi-on-my-box" }, true},
+		{"FirebaseProjectWithSlash", func(c *appliance.Config) { c.FirebaseProjectID = "omi/../x" }, false},
+		{"FirebaseCertsNotHTTP", func(c *appliance.Config) {
+			c.FirebaseProjectID, c.FirebaseCertsURL = "omi-on-my-box", "file:///etc/passwd"
+		}, false},
+		{"FirebaseCertsUnusedWhenOff", func(c *appliance.Config) { c.FirebaseCertsURL = "" }, true},
 	} {
 		c := appliance.DefaultConfig()
 		tc.mut(&c)

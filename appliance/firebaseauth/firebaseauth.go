@@ -30,7 +30,7 @@ import (
 
 // DefaultCertsURL serves the certificates Firebase signs ID tokens with: a
 // JSON object of key id → PEM X.509 certificate, with Cache-Control max-age.
-const DefaultCertsURL = "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+const DefaultCertsURL = appliance.DefaultFirebaseCertsURL
 
 // IssuerPrefix + the project id is the iss claim of the project's tokens.
 const IssuerPrefix = "https://securetoken.google.com/"

@@ -77,7 +77,8 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", cfg.TrustedProxies, "reverse proxies whose X-Forwarded-Host/-Proto are believed (IPs or CIDRs, comma separated)")
 	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", cfg.BodyTimeout, "how long a request body may take to arrive")
 	fs.IntVar(&cfg.MaxConns, "max-conns", cfg.MaxConns, "most concurrent connections; more wait until one closes")
-	fs.BoolVar(&cfg.ListenRequireToken, "listen-require-token", cfg.ListenRequireToken, "refuse /v4/listen connections without an ID token (default: the uid is enough)")
+	fs.StringVar(&cfg.FirebaseProjectID, "firebase-project-id", cfg.FirebaseProjectID, "accept Firebase ID tokens of this project (an Omi app rebuilt to point at this box) as the user each Firebase account is bound to (hearth users bind-firebase); fetches Google's signing certificates, the one outbound call this makes (default: off)")
+	fs.StringVar(&cfg.FirebaseCertsURL, "firebase-certs-url", cfg.FirebaseCertsURL, "where --firebase-project-id fetches the certificates that sign Firebase ID tokens (a mirror or a test server otherwise)")
 	fs.StringVar(&cfg.TranslateTo, "translate-to", cfg.TranslateTo, "translate live segments of other languages into this one (e.g. en) through the LLM route; needs --llm-base-url")
 	fs.StringVar(&cfg.TranslationEvent, "translation-event", cfg.TranslationEvent, "live event for translations: translating (the Omi app's) or translation (the contract's name)")
 	fs.StringVar(&cfg.STTRoutes, "stt-routes", cfg.STTRoutes, "speech routes in order of preference, comma separated (default: whisper, pocketsphinx, then configured remote routes; none: no route, custom STT only); unavailable ones are skipped")
@@ -119,6 +120,41 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.TLSNames, "tls-names", cfg.TLSNames, "extra DNS names for the local CA's certificate, comma separated (the host name, HOST.local and localhost are always in)")
 	fs.StringVar(&cfg.PlainHTTP, "plain-http", cfg.PlainHTTP, "who may use plain HTTP on --addr: lan (anyone) or loopback (this machine only; others are told to use HTTPS)")
 	fs.IntVar(&cfg.EmbedDims, "embed-dims", cfg.EmbedDims, "embedding dimensions (multiple of 8); changing it re-embeds everything")
+}
+
+// deprecatedFlags are serve flags that no longer do anything, with why.
+// They are still accepted, so that a service installed with one keeps
+// starting; serve names each one given in a warning.
+var deprecatedFlags = map[string]string{
+	"listen-require-token": "/v4/listen and /v1/custom-stt always require an ID token or a device key",
+}
+
+// deprecatedServeFlags registers deprecatedFlags on fs as boolean flags;
+// the name of each one given (or set through its twin) is appended to
+// given.
+func deprecatedServeFlags(fs *flag.FlagSet, given *[]string) {
+	for name, why := range deprecatedFlags {
+		fs.Var(deprecatedBool{name: name, given: given}, name, "deprecated, does nothing: "+why)
+	}
+}
+
+// deprecatedBool accepts a boolean and records that it was given. Its
+// value always reads as the default, so `service install` leaves it out
+// of the unit it writes.
+type deprecatedBool struct {
+	name  string
+	given *[]string
+}
+
+func (d deprecatedBool) String() string   { return "false" }
+func (d deprecatedBool) IsBoolFlag() bool { return true }
+
+func (d deprecatedBool) Set(s string) error {
+	if _, err := strconv.ParseBool(s); err != nil {
+		return fmt.Errorf("not a boolean")
+	}
+	*d.given = append(*d.given, d.name)
+	return nil
 }
 
 type floatValue struct{ p *float64 }

@@ -62,6 +62,8 @@ type Main struct {
 	// logRing keeps the log's last records for the console's System page
 	// (set by serve; nil in tests that build a Main with their own logger).
 	logRing *logring.Ring
+	// deprecated names the deprecated flags given; serve warns of each.
+	deprecated []string
 }
 
 // NewMain returns a Main with the default configuration.
@@ -109,6 +111,9 @@ func (m *Main) Run(ctx context.Context) error {
 	embedder := newEmbedder(m.Config, m.Logger)
 	m.events = events.NewBroker(0)
 	m.auth = authn.New(db, signer, m.Logger, nil)
+	if err := m.withFirebase(); err != nil {
+		return err
+	}
 
 	// Background work runs until the appliance's context ends; Close
 	// cancels it and waits.
@@ -331,6 +336,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	m := NewMain()
 	fs := newFlagSet("serve", stderr)
 	serveFlags(fs, &m.Config)
+	deprecatedServeFlags(fs, &m.deprecated)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -348,6 +354,9 @@ func serve(ctx context.Context, m *Main, stderr io.Writer) error {
 	m.logRing = logring.NewRing(logRecordsKept)
 	logger = slog.New(logring.New(logger.Handler(), m.logRing, slog.LevelInfo))
 	m.Logger, m.Stderr = logger, stderr
+	for _, name := range m.deprecated {
+		logger.Warn("a deprecated flag was given; it does nothing", "flag", "--"+name, "why", deprecatedFlags[name])
+	}
 	stopProfile, err := startCPUProfile()
 	if err != nil {
 		return err

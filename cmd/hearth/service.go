@@ -44,6 +44,7 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	m.Config.DataDir = sysinit.DefaultDataDir()
 	fs := newFlagSet("service "+action, stderr)
 	serveFlags(fs, &m.Config)
+	deprecatedServeFlags(fs, &m.deprecated)
 	user := fs.String("user", "", "system user the service runs as (install only; default: the service manager's)")
 	dryRun := fs.Bool("dry-run", false, "install only: print the service configuration instead of registering it")
 	if err := parseFlags(fs, args[1:]); err != nil {

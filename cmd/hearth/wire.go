@@ -14,6 +14,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/firebaseauth"
 	"github.com/hearth-appliance/hearth/appliance/listen"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
@@ -263,4 +264,22 @@ func newVoiceExtractor(cfg appliance.Config, logger *slog.Logger) (speaker.Extra
 		ex = speaker.WithThreshold(ex, cfg.SpeakerThreshold)
 	}
 	return ex, nil
+}
+
+// withFirebase makes Firebase ID tokens of --firebase-project-id
+// authenticate as their bound users. Off (no verifier, nothing fetched)
+// unless the project is set.
+func (m *Main) withFirebase() error {
+	if m.Config.FirebaseProjectID == "" {
+		return nil
+	}
+	v, err := firebaseauth.New(firebaseauth.Config{ProjectID: m.Config.FirebaseProjectID, CertsURL: m.Config.FirebaseCertsURL,
+		Logger: m.Logger})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	m.auth.WithFirebase(v)
+	m.Logger.Info("Firebase ID tokens accepted for bound accounts; their signing certificates are fetched from outside the LAN",
+		"project", m.Config.FirebaseProjectID, "certs_url", redactURL(m.Config.FirebaseCertsURL))
+	return nil
 }
