@@ -44,17 +44,19 @@ func openStore(ctx context.Context, dataDir string, create bool) (*store.DB, err
 }
 
 const usersUsage = `Usage:
-  hearth users add  --data DIR --name NAME [--time-zone Europe/Berlin]   create a user; prints its id
-  hearth users list --data DIR                                           list users
-  hearth users passwd --data DIR --user UID    set a console password, read from standard input
+  hearth users add  --data DIR --name NAME [--time-zone Europe/Berlin]       create a user; prints its id
+  hearth users list --data DIR                                               list users and their Firebase accounts
+  hearth users passwd --data DIR --user UID                                  set a console password, read from standard input
+  hearth users bind-firebase   --data DIR --user UID --firebase-uid FUID     let a Firebase account (a rebuilt Omi app's) act as the user
+  hearth users unbind-firebase --data DIR --firebase-uid FUID [--user UID]   stop it
 
 Run 'hearth users add --help' for a subcommand's flags.
 `
 
 const keysUsage = `Usage:
-  hearth keys create --data DIR --user UID --kind dev|mcp [--name N] [--scopes a,b]   create a key; printed once
-  hearth keys list   --data DIR --user UID                                            list keys (never whole)
-  hearth keys revoke --data DIR --user UID --key KEY_ID_OR_KEY                        revoke a key
+  hearth keys create --data DIR --user UID --kind dev|mcp|stt [--name N] [--scopes a,b]   create a key; printed once
+  hearth keys list   --data DIR --user UID                                                list keys (never whole)
+  hearth keys revoke --data DIR --user UID --key KEY_ID_OR_KEY                            revoke a key
 
 Run 'hearth keys create --help' for a subcommand's flags.
 `
@@ -64,7 +66,7 @@ func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "
 
 func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageErr("users needs a subcommand: add, list or passwd")
+		return usageErr("users needs a subcommand: add, list, passwd, bind-firebase or unbind-firebase")
 	}
 	if isHelp(args[0]) {
 		fmt.Fprint(stdout, usersUsage)
@@ -115,10 +117,19 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
+		accounts, err := db.FirebaseAccounts(ctx)
+		if err != nil {
+			return err
+		}
+		firebase := map[string][]string{}
+		for _, a := range accounts {
+			firebase[a.UserID] = append(firebase[a.UserID], a.UID)
+		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tTIME ZONE\tCREATED")
+		fmt.Fprintln(tw, "ID\tNAME\tTIME ZONE\tCREATED\tFIREBASE")
 		for _, u := range us {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.ID, u.Name, orDash(u.TimeZone), u.CreatedAt.Format(time.RFC3339))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.ID, u.Name, orDash(u.TimeZone), u.CreatedAt.Format(time.RFC3339),
+				orDash(strings.Join(firebase[u.ID], ",")))
 		}
 		return tw.Flush()
 	case "passwd":
@@ -148,8 +159,10 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintln(stderr, "password set; the user's browsers are signed out")
 		return nil
+	case "bind-firebase", "unbind-firebase":
+		return runFirebaseBinding(ctx, args[0], fs, &cfg, args[1:], stdout)
 	default:
-		return usageErr("unknown users subcommand %q (add, list, passwd)", args[0])
+		return usageErr("unknown users subcommand %q (add, list, passwd, bind-firebase, unbind-firebase)", args[0])
 	}
 }
 
@@ -167,7 +180,7 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	user := fs.String("user", "", "the user id the key acts for")
 	switch args[0] {
 	case "create":
-		kind := fs.String("kind", "dev", "key family: dev (developer API), mcp (assistants) or stt (a phone app's custom STT: /v1/custom-stt only)")
+		kind := fs.String("kind", "dev", "key family: dev (developer API), mcp (assistants) or stt (a device key: the live-audio sockets /v4/listen and /v1/custom-stt only)")
 		name := fs.String("name", "", "a label for the key (default: '<kind> key')")
 		scopes := fs.String("scopes", "", "comma-separated scopes (default: read-only for dev keys, all for mcp keys): "+strings.Join(appliance.AvailableScopes, ","))
 		if err := parseFlags(fs, args[1:]); err != nil {
@@ -186,7 +199,7 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			sc = appliance.AvailableScopes
 		case appliance.KeyKindSTT:
 			if strings.TrimSpace(*scopes) != "" {
-				return usageErr("custom-STT keys take no scopes: they open /v1/custom-stt and nothing else")
+				return usageErr("device keys (stt) take no scopes: they open the live-audio sockets, /v4/listen and /v1/custom-stt, and nothing else")
 			}
 			sc = []string{}
 		}

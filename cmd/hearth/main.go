@@ -28,9 +28,9 @@ const usage = `hearth: a self-hosted home for a wearable's conversations
 
 Usage:
   hearth serve   [--data DIR] [--addr HOST:PORT] [flags]   run the appliance
-  hearth users   add|list  --data DIR [--name NAME]        manage users
+  hearth users   add|list|passwd|bind-firebase|unbind-firebase --data DIR  manage users
   hearth keys    create|list|revoke --data DIR --user UID  manage API keys
-  hearth token   --data DIR --user UID [--ttl 24h]         print an ID token
+  hearth token   --data DIR --user UID [--ttl 24h]         print an ID token (opens the live sockets too)
   hearth models  list|pull|verify|rm [NAME] --data DIR     speech model files
   hearth backup  --data DIR --out FILE                     copy the database while serving
   hearth restore FILE --data DIR                           put a backup in place (appliance stopped)
