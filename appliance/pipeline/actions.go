@@ -31,7 +31,6 @@ const (
 	// topicOverlap: two items whose content words overlap this much (of the
 	// smaller set) are one topic, and only one is kept.
 	topicOverlap = 0.67
-	pastDueGrace = 24 * time.Hour // reference: a due date more than 1 day in the past is cleared
 )
 
 // task is an action item being built.
@@ -41,37 +40,6 @@ type task struct {
 	topic []string // content stems, for the one-item-per-topic rule
 	due   *time.Time
 	utt   int // the utterance it came from
-}
-
-// timing is what the extractors know of when the conversation happened.
-type timing struct {
-	start time.Time      // the conversation's start; zero when unknown
-	loc   *time.Location // the user's zone
-	ref   time.Time      // start in loc
-}
-
-func newTiming(start time.Time, loc *time.Location) timing {
-	if loc == nil {
-		loc = time.Local
-	}
-	return timing{start: start, loc: loc, ref: start.In(loc)}
-}
-
-// known: without a start nothing relative can be resolved.
-func (tm timing) known() bool { return !tm.start.IsZero() }
-
-// due resolves the cue of ws[a:b] as a due date, marking its words in used.
-func (tm timing) due(ws []cword, a, b int, used []bool) (*time.Time, bool) {
-	c := scanCues(ws, a, b, tm.ref, used)
-	if !c.found || !tm.known() {
-		return nil, c.found
-	}
-	r, ok := c.resolve(tm.start, tm.loc)
-	if !ok || c.past || r.at.Before(tm.start.Add(-pastDueGrace)) {
-		return nil, c.found
-	}
-	at := r.at
-	return &at, true
 }
 
 // Commitment patterns, matched after the subject ("I", "we") and any
@@ -276,7 +244,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 				continue
 			}
-			due := said
+			due := tm.taskDue(ws, a, taskOpener(ws, a, body), b, used, said)
 			if due == nil && lastAt != nil && thenRef(ws, a, b, used) {
 				due = lastAt
 			}

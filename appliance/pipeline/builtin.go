@@ -87,7 +87,7 @@ func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structure
 		}
 		if a.english {
 			s.Category = classify(a, s.Title)
-			tm := newTiming(in.StartedAt, in.Location)
+			tm := newTiming(in)
 			dl = newDialogue(a.doc, in.Segments, in.UserName)
 			s.ActionItems = toActionItems(dl.actionItems(tm))
 			s.Events = dl.events(tm)

@@ -79,6 +79,12 @@ func FuzzBuiltinStructure(f *testing.F) {
 			t.Errorf("overview has %d runes", n)
 		}
 		checkStructureInvariants(t, "fuzz", s)
+		end := newTiming(in).end
+		for _, it := range s.ActionItems {
+			if it.DueAt != nil && it.DueAt.Before(end) {
+				t.Errorf("%q due %v, before the conversation's end %v", it.Description, it.DueAt, end)
+			}
+		}
 		ms, err := b.Memories(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
