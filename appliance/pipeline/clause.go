@@ -17,13 +17,22 @@ var subjectPronouns = wordSet(`i i'm i'll i've i'd we we're we'll we've we'd you
 	you've he he's he'll she she's she'll they they're they'll it it's it'll that's there's`)
 
 // clauses splits ws into clauses, returned as [start, end) word ranges.
-func clauses(ws []cword) [][2]int {
+// runOn marks words from a segment with no punctuation at all (see runon.go).
+func clauses(ws []cword, runOn bool) [][2]int {
 	var out [][2]int
 	start := 0
 	for k := 0; k < len(ws); k++ {
-		if k > start && clauseBreakBefore(ws, k) {
-			out = append(out, [2]int{start, k})
-			start = k
+		breaks := k > start && clauseBreakBefore(ws, k)
+		if runOn && k > start && !breaks {
+			breaks = runOnBreak(ws, start, k) && !onlyCue(ws, start, k)
+		}
+		if breaks {
+			cut := k
+			if runOn {
+				cut = withConnectives(ws, start, k)
+			}
+			out = append(out, [2]int{start, cut})
+			start = cut
 		}
 		if p := ws[k].punct; p != 0 && p != ',' || p == ',' && !listContinues(ws, k+1) {
 			out = append(out, [2]int{start, k + 1})

@@ -189,7 +189,7 @@ func (d *document) addSentence(s string, from, to, first int) {
 			b = last // don't leave a stub
 		} else {
 			for k := b; k > a+chunkTokens/2; k-- {
-				if inSet(clauseMarkers, d.tokens[k].lower) {
+				if inSet(clauseMarkers, d.tokens[k].lower) || d.opensRequest(k) {
 					for k-1 > a+chunkTokens/2 && inSet(clauseMarkers, d.tokens[k-1].lower) {
 						k-- // "and | then" → "| and then"
 					}
@@ -206,6 +206,16 @@ func (d *document) addSentence(s string, from, to, first int) {
 		d.sentences = append(d.sentences, sentence{text: strings.TrimSpace(s[d.tokens[a].start:end]), first: a, last: b})
 		a = b
 	}
+}
+
+// opensRequest: tokens[k] opens a request or a commitment in unpunctuated
+// speech ("can you", "please", "I'll"), a place to cut a long run.
+func (d *document) opensRequest(k int) bool {
+	w := d.tokens[k].lower
+	if inSet(requestModals, w) {
+		return k+1 < len(d.tokens) && d.tokens[k+1].lower == "you"
+	}
+	return w == "please" || inSet(runOnOpeners, w)
 }
 
 // clauseMarkers start a new clause in unpunctuated speech.

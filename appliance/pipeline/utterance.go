@@ -64,6 +64,7 @@ func newDialogue(d *document, segs []appliance.TranscriptSegment, userName strin
 			dl.speakers = append(dl.speakers, s.Speaker)
 		}
 	}
+	punctuated := make([]bool, len(segs)) // the segment holds some punctuation
 	for _, s := range d.sentences {
 		seg := d.tokens[s.first].seg
 		u := utterance{seg: seg, text: s.text, speaker: segs[seg].Speaker}
@@ -73,8 +74,14 @@ func newDialogue(d *document, segs []appliance.TranscriptSegment, userName strin
 			continue
 		}
 		u.question = u.words[len(u.words)-1].punct == '?'
-		u.clauses = clauses(u.words)
+		for _, w := range u.words {
+			punctuated[seg] = punctuated[seg] || w.punct != 0
+		}
 		dl.utts = append(dl.utts, u)
+	}
+	for i := range dl.utts {
+		u := &dl.utts[i]
+		u.clauses = clauses(u.words, !punctuated[u.seg])
 	}
 	return dl
 }
