@@ -646,6 +646,7 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 	if from >= to {
 		return "", nil, false
 	}
+	to = nextRequest(ws, from, to)
 	verb := ws[from].lower
 	words := make([]string, 0, min(to-from, maxDescriptionWords))
 	content, names := 0, 0
@@ -668,10 +669,10 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 			topic = append(topic, stem(strings.TrimSuffix(w.lower, "'s")))
 		}
 	}
-	// don't end on a dangling function word ("Send the report to")
+	// don't end on a dangling function word or a filler ("Send the report to", "… home oh")
 	for len(words) > 1 {
 		last := strings.ToLower(strings.TrimSuffix(words[len(words)-1], ","))
-		if !inSet(stopWords, last) || inSet(keepAtEnd, last) {
+		if !inSet(stopWords, last) && !isFiller(last) || inSet(keepAtEnd, last) {
 			break
 		}
 		words = words[:len(words)-1]
@@ -682,6 +683,21 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 	vagueObject := from+1 < to && inSet(vagueObjects, ws[from+1].lower)
 	vague = inSet(stativeVerbs, verb) || content == 0 && (names == 0 || vagueObject || inSet(nameOnlyVerbs, verb))
 	return strings.Join(words, " "), topic, vague
+}
+
+// nextRequest ends a task body ws[from:to] where "please" opens the next
+// request ("send them the budget report please remind the team"); "please"
+// before a cue or at the end stays and is trimmed as noise.
+func nextRequest(ws []cword, from, to int) int {
+	for k := from + 1; k+1 < to; k++ {
+		if ws[k].lower == "please" && ws[k-1].punct == 0 && !inSet(stopWords, ws[k+1].lower) && !inSet(cueStarts, ws[k+1].lower) {
+			for k > from+1 && inSet(connectives, ws[k-1].lower) {
+				k--
+			}
+			return k
+		}
+	}
+	return to
 }
 
 // keepAtEnd are function words that can end a task ("Pick up the kids",

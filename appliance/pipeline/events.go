@@ -177,6 +177,10 @@ func (dl *dialogue) proposedTime(i int, ws []cword, a, b int, tm timing) (applia
 	if !dl.proposal(i, ws, a, b) || !dl.agreed(i) {
 		return appliance.Event{}, false
 	}
+	if t := indexInt(dl.utts[i].tasks, a); t >= 0 && !inSet(attendVerbs, dl.utts[i].taskVerbs[t]) {
+		// "Can you send the report by Friday at two?" "Sure." dates the task, not a plan
+		return appliance.Event{}, false
+	}
 	c := scanCues(ws, a, b, tm.ref, nil)
 	if !c.date || !c.clock || c.past || c.rel {
 		return appliance.Event{}, false

@@ -33,6 +33,8 @@ func FuzzBuiltinStructure(f *testing.F) {
 		{"I'm allergic to peanuts. My daughter's name is Mia. My doctor said I should walk more.", "en"},
 		{"at at at by by the the end of of next next next month week weekend half past quarter to", "en"},
 		{"Note to self,\nremind me\nlet me\nyou said you'd", "en"},
+		{budgetCall[0][0] + "\n" + budgetCall[0][1], "en"},
+		{"thanks for the call this morning we need to send it please remind them and then i'll call you by then so could you", "en"},
 	}
 	for _, s := range seeds {
 		f.Add(s.text, s.lang)

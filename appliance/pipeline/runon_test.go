@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hearth-appliance/hearth/appliance"
@@ -104,5 +105,26 @@ func TestLongRunIsCutAtARequest(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("sentences (-want +got):\n%s", d)
+	}
+}
+
+func TestTaskDescriptionStopsAtTheNextRequest(t *testing.T) {
+	t.Parallel()
+	ny := mustZone(t, "America/New_York")
+	wed := time.Date(2026, 3, 11, 15, 0, 0, 0, ny)
+	tests := []struct {
+		text string
+		want []item
+	}{
+		{"Can you send them the budget report please remind the team?", []item{{"Send them the budget report", ""}}},
+		{"Can you send them the budget report and please call Ana?", []item{{"Send them the budget report", ""}}},
+		{"Can you send them the budget report please?", []item{{"Send them the budget report", ""}}},
+		{"Can you send them the report please by Friday?", []item{{"Send them the report", "2026-03-13 23:59"}}},
+	}
+	for _, tt := range tests {
+		s := structure(t, dialogueInput(wed, turn{"1", tt.text}, turn{"U", "Sure."}))
+		if d := cmp.Diff(tt.want, items(s, ny)); d != "" {
+			t.Errorf("%q (-want +got):\n%s", tt.text, d)
+		}
 	}
 }
