@@ -428,7 +428,8 @@ func (s speech) text(i int) string { return s.texts[i] }
 // streamAll sends every frame at speed× real time.
 func streamAll(t *testing.T, c *omiapp.Client, frames [][]byte, speed float64) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	took := time.Duration(float64(len(frames)) * float64(omiapp.FrameDuration) / speed)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*took+30*time.Second)
 	defer cancel()
 	if err := c.Stream(ctx, frames, omiapp.FrameDuration, speed); err != nil {
 		t.Fatalf("streaming: %v\n%s", err, messages(c.State()))
@@ -597,9 +598,6 @@ var omiSession = []said{
 	{text: "After dinner we could watch a movie or play a board game with the kids.", pause: 1.3},
 	{text: "The dentist moved my appointment to Friday morning at half past ten.", pause: 4.0},
 	{text: "On Saturday I want to repair the bicycle and clean the garage before the weather turns cold.", pause: 1.0},
-	{text: "Do we still have paint for the fence?", pause: 0.6},
-	{text: "I think there is half a can in the basement next to the old lamp.", pause: 2.1},
-	{text: "Great.", pause: 1.2},
 	{text: "The neighbours invited us for a barbecue on Sunday afternoon, and they asked if we could bring a salad.", pause: 0.8},
 	{text: "I can make the potato salad that everybody liked last summer.", pause: 1.7},
 	{text: "Don't forget to buy fresh herbs at the market.", pause: 4.0},
@@ -624,7 +622,9 @@ func TestOmiAppViewEqualsStoredTranscript(t *testing.T) {
 	sp := compose(t, 0.5, parts...)
 	frames := wearableFrames(t, "opus_fs320", sp.pcm)
 	c := o.dial(t, omiapp.Options{Codec: "opus_fs320"})
-	streamAll(t, c, frames, 4)
+	// Three times real time: PocketSphinx keeps up with that beside the
+	// other tests on two cores.
+	streamAll(t, c, frames, 3)
 	st := quiet(t, c, 2*time.Second, 20*time.Second)
 	id := o.endRecording(t)
 	st = waitCreated(t, c, sp)
@@ -675,8 +675,8 @@ func compareView(t *testing.T, sp speech, st omiapp.State, stored []omiapp.Segme
 	if len(strays) > 0 {
 		problems = append(problems, fmt.Sprintf("the app holds %d segments that are not stored: %s", len(strays), strings.Join(strays, ", ")))
 	}
-	t.Logf("%.0f s of speech; %d messages of segments (%d segments); the app shows %d, %d stored",
-		sp.seconds(), len(st.Events(omiapp.KindSegments)), len(st.ReceivedSegments()), len(view), len(stored))
+	t.Logf("%d sentences (%.0f s of speech): %d messages of segments (%d segments); the app shows %d segments, %d are stored",
+		len(sp.lines), sp.seconds(), len(st.Events(omiapp.KindSegments)), len(st.ReceivedSegments()), len(view), len(stored))
 	if u := st.Unknown(); len(u) > 0 {
 		t.Logf("%d events the app has no handler for (first: %s)", len(u), u[0].Raw)
 	}
