@@ -179,6 +179,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Translation: listen.Translation{To: m.Config.TranslateTo, Event: m.Config.TranslationEvent},
 		Logger:      m.Logger,
 	})
+	conversations.HearOutFrom(m.listen)
 	m.api, err = api.New(api.Deps{
 		Listen:         m.listen,
 		Transcriber:    transcribe.New(m.Logger, routes.batch...).WithDiarizer(profiles.Extractor),
