@@ -28,6 +28,7 @@ type recorder struct {
 	voices      map[int]*speakerVoice
 	clusters    []*voiceCluster
 	lastSpeaker int
+	suggestions []personSuggestion // recognised people to suggest after the send
 }
 
 // appMergeGap is the gap within which the Omi app joins consecutive
@@ -193,6 +194,7 @@ func (s *session) flush(ctx context.Context, final ...bool) {
 	s.lastSpeech, s.heard = s.now(), true
 	s.mu.Unlock()
 	s.send(out)
+	s.suggestPeople(ctx)
 	s.mu.Lock()
 	s.introductions(ctx, out)
 	s.mu.Unlock()

@@ -131,6 +131,9 @@ func (s *session) identify(ctx context.Context, fresh []appliance.TranscriptSegm
 		}
 		if !v.known && v.speech >= minSpeakerSpeech.Seconds() && v.speech-v.tried >= 1 {
 			s.identifySpeaker(ctx, seg.SpeakerID, v)
+			s.mu.Lock()
+			s.applyPeople(fresh[i:]) // a person assigned on recognition
+			s.mu.Unlock()
 		}
 		if v.known {
 			seg.SpeechProfileProcessed = s.household.HasProfile()
@@ -203,8 +206,35 @@ func (s *session) identifySpeaker(ctx context.Context, spk int, v *speakerVoice)
 	s.srv.d.Logger.Debug("spk identified", "user", s.user, "speaker", spk, "is_user", id.Owner,
 		"person_id", id.PersonID, "distance", id.Distance)
 	if id.PersonID != "" {
-		s.suggestPerson(ctx, spk, id)
+		if s.p.SpeakerAutoAssign {
+			s.mu.Lock()
+			if s.people == nil {
+				s.people = map[int]string{}
+			}
+			if _, named := s.people[spk]; !named {
+				s.people[spk] = id.PersonID
+			}
+			s.mu.Unlock()
+		}
+		// Suggested once the segment it names has been sent.
+		s.rec.suggestions = append(s.rec.suggestions, personSuggestion{speaker: spk, id: id})
 	}
+}
+
+// personSuggestion is a speaker recognised as a known person, to suggest
+// to the client after the flush that sends their segment.
+type personSuggestion struct {
+	speaker int
+	id      speaker.Identity
+}
+
+// suggestPeople sends the suggestions of the flush that just sent its
+// segments. Called with s.flushMu held.
+func (s *session) suggestPeople(ctx context.Context) {
+	for _, p := range s.rec.suggestions {
+		s.suggestPerson(ctx, p.speaker, p.id)
+	}
+	s.rec.suggestions = nil
 }
 
 // suggestPerson tells the client a spk sounds like a known person
@@ -217,22 +247,16 @@ func (s *session) suggestPerson(ctx context.Context, spk int, id speaker.Identit
 	personID := ""
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.p.SpeakerAutoAssign {
+	if s.p.SpeakerAutoAssign && s.people[spk] == id.PersonID {
 		personID = id.PersonID
-		if s.people == nil {
-			s.people = map[int]string{}
-		}
-		if _, named := s.people[spk]; !named {
-			s.people[spk] = id.PersonID
-			if s.conv != nil && segID != "" {
-				a := appliance.SpeakerAssignment{UserID: s.user, ConversationID: s.conv.ID, SpeakerID: spk,
-					PersonID: id.PersonID, PersonName: id.PersonName, SegmentIDs: []string{segID}}
-				go func() {
-					if _, err := s.srv.d.Conversations.AssignSpeaker(context.WithoutCancel(ctx), a); err != nil {
-						s.srv.d.Logger.Warn("automatic spk assignment not stored", "user", s.user, "err", err)
-					}
-				}()
-			}
+		if s.conv != nil && segID != "" {
+			a := appliance.SpeakerAssignment{UserID: s.user, ConversationID: s.conv.ID, SpeakerID: spk,
+				PersonID: id.PersonID, PersonName: id.PersonName, SegmentIDs: []string{segID}}
+			go func() {
+				if _, err := s.srv.d.Conversations.AssignSpeaker(context.WithoutCancel(ctx), a); err != nil {
+					s.srv.d.Logger.Warn("automatic spk assignment not stored", "user", s.user, "err", err)
+				}
+			}()
 		}
 	}
 	s.send(suggestion(spk, personID, id.PersonName, segID))
