@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -205,11 +206,27 @@ func (o owner) dial(t *testing.T, opts omiapp.Options) *omiapp.Client {
 	return c
 }
 
+// endClient waits for POST /v1/conversations as long as the appliance may
+// take to hear out a live session's last words (30 s at most) and more.
+var endClient = &http.Client{Timeout: 90 * time.Second}
+
 // endRecording is the app's POST /v1/conversations; it returns the ended
 // conversation's id.
 func (o owner) endRecording(t *testing.T) string {
 	t.Helper()
-	code, body := o.srv.call(t, "POST", "/v1/conversations", o.token, "{}")
+	req, err := http.NewRequest("POST", o.srv.base+"/v1/conversations", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+o.token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := endClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST /v1/conversations: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	code, body := resp.StatusCode, string(b)
 	if code != http.StatusOK {
 		t.Fatalf("POST /v1/conversations: %d %s", code, body)
 	}
@@ -353,10 +370,7 @@ func TestWearableKeepsTheLastWords(t *testing.T) {
 					said{text: "the car needs new tires before winter"})
 				c := o.dial(t, omiapp.Options{Codec: codec})
 				streamAll(t, c, wearableFrames(t, codec, sp.pcm), 3)
-				c.Close(10 * time.Second)
-				// The session's last words are the server's to finish
-				// after the close; then the owner ends the recording.
-				time.Sleep(3 * time.Second)
+				closeAndSettle(c)
 				stored := o.stored(t, o.endRecording(t))
 				checkWords(t, sp, []string{sp.text(0), sp.text(1)}, c.State(), stored, false)
 			})
@@ -413,13 +427,21 @@ func TestWearableKeepsTheLastWords(t *testing.T) {
 					said{text: "let us meet at the coffee shop near the office", cut: 0.15})
 				c := o.dial(t, omiapp.Options{Codec: codec})
 				streamAll(t, c, wearableFrames(t, codec, sp.pcm), 3)
-				c.Close(10 * time.Second)
-				time.Sleep(3 * time.Second)
+				closeAndSettle(c)
 				stored := o.stored(t, o.endRecording(t))
 				checkWords(t, sp, []string{sp.text(0), sp.text(1)}, c.State(), stored, false)
 			})
 		})
 	}
+}
+
+// closeAndSettle closes the socket as the app does and waits for the
+// server's answer to the close (it finishes the session's last words
+// before it answers), then a second more, before the owner ends the
+// recording from outside.
+func closeAndSettle(c *omiapp.Client) {
+	c.Close(40 * time.Second)
+	time.Sleep(time.Second)
 }
 
 // text is the i-th sentence said.
@@ -439,7 +461,7 @@ func streamAll(t *testing.T, c *omiapp.Client, frames [][]byte, speed float64) {
 // waitCreated waits for the processed recording's memory_created event.
 func waitCreated(t *testing.T, c *omiapp.Client, sp speech) omiapp.State {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	st, err := c.Wait(ctx, "memory_created", func(st omiapp.State) bool { return len(st.Events("memory_created")) > 0 })
 	if err != nil {
