@@ -50,6 +50,10 @@ type Config struct {
 	// this is set.
 	FirebaseProjectID string
 	FirebaseCertsURL  string
+	// ListenAudioGap: a live session whose audio frames stop arriving for
+	// this long ends the utterance in progress (a released button, a lost
+	// Bluetooth link), so its words are heard without waiting for a pause.
+	ListenAudioGap time.Duration
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration
@@ -249,6 +253,7 @@ func DefaultConfig() Config {
 		ReadConns:        4,
 		ShutdownTimeout:  10 * time.Second,
 		SilenceTimeout:   2 * time.Minute,
+		ListenAudioGap:   1500 * time.Millisecond,
 		TranslationEvent: "translating",
 		STTMaxDuration:   2 * time.Hour,
 		VoiceBudget:      2 * time.Hour,
@@ -316,6 +321,9 @@ func (c Config) Validate() error {
 	}
 	if c.VoiceBudget < 0 {
 		errs = append(errs, fmt.Errorf("voice budget %v is negative", c.VoiceBudget))
+	}
+	if c.ListenAudioGap < 200*time.Millisecond || c.ListenAudioGap > time.Minute {
+		errs = append(errs, fmt.Errorf("listen audio gap %v is outside 200ms to 1m", c.ListenAudioGap))
 	}
 	if c.SilenceTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("silence timeout %v is below 1s", c.SilenceTimeout))

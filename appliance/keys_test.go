@@ -171,6 +171,9 @@ func TestConfigValidate(t *testing.T) {
 			c.FirebaseProjectID, c.FirebaseCertsURL = "omi-on-my-box", "file:///etc/passwd"
 		}, false},
 		{"FirebaseCertsUnusedWhenOff", func(c *appliance.Config) { c.FirebaseCertsURL = "" }, true},
+		{"AudioGapTooShort", func(c *appliance.Config) { c.ListenAudioGap = 50 * time.Millisecond }, false},
+		{"AudioGapTooLong", func(c *appliance.Config) { c.ListenAudioGap = 2 * time.Minute }, false},
+		{"AudioGapSet", func(c *appliance.Config) { c.ListenAudioGap = 3 * time.Second }, true},
 	} {
 		c := appliance.DefaultConfig()
 		tc.mut(&c)

@@ -177,6 +177,7 @@ func (m *Main) Run(ctx context.Context) error {
 		SpoolDir:    filepath.Join(dataDir, "audio"),
 		Translator:  liveTranslator(m.Config, extractor, m.Logger),
 		Translation: listen.Translation{To: m.Config.TranslateTo, Event: m.Config.TranslationEvent},
+		Timing:      listen.Timing{AudioGap: m.Config.ListenAudioGap},
 		Logger:      m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
