@@ -134,7 +134,7 @@ func (s *session) flush(ctx context.Context, final ...bool) {
 		s.rec.heldSince = time.Time{}
 	}
 	corrected := s.correctTail()
-	if len(fresh) == 0 && corrected == nil {
+	if len(fresh) == 0 && !corrected {
 		return
 	}
 	if err := s.recordingLocked(ctx, s.streamTime(fresh)); err != nil {
@@ -152,8 +152,8 @@ func (s *session) flush(ctx context.Context, final ...bool) {
 		fresh[i].End = max(fresh[i].End+shift, fresh[i].Start)
 	}
 	out := merge(s.rec.extendable(), fresh)
-	if corrected != nil && (len(out) == 0 || out[0].ID != corrected.ID) {
-		out = append([]appliance.TranscriptSegment{*corrected}, out...)
+	if corrected && (len(out) == 0 || out[0].ID != s.rec.tail.ID) {
+		out = append([]appliance.TranscriptSegment{*s.rec.tail}, out...)
 	}
 	for i := range out {
 		if out[i].ID == "" {

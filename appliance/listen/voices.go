@@ -149,22 +149,21 @@ func (s *session) identify(ctx context.Context, fresh []appliance.TranscriptSegm
 	return len(fresh)
 }
 
-// correctTail returns the tail, marked as the owner's, when its speaker
-// has since been identified as the owner and the client still holds it
-// under its own id (the app replaces it in place); nil otherwise. Called
-// with s.flushMu held.
-func (s *session) correctTail() *appliance.TranscriptSegment {
+// correctTail marks the tail as the owner's when its speaker has since
+// been identified as the owner and the client still holds it under its
+// own id (the app replaces it in place), and reports whether it did.
+// Called with s.flushMu held.
+func (s *session) correctTail() bool {
 	t := s.rec.extendable()
 	if t == nil || t.IsUser || t.PersonID != nil || s.rec.voices == nil {
-		return nil
+		return false
 	}
 	v := s.rec.voices[t.SpeakerID]
 	if v == nil || !v.known || !v.isUser {
-		return nil
+		return false
 	}
-	c := *t
-	c.IsUser, c.SpeechProfileProcessed = true, true
-	return &c
+	t.IsUser, t.SpeechProfileProcessed = true, true
+	return true
 }
 
 // identifySpeaker embeds up to 10 s of a speaker's spans, nearest the
