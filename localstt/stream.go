@@ -131,13 +131,7 @@ func (s *stream) drain() {
 func (s *stream) Drain() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil {
-		return s.err
-	}
-	if s.closed {
-		return errors.New("whisper: stream closed")
-	}
-	return vad.QueueDrain(&s.vad, s.queue)
+	return vad.Drain(&s.vad, s.queue, s.err, s.closed, "whisper")
 }
 
 // after drops the words of hyp that end before the last committed word

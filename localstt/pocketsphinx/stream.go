@@ -160,13 +160,7 @@ func (s *stream) work(ctx context.Context) {
 func (s *stream) Drain() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil {
-		return s.err
-	}
-	if s.closed {
-		return errors.New("pocketsphinx: stream closed")
-	}
-	return vad.QueueDrain(&s.vad, s.queue)
+	return vad.Drain(&s.vad, s.queue, s.err, s.closed, "pocketsphinx")
 }
 
 func (s *stream) Words() <-chan []stt.Word { return s.words }

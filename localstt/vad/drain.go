@@ -1,6 +1,23 @@
 package vad
 
-import "github.com/hearth-appliance/hearth/appliance/stt"
+import (
+	"errors"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
+
+// Drain is a live route's stt.Drainer over its VAD and event queue, called
+// with the lock that guards them held: a failed or closed stream says so,
+// any other queues the drain.
+func Drain(v *VAD, q chan Event, failed error, closed bool, route string) error {
+	if failed != nil {
+		return failed
+	}
+	if closed {
+		return errors.New(route + ": stream closed")
+	}
+	return QueueDrain(v, q)
+}
 
 // QueueDrain puts the end of the utterance in progress (if one is open)
 // and a Mark on q, for a live route's Drain. The caller holds the lock
