@@ -219,6 +219,12 @@ func (c *customSTT) flushEvery(d time.Duration) {
 	}
 }
 
+// customReply is the external protocol's reply: an object with segments
+// and no type.
+type customReply struct {
+	Segments []customSegment `json:"segments"`
+}
+
 // customSegment is one segment of the external protocol's reply.
 type customSegment struct {
 	Text    string  `json:"text"`
@@ -239,7 +245,7 @@ func (c *customSTT) flush() {
 	for i, s := range segs {
 		out[i] = customSegment{Text: s.Text, Speaker: s.Speaker, Start: s.Start, End: s.End}
 	}
-	b, _ := json.Marshal(map[string]any{"segments": out})
+	b, _ := json.Marshal(customReply{Segments: out})
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	c.conn.SetWriteDeadline(time.Now().Add(writeWait))

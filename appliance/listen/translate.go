@@ -112,16 +112,33 @@ func (s *session) translate(ctx context.Context) {
 	}
 }
 
-// translationEvent shapes translated segments: "translating" carries the
-// whole segments (what the Omi app reads), "translation" only each id and
-// its translations (the contract's shape).
-func translationEvent(kind string, segs []appliance.TranscriptSegment) map[string]any {
+// translating carries the whole translated segments (what the Omi app
+// reads, "translating").
+type translating struct {
+	Type     string                        `json:"type"`
+	Segments []appliance.TranscriptSegment `json:"segments"`
+}
+
+// translation carries each segment's id and its translations only (the
+// contract's "translation").
+type translation struct {
+	Type     string              `json:"type"`
+	Segments []translatedSegment `json:"segments"`
+}
+
+type translatedSegment struct {
+	ID           string                  `json:"id"`
+	Translations []appliance.Translation `json:"translations"`
+}
+
+// translationEvent shapes translated segments as the configured event.
+func translationEvent(kind string, segs []appliance.TranscriptSegment) any {
 	if kind == TranslationEvent {
-		out := make([]map[string]any, len(segs))
+		out := make([]translatedSegment, len(segs))
 		for i, s := range segs {
-			out[i] = map[string]any{"id": s.ID, "translations": s.Translations}
+			out[i] = translatedSegment{ID: s.ID, Translations: s.Translations}
 		}
-		return map[string]any{"type": TranslationEvent, "segments": out}
+		return translation{Type: TranslationEvent, Segments: out}
 	}
-	return map[string]any{"type": TranslatingEvent, "segments": segs}
+	return translating{Type: TranslatingEvent, Segments: segs}
 }
