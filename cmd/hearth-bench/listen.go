@@ -363,15 +363,16 @@ func (r listenResult) markdown(opts listenOptions, cores int) string {
 	if wall > 0 {
 		serverPct = 100 * r.serverCPU.Seconds() / wall / float64(cores)
 	}
-	b.WriteString("| connected | dropped | segments | p50 | p99 | max | within flush+1 s | server CPU (of all cores) | CPU per session | driver CPU | audio frames/s |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| connected | dropped | segments | p50 | p95 | p99 | max | within flush+1 s | server CPU (of all cores) | CPU per session | driver CPU | audio frames/s |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	perSession := 0.0
 	if r.connected > 0 && wall > 0 {
 		perSession = 100 * r.serverCPU.Seconds() / wall / float64(r.connected)
 	}
-	fmt.Fprintf(&b, "| %d/%d | %d | %d | %s | %s | %s | %.1f %% | %.1f %% | %.3f %% of a core | %.1f %% | %.0f |\n",
+	fmt.Fprintf(&b, "| %d/%d | %d | %d | %s | %s | %s | %s | %.1f %% | %.1f %% | %.3f %% of a core | %.1f %% | %.0f |\n",
 		r.connected, r.sessions, r.dropped, r.segments,
-		fmtDur(percentile(r.latencies, 50)), fmtDur(percentile(r.latencies, 99)), fmtDur(percentile(r.latencies, 100)),
+		fmtDur(percentile(r.latencies, 50)), fmtDur(percentile(r.latencies, 95)), fmtDur(percentile(r.latencies, 99)),
+		fmtDur(percentile(r.latencies, 100)),
 		share, serverPct, perSession, 100*r.driverCPU.Seconds()/max(wall, 1e-9)/float64(cores), float64(r.frames)/max(wall, 1e-9))
 	fmt.Fprintf(&b, "\nLatency runs from the moment a segment is due (the suggestion sent, or the end of a burst of sound) to the segment array on the client; it includes the wait of up to %s for the server's next flush, so \"within flush+1 s\" is the share delivered within 1 s of its flush. Frames go out in %s batches. Measured over %s after all sessions connected.\n",
 		fmtDur(flushCycle), opts.batch, r.elapsed.Round(time.Millisecond))

@@ -71,7 +71,7 @@ func TestListenScenarioAgainstHearth(t *testing.T) {
 			}
 			md := stdout.String()
 			row := tableRow(md, "6/6")
-			if len(row) != 11 {
+			if len(row) != 12 {
 				t.Fatalf("no socket row with every session connected:\n%s\n%s", md, stderr.String())
 			}
 			if row[1] != "0" {
@@ -80,7 +80,7 @@ func TestListenScenarioAgainstHearth(t *testing.T) {
 			if n, _ := strconv.Atoi(row[2]); n < 6 {
 				t.Errorf("%d segments from 6 sessions in 4 s", n)
 			}
-			if !strings.HasSuffix(row[6], "%") || row[6] == "0.0 %" {
+			if !strings.HasSuffix(row[7], "%") || row[7] == "0.0 %" {
 				t.Errorf("no segment within flush+1 s: %v", row)
 			}
 		})

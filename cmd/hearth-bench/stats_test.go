@@ -45,6 +45,8 @@ func TestPercentile(t *testing.T) {
 		{"ten max", seq(10), 100, 10 * time.Millisecond},
 		{"hundred p50", seq(100), 50, 50 * time.Millisecond},
 		{"hundred p90", seq(100), 90, 90 * time.Millisecond},
+		{"hundred p95", seq(100), 95, 95 * time.Millisecond},
+		{"twenty p95", seq(20), 95, 19 * time.Millisecond},
 		{"hundred p99", seq(100), 99, 99 * time.Millisecond},
 		{"hundred p99.5", seq(100), 99.5, 100 * time.Millisecond},
 		{"thousand p99", seq(1000), 99, 990 * time.Millisecond},
