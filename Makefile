@@ -128,6 +128,10 @@ bench-listen: build ## The /v4/listen socket load: SESSIONS (500) wearables stre
 	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios listen -duration $(or $(DURATION),30s) \
 		-listen-sessions $(or $(SESSIONS),500) -listen-mode $(or $(MODE),custom)
 
+.PHONY: bench-words-lost
+bench-words-lost: build ## Words lost when a live recording ends the hard way (close, 5 s stall, owner ends it, SIGTERM): SENTENCES (100) Festival sentences, PocketSphinx
+	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios words-lost -words-sentences $(or $(SENTENCES),100)
+
 .PHONY: check
 check: fmt-check vet test ## What CI runs: formatting, vet, tests
 

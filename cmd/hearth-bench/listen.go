@@ -129,6 +129,15 @@ func makeSpeechLoop(ctx context.Context, dir string) (opusLoop, error) {
 // encodeOpus runs ffmpeg's libopus as current Omi firmware encodes:
 // CELT-only, 16 kHz, 20 ms frames, 32 kbps VBR; input is ffmpeg's args.
 func encodeOpus(ctx context.Context, input ...string) ([][]byte, error) {
+	ogg, err := encodeOgg(ctx, input...)
+	if err != nil {
+		return nil, err
+	}
+	return oggPackets(ogg)
+}
+
+// encodeOgg is encodeOpus's audio as an Ogg Opus stream.
+func encodeOgg(ctx context.Context, input ...string) ([]byte, error) {
 	ffmpeg, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		return nil, errors.New("the socket scenario encodes its audio with ffmpeg (libopus): install ffmpeg (scripts/deps.sh test)")
@@ -142,7 +151,7 @@ func encodeOpus(ctx context.Context, input ...string) ([][]byte, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("encode the bench audio with ffmpeg: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	return oggPackets(out.Bytes())
+	return out.Bytes(), nil
 }
 
 // oggPackets returns the audio packets of an Ogg Opus stream (the OpusHead

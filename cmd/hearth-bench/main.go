@@ -50,8 +50,12 @@ type config struct {
 	listenSessions int           // 0: no socket scenario
 	listenMode     string        // custom or scripted
 	listenBatch    time.Duration // how frames are bunched
-	listenOnly     bool          // -scenarios listen: no HTTP scenarios
+	listenOnly     bool          // -scenarios listen or words-lost: no HTTP scenarios
 	uploadMB       int           // 0: no upload scenario
+
+	wordsLost      bool // -scenarios words-lost
+	wordsSentences int  // recordings in the words-lost scenario
+	wordsSessions  int  // of them at once
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -68,14 +72,20 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
-	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+")")
+	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios) and words-lost run alone")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
 	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
 	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript), scripted (the scripted route hears each burst of tone) or speech (the server's own routes hear a Festival phrase)")
 	fs.IntVar(&c.uploadMB, "upload-mb", 0, "also send one recording of this many MB to /v1/stt/transcribe (scripted route) and report throughput and memory")
 	fs.DurationVar(&c.listenBatch, "listen-batch", 100*time.Millisecond, "socket scenario: send the 20 ms frames in batches this long")
+	fs.IntVar(&c.wordsSentences, "words-sentences", 100, "words-lost scenario: how many Festival sentences to send, each as its own recording (at most "+strconv.Itoa(len(wordsSentences))+")")
+	fs.IntVar(&c.wordsSessions, "words-sessions", 4, "words-lost scenario: recordings streamed at once (and sessions per SIGTERM)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n")
+		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n"+
+			"-scenarios words-lost sends Festival sentences to /v4/listen, each a recording that ends the hard way (the app closes,\n"+
+			"a 5 s stall then a close, the owner ends it, SIGTERM to the server), in pcm16 and opus_fs320, and counts the words\n"+
+			"the server's own speech route (PocketSphinx) heard in the same audio that the stored transcript lacks.\n"+
+			"It needs festival (festvox-us-slt-hts), sox and ffmpeg, and a hearth built with PocketSphinx.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -114,13 +124,24 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			return c, err
 		}
 	}
-	if strings.TrimSpace(c.scenarios) == "listen" {
+	switch strings.TrimSpace(c.scenarios) {
+	case "listen":
 		c.listenOnly = true
 		if c.listenSessions == 0 && c.uploadMB == 0 {
 			return c, errors.New("-scenarios listen needs -listen-sessions N or -upload-mb N")
 		}
-	} else if _, err := selectScenarios(c.scenarios); err != nil {
-		return c, err
+	case "words-lost":
+		c.listenOnly, c.wordsLost = true, true
+		if c.wordsSentences < 1 || c.wordsSentences > len(wordsSentences) {
+			return c, fmt.Errorf("-words-sentences must be between 1 and %d", len(wordsSentences))
+		}
+		if c.wordsSessions < 1 || c.wordsSessions > 16 {
+			return c, errors.New("-words-sessions must be between 1 and 16")
+		}
+	default:
+		if _, err := selectScenarios(c.scenarios); err != nil {
+			return c, err
+		}
 	}
 	if c.uploadMB < 0 || c.uploadMB > 200 {
 		return c, errors.New("-upload-mb must be between 0 and 200 (the endpoint's limit)")
@@ -360,6 +381,36 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 		os.Remove(wav)
 		rep.listen += ur.markdown()
 		logf("upload scenario: %d in %s", ur.status, ur.elapsed.Round(time.Millisecond))
+	}
+	if cfg.wordsLost && ctx.Err() == nil {
+		wo := wordsOptions{sentences: cfg.wordsSentences, sessions: cfg.wordsSessions, batch: cfg.listenBatch,
+			baseURL: "http://" + addr, dir: dataDir, dataDir: dataDir, cli: srv.cli,
+			sigterm: func() error {
+				if err := terminateProcess(srv.cmd.Process); err != nil {
+					return fmt.Errorf("SIGTERM: %w", err)
+				}
+				t0 := time.Now()
+				select {
+				case <-srv.exited:
+					logf("server exited %s after SIGTERM (%s)", fmtDur(time.Since(t0)), srv.exitStatus())
+					return nil
+				case <-time.After(30 * time.Second):
+					return fmt.Errorf("the server did not exit within 30 s of SIGTERM%s", srv.logTail())
+				}
+			},
+			restart: func() error {
+				s, err := startServer(ctx, hearth, dataDir, addr, 30*time.Second)
+				if err != nil {
+					return err
+				}
+				srv = s
+				return nil
+			}}
+		wr, err := runWordsLost(ctx, wo, logf)
+		if err != nil {
+			return interrupted(err)
+		}
+		rep.listen += wr.markdown()
 	}
 	if ctx.Err() != nil {
 		rep.interrupted = true

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"time"
@@ -11,6 +12,8 @@ import (
 func setProcAttr(cmd *exec.Cmd) {}
 
 func interruptProcess(p *os.Process) error { return p.Signal(os.Interrupt) }
+
+func terminateProcess(p *os.Process) error { return errors.New("no SIGTERM on this system") }
 
 func killProcess(p *os.Process) { _ = p.Kill() }
 

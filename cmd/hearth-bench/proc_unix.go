@@ -20,6 +20,9 @@ func setProcAttr(cmd *exec.Cmd) {
 
 func interruptProcess(p *os.Process) error { return p.Signal(syscall.SIGINT) }
 
+// terminateProcess is how a service manager stops the server.
+func terminateProcess(p *os.Process) error { return p.Signal(syscall.SIGTERM) }
+
 // killProcess kills the whole process group, then the process itself.
 func killProcess(p *os.Process) {
 	_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
