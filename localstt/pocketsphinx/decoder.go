@@ -43,6 +43,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -53,6 +54,12 @@ const Available = true
 
 // framesPerSecond is PocketSphinx's feature rate (10 ms frames).
 const framesPerSecond = 100.0
+
+// lifecycle serialises loading and freeing decoders: each load closes and
+// reopens the library's one process-wide log file (-logfn), and two loads
+// at once deadlock in it (seen: four threads stuck in hs_init when
+// sessions and uploads needed decoders together).
+var lifecycle sync.Mutex
 
 // cDecoder is one loaded recognizer.
 type cDecoder struct {
@@ -66,7 +73,9 @@ func newDecoder(modelDir string) (decoder, error) {
 	defer C.free(unsafe.Pointer(hmm))
 	defer C.free(unsafe.Pointer(lm))
 	defer C.free(unsafe.Pointer(dict))
+	lifecycle.Lock()
 	ps := C.hs_init(hmm, lm, dict)
+	lifecycle.Unlock()
 	if ps == nil {
 		return nil, errors.New("pocketsphinx: the model did not load")
 	}
@@ -122,7 +131,9 @@ func (d *cDecoder) finish() ([]stt.Word, error) {
 
 func (d *cDecoder) close() {
 	if d.ps != nil {
+		lifecycle.Lock()
 		C.hs_free(d.ps)
+		lifecycle.Unlock()
 		d.ps = nil
 	}
 }
