@@ -177,12 +177,7 @@ func (s *stream) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed && s.err == nil {
-		if e, ok := s.vad.FlushEvent(); ok {
-			select {
-			case s.queue <- e:
-			default:
-			}
-		}
+		vad.QueueClose(&s.vad, s.queue)
 	}
 	s.shutLocked()
 	return nil

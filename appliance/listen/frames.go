@@ -104,6 +104,20 @@ func (f *frames) stalled(gap time.Duration) bool {
 	return f.drained.CompareAndSwap(false, true)
 }
 
+// settle waits, at most max, until no frame has arrived for quiet: the
+// frames a client sent just before it asked for the end are still on
+// their way, and belong before the end.
+func (f *frames) settle(quiet, max time.Duration) {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		last := f.lastAudio.Load()
+		if last == 0 || f.now().Sub(time.Unix(0, last)) >= quiet {
+			return
+		}
+		time.Sleep(quiet / 4)
+	}
+}
+
 // drain ends the utterance in progress and waits until its words have
 // been collected (take returns them), at most until ctx ends. A route that
 // cannot drain (a remote vendor ends utterances itself) is left alone.

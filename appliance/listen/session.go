@@ -388,6 +388,9 @@ func (s *session) tick(ctx context.Context) {
 // also releases segments held back for their speaker's identity.
 func (s *session) hearOut(ctx context.Context, final bool) {
 	if s.audio != nil {
+		if final {
+			s.audio.settle(settleQuiet, settleMax)
+		}
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.srv.d.Timing.Drain)
 		err := s.audio.drain(dctx)
 		cancel()
@@ -397,6 +400,13 @@ func (s *session) hearOut(ctx context.Context, final bool) {
 	}
 	s.flush(context.WithoutCancel(ctx), final)
 }
+
+// A recording ended from outside first takes the frames still arriving:
+// settleQuiet without one, settleMax at most.
+const (
+	settleQuiet = 200 * time.Millisecond
+	settleMax   = time.Second
+)
 
 // checkSilence finishes the recording once the session's own
 // conversation_timeout has passed without speech.

@@ -126,33 +126,40 @@ func (s *stream) work(ctx context.Context) {
 			case <-time.After(time.Minute): // a consumer that stopped reading
 			}
 		case vad.End:
-			if d == nil {
-				continue
-			}
-			words, err := d.finish()
-			s.r.release(d)
-			d = nil
-			if err != nil {
-				fail(err)
+			if !s.endUtterance(&d, start, fail) {
 				return
-			}
-			off := float64(start) / stt.SampleRate
-			for i := range words {
-				words[i].Start += off
-				words[i].End += off
-			}
-			if len(words) > 0 {
-				select {
-				case s.words <- words:
-				case <-time.After(time.Minute): // a consumer that stopped reading
-				}
 			}
 		}
 	}
-	if d != nil { // the stream ended mid-utterance without an end event
-		d.finish()
-		s.r.release(d)
+	// The queue closed mid-utterance (no room for its end): hear it out.
+	s.endUtterance(&d, start, fail)
+}
+
+// endUtterance finishes the open utterance, if any, and sends its words;
+// false when the decoder failed (fail has run).
+func (s *stream) endUtterance(d *decoder, start int, fail func(error)) bool {
+	if *d == nil {
+		return true
 	}
+	words, err := (*d).finish()
+	s.r.release(*d)
+	*d = nil
+	if err != nil {
+		fail(err)
+		return false
+	}
+	off := float64(start) / stt.SampleRate
+	for i := range words {
+		words[i].Start += off
+		words[i].End += off
+	}
+	if len(words) > 0 {
+		select {
+		case s.words <- words:
+		case <-time.After(time.Minute): // a consumer that stopped reading
+		}
+	}
+	return true
 }
 
 // Drain implements stt.Drainer: the utterance in progress ends as a pause
@@ -175,12 +182,7 @@ func (s *stream) Err() error {
 func (s *stream) Close() error {
 	s.mu.Lock()
 	if !s.closed && s.err == nil {
-		if e, ok := s.vad.FlushEvent(); ok {
-			select {
-			case s.queue <- e:
-			default:
-			}
-		}
+		vad.QueueClose(&s.vad, s.queue)
 	}
 	s.shutLocked()
 	s.mu.Unlock()

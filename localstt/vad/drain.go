@@ -22,17 +22,30 @@ func Drain(v *VAD, q chan Event, failed error, closed bool, route string) error 
 // QueueDrain puts the end of the utterance in progress (if one is open)
 // and a Mark on q, for a live route's Drain. The caller holds the lock
 // that guards v and the sends on q, so the room it checks cannot shrink:
-// when q has no room for both, nothing changes and ErrDrainBusy says so
+// when q has no room for them, nothing changes and ErrDrainBusy says so
 // (an End taken from the VAD and then dropped would lose the utterance).
 func QueueDrain(v *VAD, q chan Event) error {
-	if cap(q)-len(q) < 2 {
+	if cap(q)-len(q) < 3 {
 		return stt.ErrDrainBusy
 	}
-	if e, ok := v.FlushEvent(); ok {
+	for _, e := range v.FlushEvents() {
 		q <- e
 	}
 	q <- Event{Kind: Mark}
 	return nil
+}
+
+// QueueClose puts the end of the utterance in progress on q as the stream
+// closes, as far as q has room: a route's worker hears out an utterance
+// left open when its queue closes, so only the padding can be missed.
+func QueueClose(v *VAD, q chan Event) {
+	for _, e := range v.FlushEvents() {
+		select {
+		case q <- e:
+		default:
+			return
+		}
+	}
 }
 
 // Barrier is the empty batch a route sends on Words when its worker

@@ -105,22 +105,41 @@ func (v *VAD) Events(pcm []int16) []Event {
 	return out
 }
 
-// FlushEvent ends the live stream: an utterance still open is closed.
-func (v *VAD) FlushEvent() (Event, bool) {
-	if v.inSpeech {
-		v.frames, v.inSpeech, v.speech, v.silence = nil, false, 0, 0
-		return Event{Kind: End}, true
+// flushPad is the silence an utterance cut short by the stream's end (or
+// a drain) is given after its last sample: a recognizer settles a word's
+// last sound on the quiet that follows it, and such an utterance has none
+// (its last word came back misheard without it).
+const flushPad = 300 * 16 // 300 ms at 16 kHz
+
+// FlushEvents ends the live stream's utterance in progress, if one is
+// open: its last, partial frame and flushPad of silence, then its end.
+func (v *VAD) FlushEvents() []Event {
+	if !v.inSpeech {
+		return nil
 	}
-	return Event{}, false
+	tail := v.takePending()
+	v.frames, v.inSpeech, v.speech, v.silence = nil, false, 0, 0
+	return []Event{{Kind: Audio, PCM: append(tail, make([]int16, flushPad)...)}, {Kind: End}}
 }
 
 // Flush ends the stream: a pending utterance with speech in it is
-// returned.
+// returned, with its partial last frame and flushPad of silence.
 func (v *VAD) Flush() (Utterance, bool) {
 	if v.inSpeech && v.speech > 0 {
-		return v.cut(len(v.frames)), true
+		tail := v.takePending()
+		u := v.cut(len(v.frames))
+		u.PCM = append(append(u.PCM, tail...), make([]int16, flushPad)...)
+		return u, true
 	}
 	return Utterance{}, false
+}
+
+// takePending returns the samples short of a frame, counted as heard.
+func (v *VAD) takePending() []int16 {
+	tail := v.pending
+	v.pos += len(tail)
+	v.pending = nil
+	return tail
 }
 
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {

@@ -50,9 +50,7 @@ func TestUtterancesAreCutAtPauses(t *testing.T) {
 func TestMonologuesAreCutAndEventsBalance(t *testing.T) {
 	var v vad.VAD
 	events := v.Events(signal(0.3, 45))
-	if e, ok := v.FlushEvent(); ok {
-		events = append(events, e)
-	}
+	events = append(events, v.FlushEvents()...)
 	starts, ends, open := 0, 0, false
 	for _, e := range events {
 		switch e.Kind {
@@ -71,5 +69,37 @@ func TestMonologuesAreCutAndEventsBalance(t *testing.T) {
 	}
 	if starts < 3 || starts != ends {
 		t.Fatalf("%d starts and %d ends for 45 s of speech (cut every 20 s)", starts, ends)
+	}
+}
+
+// TestFlushPadsTheCutUtterance: an utterance the stream ends mid-speech
+// keeps its last, partial frame and gets silence after it, as a pause
+// would have given it; timings of later audio are unchanged.
+func TestFlushPadsTheCutUtterance(t *testing.T) {
+	var v vad.VAD
+	speech := signal(0.3, 1.0)
+	speech = speech[:len(speech)-100] // not a whole number of frames
+	v.Events(speech)
+	evs := v.FlushEvents()
+	if len(evs) != 2 || evs[0].Kind != vad.Audio || evs[1].Kind != vad.End {
+		t.Fatalf("flush events %+v", evs)
+	}
+	tail := evs[0].PCM
+	if len(tail) != 220+300*16 {
+		t.Fatalf("the last partial frame and 300 ms of silence: %d samples", len(tail))
+	}
+	for _, x := range tail[220:] {
+		if x != 0 {
+			t.Fatal("the padding is not silence")
+		}
+	}
+	if evs := v.FlushEvents(); evs != nil {
+		t.Fatalf("a second flush gave %+v", evs)
+	}
+	var u vad.VAD
+	u.Push(speech)
+	utt, ok := u.Flush()
+	if !ok || len(utt.PCM) < len(speech)-int(0.3*16000) || float64(utt.Start)/16000 > 0.3 {
+		t.Fatalf("flushed utterance of %d samples from %d", len(utt.PCM), utt.Start)
 	}
 }
