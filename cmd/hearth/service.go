@@ -65,6 +65,12 @@ func runService(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return
 		}
 		if f.Name == "data" || f.Value.String() != f.DefValue {
+			// A boolean flag takes its value only as --name=value: a
+			// separate "false" would end the flags and be refused.
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				unitArgs = append(unitArgs, "--"+f.Name+"="+f.Value.String())
+				return
+			}
 			unitArgs = append(unitArgs, "--"+f.Name, f.Value.String())
 		}
 	})
