@@ -228,8 +228,11 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := db.CreateKey(ctx, key); err != nil {
 			return fmt.Errorf("create key: %w", err)
 		}
-		fmt.Fprintf(stderr, "created %s key %s for %s with scopes %s; it is shown once, store it now\n",
-			k, key.ID, u.Name, strings.Join(sc, ","))
+		grants := "with scopes " + strings.Join(sc, ",")
+		if k == appliance.KeyKindSTT {
+			grants = "for the live-audio sockets only (/v4/listen, /v1/custom-stt)"
+		}
+		fmt.Fprintf(stderr, "created %s key %s for %s %s; it is shown once, store it now\n", k, key.ID, u.Name, grants)
 		fmt.Fprintln(stdout, raw)
 		return nil
 	case "list":

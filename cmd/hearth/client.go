@@ -45,13 +45,36 @@ func (c *clientFlags) register(fs interface {
 	fs.StringVar(&c.ca, "ca", "", "trust this CA certificate (PEM) for an https:// --url, e.g. the appliance's /lan/ca.crt")
 }
 
+// base is --url as an http(s) address: a ws(s):// one names the same
+// appliance (the live socket's scheme), and a trailing /v4/listen or
+// slash is dropped.
+func (c *clientFlags) base() (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSuffix(strings.TrimRight(c.url, "/"), "/v4/listen"))
+	if err == nil {
+		switch u.Scheme {
+		case "ws":
+			u.Scheme = "http"
+		case "wss":
+			u.Scheme = "https"
+		}
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usageErr("--url %q is not an http(s) or ws(s) address such as http://hearth.local:8080", c.url)
+	}
+	return u, nil
+}
+
 // credentials returns the user id and token: the token given, or one
 // minted from the data directory's identity key.
 func (c *clientFlags) credentials(ctx context.Context) (uid, token string, err error) {
 	if c.token != "" {
+		if kind, _, ok := appliance.ParseKey(c.token); ok || kind != "" {
+			return "", "", usageErr("--token: that is a %s key; this command takes an ID token: run `hearth token --data DIR --user UID` "+
+				"on the appliance's box and pass what it prints (or give --data and --user there instead of --token)", kind)
+		}
 		uid, err = idtoken.Subject(c.token)
 		if err != nil {
-			return "", "", usageErr("--token: %v", err)
+			return "", "", usageErr("--token: %v (an ID token is what `hearth token --data DIR --user UID` prints)", err)
 		}
 		return uid, c.token, nil
 	}
@@ -118,9 +141,9 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	defer src.Close()
 
-	base, err := url.Parse(strings.TrimRight(cf.url, "/"))
-	if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
-		return usageErr("--url %q is not an http(s) address", cf.url)
+	base, err := cf.base()
+	if err != nil {
+		return err
 	}
 	ws := *base
 	ws.Scheme = map[string]string{"http": "ws", "https": "wss"}[base.Scheme]
@@ -335,6 +358,10 @@ func runTranscribeClient(ctx context.Context, args []string, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	base, err := cf.base()
+	if err != nil {
+		return err
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		return err
@@ -355,7 +382,7 @@ func runTranscribeClient(ctx context.Context, args []string, stdout, stderr io.W
 		}
 		pw.CloseWithError(err)
 	}()
-	req, err := http.NewRequestWithContext(ctx, "POST", strings.TrimRight(cf.url, "/")+"/v1/stt/transcribe", pr)
+	req, err := http.NewRequestWithContext(ctx, "POST", base.String()+"/v1/stt/transcribe", pr)
 	if err != nil {
 		return usageErr("--url: %v", err)
 	}

@@ -50,6 +50,12 @@ func TestCommandLineClients(t *testing.T) {
 		t.Fatalf("listen --codec opus without libopus: exit %d\n%s", code, errOut)
 	}
 
+	// The live socket's own scheme names the same appliance.
+	out, errOut, code = cli(t, "listen", "--file", speech, "--url", strings.Replace(srv.base, "http://", "ws://", 1)+"/v4/listen", "--token", token, "--speed", "0")
+	if code != 0 || !strings.Contains(out, "Call the landlord about the heating.") {
+		t.Fatalf("listen --url ws://: exit %d\n%s\n%s", code, out, errOut)
+	}
+
 	out, errOut, code = cli(t, "transcribe", speech, "--url", srv.base, "--token", token)
 	if code != 0 || !strings.Contains(out, "] SPEAKER_00: Call the landlord about the heating.") {
 		t.Fatalf("transcribe: exit %d\n%s\n%s", code, out, errOut)
@@ -69,6 +75,10 @@ func TestCommandLineClients(t *testing.T) {
 		{[]string{"listen", "--file", speech, "--url", srv.base, "--token", token, "--codec", "mp3"}, 2, "pcm16, pcm8 or opus"},
 		{[]string{"transcribe", "--url", srv.base, "--token", token}, 2, "name the recording"},
 		{[]string{"transcribe", speech, "--url", srv.base}, 2, "--token"},
+		// A developer key at hand: the message names the command that
+		// makes the right credential.
+		{[]string{"transcribe", speech, "--url", srv.base, "--token", mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "dev")}, 2, "hearth token --data DIR --user UID"},
+		{[]string{"listen", "--file", speech, "--url", "ftp://box", "--token", token}, 2, "not an http(s) or ws(s) address"},
 	} {
 		_, errOut, code := cli(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {

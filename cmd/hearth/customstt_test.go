@@ -129,6 +129,10 @@ func TestCustomSTTKeys(t *testing.T) {
 	if !strings.HasPrefix(sttKey, "hearth_stt_") {
 		t.Fatalf("stt key %q", sttKey)
 	}
+	if _, stderr, code := cli(t, "keys", "create", "--data", data, "--user", uid, "--kind", "stt"); code != 0 ||
+		!strings.Contains(stderr, "for the live-audio sockets only") || strings.Contains(stderr, "with scopes") {
+		t.Fatalf("creating an stt key says: exit %d, %s", code, stderr)
+	}
 	if _, stderr, code := cli(t, "keys", "create", "--data", data, "--user", uid, "--kind", "stt", "--scopes", "memories:read"); code == 0 || !strings.Contains(stderr, "no scopes") {
 		t.Fatalf("an stt key with scopes: exit %d, %s", code, stderr)
 	}
