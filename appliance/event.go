@@ -42,7 +42,8 @@ type StreamEvent struct {
 	ConversationID string              `json:"conversation_id,omitempty"`
 	Conversation   *Conversation       `json:"conversation,omitempty"`
 	Segments       []TranscriptSegment `json:"segments,omitempty"`
-	// Replaced names segments that appended ones absorbed (merged).
+	// Replaced names segments removed in the same write (a merged tail
+	// keeps its id and is rewritten in place, so the live path removes none).
 	Replaced []string  `json:"replaced,omitempty"`
 	Memories []*Memory `json:"memories,omitempty"`
 	// Err is a client-safe reason for EventConversationFailed.

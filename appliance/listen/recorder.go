@@ -96,8 +96,7 @@ func (r *recorder) sent(out []appliance.TranscriptSegment) {
 // them. final flushes hold nothing back (the session or the recording is
 // ending). Flushes run one at a time; s.mu is held only to take and record
 // shared state, never across the database write.
-func (s *session) flush(ctx context.Context, final ...bool) {
-	last := len(final) > 0 && final[0]
+func (s *session) flush(ctx context.Context, final bool) {
 	s.flushMu.Lock()
 	defer s.flushMu.Unlock()
 	var words []stt.Word
@@ -123,7 +122,7 @@ func (s *session) flush(ctx context.Context, final ...bool) {
 	if len(fresh) == 0 {
 		return
 	}
-	n := s.identify(ctx, fresh, last)
+	n := s.identify(ctx, fresh, final)
 	if n < len(fresh) {
 		if s.rec.heldSince.IsZero() {
 			s.rec.heldSince = s.now()

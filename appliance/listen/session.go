@@ -377,7 +377,7 @@ func (s *session) tick(ctx context.Context) {
 				// Audio stopped mid-utterance: hear it out now.
 				go s.hearOut(ctx, false)
 			}
-			s.flush(ctx)
+			s.flush(ctx, false)
 			s.checkSilence(ctx)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hearth-appliance/hearth/cmd/hearth/internal/omiapp"
-	"github.com/hearth-appliance/hearth/localstt"
 	"github.com/hearth-appliance/hearth/localstt/ggmltest"
 )
 
@@ -20,12 +19,7 @@ import (
 // was stored.
 func TestWearableWhisperRouteKeepsTheLastWords(t *testing.T) {
 	t.Parallel()
-	if !localstt.Available {
-		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
-			t.Fatal("whisper.cpp is not built in (make build builds it)")
-		}
-		t.Skip("whisper.cpp is not built in")
-	}
+	needWhisperRoute(t)
 	data := t.TempDir()
 	models := filepath.Join(data, "models")
 	if err := os.MkdirAll(models, 0o700); err != nil {
