@@ -13,9 +13,9 @@ import (
 
 func TestFSHasIndex(t *testing.T) {
 	t.Parallel()
-	b, err := fs.ReadFile(web.FS(), "index.html")
+	b, err := fs.ReadFile(web.FS(), "console/index.html")
 	if err != nil {
-		t.Fatalf("index.html not embedded: %v", err)
+		t.Fatalf("console/index.html not embedded: %v", err)
 	}
 	if !strings.Contains(string(b), "Hearth") {
 		t.Fatal("index.html does not look like the console")

@@ -15,7 +15,8 @@ import (
 const consoleCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; " +
 	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// consoleHandler serves the web console's files. index.html is never cached
+// consoleHandler serves the web console's files; / sends the browser to
+// /console. index.html is never cached
 // (it names the current assets); other files may be cached for a day. Paths
 // that are not files answer the contract's 404 shape, so unknown API paths
 // such as /v1/memories stay 404 with {"detail": "Not Found"}.
@@ -27,7 +28,9 @@ func consoleHandler(files fs.FS) echo.HandlerFunc {
 		}
 		p := strings.TrimPrefix(path.Clean("/"+c.Param("*")), "/")
 		if p == "" {
-			p = "index.html"
+			// The address a newcomer types is the console's: a status page
+			// with a link was one click more (GET /healthz is the status).
+			return c.Redirect(http.StatusFound, "/console")
 		}
 		fi, err := fs.Stat(files, p)
 		if err == nil && fi.IsDir() {

@@ -491,11 +491,18 @@ func TestConsoleAndHealth(t *testing.T) {
 	e := newEnv(t)
 	e.run(t, []apiCase{
 		{Name: "Health", Method: "GET", Path: "/healthz", WantStatus: 200, WantContains: []string{`"status":"ok"`}},
-		{Name: "Index", Method: "GET", Path: "/", WantStatus: 200, WantContains: []string{"Hearth is running"}},
-		{Name: "Asset", Method: "GET", Path: "/style.css", WantStatus: 200},
+		{Name: "Console", Method: "GET", Path: "/console", WantStatus: 200, WantContains: []string{"<title>Hearth</title>"}},
+		{Name: "Asset", Method: "GET", Path: "/console/console.css", WantStatus: 200},
+		{Name: "NoStatusPage", Method: "GET", Path: "/index.html", WantStatus: 404},
 		{Name: "UnknownPath", Method: "GET", Path: "/v9/nothing", WantStatus: 404, WantContains: []string{`"detail":"Not Found"`}},
 		{Name: "Traversal", Method: "GET", Path: "/../../etc/passwd", WantStatus: 404},
 	})
+	// The address a newcomer types opens the console.
+	for _, m := range []string{"GET", "HEAD"} {
+		if rec := e.do(m, "/", "", ""); rec.Code != 302 || rec.Header().Get("Location") != "/console" {
+			t.Errorf("%s /: %d to %q, want 302 to /console", m, rec.Code, rec.Header().Get("Location"))
+		}
+	}
 }
 
 // lock marks one of env.user's conversations locked.
