@@ -102,9 +102,9 @@ func (s *Service) SetupCode(ctx context.Context) (string, error) {
 // Claimed reports whether anyone can sign in yet.
 func (s *Service) Claimed(ctx context.Context) (bool, error) { return s.Store.HasConsolePasswords(ctx) }
 
-// Setup claims the appliance with the setup code: the owner (the first
-// user, or a new one named name when there is none) gets the password, and
-// a session starts. The code then stops working.
+// Setup claims the appliance with the setup code: the user named name
+// (made now when there is none) gets the password, and a session starts.
+// The code then stops working.
 func (s *Service) Setup(ctx context.Context, code, name, password string) (*appliance.ConsoleSession, string, error) {
 	if claimed, err := s.Store.HasConsolePasswords(ctx); err != nil {
 		return nil, "", err
@@ -121,21 +121,9 @@ func (s *Service) Setup(ctx context.Context, code, name, password string) (*appl
 	if utf8.RuneCountInString(password) < 10 {
 		return nil, "", ErrWeakPassword
 	}
-	users, err := s.Store.Users(ctx)
+	owner, err := s.claimant(ctx, strings.TrimSpace(name))
 	if err != nil {
 		return nil, "", err
-	}
-	var owner *appliance.User
-	if len(users) > 0 {
-		owner = users[0]
-	} else {
-		if name = strings.TrimSpace(name); name == "" {
-			name = "Owner"
-		}
-		owner = &appliance.User{ID: uuid.NewString(), Name: name, CreatedAt: s.now()}
-		if err := s.Store.CreateUser(ctx, owner); err != nil {
-			return nil, "", err
-		}
 	}
 	if err := s.SetPassword(ctx, owner.ID, password); err != nil {
 		return nil, "", err
@@ -147,6 +135,32 @@ func (s *Service) Setup(ctx context.Context, code, name, password string) (*appl
 		return nil, "", err
 	}
 	return s.startSession(ctx, owner.ID)
+}
+
+// claimant is the user a claim makes the owner: the one named name (the
+// oldest of that name, matched as sign-in matches), or a new one. The name
+// is what the claimant signs in with next, so claiming as "Ada Owner"
+// after `hearth users add --name "Ada Lovelace"` makes Ada Owner, not the
+// user made earlier. Without a name (an API call that gives none) it is
+// the oldest user, or a new "Owner".
+func (s *Service) claimant(ctx context.Context, name string) (*appliance.User, error) {
+	users, err := s.Store.Users(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range users {
+		if name == "" || strings.EqualFold(u.Name, name) {
+			return u, nil
+		}
+	}
+	if name == "" {
+		name = "Owner"
+	}
+	owner := &appliance.User{ID: uuid.NewString(), Name: name, CreatedAt: s.now()}
+	if err := s.Store.CreateUser(ctx, owner); err != nil {
+		return nil, err
+	}
+	return owner, nil
 }
 
 // Owner returns the id of the user who claimed the appliance ("" while
