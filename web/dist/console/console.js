@@ -25,10 +25,15 @@ function gate(view, message = "", error = false) {
   $("gate").hidden = false;
   $("setup").hidden = view !== "setup";
   $("login").hidden = view !== "login";
+  say(message, error);
+  $(view === "setup" ? "setup-code" : "login-name").focus();
+}
+
+// say shows the sign-in forms' one message; each answer replaces the last.
+function say(message, error = false) {
   const m = $("gate-message");
   m.textContent = message;
   m.className = error ? "notice error" : message ? "notice" : "";
-  $(view === "setup" ? "setup-code" : "login-name").focus();
 }
 
 async function start() {
@@ -75,8 +80,16 @@ async function route() {
 }
 
 function form(id, path) {
+  // The browser's own checks (a field left empty, a short password) stop
+  // the submit before it is sent: say what they found, rather than leave
+  // the previous answer (a wrong setup code) on show as if it still held.
+  $(id).addEventListener("invalid", (e) => {
+    const label = e.target.labels?.[0]?.textContent.trim();
+    say(label ? `${label}: ${e.target.validationMessage}` : e.target.validationMessage, true);
+  }, true);
   $(id).addEventListener("submit", async (e) => {
     e.preventDefault();
+    say("");
     const body = Object.fromEntries(new FormData(e.target));
     try {
       const st = await api("POST", path, body);

@@ -97,7 +97,15 @@ try {
   await page.locator("#setup-password").fill(env("OWNER_PASSWORD"));
   await page.getByRole("button", { name: "Claim" }).click();
   await page.locator("#gate-message.error").waitFor();
+  const wrongCode = (await page.locator("#gate-message").textContent()).trim();
+  check(/setup code/i.test(wrongCode), `a wrong code says so: ${wrongCode}`);
+  // The next mistake is another one (a short password the browser itself
+  // refuses): its message replaces the wrong code's.
   await page.locator("#setup-code").fill(env("CODE"));
+  await page.locator("#setup-password").fill("short");
+  await page.getByRole("button", { name: "Claim" }).click();
+  await page.locator("#gate-message", { hasText: "Password" }).waitFor();
+  check(!/setup code/i.test(await page.locator("#gate-message").textContent()), "the wrong code's message is gone after the next error");
   await page.locator("#setup-password").fill(env("OWNER_PASSWORD"));
   await page.getByRole("button", { name: "Claim" }).click();
   await page.getByRole("heading", { name: "Conversations" }).waitFor();
