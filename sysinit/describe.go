@@ -5,13 +5,17 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"text/template"
+
+	"github.com/kardianos/service"
 )
 
 // Describe renders what Install would register on this platform, without
 // touching the service manager: `hearth service install --dry-run`. On
 // Windows that is the service's entry in the service control manager
 // (name, command line, account, start type, recovery); elsewhere the
-// same fields plus the platform's options (the systemd unit's template).
+// same fields plus the platform's options and, on Linux, the systemd unit
+// as it would be written (rendered, not its template).
 func (s *Service) Describe() string {
 	return describe(s.cfg, runtime.GOOS, s.svc.Platform())
 }
@@ -54,9 +58,46 @@ func describe(cfg Config, goos, platform string) string {
 		fmt.Fprintf(&b, "option %s = %v\n", k, kc.Option[k])
 	}
 	if unit, ok := kc.Option["SystemdScript"].(string); ok {
-		fmt.Fprintf(&b, "systemd unit template:\n%s", unit)
+		fmt.Fprintf(&b, "systemd unit (/etc/systemd/system/%s.service):\n", kc.Name)
+		if err := renderUnit(&b, unit, kc); err != nil {
+			fmt.Fprintf(&b, "(the unit does not render: %v)\n", err)
+		}
 	}
 	return b.String()
+}
+
+// renderUnit fills the unit template with the values kardianos's systemd
+// Install gives it. Its engine is text/template's grammar with bare keys
+// ({{Path}}), which text/template reads as calls of functions of no
+// arguments: so each key is one, beside kardianos's cmd and cmdEscape.
+func renderUnit(b *strings.Builder, unit string, kc *service.Config) error {
+	str := func(k, def string) string {
+		if v, ok := kc.Option[k].(string); ok {
+			return v
+		}
+		return def
+	}
+	data := map[string]any{
+		"Description": kc.Description, "Path": kc.Executable, "Name": kc.Name,
+		"Dependencies": kc.Dependencies, "Arguments": kc.Arguments, "ChRoot": kc.ChRoot,
+		"WorkingDirectory": kc.WorkingDirectory, "UserName": kc.UserName,
+		"ReloadSignal": str("ReloadSignal", ""), "PIDFile": str("PIDFile", ""),
+		"LogDirectory": str("LogDirectory", "/var/log"), "OutputFileSupport": "", "LimitNOFILE": "",
+		"Restart": str("Restart", "always"), "SuccessExitStatus": str("SuccessExitStatus", ""),
+		"EnvVars": []string(nil),
+	}
+	funcs := template.FuncMap{
+		"cmd":       func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` },
+		"cmdEscape": func(s string) string { return strings.ReplaceAll(s, " ", `\x20`) },
+	}
+	for k, v := range data {
+		funcs[k] = func() any { return v }
+	}
+	t, err := template.New("unit").Funcs(funcs).Parse(unit)
+	if err != nil {
+		return err
+	}
+	return t.Execute(b, nil)
 }
 
 // commandLine quotes arguments the way the platform's service manager

@@ -26,9 +26,24 @@ func TestDescribeWindows(t *testing.T) {
 }
 
 func TestDescribeLinux(t *testing.T) {
-	cfg := Config{Name: "hearth", Executable: "/usr/local/bin/hearth", Args: []string{"service", "run"}, DataDir: "/var/lib/hearth", User: "hearth"}
+	cfg := Config{Name: "hearth", Description: "Self-hosted home", Executable: "/usr/local/bin/hearth",
+		Args: []string{"service", "run", "--data", "/var/lib/hearth dir"}, DataDir: "/var/lib/hearth", User: "hearth"}
 	got := describe(cfg, "linux", "linux-systemd")
 	if !strings.Contains(got, "account:      hearth") || !strings.Contains(got, "ReadWritePaths=/var/lib/hearth") {
 		t.Fatalf("linux description:\n%s", got)
+	}
+	// The unit as written, not its template.
+	for _, want := range []string{
+		"Description=Self-hosted home\n",
+		"ExecStart=/usr/local/bin/hearth \"service\" \"run\" \"--data\" \"/var/lib/hearth dir\"\n",
+		"User=hearth\n",
+		"Restart=on-failure\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "{{") {
+		t.Errorf("the unit is printed as a template:\n%s", got)
 	}
 }

@@ -19,6 +19,10 @@ func TestServiceInstallWritesBooleanFlagsWhole(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
+	// The unit as systemd would get it, not kardianos's template.
+	if strings.Contains(out, "{{") || !strings.Contains(out, "\nExecStart="+hearthBin+" \"service\" \"run\"") || !strings.Contains(out, "\nReadWritePaths="+data+"\n") {
+		t.Fatalf("dry run does not print the rendered unit:\n%s", out)
+	}
 	var command string
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "command:") {
