@@ -73,7 +73,7 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	unlock, err := lockData(*data)
 	if errors.Is(err, errDataInUse) {
-		return fmt.Errorf("%w: stop it first (hearth service stop)", err)
+		return fmt.Errorf("%w: stop the running hearth first (Ctrl-C where `make run` or `hearth serve` serves it, or `hearth service stop` for the installed service)", err)
 	} else if err != nil {
 		return err
 	}

@@ -66,7 +66,8 @@ func TestBackupRestoreExport(t *testing.T) {
 	}
 
 	// Never over a running appliance, and never two appliances on one folder.
-	if _, errOut, code := cli(t, "restore", backup, "--data", data); code != 1 || !strings.Contains(errOut, "a running hearth serve is using this data folder") {
+	if _, errOut, code := cli(t, "restore", backup, "--data", data); code != 1 || !strings.Contains(errOut, "a running hearth serve is using this data folder") ||
+		!strings.Contains(errOut, "Ctrl-C where `make run`") || !strings.Contains(errOut, "hearth service stop") {
 		t.Fatalf("restore while serving: exit %d %s", code, errOut)
 	}
 	if _, errOut, code := cli(t, "serve", "--data", data, "--addr", "127.0.0.1:0"); code != 1 || !strings.Contains(errOut, "a running hearth serve is using this data folder") {

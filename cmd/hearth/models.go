@@ -112,6 +112,11 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				}
 			}
 		}
+		if len(targets) == 0 {
+			// Silence would read as "all verified".
+			fmt.Fprintf(stdout, "no models pulled in %s; pull one with: hearth models pull base.en --data %s\n", st.Dir, *data)
+			return nil
+		}
 		bad := 0
 		for _, m := range targets {
 			if err := st.Verify(m); err != nil {

@@ -33,7 +33,13 @@ func TestModelsCommand(t *testing.T) {
 	data := t.TempDir()
 	flags := []string{"--data", data, "--models-url", mirror.URL, "--models-catalog", catalog}
 
-	out, errOut, code := cli(t, append([]string{"models", "pull", "mine"}, flags...)...)
+	// Before any pull, verify says there is nothing to verify (silence read
+	// as "all verified") and how to pull one.
+	out, errOut, code := cli(t, append([]string{"models", "verify"}, flags...)...)
+	if code != 0 || !strings.Contains(out, "no models pulled") || !strings.Contains(out, "hearth models pull base.en --data "+data) {
+		t.Fatalf("verify with nothing pulled: exit %d %q %q", code, out, errOut)
+	}
+	out, errOut, code = cli(t, append([]string{"models", "pull", "mine"}, flags...)...)
 	path := filepath.Join(data, "models", "ggml-mine.bin")
 	if code != 0 || strings.TrimSpace(out) != path || !strings.Contains(errOut, "mine: 100%") || !strings.Contains(errOut, "verified") {
 		t.Fatalf("pull: exit %d\n%s\n%s", code, out, errOut)

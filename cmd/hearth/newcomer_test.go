@@ -23,6 +23,10 @@ func TestFirstTenMinutes(t *testing.T) {
 		}
 	}
 
+	if out, errOut, _ := cli(t, "keys", "--help"); !strings.Contains(out+errOut, "--kind dev|mcp|stt") {
+		t.Errorf("keys --help does not name the stt kind:\n%s%s", out, errOut)
+	}
+
 	typo := filepath.Join(t.TempDir(), "typo")
 	for _, args := range [][]string{{"users", "list", "--data", typo}, {"keys", "list", "--data", typo, "--user", "x"}, {"token", "--data", typo, "--user", "x"}} {
 		_, errOut, code := cli(t, args...)
