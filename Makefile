@@ -41,6 +41,11 @@ run: deps build ## Serve ./data on 0.0.0.0:8080 (installs system packages first 
 	@echo "  create a key:  $(BIN) keys create --data $(DATA) --user USER_ID --kind dev --scopes conversations:read,conversations:write"
 	@$(BIN) serve --data $(DATA) --addr $(ADDR)
 
+HEARTH_URL ?= http://127.0.0.1:8080
+.PHONY: smoke
+smoke: ## After make run (in another terminal): check it end to end in under a minute (HEARTH_URL, DATA to point elsewhere)
+	@HEARTH_URL='$(HEARTH_URL)' HEARTH_DATA='$(DATA)' HEARTH_BIN='$(BIN)' scripts/smoke.sh
+
 .PHONY: deps
 deps: ## Install the system packages the build needs (as root), or print the command
 	@scripts/deps.sh run
