@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
 )
 
 // readmeNotRun names the README's shell blocks this test does not paste,
@@ -126,7 +125,7 @@ func TestReadmeCommands(t *testing.T) {
 			}
 			found = true
 			for _, say := range want.says {
-				if !strings.Contains(got, say) && !strings.Contains(spokenWords(got), spokenWords(say)) {
+				if !strings.Contains(got, say) && !hasWords(got, say) {
 					t.Errorf("the README's block with %q did not print %q:\n%s", want.block, say, got)
 				}
 			}
@@ -138,13 +137,4 @@ func TestReadmeCommands(t *testing.T) {
 	if users, _, _ := cli(t, "users", "list", "--data", data); !strings.Contains(users, "FIREBASE_UID") {
 		t.Errorf("bind-firebase did not bind:\n%s", users)
 	}
-}
-
-// spokenWords is s in lower case with punctuation as spaces, so that
-// speech compares as words: a live route's sentence breaks depend on
-// where it heard the pauses.
-func spokenWords(s string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '"' && r != ':'
-	}), " ")
 }
