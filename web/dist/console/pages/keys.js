@@ -47,11 +47,25 @@ async function keySection(kind) {
   return section;
 }
 
+// reachableFromInternet guesses whether url could be a public HTTPS
+// address: Claude's and ChatGPT's connectors call it from their vendors'
+// servers, so a LAN or loopback address, or plain http, cannot work.
+function reachableFromInternet(url) {
+  const u = new URL(url);
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  const local = host === "localhost" || /\.(local|lan|home|internal|home\.arpa)$/.test(host) || !/[.:]/.test(host) ||
+    /^(10|127)\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^169\.254\./.test(host) || /^(::1|f[cd]|fe80)/i.test(host);
+  return u.protocol === "https:" && !local;
+}
+
 function connectCard(info) {
   const url = info.authentication.oauth2.resource;
+  const publicNote = reachableFromInternet(url) ? null : h("p.notice", { id: "mcp-public-note" },
+    `Claude and ChatGPT connect from their vendors' servers, not from your browser, so ${url} will not work for them: they need this appliance at a public HTTPS address, such as a reverse proxy or a tunnel you run, with hearth serve --public-url set to it (see "Connecting assistants" in the README). Local clients (Cursor, mcp-remote) can use this address with an MCP key.`);
   return h("section.card", { id: "mcp-card" }, h("h2", "Connect an assistant (MCP)"),
     h("p", "Server URL: ", h("code", { id: "mcp-url" }, url)),
     h("p.muted", "Assistants that speak OAuth (Claude, ChatGPT) only need the URL: they open a consent page here, where you sign in and choose what they may see. Others take an MCP key as a bearer token."),
+    publicNote,
     h("h3", "Claude"), h("p", "Settings → Connectors → Add custom connector, and paste the server URL."),
     h("h3", "ChatGPT"), h("p", "Settings → Connectors → Create (developer mode), with the server URL and OAuth."),
     h("h3", "Cursor"), h("pre", JSON.stringify({ mcpServers: { hearth: { url, headers: { Authorization: "Bearer YOUR_MCP_KEY" } } } }, null, 2)),
