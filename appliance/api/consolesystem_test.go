@@ -11,11 +11,11 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/logring"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/store"
 )
 
@@ -73,7 +73,7 @@ func newSystemServer(t *testing.T) (*api.Server, *slowBackups) {
 	srv, err := api.New(api.Deps{
 		Config: cfg, Store: slow, Auth: auth, ConsoleAuth: fakeConsole{},
 		Conversations: conversation.New(conversation.Deps{Store: db}),
-		Assistant:     assistant.New(assistant.Deps{Store: db}),
+		Records:       records.New(records.Deps{Store: db}),
 		System:        api.System{Version: "1.2.3", StartedAt: time.Now().Add(-time.Minute), Routes: []string{"whisper"}, Log: ring.Records},
 	})
 	if err != nil {

@@ -15,13 +15,13 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/store"
 	"github.com/hearth-appliance/hearth/web"
@@ -87,7 +87,7 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 	auth := authn.New(db, signer, nil, clk.Now)
 	counted := &countingAuth{Authenticator: auth}
 	searcher := search.NewSearcher(db, embed.NewBuiltin(0), nil)
-	assistants := assistant.New(assistant.Deps{Store: db, Search: searcher, Now: clk.Now})
+	assistants := records.New(records.Deps{Store: db, Search: searcher, Now: clk.Now})
 	public, err := api.NewPublicURL(cfg.PublicURL, "127.0.0.1:8080", cfg.TrustedProxies)
 	if err != nil {
 		tb.Fatal(err)
@@ -97,9 +97,9 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 		Config: cfg, Store: db, Auth: counted, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
 		Conversations: conversation.New(conversation.Deps{Store: db, Now: clk.Now,
 			Processor: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler))}),
-		Searcher:  searcher,
-		Assistant: assistants,
-		MCP: mcp.New(mcp.Deps{Assistant: assistants, Verify: api.MCPTokenInfo,
+		Searcher: searcher,
+		Records:  assistants,
+		MCP: mcp.New(mcp.Deps{Records: assistants, Verify: api.MCPTokenInfo,
 			ResourceMetadataURL: public.MCPResourceMetadata}),
 		PublicURL: public,
 	})

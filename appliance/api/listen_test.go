@@ -16,7 +16,6 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/events"
@@ -26,6 +25,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/listen"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
@@ -80,7 +80,7 @@ func newSocketEnv(t *testing.T) *socketEnv {
 	cfg.RateLimitBoost = 0
 	searcher := search.NewSearcher(db, embed.NewBuiltin(0), nil)
 	srv, err := api.New(api.Deps{Config: cfg, Store: db, Auth: auth, Conversations: conv, Listen: sessions,
-		Assistant: assistant.New(assistant.Deps{Store: db, Search: searcher})})
+		Records: records.New(records.Deps{Store: db, Search: searcher})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
 // The MCP REST twins: plain JSON over the MCP credential (hearth_mcp_ key or
 // OAuth access token). Each twin parses its query or body into the same
-// request its MCP tool makes, calls the same assistant.Service method, and
+// request its MCP tool makes, calls the same records.Service method, and
 // projects the result to its own, narrower shape (appliance/view). Locks,
 // dates in the user's time zone and filters therefore mean the same on both.
 
@@ -56,7 +56,7 @@ func (s *Server) mcpListMemories(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := assistant.MemoryQuery{Limit: limit, Offset: offset, Sort: c.QueryParam("sort"), UpdatedAfter: c.QueryParam("updated_after")}
+	q := records.MemoryQuery{Limit: limit, Offset: offset, Sort: c.QueryParam("sort"), UpdatedAfter: c.QueryParam("updated_after")}
 	if !appliance.ValidMemorySort(q.Sort) {
 		return errBadRequest("Invalid sort. Expected one of: " + strings.Join(appliance.MemorySorts, ", ") + ".")
 	}
@@ -78,7 +78,7 @@ func (s *Server) mcpListMemories(c echo.Context) error {
 			*dst = &b
 		}
 	}
-	ms, err := s.assistant.Memories(c.Request().Context(), userID(c), q)
+	ms, err := s.records.Memories(c.Request().Context(), userID(c), q)
 	if err != nil {
 		return err
 	}
@@ -88,11 +88,11 @@ func (s *Server) mcpListMemories(c echo.Context) error {
 // GET /v1/mcp/memories/search?query=&limit=10 (1..20) → [{id, content,
 // category, relevance_score}] (search_memories)
 func (s *Server) mcpSearchMemories(c echo.Context) error {
-	q, limit, err := searchArgs(c, assistant.MaxSearchMemories)
+	q, limit, err := searchArgs(c, records.MaxSearchMemories)
 	if err != nil {
 		return err
 	}
-	ms, err := s.assistant.SearchMemories(c.Request().Context(), userID(c), q, limit)
+	ms, err := s.records.SearchMemories(c.Request().Context(), userID(c), q, limit)
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (s *Server) mcpCreateMemory(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	mem, err := s.assistant.CreateMemory(c.Request().Context(), userID(c), assistant.MemoryInput{Content: content, Visibility: visibility, Tags: tags})
+	mem, err := s.records.CreateMemory(c.Request().Context(), userID(c), records.MemoryInput{Content: content, Visibility: visibility, Tags: tags})
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func (s *Server) mcpEditMemory(c echo.Context) error {
 	if len([]rune(content)) > 500 {
 		return errUnprocessable("string_too_long", "String should have at most 500 characters", "query", "value")
 	}
-	if err := s.assistant.EditMemory(c.Request().Context(), userID(c), c.Param("id"), content); err != nil {
+	if err := s.records.EditMemory(c.Request().Context(), userID(c), c.Param("id"), content); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
@@ -170,7 +170,7 @@ func (s *Server) mcpEditMemory(c echo.Context) error {
 
 // DELETE /v1/mcp/memories/{id} (delete_memory)
 func (s *Server) mcpDeleteMemory(c echo.Context) error {
-	if err := s.assistant.DeleteMemory(c.Request().Context(), userID(c), c.Param("id")); err != nil {
+	if err := s.records.DeleteMemory(c.Request().Context(), userID(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
@@ -183,13 +183,13 @@ func (s *Server) mcpListConversations(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := assistant.ConversationQuery{Limit: limit, Offset: offset, StartDate: c.QueryParam("start_date"), EndDate: c.QueryParam("end_date")}
+	q := records.ConversationQuery{Limit: limit, Offset: offset, StartDate: c.QueryParam("start_date"), EndDate: c.QueryParam("end_date")}
 	for _, name := range strings.Split(c.QueryParam("categories"), ",") {
 		if name = strings.TrimSpace(name); name != "" {
 			q.Categories = append(q.Categories, name)
 		}
 	}
-	cs, err := s.assistant.Conversations(c.Request().Context(), userID(c), q)
+	cs, err := s.records.Conversations(c.Request().Context(), userID(c), q)
 	if err != nil {
 		return err
 	}
@@ -199,11 +199,11 @@ func (s *Server) mcpListConversations(c echo.Context) error {
 // GET /v1/mcp/conversations/search?query=&limit=10&start_date&end_date
 // (search_conversations)
 func (s *Server) mcpSearchConversations(c echo.Context) error {
-	q, limit, err := searchArgs(c, assistant.MaxSearchConversations)
+	q, limit, err := searchArgs(c, records.MaxSearchConversations)
 	if err != nil {
 		return err
 	}
-	cs, err := s.assistant.SearchConversations(c.Request().Context(), userID(c), q, c.QueryParam("start_date"), c.QueryParam("end_date"), limit)
+	cs, err := s.records.SearchConversations(c.Request().Context(), userID(c), q, c.QueryParam("start_date"), c.QueryParam("end_date"), limit)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func (s *Server) mcpSearchConversations(c echo.Context) error {
 // GET /v1/mcp/conversations/{id}: the brief shape with the transcript
 // (get_conversation_by_id).
 func (s *Server) mcpGetConversation(c echo.Context) error {
-	d, err := s.assistant.Conversation(c.Request().Context(), userID(c), c.Param("id"))
+	d, err := s.records.Conversation(c.Request().Context(), userID(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (s *Server) mcpListActionItems(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := assistant.ActionItemQuery{Limit: limit, Offset: offset,
+	q := records.ActionItemQuery{Limit: limit, Offset: offset,
 		DueStartDate: c.QueryParam("due_start_date"), DueEndDate: c.QueryParam("due_end_date")}
 	if c.QueryParams().Has("completed") {
 		b, err := queryBool(c, "completed", false)
@@ -236,7 +236,7 @@ func (s *Server) mcpListActionItems(c echo.Context) error {
 		}
 		q.Completed = &b
 	}
-	items, err := s.assistant.ActionItems(c.Request().Context(), userID(c), q)
+	items, err := s.records.ActionItems(c.Request().Context(), userID(c), q)
 	if err != nil {
 		return err
 	}
@@ -245,11 +245,11 @@ func (s *Server) mcpListActionItems(c echo.Context) error {
 
 // GET /v1/mcp/action-items/search?query=&limit=10 (1..50) (search_action_items)
 func (s *Server) mcpSearchActionItems(c echo.Context) error {
-	q, limit, err := searchArgs(c, assistant.MaxSearchActionItems)
+	q, limit, err := searchArgs(c, records.MaxSearchActionItems)
 	if err != nil {
 		return err
 	}
-	items, err := s.assistant.SearchActionItems(c.Request().Context(), userID(c), q, limit)
+	items, err := s.records.SearchActionItems(c.Request().Context(), userID(c), q, limit)
 	if err != nil {
 		return err
 	}
@@ -270,7 +270,7 @@ func (s *Server) mcpCreateActionItem(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	it, err := s.assistant.CreateActionItem(c.Request().Context(), userID(c), assistant.ActionItemInput{Description: desc, DueAt: due, Completed: completed})
+	it, err := s.records.CreateActionItem(c.Request().Context(), userID(c), records.ActionItemInput{Description: desc, DueAt: due, Completed: completed})
 	if err != nil {
 		return err
 	}
@@ -279,7 +279,7 @@ func (s *Server) mcpCreateActionItem(c echo.Context) error {
 
 // POST /v1/mcp/action-items/{id}/complete (complete_action_item)
 func (s *Server) mcpCompleteActionItem(c echo.Context) error {
-	it, err := s.assistant.CompleteActionItem(c.Request().Context(), userID(c), c.Param("id"), true)
+	it, err := s.records.CompleteActionItem(c.Request().Context(), userID(c), c.Param("id"), true)
 	if err != nil {
 		return err
 	}
@@ -294,7 +294,7 @@ func (s *Server) mcpPatchActionItem(c echo.Context) error {
 	}
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
-	var p assistant.ActionItemPatch
+	var p records.ActionItemPatch
 	if d, ok := f.boundedStr("description", false, 500); ok {
 		p.Description = &d
 	}
@@ -310,7 +310,7 @@ func (s *Server) mcpPatchActionItem(c echo.Context) error {
 	if p.Description == nil && p.Completed == nil && p.DueAt == nil {
 		return errUnprocessable("value_error", "At least one field must be provided", "body")
 	}
-	it, err := s.assistant.UpdateActionItem(c.Request().Context(), userID(c), c.Param("id"), p)
+	it, err := s.records.UpdateActionItem(c.Request().Context(), userID(c), c.Param("id"), p)
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (s *Server) mcpPatchActionItem(c echo.Context) error {
 
 // DELETE /v1/mcp/action-items/{id} (delete_action_item)
 func (s *Server) mcpDeleteActionItem(c echo.Context) error {
-	if err := s.assistant.DeleteActionItem(c.Request().Context(), userID(c), c.Param("id")); err != nil {
+	if err := s.records.DeleteActionItem(c.Request().Context(), userID(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]bool{"success": true})
@@ -327,7 +327,7 @@ func (s *Server) mcpDeleteActionItem(c echo.Context) error {
 
 // GET /v1/mcp/people → [{id, name, created_at, speech_sample_transcripts}] (get_people)
 func (s *Server) mcpPeople(c echo.Context) error {
-	ps, err := s.assistant.People(c.Request().Context(), userID(c))
+	ps, err := s.records.People(c.Request().Context(), userID(c))
 	if err != nil {
 		return err
 	}

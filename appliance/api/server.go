@@ -18,8 +18,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/records"
 )
 
 // Conversations is the conversation lifecycle (appliance/conversation):
@@ -47,7 +47,7 @@ type Deps struct {
 	// Auth is the one credential check (appliance/authn).
 	Auth Authenticator
 	// Assistant runs the MCP REST twins: the MCP tools' own operations.
-	Assistant *assistant.Service
+	Records *records.Service
 	// MCP is the MCP endpoint's handler (appliance/mcp, built in cmd with
 	// MCPTokenInfo as its Verify); nil serves no /v1/mcp/sse.
 	MCP http.Handler
@@ -105,7 +105,7 @@ type Server struct {
 	store        Store
 	conv         Conversations
 	auth         Authenticator
-	assistant    *assistant.Service
+	records      *records.Service
 	mcp          http.Handler
 	public       *PublicURL
 	listen       Listener
@@ -145,7 +145,7 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
-	if d.Conversations == nil || d.Auth == nil || d.Assistant == nil {
+	if d.Conversations == nil || d.Auth == nil || d.Records == nil {
 		return nil, errors.New("api: Conversations, Auth and Assistant are required")
 	}
 	if d.PublicURL == nil {
@@ -157,7 +157,7 @@ func New(d Deps) (*Server, error) {
 		d.VoiceBudget = noBudget{}
 	}
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth,
-		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, assistant: d.Assistant, mcp: d.MCP, events: d.Events, subscriber: d.Subscriber,
+		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, records: d.Records, mcp: d.MCP, events: d.Events, subscriber: d.Subscriber,
 		speechRoutes: d.SpeechRoutes, providerKeys: d.ProviderKeys, models: d.Models,
 		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),

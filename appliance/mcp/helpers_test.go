@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/store"
 )
 
@@ -82,8 +82,8 @@ func newFixtureWith(t *testing.T, o options) *fixture {
 		return nil, auth.ErrInvalidToken
 	}
 	h := newHandler(Deps{
-		Assistant: assistant.New(assistant.Deps{Store: db, Search: db, Now: func() time.Time { return fixedNow }}),
-		Verify:    verify,
+		Records: records.New(records.Deps{Store: db, Search: db, Now: func() time.Time { return fixedNow }}),
+		Verify:  verify,
 		ResourceMetadataURL: func(r *http.Request) string {
 			return "http://" + r.Host + "/.well-known/oauth-protected-resource/v1/mcp/sse"
 		},

@@ -13,7 +13,7 @@
 // instead of the SDK's loopback-only DNS-rebinding guard (the appliance is
 // reached over the LAN).
 //
-// The tools' logic lives in appliance/assistant, which the REST twins under
+// The tools' logic lives in appliance/records, which the REST twins under
 // /v1/mcp/ call too; this package is the protocol layer: schemas, argument
 // decoding, JSON-RPC errors and the transport.
 package mcp
@@ -27,7 +27,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 )
 
 // Identity and protocol of the server, as announced in initialize.
@@ -49,7 +49,7 @@ const Instructions = `Hearth keeps the owner's conversations (recorded by a wear
 // Deps are what the MCP endpoint is built from (wired by hand in cmd).
 type Deps struct {
 	// Assistant runs the tools.
-	Assistant *assistant.Service
+	Records *records.Service
 	// Verify checks a hearth_mcp_ key or an OAuth access token and returns
 	// TokenInfo{UserID, Scopes, Expiration}; a zero Expiration means the
 	// credential does not expire (API keys). It returns auth.ErrInvalidToken

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
@@ -30,7 +30,7 @@ func getActionItemsTool(d *Deps) serverTool {
 		"List the user's action items (tasks), newest first, optionally only open or completed ones, or those due within dates. Items the user locked are not shown.",
 		ScopeActionItemsRead, kindRead,
 		func(ctx context.Context, c *call, a getActionItemsArgs) (any, error) {
-			items, err := c.deps.Assistant.ActionItems(ctx, c.userID, assistant.ActionItemQuery{Completed: a.Completed,
+			items, err := c.deps.Records.ActionItems(ctx, c.userID, records.ActionItemQuery{Completed: a.Completed,
 				DueStartDate: a.DueStartDate, DueEndDate: a.DueEndDate, Limit: a.Limit, Offset: a.Offset})
 			if err != nil {
 				return nil, err
@@ -56,7 +56,7 @@ func searchActionItemsTool(d *Deps) serverTool {
 		"Find the user's action items by meaning, best match first.",
 		ScopeActionItemsRead, kindRead,
 		func(ctx context.Context, c *call, a searchActionItemsArgs) (any, error) {
-			items, err := c.deps.Assistant.SearchActionItems(ctx, c.userID, a.Query, a.Limit)
+			items, err := c.deps.Records.SearchActionItems(ctx, c.userID, a.Query, a.Limit)
 			if err != nil {
 				return nil, err
 			}
@@ -82,7 +82,7 @@ func createActionItemTool(d *Deps) serverTool {
 		"Add an action item (task) for the user. Creating one whose description is identical to an open item returns that item instead of a duplicate.",
 		ScopeActionItemsWrite, kindWrite,
 		func(ctx context.Context, c *call, a createActionItemArgs) (any, error) {
-			it, err := c.deps.Assistant.CreateActionItem(ctx, c.userID, assistant.ActionItemInput{Description: a.Description,
+			it, err := c.deps.Records.CreateActionItem(ctx, c.userID, records.ActionItemInput{Description: a.Description,
 				DueAt: a.DueAt, Completed: a.Completed})
 			if err != nil {
 				return nil, err
@@ -108,7 +108,7 @@ func completeActionItemTool(d *Deps) serverTool {
 		"Mark an action item done (or, with completed=false, open again).",
 		ScopeActionItemsWrite, kindWrite,
 		func(ctx context.Context, c *call, a completeActionItemArgs) (any, error) {
-			it, err := c.deps.Assistant.CompleteActionItem(ctx, c.userID, a.ActionItemID, a.Completed)
+			it, err := c.deps.Records.CompleteActionItem(ctx, c.userID, a.ActionItemID, a.Completed)
 			if err != nil {
 				return nil, err
 			}
@@ -142,8 +142,8 @@ func updateActionItemTool(d *Deps) serverTool {
 		"Change an action item's description or due time.",
 		ScopeActionItemsWrite, kindWrite,
 		func(ctx context.Context, c *call, a updateActionItemArgs) (any, error) {
-			it, err := c.deps.Assistant.UpdateActionItem(ctx, c.userID, a.ActionItemID,
-				assistant.ActionItemPatch{Description: a.Description, DueAt: a.DueAt})
+			it, err := c.deps.Records.UpdateActionItem(ctx, c.userID, a.ActionItemID,
+				records.ActionItemPatch{Description: a.Description, DueAt: a.DueAt})
 			if err != nil {
 				return nil, err
 			}
@@ -166,7 +166,7 @@ func deleteActionItemTool(d *Deps) serverTool {
 	return newTool(d, "delete_action_item", "Delete action item", "Delete one of the user's action items.",
 		ScopeActionItemsWrite, kindDelete,
 		func(ctx context.Context, c *call, a actionItemIDArgs) (any, error) {
-			if err := c.deps.Assistant.DeleteActionItem(ctx, c.userID, a.ActionItemID); err != nil {
+			if err := c.deps.Records.DeleteActionItem(ctx, c.userID, a.ActionItemID); err != nil {
 				return nil, err
 			}
 			return successResult{true}, nil

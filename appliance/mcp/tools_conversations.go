@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
@@ -25,7 +25,7 @@ func getConversationsTool(d *Deps) serverTool {
 		"List the user's conversations, newest first, with title, overview, category, action items and events. Locked conversations show only a preview.",
 		ScopeConversationsRead, kindRead,
 		func(ctx context.Context, c *call, a getConversationsArgs) (any, error) {
-			cs, err := c.deps.Assistant.Conversations(ctx, c.userID, assistant.ConversationQuery{StartDate: a.StartDate,
+			cs, err := c.deps.Records.Conversations(ctx, c.userID, records.ConversationQuery{StartDate: a.StartDate,
 				EndDate: a.EndDate, Categories: a.Categories, Limit: a.Limit, Offset: a.Offset})
 			if err != nil {
 				return nil, err
@@ -50,7 +50,7 @@ func getConversationByIDTool(d *Deps) serverTool {
 		"Get one conversation with its full transcript; speakers are named where known.",
 		ScopeConversationsRead, kindRead,
 		func(ctx context.Context, c *call, a getConversationByIDArgs) (any, error) {
-			conv, err := c.deps.Assistant.Conversation(ctx, c.userID, a.ConversationID)
+			conv, err := c.deps.Records.Conversation(ctx, c.userID, a.ConversationID)
 			if err != nil {
 				return nil, err
 			}
@@ -79,7 +79,7 @@ func searchConversationsTool(d *Deps) serverTool {
 		"Find the user's conversations by meaning, best match first, optionally within dates. Conversations from the last few minutes may not be found yet.",
 		ScopeConversationsRead, kindRead,
 		func(ctx context.Context, c *call, a searchConversationsArgs) (any, error) {
-			cs, err := c.deps.Assistant.SearchConversations(ctx, c.userID, a.Query, a.StartDate, a.EndDate, a.Limit)
+			cs, err := c.deps.Records.SearchConversations(ctx, c.userID, a.Query, a.StartDate, a.EndDate, a.Limit)
 			if err != nil {
 				return nil, err
 			}

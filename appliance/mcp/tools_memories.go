@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
@@ -51,7 +51,7 @@ func getMemoriesTool(d *Deps) serverTool {
 		"List the user's memories: facts about the user and interesting things others said, newest first by default. Locked memories show only a preview.",
 		ScopeMemoriesRead, kindRead,
 		func(ctx context.Context, c *call, a getMemoriesArgs) (any, error) {
-			ms, err := c.deps.Assistant.Memories(ctx, c.userID, assistant.MemoryQuery{Categories: a.Categories, Limit: a.Limit,
+			ms, err := c.deps.Records.Memories(ctx, c.userID, records.MemoryQuery{Categories: a.Categories, Limit: a.Limit,
 				Offset: a.Offset, Sort: a.Sort, Reviewed: a.Reviewed, ManuallyAdded: a.ManuallyAdded, UpdatedAfter: a.UpdatedAfter})
 			if err != nil {
 				return nil, err
@@ -78,7 +78,7 @@ func createMemoryTool(d *Deps) serverTool {
 		"Save a new memory about the user. The category (system for facts about the user, interesting otherwise) is assigned automatically.",
 		ScopeMemoriesWrite, kindWrite,
 		func(ctx context.Context, c *call, a createMemoryArgs) (any, error) {
-			m, err := c.deps.Assistant.CreateMemory(ctx, c.userID, assistant.MemoryInput{Content: a.Content})
+			m, err := c.deps.Records.CreateMemory(ctx, c.userID, records.MemoryInput{Content: a.Content})
 			if err != nil {
 				return nil, err
 			}
@@ -104,7 +104,7 @@ func deleteMemoryTool(d *Deps) serverTool {
 	return newTool(d, "delete_memory", "Delete memory", "Delete one of the user's memories.",
 		ScopeMemoriesWrite, kindDelete,
 		func(ctx context.Context, c *call, a memoryIDArgs) (any, error) {
-			if err := c.deps.Assistant.DeleteMemory(ctx, c.userID, a.MemoryID); err != nil {
+			if err := c.deps.Records.DeleteMemory(ctx, c.userID, a.MemoryID); err != nil {
 				return nil, err
 			}
 			return successResult{true}, nil
@@ -130,7 +130,7 @@ func editMemoryTool(d *Deps) serverTool {
 	return newTool(d, "edit_memory", "Edit memory", "Replace the text of one of the user's memories.",
 		ScopeMemoriesWrite, kindWrite,
 		func(ctx context.Context, c *call, a editMemoryArgs) (any, error) {
-			if err := c.deps.Assistant.EditMemory(ctx, c.userID, a.MemoryID, a.Content); err != nil {
+			if err := c.deps.Records.EditMemory(ctx, c.userID, a.MemoryID, a.Content); err != nil {
 				return nil, err
 			}
 			return successResult{true}, nil
@@ -154,7 +154,7 @@ func searchMemoriesTool(d *Deps) serverTool {
 		"Find the user's memories by meaning, best match first, each with a relevance_score. Memories written in the last few minutes may not be found yet.",
 		ScopeMemoriesRead, kindRead,
 		func(ctx context.Context, c *call, a searchMemoriesArgs) (any, error) {
-			ms, err := c.deps.Assistant.SearchMemories(ctx, c.userID, a.Query, a.Limit)
+			ms, err := c.deps.Records.SearchMemories(ctx, c.userID, a.Query, a.Limit)
 			if err != nil {
 				return nil, err
 			}
@@ -167,6 +167,6 @@ func getUserProfileTool(d *Deps) serverTool {
 		"Summarise what is known about the user: their name and the facts kept as memories.",
 		ScopeMemoriesRead, kindRead,
 		func(ctx context.Context, c *call, _ struct{}) (any, error) {
-			return c.deps.Assistant.UserProfile(ctx, c.userID)
+			return c.deps.Records.UserProfile(ctx, c.userID)
 		})
 }

@@ -11,7 +11,7 @@ func getPeopleTool(d *Deps) serverTool {
 		"List the people (other than the user) who speak in the user's conversations.",
 		ScopePeopleRead, kindRead,
 		func(ctx context.Context, c *call, _ struct{}) (any, error) {
-			ps, err := c.deps.Assistant.People(ctx, c.userID)
+			ps, err := c.deps.Records.People(ctx, c.userID)
 			if err != nil {
 				return nil, err
 			}

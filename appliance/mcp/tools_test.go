@@ -11,7 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
@@ -154,7 +154,7 @@ func TestUserProfile_None(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	must(t, f.db.CreateUser(ctx, &appliance.User{ID: "u-anon", CreatedAt: fixedNow}))
-	got, err := assistant.New(assistant.Deps{Store: f.db}).UserProfile(ctx, "u-anon")
+	got, err := records.New(records.Deps{Store: f.db}).UserProfile(ctx, "u-anon")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package mcp
 
 import (
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
@@ -12,6 +12,6 @@ type (
 	ConversationDetail  = view.ConversationDetail
 	ActionItem          = view.ActionItem
 	Person              = view.Person
-	Profile             = assistant.Profile
-	NoProfile           = assistant.NoProfile
+	Profile             = records.Profile
+	NoProfile           = records.NoProfile
 )

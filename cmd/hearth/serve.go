@@ -17,7 +17,6 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/console"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
@@ -28,6 +27,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/providerkeys"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -147,9 +147,9 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 
 	searcher := search.NewSearcher(db, embedder, m.Logger)
-	assistants := assistant.New(assistant.Deps{Store: db, Search: searcher, Events: m.events, Logger: m.Logger})
+	recs := records.New(records.Deps{Store: db, Search: searcher, Events: m.events, Logger: m.Logger})
 	mcpHandler := mcp.New(mcp.Deps{
-		Assistant: assistants, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
+		Records: recs, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
 		SameOrigin: public.SameOrigin, Logger: m.Logger,
 	})
 	keys := &providerkeys.File{Path: filepath.Join(dataDir, "provider-keys.json")}
@@ -191,7 +191,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Store:          db,
 		Conversations:  conversations,
 		Auth:           m.auth,
-		Assistant:      assistants,
+		Records:        recs,
 		MCP:            mcpHandler,
 		PublicURL:      public,
 		Logger:         m.Logger,

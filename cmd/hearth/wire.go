@@ -11,7 +11,6 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/firebaseauth"
@@ -19,6 +18,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/llm"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
 	"github.com/hearth-appliance/hearth/appliance/speaker/onnx"
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -205,7 +205,7 @@ func splitList(s string) []string {
 // The store is every consumer's store; each declares only what it uses.
 var (
 	_ api.Store             = (*store.DB)(nil)
-	_ assistant.Store       = (*store.DB)(nil)
+	_ records.Store         = (*store.DB)(nil)
 	_ authn.Store           = (*store.DB)(nil)
 	_ conversation.Store    = (*store.DB)(nil)
 	_ listen.History        = (*store.DB)(nil)

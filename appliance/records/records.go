@@ -1,10 +1,12 @@
-// Package assistant is what an assistant may read and write of the owner's
-// data: one method per MCP tool. The MCP tools (appliance/mcp) and their
-// REST twins (/v1/mcp/... in appliance/api) both call these methods, so a
-// lock, a date in the user's time zone or a limit means the same on both;
+// Package records is the one way to write the owner's records: memories,
+// action items, folders, goals and people, with their limits, lock rules
+// and events. Every surface calls it: the developer API and the console
+// (appliance/api), the MCP tools (appliance/mcp) and their REST twins
+// (/v1/mcp/... in appliance/api). A lock, a length bound, a date in the
+// user's time zone or an event therefore means the same on all of them;
 // each surface only parses its arguments and projects the result to its
 // wire shape (appliance/view).
-package assistant
+package records
 
 import (
 	"context"

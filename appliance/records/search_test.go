@@ -1,4 +1,4 @@
-package assistant_test
+package records_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/appliance/assistant"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/store"
 )
 
@@ -69,7 +69,7 @@ func TestSearchMemoriesTopsUp(t *testing.T) {
 		{limit: 20, want: []string{"m3", "m4", "m5", "m6", "m7"}, asked: []int{20}}, // the search had no more
 	} {
 		s := &rankedSearcher{ranking: ranking}
-		svc := assistant.New(assistant.Deps{Store: db, Search: s})
+		svc := records.New(records.Deps{Store: db, Search: s})
 		got, err := svc.SearchMemories(ctx, "u1", "tomato", c.limit)
 		if err != nil {
 			t.Fatal(err)
