@@ -1,12 +1,13 @@
 package api
 
 import (
+	"errors"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
@@ -57,21 +58,15 @@ func (s *Server) renderActionItems(c echo.Context, fromParam, toParam string, du
 	return c.JSON(http.StatusOK, out)
 }
 
-func (s *Server) parseActionItemInput(f fields, uid string, now time.Time) *appliance.ActionItem {
-	desc, ok := f.boundedStr("description", true, 500)
+// parseActionItemInput reads one create-action-item object.
+func parseActionItemInput(f fields) (records.ActionItemInput, bool) {
+	desc, ok := f.boundedStr("description", true, records.MaxText)
 	completed, _ := f.bool("completed", false)
-	var due *time.Time
+	in := records.ActionItemInput{Description: desc, Completed: completed}
 	if t, present := f.datetime("due_at"); present {
-		due = &t
+		in.Due = &t
 	}
-	if !ok {
-		return nil
-	}
-	a := &appliance.ActionItem{ID: newID(), UserID: uid, Description: desc, Completed: completed, CreatedAt: &now, UpdatedAt: &now, DueAt: due}
-	if completed {
-		a.CompletedAt = &now
-	}
-	return a
+	return in, ok
 }
 
 // POST /v1/dev/user/action-items
@@ -81,15 +76,15 @@ func (s *Server) createActionItem(c echo.Context) error {
 		return err
 	}
 	v := &appliance.ValidationError{}
-	a := s.parseActionItemInput(newFields(m, v, "body"), userID(c), s.now().UTC())
+	in, _ := parseActionItemInput(newFields(m, v, "body"))
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.store.CreateActionItems(c.Request().Context(), []*appliance.ActionItem{a}); err != nil {
+	items, err := s.records.CreateActionItems(c.Request().Context(), userID(c), []records.ActionItemInput{in})
+	if err != nil {
 		return err
 	}
-	s.published(appliance.EventActionItemChanged, userID(c))
-	return c.JSON(http.StatusOK, view.ActionItemOf(a))
+	return c.JSON(http.StatusOK, items[0])
 }
 
 // POST /v1/dev/user/action-items/batch (at most 50)
@@ -99,28 +94,25 @@ func (s *Server) createActionItemsBatch(c echo.Context) error {
 		return err
 	}
 	v := &appliance.ValidationError{}
-	now, uid := s.now().UTC(), userID(c)
-	var items []*appliance.ActionItem
+	var ins []records.ActionItemInput
 	for _, f := range newFields(m, v, "body").objectList("action_items", 50) {
-		if a := s.parseActionItemInput(f, uid, now); a != nil {
-			items = append(items, a)
+		if in, ok := parseActionItemInput(f); ok {
+			ins = append(ins, in)
 		}
 	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.store.CreateActionItems(c.Request().Context(), items); err != nil {
+	out, err := s.records.CreateActionItems(c.Request().Context(), userID(c), ins)
+	if err != nil {
 		return err
-	}
-	s.published(appliance.EventActionItemChanged, userID(c))
-	out := make([]view.ActionItem, len(items))
-	for i, a := range items {
-		out[i] = view.ActionItemOf(a)
 	}
 	return c.JSON(http.StatusOK, map[string]any{"action_items": out, "created_count": len(out)})
 }
 
-// PATCH /v1/dev/user/action-items/{id}
+// PATCH /v1/dev/user/action-items/{id}: an item of a locked conversation
+// is refused as a locked item is, and completed_at changes only when the
+// state flips (records.UpdateActionItem).
 func (s *Server) patchActionItem(c echo.Context) error {
 	body, err := readJSONObject(c, s.cfg.MaxBodyBytes)
 	if err != nil {
@@ -128,61 +120,32 @@ func (s *Server) patchActionItem(c echo.Context) error {
 	}
 	v := &appliance.ValidationError{}
 	f := newFields(body, v, "body")
-	desc, hasDesc := f.boundedStr("description", false, 500)
-	completed, hasCompleted := f.bool("completed", false)
-	due, hasDue := f.datetime("due_at")
+	var p records.ActionItemPatch
+	if desc, ok := f.boundedStr("description", false, records.MaxText); ok {
+		p.Description = &desc
+	}
+	if completed, ok := f.bool("completed", false); ok {
+		p.Completed = &completed
+	}
+	if due, ok := f.datetime("due_at"); ok {
+		p.Due = &due
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	ctx, uid := c.Request().Context(), userID(c)
-	a, err := s.store.ActionItem(ctx, uid, c.Param("id"))
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return errNotFound("Action item not found")
+	it, err := s.records.UpdateActionItem(c.Request().Context(), userID(c), c.Param("id"), p)
+	if errors.Is(err, records.ErrNothingToChange) {
+		return errUnprocessable("value_error", "At least one field must be provided", "body")
 	} else if err != nil {
 		return err
 	}
-	if !hasDesc && !hasCompleted && !hasDue {
-		return errUnprocessable("value_error", "At least one field must be provided", "body")
-	}
-	if a.IsLocked {
-		return errLocked("action item")
-	}
-	now := s.now().UTC()
-	if hasDesc {
-		a.Description = desc
-	}
-	if hasCompleted {
-		a.Completed, a.CompletedAt = completed, nil
-		if completed {
-			a.CompletedAt = &now
-		}
-	}
-	if hasDue {
-		a.DueAt = &due
-	}
-	a.UpdatedAt = &now
-	if err := s.store.UpdateActionItem(ctx, a); err != nil {
-		return err
-	}
-	s.published(appliance.EventActionItemChanged, userID(c))
-	return c.JSON(http.StatusOK, view.ActionItemOf(a))
+	return c.JSON(http.StatusOK, it)
 }
 
 // DELETE /v1/dev/user/action-items/{id}
 func (s *Server) deleteActionItem(c echo.Context) error {
-	ctx, uid, id := c.Request().Context(), userID(c), c.Param("id")
-	a, err := s.store.ActionItem(ctx, uid, id)
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return errNotFound("Action item not found")
-	} else if err != nil {
+	if err := s.records.DeleteActionItem(c.Request().Context(), userID(c), c.Param("id")); err != nil {
 		return err
 	}
-	if a.IsLocked {
-		return errLocked("action item")
-	}
-	if err := s.store.DeleteActionItem(ctx, uid, id); err != nil {
-		return err
-	}
-	s.published(appliance.EventActionItemChanged, uid)
 	return c.JSON(http.StatusOK, map[string]bool{"success": true})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
@@ -192,8 +193,8 @@ func (s *Server) consolePatchConversation(c echo.Context) error {
 	p := conversation.Patch{}
 	if title, ok := f.str("title", false); ok {
 		title = strings.TrimSpace(title)
-		if n := len([]rune(title)); n < 1 || n > 500 {
-			f.fail("title", "string_length", "The title needs 1 to 500 characters")
+		if n := len([]rune(title)); n < 1 || n > records.MaxText {
+			f.fail("title", "string_length", "The title needs 1 to "+itoa(records.MaxText)+" characters")
 		}
 		p.Title = &title
 	}

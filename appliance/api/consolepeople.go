@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/records"
 )
 
 // consolePeopleRoutes serves the People page: the speakers the owner has
@@ -57,14 +58,14 @@ func (s *Server) consoleRenamePerson(c echo.Context) error {
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
 	name, _ := f.str("name", true)
-	if n := len([]rune(strings.TrimSpace(name))); v.Err() == nil && (n < 1 || n > 100) {
+	if n := len([]rune(strings.TrimSpace(name))); v.Err() == nil && (n < 1 || n > records.MaxName) {
 		f.fail("name", "string_length", "A name has 1 to 100 characters")
 	}
 	if err := v.Err(); err != nil {
 		return err
 	}
 	ctx, uid := c.Request().Context(), userID(c)
-	p, err := s.store.RenamePerson(ctx, uid, c.Param("id"), name)
+	p, err := s.records.RenamePerson(ctx, uid, c.Param("id"), name)
 	if err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func (s *Server) consoleMergePeople(c echo.Context) error {
 	if into == c.Param("id") {
 		return errUnprocessable("value_error", "A person cannot be merged into themself", "body", "into")
 	}
-	if err := s.store.MergePeople(c.Request().Context(), userID(c), c.Param("id"), into); err != nil {
+	if err := s.records.MergePeople(c.Request().Context(), userID(c), c.Param("id"), into); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -98,7 +99,7 @@ func (s *Server) consoleMergePeople(c echo.Context) error {
 
 // DELETE /console/api/people/{id}: 204.
 func (s *Server) consoleDeletePerson(c echo.Context) error {
-	if err := s.store.DeletePerson(c.Request().Context(), userID(c), c.Param("id")); err != nil {
+	if err := s.records.DeletePerson(c.Request().Context(), userID(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/records"
 )
 
 type createResponse struct {
@@ -175,8 +176,8 @@ func (s *Server) patchConversation(c echo.Context) error {
 		switch n := len([]rune(title)); {
 		case n < 1:
 			f.fail("title", "string_too_short", "String should have at least 1 character")
-		case n > 500:
-			f.fail("title", "string_too_long", "String should have at most 500 characters")
+		case n > records.MaxText:
+			f.fail("title", "string_too_long", "String should have at most "+itoa(records.MaxText)+" characters")
 		}
 	}
 	discarded, hasDiscarded := f.bool("discarded", false)

@@ -1,11 +1,13 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/records"
 )
 
 // GET /v1/dev/user/folders
@@ -19,57 +21,48 @@ func (s *Server) listFolders(c echo.Context) error {
 
 // POST /v1/dev/user/folders {name, description?, color?}
 func (s *Server) createFolder(c echo.Context) error {
-	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
+	p, err := s.readFolder(c, true)
 	if err != nil {
 		return err
 	}
-	v := &appliance.ValidationError{}
-	f := newFields(m, v, "body")
-	folder := &appliance.Folder{ID: newID(), UserID: userID(c), CreatedAt: s.now().UTC()}
-	folder.Name, _ = f.boundedStr("name", true, 100)
-	folder.Description, _ = f.str("description", false)
-	folder.Color, _ = f.str("color", false)
-	if err := v.Err(); err != nil {
-		return err
-	}
-	if err := s.store.CreateFolder(c.Request().Context(), folder); err != nil {
+	folder, err := s.records.CreateFolder(c.Request().Context(), userID(c), p)
+	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, folder)
 }
 
-// PATCH /v1/dev/user/folders/{id}
-func (s *Server) patchFolder(c echo.Context) error {
+// readFolder reads a folder's fields; a new one needs a name.
+func (s *Server) readFolder(c echo.Context, create bool) (records.FolderPatch, error) {
 	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
 	if err != nil {
-		return err
+		return records.FolderPatch{}, err
 	}
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
-	name, hasName := f.boundedStr("name", false, 100)
-	desc, hasDesc := f.str("description", false)
-	color, hasColor := f.str("color", false)
-	if err := v.Err(); err != nil {
+	var p records.FolderPatch
+	if name, ok := f.boundedStr("name", create, records.MaxName); ok {
+		p.Name = &name
+	}
+	if desc, ok := f.str("description", false); ok {
+		p.Description = &desc
+	}
+	if color, ok := f.str("color", false); ok {
+		p.Color = &color
+	}
+	return p, v.Err()
+}
+
+// PATCH /v1/dev/user/folders/{id}
+func (s *Server) patchFolder(c echo.Context) error {
+	p, err := s.readFolder(c, false)
+	if err != nil {
 		return err
 	}
-	if !hasName && !hasDesc && !hasColor {
+	folder, err := s.records.UpdateFolder(c.Request().Context(), userID(c), c.Param("id"), p)
+	if errors.Is(err, records.ErrNothingToChange) {
 		return errUnprocessable("value_error", "At least one field must be provided", "body")
-	}
-	ctx := c.Request().Context()
-	folder, err := s.store.Folder(ctx, userID(c), c.Param("id"))
-	if err != nil {
-		return notFoundAs(err, "Folder not found")
-	}
-	if hasName {
-		folder.Name = name
-	}
-	if hasDesc {
-		folder.Description = desc
-	}
-	if hasColor {
-		folder.Color = color
-	}
-	if err := s.store.UpdateFolder(ctx, folder); err != nil {
+	} else if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, folder)
@@ -77,8 +70,8 @@ func (s *Server) patchFolder(c echo.Context) error {
 
 // DELETE /v1/dev/user/folders/{id}: the conversations stay, out of any folder.
 func (s *Server) deleteFolder(c echo.Context) error {
-	if err := s.store.DeleteFolder(c.Request().Context(), userID(c), c.Param("id")); err != nil {
-		return notFoundAs(err, "Folder not found")
+	if err := s.records.DeleteFolder(c.Request().Context(), userID(c), c.Param("id")); err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, map[string]bool{"success": true})
 }

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"math"
 	"net/http"
 	"strconv"
@@ -10,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/records"
 )
 
 // GET /v1/dev/user/goals
@@ -46,9 +45,8 @@ func (s *Server) createGoal(c echo.Context) error {
 	}
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
-	now := s.now().UTC()
-	g := &appliance.Goal{ID: goalID(), UserID: userID(c), GoalType: "scale", IsActive: true, CreatedAt: now, UpdatedAt: now}
-	g.Title, _ = f.boundedStr("title", true, 500)
+	g := &appliance.Goal{GoalType: "scale", IsActive: true}
+	g.Title, _ = f.boundedStr("title", true, records.MaxText)
 	if t, ok := f.enum("goal_type", appliance.GoalTypes); ok {
 		g.GoalType = t
 	}
@@ -72,7 +70,7 @@ func (s *Server) createGoal(c echo.Context) error {
 	if g.Check(v, "body"); v.Err() != nil {
 		return v.Err()
 	}
-	if err := s.store.CreateGoal(c.Request().Context(), g); err != nil {
+	if err := s.records.CreateGoal(c.Request().Context(), userID(c), g); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, g)
@@ -86,7 +84,7 @@ func (s *Server) patchGoal(c echo.Context) error {
 	}
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
-	title, hasTitle := f.boundedStr("title", false, 500)
+	title, hasTitle := f.boundedStr("title", false, records.MaxText)
 	nums := map[string]*float64{}
 	for _, name := range []string{"target_value", "current_value", "min_value", "max_value"} {
 		if x, ok := f.float(name, false); ok {
@@ -100,32 +98,27 @@ func (s *Server) patchGoal(c echo.Context) error {
 	if !hasTitle && !hasUnit && len(nums) == 0 {
 		return errUnprocessable("value_error", "At least one field must be provided", "body")
 	}
-	ctx := c.Request().Context()
-	g, err := s.store.Goal(ctx, userID(c), c.Param("id"))
-	if err != nil {
-		return notFoundAs(err, "Goal not found")
-	}
-	if hasTitle {
-		g.Title = title
-	}
-	if hasUnit {
-		g.Unit = &unit
-	}
-	for name, dst := range map[string]*float64{"target_value": &g.TargetValue, "current_value": &g.CurrentValue,
-		"min_value": &g.MinValue, "max_value": &g.MaxValue} {
-		if x := nums[name]; x != nil {
-			*dst = *x
+	return s.updateGoal(c, func(g *appliance.Goal) error {
+		if hasTitle {
+			g.Title = title
 		}
-	}
-	// A raised target carries the range with it unless the request sets the
-	// range itself: "run 20 km" on a goal that was "run 10 km".
-	if nums["target_value"] != nil && nums["max_value"] == nil && g.GoalType != "boolean" && g.TargetValue > g.MaxValue {
-		g.MaxValue = g.TargetValue
-	}
-	if g.Check(v, "body"); v.Err() != nil {
+		if hasUnit {
+			g.Unit = &unit
+		}
+		for name, dst := range map[string]*float64{"target_value": &g.TargetValue, "current_value": &g.CurrentValue,
+			"min_value": &g.MinValue, "max_value": &g.MaxValue} {
+			if x := nums[name]; x != nil {
+				*dst = *x
+			}
+		}
+		// A raised target carries the range with it unless the request sets the
+		// range itself: "run 20 km" on a goal that was "run 10 km".
+		if nums["target_value"] != nil && nums["max_value"] == nil && g.GoalType != "boolean" && g.TargetValue > g.MaxValue {
+			g.MaxValue = g.TargetValue
+		}
+		g.Check(v, "body")
 		return v.Err()
-	}
-	return s.saveGoal(c, g)
+	})
 }
 
 // PATCH /v1/dev/user/goals/{id}/progress?current_value=X
@@ -142,22 +135,19 @@ func (s *Server) goalProgress(c echo.Context) error {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return errUnprocessable("finite_number", "Input should be a finite number", "query", "current_value")
 	}
-	g, err := s.store.Goal(c.Request().Context(), userID(c), c.Param("id"))
-	if err != nil {
-		return notFoundAs(err, "Goal not found")
-	}
-	g.CurrentValue = x
-	v := &appliance.ValidationError{}
-	if g.Check(v, "query"); v.Err() != nil {
+	return s.updateGoal(c, func(g *appliance.Goal) error {
+		g.CurrentValue = x
+		v := &appliance.ValidationError{}
+		g.Check(v, "query")
 		return v.Err()
-	}
-	return s.saveGoal(c, g)
+	})
 }
 
-func (s *Server) saveGoal(c echo.Context, g *appliance.Goal) error {
-	g.UpdatedAt = s.now().UTC()
-	if err := s.store.UpdateGoal(c.Request().Context(), g); err != nil {
-		return notFoundAs(err, "Goal not found")
+// updateGoal changes the goal the path names and answers with it.
+func (s *Server) updateGoal(c echo.Context, change func(*appliance.Goal) error) error {
+	g, err := s.records.UpdateGoal(c.Request().Context(), userID(c), c.Param("id"), change)
+	if err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, g)
 }
@@ -180,17 +170,10 @@ func (s *Server) goalHistory(c echo.Context) error {
 
 // DELETE /v1/dev/user/goals/{id}
 func (s *Server) deleteGoal(c echo.Context) error {
-	if err := s.store.DeleteGoal(c.Request().Context(), userID(c), c.Param("id")); err != nil {
-		return notFoundAs(err, "Goal not found")
+	if err := s.records.DeleteGoal(c.Request().Context(), userID(c), c.Param("id")); err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, map[string]bool{"success": true})
-}
-
-// goalID follows the reference's form: goal_ and 12 hex characters.
-func goalID() string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return "goal_" + hex.EncodeToString(b)
 }
 
 // notFoundAs gives a store's not-found the endpoint's wording.

@@ -46,15 +46,9 @@ func (s *Server) lockMemory(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx, uid := c.Request().Context(), userID(c)
-	m, err := s.store.Memory(ctx, uid, c.Param("id"))
-	if err != nil {
-		return notFoundAs(err, "Memory not found")
-	}
-	m.IsLocked = locked
-	if err := s.store.UpdateMemory(ctx, m); err != nil {
+	id := c.Param("id")
+	if err := s.records.LockMemory(c.Request().Context(), userID(c), id, locked); err != nil {
 		return err
 	}
-	s.published(appliance.EventMemoryChanged, uid, m)
-	return c.JSON(http.StatusOK, map[string]any{"id": m.ID, "locked": locked})
+	return c.JSON(http.StatusOK, map[string]any{"id": id, "locked": locked})
 }

@@ -119,7 +119,7 @@ func (s *Server) mcpCreateMemory(c echo.Context) error {
 	}
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
-	content, _ := f.boundedStr("content", true, 500)
+	content, _ := f.boundedStr("content", true, records.MaxText)
 	f.enum("category", appliance.MemoryCategoriesIn) // accepted, and ignored
 	visibility := appliance.VisibilityPrivate
 	if vis, ok := f.enum("visibility", []string{"private", "public"}); ok {
@@ -150,7 +150,7 @@ func (s *Server) mcpEditMemory(c echo.Context) error {
 				return err
 			}
 			v := &appliance.ValidationError{}
-			content, _ = newFields(m, v, "body").boundedStr("content", true, 500)
+			content, _ = newFields(m, v, "body").boundedStr("content", true, records.MaxText)
 			if err := v.Err(); err != nil {
 				return err
 			}
@@ -159,8 +159,8 @@ func (s *Server) mcpEditMemory(c echo.Context) error {
 	if content == "" {
 		return errUnprocessable("missing", "Field required", "query", "value")
 	}
-	if len([]rune(content)) > 500 {
-		return errUnprocessable("string_too_long", "String should have at most 500 characters", "query", "value")
+	if len([]rune(content)) > records.MaxText {
+		return errUnprocessable("string_too_long", "String should have at most "+itoa(records.MaxText)+" characters", "query", "value")
 	}
 	if err := s.records.EditMemory(c.Request().Context(), userID(c), c.Param("id"), content); err != nil {
 		return err
@@ -264,7 +264,7 @@ func (s *Server) mcpCreateActionItem(c echo.Context) error {
 	}
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
-	desc, _ := f.boundedStr("description", true, 500)
+	desc, _ := f.boundedStr("description", true, records.MaxText)
 	completed, _ := f.bool("completed", false)
 	due := f.isoString("due_at")
 	if err := v.Err(); err != nil {
@@ -295,7 +295,7 @@ func (s *Server) mcpPatchActionItem(c echo.Context) error {
 	v := &appliance.ValidationError{}
 	f := newFields(m, v, "body")
 	var p records.ActionItemPatch
-	if d, ok := f.boundedStr("description", false, 500); ok {
+	if d, ok := f.boundedStr("description", false, records.MaxText); ok {
 		p.Description = &d
 	}
 	if b, ok := f.bool("completed", false); ok {

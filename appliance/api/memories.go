@@ -1,13 +1,14 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/view"
 )
 
@@ -41,7 +42,6 @@ func (s *Server) renderMemories(c echo.Context, f appliance.MemoryFilter, whole 
 	return c.JSON(http.StatusOK, out)
 }
 
-// parseMemoryInput reads one create-memory object.
 // memoryCategories reads ?categories=a,b of memory lists.
 func memoryCategories(c echo.Context) ([]string, error) {
 	var out []string
@@ -57,26 +57,16 @@ func memoryCategories(c echo.Context) ([]string, error) {
 	return out, nil
 }
 
-func (s *Server) parseMemoryInput(f fields, uid string, now time.Time) *appliance.Memory {
-	content, ok := f.boundedStr("content", true, 500)
-	category, hasCategory := f.enum("category", appliance.MemoryCategoriesIn)
-	visibility := string(appliance.VisibilityPrivate)
+// parseMemoryInput reads one create-memory object.
+func parseMemoryInput(f fields) (records.MemoryInput, bool) {
+	content, ok := f.boundedStr("content", true, records.MaxText)
+	category, _ := f.enum("category", appliance.MemoryCategoriesIn)
+	visibility := appliance.VisibilityPrivate
 	if v, present := f.enum("visibility", []string{"private", "public"}); present {
-		visibility = v
+		visibility = appliance.Visibility(v)
 	}
 	tags, _ := f.stringList("tags")
-	if !ok {
-		return nil
-	}
-	if hasCategory {
-		category = appliance.NormalizeMemoryCategory(category)
-	} else {
-		category = appliance.GuessMemoryCategory(content)
-	}
-	yes := true
-	return &appliance.Memory{ID: newID(), UserID: uid, Content: content, Category: category, Tags: tags,
-		Visibility: appliance.Visibility(visibility), CreatedAt: now, UpdatedAt: now,
-		ManuallyAdded: true, Reviewed: true, UserReview: &yes}
+	return records.MemoryInput{Content: content, Category: category, Visibility: visibility, Tags: tags}, ok
 }
 
 // POST /v1/dev/user/memories
@@ -86,15 +76,15 @@ func (s *Server) createMemory(c echo.Context) error {
 		return err
 	}
 	v := &appliance.ValidationError{}
-	mem := s.parseMemoryInput(newFields(m, v, "body"), userID(c), s.now().UTC())
+	in, _ := parseMemoryInput(newFields(m, v, "body"))
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.store.CreateMemories(c.Request().Context(), []*appliance.Memory{mem}); err != nil {
+	ms, err := s.records.CreateMemories(c.Request().Context(), userID(c), []records.MemoryInput{in})
+	if err != nil {
 		return err
 	}
-	s.published(appliance.EventMemoryCreated, mem.UserID, mem)
-	return c.JSON(http.StatusOK, view.MemoryOf(mem))
+	return c.JSON(http.StatusOK, ms[0])
 }
 
 // POST /v1/dev/user/memories/batch (at most 25)
@@ -104,23 +94,18 @@ func (s *Server) createMemoriesBatch(c echo.Context) error {
 		return err
 	}
 	v := &appliance.ValidationError{}
-	now, uid := s.now().UTC(), userID(c)
-	var ms []*appliance.Memory
+	var ins []records.MemoryInput
 	for _, item := range newFields(m, v, "body").objectList("memories", 25) {
-		if mem := s.parseMemoryInput(item, uid, now); mem != nil {
-			ms = append(ms, mem)
+		if in, ok := parseMemoryInput(item); ok {
+			ins = append(ins, in)
 		}
 	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.store.CreateMemories(c.Request().Context(), ms); err != nil {
+	out, err := s.records.CreateMemories(c.Request().Context(), userID(c), ins)
+	if err != nil {
 		return err
-	}
-	s.published(appliance.EventMemoryCreated, userID(c), ms...)
-	out := make([]view.Memory, len(ms))
-	for i, mem := range ms {
-		out[i] = view.MemoryOf(mem)
 	}
 	return c.JSON(http.StatusOK, map[string]any{"memories": out, "created_count": len(out)})
 }
@@ -133,64 +118,38 @@ func (s *Server) patchMemory(c echo.Context) error {
 	}
 	v := &appliance.ValidationError{}
 	f := newFields(body, v, "body")
-	content, hasContent := f.boundedStr("content", false, 500)
-	category, hasCategory := f.enum("category", appliance.MemoryCategoriesIn)
-	tags, hasTags := f.stringList("tags")
-	visibility, hasVisibility := f.str("visibility", false)
+	var p records.MemoryPatch
+	if content, ok := f.boundedStr("content", false, records.MaxText); ok {
+		p.Content = &content
+	}
+	if category, ok := f.enum("category", appliance.MemoryCategoriesIn); ok {
+		p.Category = &category
+	}
+	if tags, ok := f.stringList("tags"); ok {
+		p.Tags = &tags
+	}
+	if visibility, ok := f.str("visibility", false); ok {
+		p.Visibility = &visibility
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	ctx, uid := c.Request().Context(), userID(c)
-	mem, err := s.store.Memory(ctx, uid, c.Param("id"))
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return errNotFound("Memory not found")
-	} else if err != nil {
-		return err
-	}
-	if !hasContent && !hasCategory && !hasTags && !hasVisibility {
+	mem, err := s.records.UpdateMemory(c.Request().Context(), userID(c), c.Param("id"), p)
+	switch {
+	case errors.Is(err, records.ErrNothingToChange):
 		return errUnprocessable("value_error", "At least one field (content, visibility, tags, or category) must be provided", "body")
-	}
-	if mem.IsLocked {
-		return errLocked("memory")
-	}
-	if hasVisibility && visibility != "public" && visibility != "private" {
+	case errors.Is(err, records.ErrVisibility):
 		return errUnprocessable("value_error", "visibility must be 'public' or 'private'", "body", "visibility")
-	}
-	if hasContent {
-		mem.Content, mem.Edited = content, true
-	}
-	if hasCategory {
-		mem.Category = appliance.NormalizeMemoryCategory(category)
-	}
-	if hasTags {
-		mem.Tags = tags
-	}
-	if hasVisibility {
-		mem.Visibility = appliance.Visibility(visibility)
-	}
-	mem.UpdatedAt = s.now().UTC()
-	if err := s.store.UpdateMemory(ctx, mem); err != nil {
+	case err != nil:
 		return err
 	}
-	s.published(appliance.EventMemoryChanged, mem.UserID, mem)
-	return c.JSON(http.StatusOK, view.MemoryOf(mem))
+	return c.JSON(http.StatusOK, mem)
 }
 
 // DELETE /v1/dev/user/memories/{id}
 func (s *Server) deleteMemory(c echo.Context) error {
-	ctx, uid, id := c.Request().Context(), userID(c), c.Param("id")
-	mem, err := s.store.Memory(ctx, uid, id)
-	if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-		return errNotFound("Memory not found")
-	} else if err != nil {
+	if err := s.records.DeleteMemory(c.Request().Context(), userID(c), c.Param("id")); err != nil {
 		return err
 	}
-	if mem.IsLocked {
-		return errLocked("memory")
-	}
-	if err := s.store.DeleteMemory(ctx, uid, id); err != nil {
-		return err
-	}
-	s.published(appliance.EventMemoryChanged, uid)
 	return c.JSON(http.StatusOK, map[string]bool{"success": true})
 }

@@ -46,7 +46,8 @@ type Deps struct {
 	Conversations Conversations
 	// Auth is the one credential check (appliance/authn).
 	Auth Authenticator
-	// Assistant runs the MCP REST twins: the MCP tools' own operations.
+	// Records writes every record (limits, locks, events) and runs the MCP
+	// REST twins: the MCP tools' own operations.
 	Records *records.Service
 	// MCP is the MCP endpoint's handler (appliance/mcp, built in cmd with
 	// MCPTokenInfo as its Verify); nil serves no /v1/mcp/sse.
@@ -69,9 +70,6 @@ type Deps struct {
 	// ConsoleAuth signs owners in to the console (/console/api); nil
 	// serves none of it.
 	ConsoleAuth ConsoleAuth
-	// Events receives the developer API's record writes (the search index
-	// follows them); nil drops them.
-	Events appliance.EventPublisher
 	// SpeechRoutes are the speech routes in order, for the console.
 	SpeechRoutes []appliance.RouteStatus
 	// ProviderKeys keeps remote vendors' keys entered in the console; nil
@@ -113,7 +111,6 @@ type Server struct {
 	voiceBudget  VoiceBudget
 	profiles     SpeechProfiles
 	consoleAuth  ConsoleAuth
-	events       appliance.EventPublisher
 	subscriber   appliance.EventSubscriber
 	speechRoutes []appliance.RouteStatus
 	providerKeys ProviderKeys
@@ -138,15 +135,12 @@ func New(d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
-	if d.Events == nil {
-		d.Events = appliance.NopPublisher{}
-	}
 	o, err := newOAuth(d.Config, d.Templates)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
 	if d.Conversations == nil || d.Auth == nil || d.Records == nil {
-		return nil, errors.New("api: Conversations, Auth and Assistant are required")
+		return nil, errors.New("api: Conversations, Auth and Records are required")
 	}
 	if d.PublicURL == nil {
 		if d.PublicURL, err = NewPublicURL(d.Config.PublicURL, d.Config.Addr, d.Config.TrustedProxies); err != nil {
@@ -157,7 +151,7 @@ func New(d Deps) (*Server, error) {
 		d.VoiceBudget = noBudget{}
 	}
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth,
-		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, records: d.Records, mcp: d.MCP, events: d.Events, subscriber: d.Subscriber,
+		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, records: d.Records, mcp: d.MCP, subscriber: d.Subscriber,
 		speechRoutes: d.SpeechRoutes, providerKeys: d.ProviderKeys, models: d.Models,
 		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
@@ -303,12 +297,6 @@ func (s *Server) transcriptPolicy(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
-}
-
-// published tells the event stream that a developer-API request wrote a
-// searchable record.
-func (s *Server) published(t appliance.EventType, userID string, ms ...*appliance.Memory) {
-	s.events.Publish(appliance.StreamEvent{Type: t, UserID: userID, Memories: ms, At: s.now().UTC()})
 }
 
 // ServeHTTP makes Server an http.Handler.

@@ -7,10 +7,10 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-// Store is what handlers read and write themselves: the developer API's
-// records, conversation reads, keys and OAuth. Conversation state changes go
-// through Conversations, assistants' reads and writes through the
-// assistant service, credentials through Authenticator.
+// Store is what handlers read themselves (records, conversations, people)
+// and the writes that are the handlers' own: keys and OAuth. Every write of
+// a record goes through records.Service, conversation state changes through
+// Conversations, credentials through Authenticator.
 type Store interface {
 	User(ctx context.Context, id string) (*appliance.User, error)
 	// FirebaseUser is the user a Firebase uid is bound to (the live
@@ -26,39 +26,21 @@ type Store interface {
 	// People, for the console.
 	Persons(ctx context.Context, userID string) ([]*appliance.Person, error)
 	PersonSegments(ctx context.Context, userID string) (map[string]int, error)
-	RenamePerson(ctx context.Context, userID, id, name string) (*appliance.Person, error)
-	MergePeople(ctx context.Context, userID, fromID, intoID string) error
-	DeletePerson(ctx context.Context, userID, id string) error
 	FolderNames(ctx context.Context, userID string, ids []string) (map[string]string, error)
 
 	// Memories.
 	Memories(ctx context.Context, userID string, f appliance.MemoryFilter) ([]*appliance.Memory, error)
-	Memory(ctx context.Context, userID, id string) (*appliance.Memory, error)
 	MemoriesByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.Memory, error)
-	CreateMemories(ctx context.Context, ms []*appliance.Memory) error
-	UpdateMemory(ctx context.Context, m *appliance.Memory) error
-	DeleteMemory(ctx context.Context, userID, id string) error
 
 	// Action items.
 	ActionItems(ctx context.Context, userID string, f appliance.ActionItemFilter) ([]*appliance.ActionItem, error)
-	ActionItem(ctx context.Context, userID, id string) (*appliance.ActionItem, error)
 	ActionItemsByID(ctx context.Context, userID string, ids []string) (map[string]*appliance.ActionItem, error)
-	CreateActionItems(ctx context.Context, items []*appliance.ActionItem) error
-	UpdateActionItem(ctx context.Context, a *appliance.ActionItem) error
-	DeleteActionItem(ctx context.Context, userID, id string) error
 
 	// Folders and goals.
 	Folders(ctx context.Context, userID string) ([]*appliance.Folder, error)
-	Folder(ctx context.Context, userID, id string) (*appliance.Folder, error)
-	CreateFolder(ctx context.Context, f *appliance.Folder) error
-	UpdateFolder(ctx context.Context, f *appliance.Folder) error
-	DeleteFolder(ctx context.Context, userID, id string) error
 	Goals(ctx context.Context, userID string, includeInactive bool, limit int) ([]*appliance.Goal, error)
 	Goal(ctx context.Context, userID, id string) (*appliance.Goal, error)
 	GoalHistory(ctx context.Context, userID, id string, since time.Time) ([]appliance.GoalProgress, error)
-	CreateGoal(ctx context.Context, g *appliance.Goal) error
-	UpdateGoal(ctx context.Context, g *appliance.Goal) error
-	DeleteGoal(ctx context.Context, userID, id string) error
 
 	// Keys (the owner's key management).
 	CreateKey(ctx context.Context, k *appliance.Key) error

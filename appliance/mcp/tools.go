@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/records"
 )
 
 // JSON-RPC error codes of the reference's MCP server (reference-facts §3.2).
@@ -165,8 +166,9 @@ func grantedScopes(extra *sdk.RequestExtra) []string {
 // newTool builds a tool whose arguments are In. The input schema comes from
 // In's fields: the json name, the `jsonschema` tag (description) and the
 // `schema` tag, a comma list of default=V, minimum=N, maximum=N,
-// maxLength=N, enum=a|b|c (for a list: of its items) and dropinvalid (a
-// list's values outside the enum are silently removed, not refused).
+// maxLength=N (maxLength=text is records.MaxText), enum=a|b|c (for a list:
+// of its items) and dropinvalid (a list's values outside the enum are
+// silently removed, not refused).
 //
 // A call is handled in this order: scope (-32003); arguments parsed, nulls
 // treated as absent, defaults applied (-32602 when they do not fit In);
@@ -467,7 +469,10 @@ func inputSchema[In any]() (*jsonschema.Schema, []fieldRule) {
 				n := mustFloat(v)
 				ps.Maximum, r.max = &n, &n
 			case "maxLength":
-				n := int(mustFloat(v))
+				n := records.MaxText // "text": the records' bound, in one place
+				if v != "text" {
+					n = int(mustFloat(v))
+				}
 				ps.MaxLength, r.maxLen = &n, n
 			case "enum":
 				for _, e := range strings.Split(v, "|") {

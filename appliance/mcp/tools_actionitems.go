@@ -65,7 +65,7 @@ func searchActionItemsTool(d *Deps) serverTool {
 }
 
 type createActionItemArgs struct {
-	Description string `json:"description" jsonschema:"What is to be done" schema:"maxLength=500"`
+	Description string `json:"description" jsonschema:"What is to be done" schema:"maxLength=text"`
 	DueAt       string `json:"due_at,omitempty" jsonschema:"When it is due (ISO 8601 or YYYY-MM-DD)"`
 	Completed   bool   `json:"completed,omitempty" jsonschema:"Whether it is already done" schema:"default=false"`
 }
@@ -118,7 +118,7 @@ func completeActionItemTool(d *Deps) serverTool {
 
 type updateActionItemArgs struct {
 	ActionItemID string  `json:"action_item_id" jsonschema:"The action item's id"`
-	Description  *string `json:"description,omitempty" jsonschema:"The new description" schema:"maxLength=500"`
+	Description  *string `json:"description,omitempty" jsonschema:"The new description" schema:"maxLength=text"`
 	DueAt        *string `json:"due_at,omitempty" jsonschema:"The new due time (ISO 8601 or YYYY-MM-DD)"`
 }
 

@@ -61,7 +61,7 @@ func getMemoriesTool(d *Deps) serverTool {
 }
 
 type createMemoryArgs struct {
-	Content  string `json:"content" jsonschema:"The memory, one self-contained statement (e.g. 'I am allergic to penicillin')" schema:"maxLength=500"`
+	Content  string `json:"content" jsonschema:"The memory, one self-contained statement (e.g. 'I am allergic to penicillin')" schema:"maxLength=text"`
 	Category string `json:"category,omitempty" jsonschema:"Accepted for compatibility and ignored: the category is chosen automatically" schema:"enum=interesting|system|manual|core|hobbies|lifestyle|interests|habits|work|skills|learnings|other|auto|workflow"`
 }
 
@@ -113,7 +113,7 @@ func deleteMemoryTool(d *Deps) serverTool {
 
 type editMemoryArgs struct {
 	MemoryID string `json:"memory_id" jsonschema:"The memory's id"`
-	Content  string `json:"content" jsonschema:"The memory's new text" schema:"maxLength=500"`
+	Content  string `json:"content" jsonschema:"The memory's new text" schema:"maxLength=text"`
 }
 
 func (a *editMemoryArgs) check() error {

@@ -3,6 +3,7 @@ package records
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/view"
@@ -74,7 +75,7 @@ func (s *Service) inheritLocks(ctx context.Context, userID string, items []*appl
 	return nil
 }
 
-// writableActionItem loads an item an assistant may change: ENOTFOUND
+// writableActionItem loads an item that may be changed: ENOTFOUND
 // "Action item not found", or ELOCKED when it or its conversation is locked.
 func (s *Service) writableActionItem(ctx context.Context, userID, id string) (*appliance.ActionItem, error) {
 	a, err := s.store.ActionItem(ctx, userID, id)
@@ -90,11 +91,14 @@ func (s *Service) writableActionItem(ctx context.Context, userID, id string) (*a
 	return a, nil
 }
 
-// ActionItemInput is an action item an assistant creates.
+// ActionItemInput is an action item to create.
 type ActionItemInput struct {
 	Description string
-	DueAt       string // ISO 8601 or YYYY-MM-DD, in the user's time zone when it names none
-	Completed   bool
+	// Due, when set, is the due time; otherwise DueAt, ISO 8601 or
+	// YYYY-MM-DD in the user's time zone when it names none, or "".
+	Due       *time.Time
+	DueAt     string
+	Completed bool
 }
 
 // duplicateScan bounds the search for an identical open action item.
@@ -103,33 +107,64 @@ const (
 	maxDuplicateScan  = 5000
 )
 
-// CreateActionItem adds an action item. One whose description is identical
-// to an open item's returns that item instead: assistants retry.
+// CreateActionItem adds an action item an assistant asked for. One whose
+// description is identical to an open item's returns that item instead:
+// assistants retry.
 func (s *Service) CreateActionItem(ctx context.Context, userID string, in ActionItemInput) (view.ActionItem, error) {
-	desc := strings.TrimSpace(in.Description)
-	if desc == "" {
-		return view.ActionItem{}, appliance.Errorf(appliance.EINVALID, "Description is required")
-	}
-	due, err := parseInstant("due_at", in.DueAt, s.location(ctx, userID))
+	desc, err := text("Description", in.Description, MaxText)
 	if err != nil {
 		return view.ActionItem{}, err
+	}
+	in.Description = desc
+	if in.Due == nil {
+		if in.Due, err = parseInstant("due_at", in.DueAt, s.location(ctx, userID)); err != nil {
+			return view.ActionItem{}, err
+		}
 	}
 	if existing, err := s.openItemLike(ctx, userID, desc); err != nil {
 		return view.ActionItem{}, err
 	} else if existing != nil {
 		return view.ActionItemOf(existing), nil
 	}
-	now := s.clock()
-	it := &appliance.ActionItem{ID: newID(), UserID: userID, Description: desc, Completed: in.Completed,
-		CreatedAt: &now, UpdatedAt: &now, DueAt: due}
-	if in.Completed {
-		it.CompletedAt = &now
-	}
-	if err := s.store.CreateActionItems(ctx, []*appliance.ActionItem{it}); err != nil {
+	items, err := s.CreateActionItems(ctx, userID, []ActionItemInput{in})
+	if err != nil {
 		return view.ActionItem{}, err
 	}
+	return items[0], nil
+}
+
+// CreateActionItems adds action items the owner wrote, all or none, and
+// publishes one EventActionItemChanged.
+func (s *Service) CreateActionItems(ctx context.Context, userID string, ins []ActionItemInput) ([]view.ActionItem, error) {
+	now := s.clock()
+	items := make([]*appliance.ActionItem, len(ins))
+	for i, in := range ins {
+		desc, err := text("Description", in.Description, MaxText)
+		if err != nil {
+			return nil, err
+		}
+		due := in.Due
+		if due == nil {
+			if due, err = parseInstant("due_at", in.DueAt, s.location(ctx, userID)); err != nil {
+				return nil, err
+			}
+		}
+		it := &appliance.ActionItem{ID: newID(), UserID: userID, Description: desc, Completed: in.Completed,
+			CreatedAt: &now, UpdatedAt: &now, DueAt: due}
+		if in.Completed {
+			it.CompletedAt = &now
+		}
+		items[i] = it
+	}
+	if err := s.store.CreateActionItems(ctx, items); err != nil {
+		return nil, err
+	}
 	s.publish(appliance.EventActionItemChanged, userID, nil)
-	return view.ActionItemOf(it), nil
+	out := make([]view.ActionItem, len(items))
+	for i, it := range items {
+		out[i] = view.ActionItemOf(it)
+	}
+	return out, nil
 }
 
 func (s *Service) openItemLike(ctx context.Context, userID, desc string) (*appliance.ActionItem, error) {
@@ -159,36 +194,53 @@ func (s *Service) CompleteActionItem(ctx context.Context, userID, id string, com
 // ActionItemPatch changes an item; nil fields stay.
 type ActionItemPatch struct {
 	Description *string
-	DueAt       *string
-	Completed   *bool
+	// Due, when set, is the new due time; otherwise DueAt is parsed as
+	// ActionItemInput's is.
+	Due       *time.Time
+	DueAt     *string
+	Completed *bool
 }
 
-// UpdateActionItem changes an item's description, due time or state.
+func (p ActionItemPatch) empty() bool {
+	return p.Description == nil && p.Due == nil && p.DueAt == nil && p.Completed == nil
+}
+
+// UpdateActionItem changes an item's description, due time or state. Its
+// errors come in this order: ENOTFOUND "Action item not found",
+// ErrNothingToChange, ELOCKED when the item or its conversation is locked,
+// then the fields'. completed_at changes only when the state flips:
+// completing a completed item keeps the time it was done.
 func (s *Service) UpdateActionItem(ctx context.Context, userID, id string, p ActionItemPatch) (view.ActionItem, error) {
-	if p.Description == nil && p.DueAt == nil && p.Completed == nil {
-		return view.ActionItem{}, appliance.Errorf(appliance.EINVALID, "At least one of description or due_at must be provided")
-	}
-	if p.Description != nil {
-		d := strings.TrimSpace(*p.Description)
-		if d == "" {
-			return view.ActionItem{}, appliance.Errorf(appliance.EINVALID, "description cannot be empty")
-		}
-		p.Description = &d
-	}
-	it, err := s.writableActionItem(ctx, userID, id)
+	it, err := s.store.ActionItem(ctx, userID, id)
 	if err != nil {
+		return view.ActionItem{}, notFound(err, "Action item not found")
+	}
+	if p.empty() {
+		return view.ActionItem{}, ErrNothingToChange
+	}
+	if err := s.inheritLocks(ctx, userID, []*appliance.ActionItem{it}); err != nil {
 		return view.ActionItem{}, err
 	}
+	if it.IsLocked {
+		return view.ActionItem{}, appliance.LockedError("action item")
+	}
+	if p.Description != nil {
+		d, err := text("Description", *p.Description, MaxText)
+		if err != nil {
+			return view.ActionItem{}, err
+		}
+		it.Description = d
+	}
 	now := s.clock()
-	if p.DueAt != nil {
+	switch {
+	case p.Due != nil:
+		it.DueAt = p.Due
+	case p.DueAt != nil:
 		t, err := parseInstant("due_at", *p.DueAt, s.location(ctx, userID))
 		if err != nil {
 			return view.ActionItem{}, err
 		}
 		it.DueAt = t
-	}
-	if p.Description != nil {
-		it.Description = *p.Description
 	}
 	if p.Completed != nil && *p.Completed != it.Completed {
 		it.Completed, it.CompletedAt = *p.Completed, nil
@@ -204,7 +256,8 @@ func (s *Service) UpdateActionItem(ctx context.Context, userID, id string, p Act
 	return view.ActionItemOf(it), nil
 }
 
-// DeleteActionItem deletes an item.
+// DeleteActionItem deletes an item; ELOCKED when it or its conversation is
+// locked.
 func (s *Service) DeleteActionItem(ctx context.Context, userID, id string) error {
 	if _, err := s.writableActionItem(ctx, userID, id); err != nil {
 		return err

@@ -52,38 +52,66 @@ func (s *Service) Memories(ctx context.Context, userID string, q MemoryQuery) ([
 	return out, nil
 }
 
-// MemoryInput is a memory an assistant writes.
+// MemoryInput is a memory to save.
 type MemoryInput struct {
-	Content    string
+	Content string
+	// Category is any accepted spelling; "" chooses one from the content
+	// (system for facts about the user).
+	Category   string
 	Visibility appliance.Visibility // "" is private
 	Tags       []string
 }
 
-// CreateMemory saves a memory the assistant was told; its category is
-// chosen from its content (system for facts about the user).
+// CreateMemory saves a memory an assistant was told; its category is
+// chosen from its content.
 func (s *Service) CreateMemory(ctx context.Context, userID string, in MemoryInput) (view.Memory, error) {
-	content := strings.TrimSpace(in.Content)
-	if content == "" {
-		return view.Memory{}, appliance.Errorf(appliance.EINVALID, "Content is required")
-	}
-	if in.Visibility == "" {
-		in.Visibility = appliance.VisibilityPrivate
-	}
 	if in.Tags == nil {
 		in.Tags = []string{}
 	}
-	now, yes := s.clock(), true
-	m := &appliance.Memory{ID: newID(), UserID: userID, Content: content, Category: appliance.GuessMemoryCategory(content),
-		Tags: in.Tags, Visibility: in.Visibility, CreatedAt: now, UpdatedAt: now,
-		ManuallyAdded: true, Reviewed: true, UserReview: &yes}
-	if err := s.store.CreateMemories(ctx, []*appliance.Memory{m}); err != nil {
+	in.Category = ""
+	ms, err := s.CreateMemories(ctx, userID, []MemoryInput{in})
+	if err != nil {
 		return view.Memory{}, err
 	}
-	s.publish(appliance.EventMemoryCreated, userID, []*appliance.Memory{m})
-	return view.MemoryOf(m), nil
+	return ms[0], nil
 }
 
-// writableMemory loads a memory an assistant may change: ENOTFOUND "Memory
+// CreateMemories saves memories the owner wrote, all or none, and
+// publishes one EventMemoryCreated with them.
+func (s *Service) CreateMemories(ctx context.Context, userID string, ins []MemoryInput) ([]view.Memory, error) {
+	now, yes := s.clock(), true
+	ms := make([]*appliance.Memory, len(ins))
+	for i, in := range ins {
+		content, err := text("Content", in.Content, MaxText)
+		if err != nil {
+			return nil, err
+		}
+		category := appliance.GuessMemoryCategory(content)
+		if in.Category != "" {
+			if !appliance.ValidMemoryCategory(in.Category) {
+				return nil, appliance.Errorf(appliance.EINVALID, "Invalid memory category: '%s'", in.Category)
+			}
+			category = appliance.NormalizeMemoryCategory(in.Category)
+		}
+		if in.Visibility == "" {
+			in.Visibility = appliance.VisibilityPrivate
+		}
+		ms[i] = &appliance.Memory{ID: newID(), UserID: userID, Content: content, Category: category,
+			Tags: in.Tags, Visibility: in.Visibility, CreatedAt: now, UpdatedAt: now,
+			ManuallyAdded: true, Reviewed: true, UserReview: &yes}
+	}
+	if err := s.store.CreateMemories(ctx, ms); err != nil {
+		return nil, err
+	}
+	s.publish(appliance.EventMemoryCreated, userID, ms)
+	out := make([]view.Memory, len(ms))
+	for i, m := range ms {
+		out[i] = view.MemoryOf(m)
+	}
+	return out, nil
+}
+
+// writableMemory loads a memory that may be changed: ENOTFOUND "Memory
 // not found", or ELOCKED when the owner locked it.
 func (s *Service) writableMemory(ctx context.Context, userID, id string) (*appliance.Memory, error) {
 	m, err := s.store.Memory(ctx, userID, id)
@@ -96,17 +124,79 @@ func (s *Service) writableMemory(ctx context.Context, userID, id string) (*appli
 	return m, nil
 }
 
-// EditMemory replaces a memory's text.
-func (s *Service) EditMemory(ctx context.Context, userID, id, content string) error {
-	content = strings.TrimSpace(content)
-	if content == "" {
-		return appliance.Errorf(appliance.EINVALID, "Content is required")
+// MemoryPatch changes a memory; nil fields stay.
+type MemoryPatch struct {
+	Content    *string
+	Category   *string // any accepted spelling
+	Tags       *[]string
+	Visibility *string // public or private
+}
+
+func (p MemoryPatch) empty() bool {
+	return p.Content == nil && p.Category == nil && p.Tags == nil && p.Visibility == nil
+}
+
+// UpdateMemory changes a memory. Its errors come in this order: ENOTFOUND
+// "Memory not found", ErrNothingToChange, ELOCKED, ErrVisibility.
+func (s *Service) UpdateMemory(ctx context.Context, userID, id string, p MemoryPatch) (view.Memory, error) {
+	m, err := s.store.Memory(ctx, userID, id)
+	if err != nil {
+		return view.Memory{}, notFound(err, "Memory not found")
 	}
-	m, err := s.writableMemory(ctx, userID, id)
+	if p.empty() {
+		return view.Memory{}, ErrNothingToChange
+	}
+	if m.IsLocked {
+		return view.Memory{}, appliance.LockedError("memory")
+	}
+	if p.Visibility != nil && *p.Visibility != string(appliance.VisibilityPublic) && *p.Visibility != string(appliance.VisibilityPrivate) {
+		return view.Memory{}, ErrVisibility
+	}
+	if p.Content != nil {
+		content, err := text("Content", *p.Content, MaxText)
+		if err != nil {
+			return view.Memory{}, err
+		}
+		m.Content, m.Edited = content, true
+	}
+	if p.Category != nil {
+		if !appliance.ValidMemoryCategory(*p.Category) {
+			return view.Memory{}, appliance.Errorf(appliance.EINVALID, "Invalid memory category: '%s'", *p.Category)
+		}
+		m.Category = appliance.NormalizeMemoryCategory(*p.Category)
+	}
+	if p.Tags != nil {
+		m.Tags = *p.Tags
+	}
+	if p.Visibility != nil {
+		m.Visibility = appliance.Visibility(*p.Visibility)
+	}
+	m.UpdatedAt = s.clock()
+	if err := s.store.UpdateMemory(ctx, m); err != nil {
+		return view.Memory{}, notFound(err, "Memory not found")
+	}
+	s.publish(appliance.EventMemoryChanged, userID, []*appliance.Memory{m})
+	return view.MemoryOf(m), nil
+}
+
+// EditMemory replaces a memory's text (edit_memory).
+func (s *Service) EditMemory(ctx context.Context, userID, id, content string) error {
+	content, err := text("Content", content, MaxText)
 	if err != nil {
 		return err
 	}
-	m.Content, m.Edited, m.UpdatedAt = content, true, s.clock()
+	_, err = s.UpdateMemory(ctx, userID, id, MemoryPatch{Content: &content})
+	return err
+}
+
+// LockMemory sets or clears a memory's lock: the owner's, and the one
+// change a locked memory takes.
+func (s *Service) LockMemory(ctx context.Context, userID, id string, locked bool) error {
+	m, err := s.store.Memory(ctx, userID, id)
+	if err != nil {
+		return notFound(err, "Memory not found")
+	}
+	m.IsLocked = locked
 	if err := s.store.UpdateMemory(ctx, m); err != nil {
 		return notFound(err, "Memory not found")
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-// Store is what the assistant surfaces read and write.
+// Store is what the records service reads and writes.
 type Store interface {
 	User(ctx context.Context, id string) (*appliance.User, error)
 
@@ -39,6 +39,20 @@ type Store interface {
 	CreateActionItems(ctx context.Context, items []*appliance.ActionItem) error
 	UpdateActionItem(ctx context.Context, a *appliance.ActionItem) error
 	DeleteActionItem(ctx context.Context, userID, id string) error
+
+	Folder(ctx context.Context, userID, id string) (*appliance.Folder, error)
+	CreateFolder(ctx context.Context, f *appliance.Folder) error
+	UpdateFolder(ctx context.Context, f *appliance.Folder) error
+	DeleteFolder(ctx context.Context, userID, id string) error
+
+	Goal(ctx context.Context, userID, id string) (*appliance.Goal, error)
+	CreateGoal(ctx context.Context, g *appliance.Goal) error
+	UpdateGoal(ctx context.Context, g *appliance.Goal) error
+	DeleteGoal(ctx context.Context, userID, id string) error
+
+	RenamePerson(ctx context.Context, userID, id, name string) (*appliance.Person, error)
+	MergePeople(ctx context.Context, userID, fromID, intoID string) error
+	DeletePerson(ctx context.Context, userID, id string) error
 }
 
 // Searcher answers hybrid searches over one kind of record of one user.
@@ -60,7 +74,8 @@ type Deps struct {
 	Now func() time.Time
 }
 
-// Service implements the assistant surfaces' operations.
+// Service writes records for every surface and answers the assistants'
+// reads.
 type Service struct {
 	store  Store
 	search Searcher

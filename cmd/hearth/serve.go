@@ -197,7 +197,6 @@ func (m *Main) Run(ctx context.Context) error {
 		Logger:         m.Logger,
 		Console:        web.FS(),
 		Templates:      web.Templates(),
-		Events:         m.events,
 		Subscriber:     m.events,
 		SpeechRoutes:   routes.status,
 		ProviderKeys:   keys,
