@@ -16,7 +16,9 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
 	"github.com/hearth-appliance/hearth/appliance/authn"
+	"github.com/hearth-appliance/hearth/appliance/console"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
+	"github.com/hearth-appliance/hearth/appliance/events"
 	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/mcp"
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
@@ -36,6 +38,8 @@ type env struct {
 	signer *idtoken.Signer
 	clock  *clock
 	auth   *countingAuth
+	// events carries what records publishes (records_surfaces_test).
+	events *events.Broker
 
 	user, other string // user ids
 	// Keys of env.user unless named otherwise.
@@ -87,7 +91,9 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 	auth := authn.New(db, signer, nil, clk.Now)
 	counted := &countingAuth{Authenticator: auth}
 	searcher := search.NewSearcher(db, embed.NewBuiltin(0), nil)
-	assistants := records.New(records.Deps{Store: db, Search: searcher, Now: clk.Now})
+	broker := events.NewBroker(64)
+	tb.Cleanup(broker.Close)
+	assistants := records.New(records.Deps{Store: db, Search: searcher, Events: broker, Now: clk.Now})
 	public, err := api.NewPublicURL(cfg.PublicURL, "127.0.0.1:8080", cfg.TrustedProxies)
 	if err != nil {
 		tb.Fatal(err)
@@ -101,13 +107,14 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 		Records:  assistants,
 		MCP: mcp.New(mcp.Deps{Records: assistants, Verify: api.MCPTokenInfo,
 			ResourceMetadataURL: public.MCPResourceMetadata}),
-		PublicURL: public,
+		PublicURL:   public,
+		ConsoleAuth: &console.Service{Store: db, Now: clk.Now},
 	})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(srv.Close)
-	e := &env{t: tb, db: db, srv: srv, signer: signer, clock: clk, auth: counted}
+	e := &env{t: tb, db: db, srv: srv, signer: signer, clock: clk, auth: counted, events: broker}
 	e.user = e.addUser("Ada Lovelace")
 	e.other = e.addUser("Charles Babbage")
 	e.devRW = e.addKey(e.user, appliance.KeyKindDev, appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite)
