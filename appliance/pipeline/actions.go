@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Action items are the user's own commitments and the requests others make
@@ -73,7 +75,7 @@ func expandSubject(w string) (subject string, rest []string) {
 }
 
 // interAdverbs may sit between subject and modal, or open a task body.
-var interAdverbs = wordSet(`really just also still definitely probably totally seriously actually
+var interAdverbs = lexicon.NewSet(`really just also still definitely probably totally seriously actually
 	absolutely certainly literally honestly finally quickly first then maybe def kinda
 	really so now already both again`)
 
@@ -138,7 +140,7 @@ func containsSeqs(table [][]string, p []string) bool {
 	return false
 }
 
-var questionAux = wordSet(`do does did should shall will would can could must am is are have has was were`)
+var questionAux = lexicon.NewSet(`do does did should shall will would can could must am is are have has was were`)
 
 func isQuestionAux(w string) bool { return inSet(questionAux, w) }
 
@@ -190,15 +192,15 @@ func matchAt(ws []cword, k, b int, table [][]string) int {
 
 // stativeVerbs never make tasks: "I'll be there", "we'll see", "I should
 // have", "I'll need a minute".
-var stativeVerbs = wordSet(`be see think guess bet miss forget love like know need wait stay hope
+var stativeVerbs = lexicon.NewSet(`be see think guess bet miss forget love like know need wait stay hope
 	believe imagine hear feel say mean wonder die survive suppose am is are have`)
 
 // nameOnlyVerbs make no task when their only object is a person: "talk to
 // you later", "let you know", "see you", "get back to you".
-var nameOnlyVerbs = wordSet(`talk speak chat catch see let tell join get meet ping`)
+var nameOnlyVerbs = lexicon.NewSet(`talk speak chat catch see let tell join get meet ping`)
 
 // taskVerbs open a note-to-self imperative in a memo ("Call the bank").
-var taskVerbs = wordSet(`call email e-mail text send buy pick return book pay schedule renew cancel order
+var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book pay schedule renew cancel order
 	fix clean submit print mail post bring grab drop finish file sign reply write update confirm
 	water feed wash charge refill reserve register ask tell check review prepare draft apply
 	research contact invite replace move clear follow find get make take put download install
@@ -312,10 +314,10 @@ const (
 	taskNoteToSelf
 )
 
-var whWords = wordSet(`what why how when where who whom which whose`)
+var whWords = lexicon.NewSet(`what why how when where who whom which whose`)
 
 // determiners cannot open a task body: "I'm going to the store" is a trip.
-var determiners = wordSet(`the a an my your his her our their this that these those some`)
+var determiners = lexicon.NewSet(`the a an my your his her our their this that these those some`)
 
 // findTask looks for a task of the user in clause ci of utterance i.
 func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question bool, vocative string, timed bool) (int, taskKind) {
@@ -388,14 +390,14 @@ func isImperative(ws []cword, s, b int) bool {
 }
 
 // nounFollowers after a task verb show it was a noun: "call went", "text says".
-var nounFollowers = wordSet(`went goes says said was were 's looks seems came comes of`)
+var nounFollowers = lexicon.NewSet(`went goes says said was were 's looks seems came comes of`)
 
 // letMeSkip: "let me know", "let me think" are no tasks.
-var letMeSkip = wordSet(`know think see guess tell explain show ask try get go look just repeat
+var letMeSkip = lexicon.NewSet(`know think see guess tell explain show ask try get go look just repeat
 	speak listen grab pull double quickly real`)
 
 // requestSkip: "can you believe it", "could you repeat that" ask no task.
-var requestSkip = wordSet(`repeat explain speak listen hold hear imagine believe`)
+var requestSkip = lexicon.NewSet(`repeat explain speak listen hold hear imagine believe`)
 
 // conditionBefore: an earlier clause of the sentence set a condition ("If
 // it rains, I'll…").
@@ -410,7 +412,7 @@ func conditionBefore(ws []cword, a int) bool {
 }
 
 // hypotheticalMarkers before a commitment make it a supposition.
-var hypotheticalMarkers = wordSet(`if unless wish would could might suppose supposing imagine maybe perhaps`)
+var hypotheticalMarkers = lexicon.NewSet(`if unless wish would could might suppose supposing imagine maybe perhaps`)
 
 func hypotheticalBefore(ws []cword, a, b int) bool {
 	for k := a; k < b && k < len(ws); k++ {
@@ -422,7 +424,7 @@ func hypotheticalBefore(ws []cword, a, b int) bool {
 }
 
 // reportingVerbs before "I should" make it someone else's advice.
-var reportingVerbs = wordSet(`said says told thinks suggested suggests recommended recommends insists insisted wants`)
+var reportingVerbs = lexicon.NewSet(`said says told thinks suggested suggests recommended recommends insists insisted wants`)
 
 func reportedBefore(ws []cword, a, body int) bool {
 	for k := max(a, body-6); k < body; k++ {
@@ -548,7 +550,7 @@ func inheritDue(tasks []task, i int, due *time.Time) bool {
 }
 
 // shoppingVerbs take "some" for the thing just said to be missing.
-var shoppingVerbs = wordSet(`grab get buy pick order`)
+var shoppingVerbs = lexicon.NewSet(`grab get buy pick order`)
 
 // shoppingReferent finds what "some" stands for: the thing said to be out
 // of or needed ("we're out of X", "we need more X") earlier in the sentence
@@ -608,7 +610,7 @@ var leadingNoise = [][]string{
 }
 
 // trailingNoise closes a body without belonging to the task.
-var trailingNoise = wordSet(`please okay ok alright right too then though anyway again later soon
+var trailingNoise = lexicon.NewSet(`please okay ok alright right too then though anyway again later soon
 	sometime first now yet myself yourself like yeah`)
 
 // trailingPhrases close a body without belonging to the task.
@@ -702,7 +704,7 @@ func nextRequest(ws []cword, from, to int) int {
 
 // keepAtEnd are function words that can end a task ("Pick up the kids",
 // "Call them back").
-var keepAtEnd = wordSet(`up out back in on off over down away together`)
+var keepAtEnd = lexicon.NewSet(`up out back in on off over down away together`)
 
 // isTaskContent: a word that says what the task is about.
 func isTaskContent(w string) bool {
@@ -712,7 +714,7 @@ func isTaskContent(w string) bool {
 	return !inSet(vagueObjects, w)
 }
 
-var vagueObjects = wordSet(`them it that this those these some stuff thing things one ones both all
+var vagueObjects = lexicon.NewSet(`them it that this those these some stuff thing things one ones both all
 	once everything more`)
 
 // swapPronoun points pronouns at the right people. In a request, "me" is

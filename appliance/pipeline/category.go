@@ -5,9 +5,11 @@ import (
 	"unicode"
 
 	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
-// lexicon lists English stems that signal each category. A word matches a
+// categoryCues lists English stems that signal each category. A word matches a
 // stem exactly or as stem + a common suffix (see categoryStems), so
 // "budget" covers "budgets" and "budgeting". Stems are chosen to be specific:
 // everyday words ("time", "work" as a verb) would drown the signal.
@@ -16,7 +18,7 @@ import (
 // up outside its topic ("book a table", "the door code", "my wife says").
 // Weak cues add to a category's score but cannot establish it on their own
 // (see classify).
-var lexicon = map[appliance.Category]string{
+var categoryCues = map[appliance.Category]string{
 	"personal": `journal diary habit routine birthday hobby hobbies resolution errand chore
 		laundry grocery groceries haircut wardrobe closet selfie todo wishlist declutter skincare
 		nap wallet passport renewal`,
@@ -115,7 +117,7 @@ var lexicon = map[appliance.Category]string{
 // notCues are words that look like a lexicon stem plus a suffix but mean
 // something else: a contractor is hired help, not a contract; booking a
 // table has nothing to do with books.
-var notCues = wordSet(`contractor contractors booking bookings booked`)
+var notCues = lexicon.NewSet(`contractor contractors booking bookings booked`)
 
 // categoryPriority breaks ties between equally supported categories: the
 // broad, everyday ones first, since thin evidence is more likely to belong
@@ -197,7 +199,7 @@ var categoryIndex = buildCategoryIndex()
 func buildCategoryIndex() map[string]*cueEntry {
 	idx := make(map[string]*cueEntry)
 	for i, c := range appliance.Categories {
-		for _, w := range strings.Fields(lexicon[c]) {
+		for _, w := range strings.Fields(categoryCues[c]) {
 			weak := strings.HasPrefix(w, "~")
 			w = strings.TrimPrefix(w, "~")
 			e := idx[w]

@@ -1,19 +1,21 @@
 package pipeline
 
+import "github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+
 // Clauses. A spoken sentence often strings several thoughts together ("I
 // need to send the budget by end of day, so let's agree on the cuts now");
 // tasks, plans and facts are read clause by clause so that one thought's
 // words and time cues do not leak into the next.
 
 // clauseStarters open a new clause wherever they appear.
-var clauseStarters = wordSet(`because cause 'cause cos otherwise although whereas which but`)
+var clauseStarters = lexicon.NewSet(`because cause 'cause cos otherwise although whereas which but`)
 
 // boundBeforeSubject open a new clause when a subject pronoun follows them:
 // "so we can test", "before he comes", "and I'll call you back".
-var boundBeforeSubject = wordSet(`and so or before after when while until once if unless since then`)
+var boundBeforeSubject = lexicon.NewSet(`and so or before after when while until once if unless since then`)
 
 // subjectPronouns start a clause of their own.
-var subjectPronouns = wordSet(`i i'm i'll i've i'd we we're we'll we've we'd you you're you'll
+var subjectPronouns = lexicon.NewSet(`i i'm i'll i've i'd we we're we'll we've we'd you you're you'll
 	you've he he's he'll she she's she'll they they're they'll it it's it'll that's there's`)
 
 // clauses splits ws into clauses, returned as [start, end) word ranges.
@@ -82,7 +84,7 @@ func listContinues(ws []cword, k int) bool {
 }
 
 // discourseWords open a clause without adding to it: "Okay, so, also…".
-var discourseWords = wordSet(`and also oh so okay ok alright well um uh uhm hmm then plus but just
+var discourseWords = lexicon.NewSet(`and also oh so okay ok alright well um uh uhm hmm then plus but just
 	actually honestly anyway yeah yes yep sure right hey wait now look listen great cool perfect
 	absolutely definitely totally fine no like`)
 

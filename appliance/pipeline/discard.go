@@ -1,6 +1,10 @@
 package pipeline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
 
 // The built-in discard heuristic stands in for the reference's LLM tier
 // (reference-facts §7). KEEP means tasks, plans, questions needing
@@ -28,7 +32,7 @@ var strongCues = []string{
 
 // weakCues are plans and dated things: they keep a short transcript, but
 // not a wake-word one-liner ("hey siri what's the weather tomorrow").
-var weakCueWords = wordSet(`tomorrow tonight monday tuesday wednesday thursday friday saturday
+var weakCueWords = lexicon.NewSet(`tomorrow tonight monday tuesday wednesday thursday friday saturday
 	sunday weekend o'clock noon midnight deadline meeting meetings appointment appointments
 	schedule scheduled reschedule reservation interview flight birthday anniversary due
 	doctor dentist pickup`)

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Events are dated plans the user takes part in: "let's do the design
@@ -25,7 +27,7 @@ const (
 )
 
 // eventNouns name something that happens at a time.
-var eventNouns = wordSet(`meeting meetings meetup appointment appt interview lunch dinner breakfast
+var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interview lunch dinner breakfast
 	brunch coffee drinks party standup stand-up one-on-one 1:1 class lecture seminar exam midterm
 	rehearsal recital concert movie flight reservation wedding ceremony funeral checkup check-up
 	consultation demo presentation webinar workshop conference kickoff kick-off retro retrospective
@@ -35,35 +37,35 @@ var eventNouns = wordSet(`meeting meetings meetup appointment appt interview lun
 // review", "follow-up call", "sprint planning", "a call".
 // Some of them are also adjectives or verbs ("should be final", "I'll show
 // you", "the due date").
-var modifiedNouns = wordSet(`review call planning sync visit catch-up check-in test session final
+var modifiedNouns = lexicon.NewSet(`review call planning sync visit catch-up check-in test session final
 	finals game match practice training show date tour hearing viewing`)
 
 // visitVerbs bring someone to the user: "the technician can come", "he's
 // coming Thursday".
-var visitVerbs = wordSet(`come coming comes stop stopping drop dropping swing swinging`)
+var visitVerbs = lexicon.NewSet(`come coming comes stop stopping drop dropping swing swinging`)
 
 // mealHours date a meal said with a day but no time.
 var mealHours = map[string]int{"breakfast": 8, "brunch": 11, "lunch": 12, "dinner": eveningHour}
 
 // pastWords in a plan's clause mean it already happened.
-var pastWords = wordSet(`was were had met went did happened missed cancelled canceled ago yesterday didn't wasn't weren't`)
+var pastWords = lexicon.NewSet(`was were had met went did happened missed cancelled canceled ago yesterday didn't wasn't weren't`)
 
 // proposalWords make a plan a suggestion until someone agrees.
-var proposalWords = wordSet(`could maybe might perhaps wanna would`)
+var proposalWords = lexicon.NewSet(`could maybe might perhaps wanna would`)
 
 // agreeWords open an answer that accepts a proposal.
-var agreeWords = wordSet(`yes yeah yep yup sure perfect great works okay ok deal absolutely definitely
+var agreeWords = lexicon.NewSet(`yes yeah yep yup sure perfect great works okay ok deal absolutely definitely
 	sounds good fine cool lovely done totally`)
 
 // refuseWords in an answer reject it.
-var refuseWords = wordSet(`no nope can't cannot busy not won't don't unfortunately sorry`)
+var refuseWords = lexicon.NewSet(`no nope can't cannot busy not won't don't unfortunately sorry`)
 
-var firstPerson = wordSet(`i i'm i'll i've i'd we we're we'll we've we'd us our ours my me let's mine`)
+var firstPerson = lexicon.NewSet(`i i'm i'll i've i'd we we're we'll we've we'd us our ours my me let's mine`)
 
-var thirdPerson = wordSet(`he she they he's she's they're he'll she'll they'll his their`)
+var thirdPerson = lexicon.NewSet(`he she they he's she's they're he'll she'll they'll his their`)
 
 // planVerbs after "let's" make a plan: "let's sync Monday at 11".
-var planVerbs = wordSet(`sync meet talk chat regroup reconvene catch check touch grab do get have`)
+var planVerbs = lexicon.NewSet(`sync meet talk chat regroup reconvene catch check touch grab do get have`)
 
 // hostedOver: "having <someone> over".
 func hostedOver(ws []cword, j, b int) bool {
@@ -79,13 +81,13 @@ func hostedOver(ws []cword, j, b int) bool {
 }
 
 // eveningEvents happen in the evening: a bare "at 7" is 19:00.
-var eveningEvents = wordSet(`dinner drinks party concert movie show date over having have supper gig`)
+var eveningEvents = lexicon.NewSet(`dinner drinks party concert movie show date over having have supper gig`)
 
 // attendVerbs make a task clause also an event: "I'll meet Dana at 3".
 // Arranging verbs do too: "we need to book a table for her birthday dinner
 // on the 14th at 7 pm" is a task (book it) and a plan (the dinner); the
 // time belongs to the thing arranged.
-var attendVerbs = wordSet(`meet attend join go see visit have grab book schedule set arrange organize organise plan reserve`)
+var attendVerbs = lexicon.NewSet(`meet attend join go see visit have grab book schedule set arrange organize organise plan reserve`)
 
 func (dl *dialogue) events(tm timing) []appliance.Event {
 	out := []appliance.Event{}
@@ -276,9 +278,9 @@ func otherPeoplesPlan(ws []cword, a, b int) bool {
 }
 
 // hearsay after "you" only relays news: "did you hear Jake is…".
-var hearsay = wordSet(`hear heard know knew see saw think`)
+var hearsay = lexicon.NewSet(`hear heard know knew see saw think`)
 
-var nameVerbs = wordSet(`is was has will 's 'll and`)
+var nameVerbs = lexicon.NewSet(`is was has will 's 'll and`)
 
 // proposal: the plan is asked or suggested rather than settled.
 func (dl *dialogue) proposal(i int, ws []cword, a, b int) bool {
@@ -445,7 +447,7 @@ func withName(ws []cword, k int) string {
 }
 
 // withDeterminers may stand between "with" and the person named.
-var withDeterminers = wordSet(`the their our my his her your a an`)
+var withDeterminers = lexicon.NewSet(`the their our my his her your a an`)
 
 // visitor is the noun before a visit verb: "the technician can come".
 func visitor(ws []cword, a, k int) string {

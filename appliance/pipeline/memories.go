@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Memories (reference-facts §1.9, §7): at most two per conversation,
@@ -85,23 +87,23 @@ func hasMemory(ms []appliance.Memory, content string) bool {
 }
 
 // identityWords after "I'm" state a lasting fact: "I'm vegetarian".
-var identityWords = wordSet(`allergic intolerant vegetarian vegan pescatarian diabetic celiac coeliac
+var identityWords = lexicon.NewSet(`allergic intolerant vegetarian vegan pescatarian diabetic celiac coeliac
 	pregnant married engaged divorced single widowed retired left-handed right-handed colorblind
 	colourblind lactose gluten-free sober asthmatic epileptic deaf`)
 
 // degreeWords after "I'm a" describe a mood, not an identity: "I'm a bit tired".
-var degreeWords = wordSet(`bit little lot mess wreck tad ways while few couple`)
+var degreeWords = lexicon.NewSet(`bit little lot mess wreck tad ways while few couple`)
 
 // relations are the people and pets whose names and facts are worth keeping.
-var relations = wordSet(`wife husband partner boyfriend girlfriend fiance fiancee son daughter kid
+var relations = lexicon.NewSet(`wife husband partner boyfriend girlfriend fiance fiancee son daughter kid
 	kids child children mom mother dad father brother sister grandma grandmother grandpa grandfather
 	aunt uncle cousin niece nephew dog cat boss roommate baby twins name birthday`)
 
 // haveObjects after "I have a/two" are facts, not plans: "I have two kids".
-var haveObjects = wordSet(`kids children son sons daughter daughters dog dogs cat cats brother brothers
+var haveObjects = lexicon.NewSet(`kids children son sons daughter daughters dog dogs cat cats brother brothers
 	sister sisters twins allergy allergies asthma diabetes adhd migraines grandkids grandchildren`)
 
-var playObjects = wordSet(`guitar piano violin drums bass cello flute saxophone ukulele trumpet tennis
+var playObjects = lexicon.NewSet(`guitar piano violin drums bass cello flute saxophone ukulele trumpet tennis
 	soccer football basketball golf chess volleyball hockey baseball squash badminton padel rugby cricket`)
 
 // userFact reads a fact the user states about themselves in ws[s:b].
@@ -199,7 +201,7 @@ func haveCount(ws []cword, k int) bool {
 }
 
 // factTrailing close a fact without belonging to it.
-var factTrailing = wordSet(`now actually too myself though honestly anyway also really so and but like`)
+var factTrailing = lexicon.NewSet(`now actually too myself though honestly anyway also really so and but like`)
 
 // factWords renders ws[from:to] for a memory: trailing filler dropped,
 // "my" turned into "their" so the sentence reads in the third person.
@@ -232,7 +234,7 @@ func factWords(ws []cword, from, to int) string {
 }
 
 // advisors are whose advice the user passes on: "the accountant said…".
-var advisors = wordSet(`doctor dentist therapist trainer coach mom mother dad father grandma
+var advisors = lexicon.NewSet(`doctor dentist therapist trainer coach mom mother dad father grandma
 	grandmother grandpa grandfather boss mentor teacher accountant lawyer physio physiotherapist
 	nutritionist dietitian mechanic pharmacist nurse vet counselor counsellor advisor adviser
 	friend professor manager sister brother aunt uncle wife husband partner`)
@@ -320,7 +322,7 @@ func wisdom(ws []cword, s int, who string) (memoryCand, bool) {
 	return memoryCand{content: "Advice from " + who + ": " + body, category: appliance.MemoryInteresting}, true
 }
 
-var secretWords = wordSet(`trick key secret rule`)
+var secretWords = lexicon.NewSet(`trick key secret rule`)
 
 // testimonials pass on what worked: "the best thing we did was…".
 var testimonials = [][]string{
@@ -331,7 +333,7 @@ var testimonials = [][]string{
 
 // notAdviceVerbs after "always"/"never" describe, not advise: "never been",
 // "always was".
-var notAdviceVerbs = wordSet(`be been was were is are am had has have did does do the a an so like
+var notAdviceVerbs = lexicon.NewSet(`be been was were is are am had has have did does do the a an so like
 	just mind happened gets got works worked knew thought said`)
 
 // adviceShape: "the trick with X is…", "the key is…".

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Overview rules: an extractive summary of the main points, the 1–3
@@ -204,7 +206,7 @@ func truncateRunes(s string, max int) string {
 
 // leadingFillers are dropped from the start of an extracted sentence ("Um,
 // so we need to…" → "We need to…").
-var leadingFillers = wordSet(`um uh umm uhh hmm mm er erm ah oh okay ok yeah yep well so like alright anyway anyways and but also right yes no`)
+var leadingFillers = lexicon.NewSet(`um uh umm uhh hmm mm er erm ah oh okay ok yeah yep well so like alright anyway anyways and but also right yes no`)
 
 // cleanSentence tidies a transcript sentence for display: single spaces, no
 // leading fillers, a capital first letter and closing punctuation.

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Fixed discard rules of reference-facts §7, applied before any extractor.
@@ -17,7 +19,7 @@ const (
 
 // answerWords are not filler even though they carry no topic: a bare "yes"
 // or "no" answers something, so the extractor decides.
-var answerWords = wordSet(`yes no nope yep`)
+var answerWords = lexicon.NewSet(`yes no nope yep`)
 
 // fillerOnly reports a short transcript made only of fillers ("okay",
 // "hmm yeah", "thanks bye"), function words and CJK backchannels (嗯, 好的,

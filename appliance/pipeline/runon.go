@@ -1,6 +1,10 @@
 package pipeline
 
-import "time"
+import (
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
 
 // Run-on speech. A local recognizer writes no punctuation, so a segment (a
 // stretch of speech between pauses) can hold several sentences as one run
@@ -22,21 +26,21 @@ import "time"
 // segment boundary, and sentences never span segments.
 
 // runOnOpeners start a clause by themselves.
-var runOnOpeners = wordSet(`i'll i'm i've i'd we'll we're we've we'd let's you'll you're you've
+var runOnOpeners = lexicon.NewSet(`i'll i'm i've i'd we'll we're we've we'd let's you'll you're you've
 	it's that's there's they're they'll he's she's he'll she'll`)
 
 // runOnSubjects start a clause when a runOnVerb follows them.
-var runOnSubjects = wordSet(`i we you`)
+var runOnSubjects = lexicon.NewSet(`i we you`)
 
-var runOnVerbs = wordSet(`will need have should must can could want would am was were just also
+var runOnVerbs = lexicon.NewSet(`will need have should must can could want would am was were just also
 	really think know guess got gotta gonna wanna hope might may shall`)
 
-var requestModals = wordSet(`can could would will`)
+var requestModals = lexicon.NewSet(`can could would will`)
 
 // tiedBefore ties the next words to the clause they follow: question words,
 // conjunctions that the clause rules already handle, verbs that take a
 // clause, auxiliaries and a few prepositions.
-var tiedBefore = wordSet(`what why how who whom whose where when which that if whether because cause
+var tiedBefore = lexicon.NewSet(`what why how who whom whose where when which that if whether because cause
 	since so than as though although unless until till once while before after and or but nor then
 	think thought know knew guess hope bet mean said say says told tell believe wish suppose sure
 	figure realize realise heard hear feel felt reckon means thinks thinking knowing guessing
@@ -45,10 +49,10 @@ var tiedBefore = wordSet(`what why how who whom whose where when which that if w
 	don't didn't doesn't can't won't wouldn't couldn't shouldn't isn't aren't wasn't weren't`)
 
 // pleaseTied: "please" after these is part of the same request or reply.
-var pleaseTied = wordSet(`you u can could would will yes yeah yep sure ok okay oh`)
+var pleaseTied = lexicon.NewSet(`you u can could would will yes yeah yep sure ok okay oh`)
 
 // connectives go with the clause that follows them.
-var connectives = wordSet(`and also so then but okay ok oh well plus anyway alright now um uh`)
+var connectives = lexicon.NewSet(`and also so then but okay ok oh well plus anyway alright now um uh`)
 
 // runOnBreak: ws[k] opens a clause in run-on speech whose current clause
 // starts at from.
@@ -79,12 +83,12 @@ func runOnBreak(ws []cword, from, k int) bool {
 	return false
 }
 
-var subjectDeterminers = wordSet(`the our my your their his her`)
+var subjectDeterminers = lexicon.NewSet(`the our my your their his her`)
 
-var copulas = wordSet(`is are was were 's`)
+var copulas = lexicon.NewSet(`is are was were 's`)
 
 // cueEnds are words a time cue ends with.
-var cueEnds = wordSet(`today tonight tomorrow morning afternoon evening night week weekend month
+var cueEnds = lexicon.NewSet(`today tonight tomorrow morning afternoon evening night week weekend month
 	noon midnight am pm o'clock`)
 
 // onlyCue: ws[from:k] holds nothing but discourse words and a time cue.
@@ -116,4 +120,4 @@ func withConnectives(ws []cword, from, k int) int {
 	return k
 }
 
-var thenPrepositions = wordSet(`by before until till since from after`)
+var thenPrepositions = lexicon.NewSet(`by before until till since from after`)

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // maxSentenceTokens bounds a "sentence". Speech-to-text output often has no
@@ -49,7 +51,7 @@ type document struct {
 var apostrophes = strings.NewReplacer("’", "'", "‘", "'", "`", "'")
 
 // abbreviations end in a full stop that does not end a sentence.
-var abbreviations = wordSet(`mr mrs ms dr st vs etc jr sr prof inc ltd co mt approx dept fig`)
+var abbreviations = lexicon.NewSet(`mr mrs ms dr st vs etc jr sr prof inc ltd co mt approx dept fig`)
 
 // parseSegments tokenises a transcript, segment by segment: a sentence never
 // spans two segments, which may come from different speakers.
@@ -219,7 +221,7 @@ func (d *document) opensRequest(k int) bool {
 }
 
 // clauseMarkers start a new clause in unpunctuated speech.
-var clauseMarkers = wordSet(`and but so because anyway then otherwise which also although though however`)
+var clauseMarkers = lexicon.NewSet(`and but so because anyway then otherwise which also although though however`)
 
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {

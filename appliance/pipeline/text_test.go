@@ -106,12 +106,12 @@ func TestLexiconAndEmojisCoverEveryCategory(t *testing.T) {
 			t.Errorf("category %q has no emoji", c)
 		}
 		if c == appliance.CategoryOther {
-			if lexicon[c] != "" {
+			if categoryCues[c] != "" {
 				t.Error("other must have no lexicon: it is the fallback")
 			}
 			continue
 		}
-		n := len(strings.Fields(lexicon[c]))
+		n := len(strings.Fields(categoryCues[c]))
 		if n < 10 || n > 40 {
 			t.Errorf("category %q has %d lexicon stems, want 10–40", c, n)
 		}
@@ -120,10 +120,10 @@ func TestLexiconAndEmojisCoverEveryCategory(t *testing.T) {
 		}
 		seen[emojis[c]] = c
 	}
-	if len(emojis) != len(appliance.Categories) || len(lexicon) != len(appliance.Categories)-1 {
-		t.Errorf("%d emojis and %d lexicons for %d categories", len(emojis), len(lexicon), len(appliance.Categories))
+	if len(emojis) != len(appliance.Categories) || len(categoryCues) != len(appliance.Categories)-1 {
+		t.Errorf("%d emojis and %d lexicons for %d categories", len(emojis), len(categoryCues), len(appliance.Categories))
 	}
-	for c := range lexicon {
+	for c := range categoryCues {
 		if _, ok := appliance.ParseCategory(string(c)); !ok {
 			t.Errorf("lexicon names unknown category %q", c)
 		}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Time cues are the words that date a task or a plan ("by Friday",
@@ -102,7 +104,7 @@ func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
 
 // absorbable words belong to the cue that follows them: "by Friday", "by
 // the end of the month", "later today".
-var absorbable = wordSet(`by on at before until till til for around from later the this sometime no than within`)
+var absorbable = lexicon.NewSet(`by on at before until till til for around from later the this sometime no than within`)
 
 func (sc *cueScanner) mark(from, i, n int) {
 	if sc.used == nil {
@@ -281,7 +283,7 @@ func routineBefore(w string) int {
 
 // cueStarts are the words a cue can begin with (besides digits); keep in
 // step with the matchers of cueScanner.at.
-var cueStarts = wordSet(`today today's tonight tonight's tomorrow tomorrow's tmrw tmr yesterday day
+var cueStarts = lexicon.NewSet(`today today's tonight tonight's tomorrow tomorrow's tmrw tmr yesterday day
 	morning afternoon evening night noon midday lunchtime midnight dinner supper drinks pm breakfast am
 	eod cob asap immediately first right as close end this next coming following last weekend in
 	within at around by from between until till before after over half quarter the

@@ -1,18 +1,6 @@
 package pipeline
 
-import "strings"
-
-// wordSet builds a lookup set from a whitespace-separated list, so the lists
-// below stay readable and easy to extend.
-func wordSet(lists ...string) map[string]struct{} {
-	m := make(map[string]struct{})
-	for _, l := range lists {
-		for _, w := range strings.Fields(l) {
-			m[w] = struct{}{}
-		}
-	}
-	return m
-}
+import "github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 
 func inSet(set map[string]struct{}, w string) bool {
 	_, ok := set[w]
@@ -22,7 +10,7 @@ func inSet(set map[string]struct{}, w string) bool {
 // fillerWords are interjections, backchannels, greetings and politeness
 // formulas. A transcript made only of these carries nothing to keep, which is
 // why both the fixed rules and the built-in discard heuristic rely on them.
-var fillerWords = wordSet(`
+var fillerWords = lexicon.NewSet(`
 	mm mmm mhm mmhm hmm hm hmmm uh uhh um umm huh ah ahh oh ohh ooh eh er erm
 	ha haha hahaha heh hehe lol aha whoa wow ugh oops ow yeah yea ya yah yep yup
 	yeh nah nope okay ok k kay alright allright aight right sure cool nice great
@@ -33,64 +21,26 @@ var fillerWords = wordSet(`
 // multilingualFillers are single-token acknowledgements and greetings in the
 // other languages Hearth users commonly speak; any other foreign token counts
 // as content.
-var multilingualFillers = wordSet(`
+var multilingualFillers = lexicon.NewSet(`
 	ừ ờ ừm dạ vâng ja jo ne nee oui ouais si sí vale bueno da ага угу да нет ну
 	ок окей hola adiós adios gracias merci salut bonjour ciao grazie danke hallo
 	tschüss tschuss claro vale órale spasibo спасибо привет пока obrigado obrigada
 	olá ola tchau`)
 
-// stopWords are English function words: pronouns, determiners, auxiliaries,
-// prepositions, conjunctions, discourse adverbs, generic evaluatives and light
-// verbs. Task verbs ("call", "buy") and time words are deliberately absent so
-// they count as content when deciding what to discard.
-var stopWords = wordSet(`
-	i me my mine myself you your yours yourself yourselves he him his himself she
-	her hers herself it its itself we us our ours ourselves they them their theirs
-	themselves this that these those there here someone something anything
-	everything nothing anyone everyone somebody anybody everybody nobody somewhere
-	anywhere everywhere
-	i'm i've i'll i'd you're you've you'll you'd he's she's it's it'll we're we've
-	we'll we'd they're they've they'll they'd that's there's here's what's who's
-	where's how's let's don't doesn't didn't can't cannot won't wouldn't couldn't
-	shouldn't isn't aren't wasn't weren't haven't hasn't hadn't ain't
-	gonna wanna gotta kinda sorta dunno lemme gimme y'all
-	a an the is am are was were be been being do does did doing done have has had
-	having will would can could shall should may might must not no yes
-	and or but so if then because cause cuz than as though although while until
-	unless whether
-	of to in on at for with about from by into onto over under up down out off
-	after before between against during without within upon across behind beyond
-	back through around away along toward towards
-	just like really actually basically literally honestly seriously well also
-	too very only even still again already maybe probably perhaps kind sort quite
-	pretty rather anyway anyways whatever whenever however somehow though
-	what why how where who whom whose which when
-	all some any more most much many few little lot lots bit both each every other
-	another same different else such own enough several
-	get gets got gotten getting go goes going went gone come comes coming came
-	know knew known knows think thinks thinking thought mean means meant guess say
-	says saying said tell tells told see sees seeing saw seen look looks looking
-	looked want wants wanted let make makes made making take takes took taken give
-	gave put feel felt feels try trying tried keep kept stay wait hold stop mind
-	gives giving given talk talks talking talked agree agreed one ones need needs
-	needed
-	thing things stuff way time times
-	bad wrong crazy weird fun funny interesting easy hard better best worse worst
-	big small real sad happy boring
-	now yet ever never always sometimes often
-	god gosh jeez geez
-	gonna i'd've whoever whichever`)
+// stopWords never count as content when deciding what to discard, what a
+// task is about or what a title says (lexicon.ExtractorStopWords).
+var stopWords = lexicon.ExtractorStopWords
 
 // placeholderWords describe the act of talking rather than a topic; a title
 // made of them would read like "Untitled" or "Conversation".
 const placeholderList = `conversation conversations untitled chat chats discussion discussions
 	talked speaker speakers transcript recording`
 
-var placeholderWords = wordSet(placeholderList)
+var placeholderWords = lexicon.NewSet(placeholderList)
 
 // keywordStopWords never become title words: placeholders, number words,
 // generic adjectives and vague nouns say nothing about the topic.
-var keywordStopWords = wordSet(placeholderList, `
+var keywordStopWords = lexicon.NewSet(placeholderList, `
 	today yesterday okay um uh yeah people person guy guys
 	everybody anybody tonight
 	zero two three four five six seven eight nine ten eleven twelve thirteen fourteen
@@ -104,7 +54,7 @@ var keywordStopWords = wordSet(placeholderList, `
 // lightWords count as content for discard decisions (they often carry plans:
 // "call", "tomorrow") but are weak topics, so keyword scoring discounts them
 // and phrases may not begin or end with them.
-var lightWords = wordSet(`
+var lightWords = lexicon.NewSet(`
 	call calls called calling tomorrow morning afternoon evening night week weeks
 	month months year years day days minute minutes hour hours second seconds
 	start started starting end ended use used using able sure next last first
@@ -121,13 +71,13 @@ var lightWords = wordSet(`
 	started changed dodged thinks said talked wants wanted loved`)
 
 // smallWords stay lowercase inside a Title Case headline.
-var smallWords = wordSet(`a an the and but or nor for so yet of in on at to by up as via with from into over per vs`)
+var smallWords = lexicon.NewSet(`a an the and but or nor for so yet of in on at to by up as via with from into over per vs`)
 
 // foreignStopWords are function words and common verbs of the other Latin
 // script languages (Spanish, French, German, Portuguese, Italian). They are
 // used only in the degraded, non-English mode and to notice that a
 // transcript with no language tag is not English.
-var foreignStopWords = wordSet(`
+var foreignStopWords = lexicon.NewSet(`
 	el la los las un una unos unas de del al y o que en con por para como pero
 	más mas muy ya es son está esta están estaba ser estar hay fue era yo tú tu
 	él ella nosotros nosotras ellos ellas mi mis su sus se lo le les me te nos
@@ -166,4 +116,4 @@ func runeSet(s string) map[rune]struct{} {
 
 // capitalisedHomographs are names and months that collide with stop words;
 // seen capitalised they mean a person or a date, so they block a discard.
-var capitalisedHomographs = wordSet(`May Will Bill Mark Sue Pat June Art Rose Grace Hope`)
+var capitalisedHomographs = lexicon.NewSet(`May Will Bill Mark Sue Pat June Art Rose Grace Hope`)

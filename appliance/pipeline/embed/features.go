@@ -3,6 +3,8 @@ package embed
 import (
 	"math"
 	"unicode/utf8"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Feature weights. They are relative: the vector is normalised at the end.
@@ -93,7 +95,7 @@ func (s *scratch) extract() {
 			st0 := len(s.stems)
 			weight := numberWeight
 			if t.kind == tokWord {
-				s.stems = stem(s.stems, w)
+				s.stems = lexicon.AppendStem(s.stems, w)
 				weight = idfOf(s.stems[st0:])
 				s.grams(w, gramScale*weight)
 			} else {
@@ -176,3 +178,7 @@ func (s *scratch) cjk(run []byte) {
 		i += n
 	}
 }
+
+// stopWords are left out of a text's features unless it has nothing else,
+// so "what is it" and "where are they" stay distinct.
+var stopWords = lexicon.EmbedderStopWords

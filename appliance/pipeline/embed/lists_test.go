@@ -3,6 +3,8 @@ package embed
 import (
 	"strings"
 	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 func TestWordRankList(t *testing.T) {
@@ -30,7 +32,7 @@ func TestIDF(t *testing.T) {
 	order := []string{"time", "budget", "piano"}
 	prev := 0.0
 	for _, w := range order {
-		got := idfOf(stem(nil, []byte(w)))
+		got := idfOf(lexicon.AppendStem(nil, []byte(w)))
 		if got <= prev {
 			t.Errorf("idf(%q) = %.3f, not above the previous word's %.3f", w, got, prev)
 		}
@@ -39,7 +41,7 @@ func TestIDF(t *testing.T) {
 	if idfOf([]byte("zzzqx")) != 1 {
 		t.Error("unknown word does not weigh 1")
 	}
-	if a, b := idfOf(stem(nil, []byte("families"))), idfOf(stem(nil, []byte("family"))); a != b {
+	if a, b := idfOf(lexicon.AppendStem(nil, []byte("families"))), idfOf(lexicon.AppendStem(nil, []byte("family"))); a != b {
 		t.Errorf("families %.3f, family %.3f", a, b)
 	}
 }

@@ -3,6 +3,8 @@ package embed
 import (
 	"math"
 	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // unknownRank is the rank given to words missing from wordRankList: about
@@ -28,7 +30,7 @@ func buildIDF(list string) map[string]float64 {
 	words := strings.Fields(list)
 	m := make(map[string]float64, len(words))
 	for rank, w := range words {
-		st := string(stem(nil, []byte(w)))
+		st := string(lexicon.AppendStem(nil, []byte(w)))
 		if _, ok := m[st]; !ok { // first (most frequent) inflection wins
 			m[st] = rankIDF(rank)
 		}

@@ -1,4 +1,4 @@
-package embed
+package lexicon
 
 import "testing"
 
@@ -35,8 +35,8 @@ func TestStem(t *testing.T) {
 		{"go", "go"},
 	}
 	for _, tt := range tests {
-		if got := string(stem(nil, []byte(tt.in))); got != tt.want {
-			t.Errorf("stem(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Stem(tt.in); got != tt.want {
+			t.Errorf("Stem(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

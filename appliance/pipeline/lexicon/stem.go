@@ -1,13 +1,18 @@
-package embed
+package lexicon
 
-// stem appends to dst a light stem of the lower-cased word w, folding
-// plurals and -ing/-ed/-ly inflections ("budgets", "budgeting", "budgeted"
-// → "budget"; "making", "makes", "make" → "mak"; "quarterly" → "quarter")
-// so they share a word
-// feature. It is deliberately tiny and never has to produce a dictionary
-// form: stems are only hashed. Over-stemming a rare word merely merges two
-// features; the character n-grams carry whatever the stemmer misses.
-func stem(dst, w []byte) []byte {
+// Stem is the light stem of the lower-cased word w: it folds plurals and
+// -ing/-ed/-ly inflections together ("budgets", "budgeting", "budgeted" →
+// "budget"; "making", "makes", "make" → "mak"; "studies", "studied",
+// "study" → "studi"; "quarterly" → "quarter"). It is deliberately tiny and
+// never produces a dictionary form: the extractor only compares stems
+// (titles use the most frequent surface form) and the embedder hashes them.
+// Over-stemming a rare word merely merges two words.
+func Stem(w string) string {
+	return string(AppendStem(make([]byte, 0, len(w)), []byte(w)))
+}
+
+// AppendStem appends Stem(w) to dst without allocating.
+func AppendStem(dst, w []byte) []byte {
 	n := len(w)
 	if !ascii(w) {
 		// The suffix rules are English; other scripts only lose a plain
