@@ -282,13 +282,13 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// "we're out of toilet paper" … "I'll grab some tomorrow"
 				if np := dl.shoppingReferent(i, a); np != "" && inSet(shoppingVerbs, verb) {
 					desc = capitalise(verb) + " " + np
-					tasks = append(tasks, task{verb: stem(verb), desc: desc, topic: topicOf(np), due: due, utt: i})
+					tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: desc, topic: topicOf(np), due: due, utt: i})
 					u.tasks = append(u.tasks, a)
 					u.taskVerbs = append(u.taskVerbs, verb)
 				}
 			default:
 				verb := wordAt(ws, firstBodyWord(ws, body, b, used))
-				tasks = append(tasks, task{verb: stem(verb), desc: desc, topic: topic, due: due, utt: i})
+				tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: desc, topic: topic, due: due, utt: i})
 				u.tasks = append(u.tasks, a)
 				u.taskVerbs = append(u.taskVerbs, verb)
 			}
@@ -595,7 +595,7 @@ func topicOf(np string) []string {
 	var out []string
 	for _, w := range strings.Fields(strings.ToLower(np)) {
 		if isTaskContent(w) {
-			out = append(out, stem(w))
+			out = append(out, lexicon.Stem(w))
 		}
 	}
 	return out
@@ -668,7 +668,7 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 			names++
 		case isTaskContent(w.lower):
 			content++
-			topic = append(topic, stem(strings.TrimSuffix(w.lower, "'s")))
+			topic = append(topic, lexicon.Stem(strings.TrimSuffix(w.lower, "'s")))
 		}
 	}
 	// don't end on a dangling function word or a filler ("Send the report to", "… home oh")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Title candidates: single terms, phrases of two or three adjacent terms,
@@ -139,7 +141,7 @@ func phraseShape(w string, pos, n int) bool {
 	if pos > 0 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly")) {
 		return false
 	}
-	if pos < n-1 && (strings.HasSuffix(w, "'s") || stem(w) != w && strings.HasSuffix(w, "s")) {
+	if pos < n-1 && (strings.HasSuffix(w, "'s") || lexicon.Stem(w) != w && strings.HasSuffix(w, "s")) {
 		return false
 	}
 	return true

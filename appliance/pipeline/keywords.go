@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Keyword scoring. Every word that is not a stop word or filler is a
@@ -172,7 +174,7 @@ func analyze(d *document, lang string) *analysis {
 		}
 		key := f.lower
 		if a.english {
-			key = stem(key)
+			key = lexicon.Stem(key)
 		}
 		tm := a.terms[key]
 		if tm == nil {

@@ -44,21 +44,6 @@ func TestWordCount(t *testing.T) {
 	}
 }
 
-func TestStem(t *testing.T) {
-	t.Parallel()
-	tests := map[string]string{
-		"budget": "budget", "budgets": "budget", "budgeting": "budget", "budgeted": "budget",
-		"quarterly": "quarter", "parties": "party", "classes": "class", "churches": "church",
-		"planned": "plan", "running": "run", "hiring": "hiring", "bus": "bus", "analysis": "analysis",
-		"is": "is", "weekly": "weekly",
-	}
-	for in, want := range tests {
-		if got := stem(in); got != want {
-			t.Errorf("stem(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestCategoryStems(t *testing.T) {
 	t.Parallel()
 	cat := func(w string) []appliance.Category {

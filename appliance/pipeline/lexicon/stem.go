@@ -8,70 +8,83 @@ package lexicon
 // (titles use the most frequent surface form) and the embedder hashes them.
 // Over-stemming a rare word merely merges two words.
 func Stem(w string) string {
-	return string(AppendStem(make([]byte, 0, len(w)), []byte(w)))
+	n, i := stemCut(w)
+	if i {
+		return w[:n] + "i"
+	}
+	return w[:n]
 }
 
 // AppendStem appends Stem(w) to dst without allocating.
 func AppendStem(dst, w []byte) []byte {
+	n, i := stemCut(w)
+	dst = append(dst, w[:n]...)
+	if i {
+		dst = append(dst, 'i')
+	}
+	return dst
+}
+
+// stemCut is the stem of w as how many of its bytes to keep and whether an
+// "i" follows them, so that neither Stem nor AppendStem copies the word.
+func stemCut[T ~string | ~[]byte](w T) (keep int, i bool) {
 	n := len(w)
 	if !ascii(w) {
 		// The suffix rules are English; other scripts only lose a plain
 		// plural "-s" (Latin-script words such as "cafés").
 		if n >= 4 && w[n-1] == 's' && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is") {
-			return append(dst, w[:n-1]...)
+			return n - 1, false
 		}
-		return append(dst, w...)
+		return n, false
 	}
-	s := w
+	k := n
 	switch {
 	case n < 4:
 	case hasSuffix(w, "ies") && n > 4:
-		s = w[:n-2] // "studies" → "studi", as "study" becomes below
+		k = n - 2 // "studies" → "studi", as "study" becomes below
 	case hasSuffix(w, "sses"):
-		s = w[:n-2]
+		k = n - 2
 	case hasSuffix(w, "ches"), hasSuffix(w, "shes"), hasSuffix(w, "xes"), hasSuffix(w, "zes"):
-		s = w[:n-2]
+		k = n - 2
 	case hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is"):
-		s = w[:n-1]
+		k = n - 1
 	case hasSuffix(w, "eed"):
 		// "agreed" → "agree", but "need", "speed" stay whole.
 		if n-1 > 4 {
-			s = w[:n-1]
+			k = n - 1
 		}
 	case hasSuffix(w, "ing"):
-		if r := w[:n-3]; stemmable(r) {
-			s = undouble(r)
+		if stemmable(w[:n-3]) {
+			k = undouble(w[:n-3])
 		}
 	case hasSuffix(w, "ed"):
-		if r := w[:n-2]; stemmable(r) {
-			s = undouble(r)
+		if stemmable(w[:n-2]) {
+			k = undouble(w[:n-2])
 		}
 	case hasSuffix(w, "ly") && n-2 >= 4 && !hasSuffix(w, "ily") && !hasSuffix(w, "ply") && !hasSuffix(w, "bly"):
-		s = w[:n-2]
+		k = n - 2
 	}
-	k := len(s)
 	switch {
-	case k >= 4 && s[k-1] == 'e' && s[k-2] != 'e':
+	case k >= 4 && w[k-1] == 'e' && w[k-2] != 'e':
 		// A final silent "e" goes, so "make" meets "making" → "mak".
-		return append(dst, s[:k-1]...)
-	case k >= 3 && s[k-1] == 'y':
+		return k - 1, false
+	case k >= 3 && w[k-1] == 'y':
 		// A final "y" becomes "i", so "study", "studies" and "studied"
 		// meet at "studi".
-		dst = append(dst, s[:k-1]...)
-		return append(dst, 'i')
+		return k - 1, true
 	}
-	return append(dst, s...)
+	return k, false
 }
 
 // stemmable reports whether r, a word with -ing or -ed removed, is still a
 // plausible stem: three letters or more with a vowel, so "string", "bring"
 // and "red" keep their endings.
-func stemmable(r []byte) bool {
+func stemmable[T ~string | ~[]byte](r T) bool {
 	if len(r) < 3 {
 		return false
 	}
-	for _, c := range r {
-		switch c {
+	for i := 0; i < len(r); i++ {
+		switch r[i] {
 		case 'a', 'e', 'i', 'o', 'u', 'y':
 			return true
 		}
@@ -79,26 +92,27 @@ func stemmable(r []byte) bool {
 	return false
 }
 
-// undouble turns "plann" (from "planned") back into "plan".
-func undouble(w []byte) []byte {
+// undouble is the length of w without a doubled final consonant: "plann"
+// (from "planned") keeps "plan".
+func undouble[T ~string | ~[]byte](w T) int {
 	n := len(w)
 	if n >= 4 && w[n-1] == w[n-2] {
 		switch w[n-1] {
 		case 'a', 'e', 'i', 'o', 'u', 'l', 's', 'z':
 		default:
-			return w[:n-1]
+			return n - 1
 		}
 	}
-	return w
+	return n
 }
 
-func hasSuffix(w []byte, suf string) bool {
+func hasSuffix[T ~string | ~[]byte](w T, suf string) bool {
 	return len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf
 }
 
-func ascii(w []byte) bool {
-	for _, c := range w {
-		if c >= 0x80 {
+func ascii[T ~string | ~[]byte](w T) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
 			return false
 		}
 	}

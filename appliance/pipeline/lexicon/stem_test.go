@@ -33,10 +33,19 @@ func TestStem(t *testing.T) {
 		{"cafés", "café"},
 		{"日本", "日本"},
 		{"go", "go"},
+		{"parties", "parti"},
+		{"party", "parti"},
+		{"churches", "church"},
+		{"hiring", "hir"},
+		{"weekly", "week"},
+		{"is", "is"},
 	}
 	for _, tt := range tests {
 		if got := Stem(tt.in); got != tt.want {
 			t.Errorf("Stem(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := string(AppendStem([]byte("x"), []byte(tt.in))); got != "x"+tt.want {
+			t.Errorf("AppendStem(x, %q) = %q, want %q", tt.in, got, "x"+tt.want)
 		}
 	}
 }
