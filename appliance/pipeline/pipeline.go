@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/builtin"
 )
 
 // Pipeline turns a finished conversation into a structured one: discard
@@ -68,9 +69,9 @@ func (p *Pipeline) Process(ctx context.Context, c *appliance.Conversation, opt O
 		// These conversations must be kept, but a transcript with no topic
 		// words ("Okay.") gives the extractor nothing to title. Name it by
 		// what was said rather than let the empty title discard it.
-		c.Structured.Title = utteranceTitle(c.TranscriptSegments)
+		c.Structured.Title = builtin.UtteranceTitle(c.TranscriptSegments)
 		if c.Structured.Overview == "" {
-			c.Structured.Overview = utteranceOverview(c.TranscriptSegments)
+			c.Structured.Overview = builtin.UtteranceOverview(c.TranscriptSegments)
 		}
 	}
 	// As in the reference: any empty title also counts as discarded.
@@ -138,31 +139,6 @@ const (
 	ruleForceProcess    = "force_process"
 )
 
-// utteranceMaxWords bounds a title made from the words themselves.
-const utteranceMaxWords = 6
-
-// utteranceTitle is the first few words of the transcript in Title Case,
-// for conversations that must be kept but have no topic to extract.
-func utteranceTitle(segs []appliance.TranscriptSegment) string {
-	d := parseSegments(segs)
-	n := min(len(d.tokens), utteranceMaxWords)
-	words := make([]string, 0, n)
-	for _, t := range d.tokens[:n] {
-		words = append(words, d.texts[t.seg][t.start:t.end])
-	}
-	return titleCase(words)
-}
-
-// utteranceOverview is the transcript itself, bounded, as the overview of a
-// conversation too short to summarise.
-func utteranceOverview(segs []appliance.TranscriptSegment) string {
-	text := strings.Join(strings.Fields(joinSegments(segs)), " ")
-	if r := []rune(text); len(r) > maxOverviewRunes {
-		text = string(r[:maxOverviewRunes-1]) + "…"
-	}
-	return text
-}
-
 // discard applies reference-facts §7 in order and names the deciding rule.
 func (p *Pipeline) discard(ctx context.Context, c *appliance.Conversation, in appliance.TranscriptInput, opt Options) (bool, string) {
 	switch {
@@ -171,15 +147,14 @@ func (p *Pipeline) discard(ctx context.Context, c *appliance.Conversation, in ap
 	case opt.ForceProcess:
 		return false, ruleForceProcess
 	}
-	text := joinSegments(c.TranscriptSegments)
-	if WordCount(text) > keepWordCount {
+	if builtin.WordCount(builtin.JoinSegments(c.TranscriptSegments)) > keepWordCount {
 		return false, "substantial_length"
 	}
-	d := parseSegments(c.TranscriptSegments)
-	if fillerOnly(d) {
+	fillerOnly, empty := builtin.FillerOnly(c.TranscriptSegments, fillerOnlyMaxTokens)
+	if fillerOnly {
 		return true, "filler_only"
 	}
-	if len(d.tokens) == 0 && !hasPhotoDescription(c) {
+	if empty && !hasPhotoDescription(c) {
 		return true, "empty_transcript"
 	}
 	discard, err := p.ex.ShouldDiscard(ctx, in)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/builtin"
 )
 
 // fakeExtractor is a function-field extractor: each test sets only the
@@ -94,7 +95,7 @@ var chat120 = strings.TrimSpace(strings.Repeat("so the garden looked great and t
 
 func TestProcessDiscardRules(t *testing.T) {
 	t.Parallel()
-	if n := WordCount(chat120); n <= keepWordCount {
+	if n := builtin.WordCount(chat120); n <= keepWordCount {
 		t.Fatalf("chat120 has %d words, want more than %d", n, keepWordCount)
 	}
 	tests := []struct {
@@ -181,7 +182,7 @@ func TestProcessBuiltin(t *testing.T) {
 		{"dentist", conversation(appliance.SourceOmi, "I need to call the dentist tomorrow about my appointment"), Options{}, false},
 		{"workflow one word", conversation(appliance.SourceWorkflow, "Groceries"), Options{}, false},
 		{"force process fragment", conversation(appliance.SourceOmi, "nice weather today huh"), Options{ForceProcess: true}, false},
-		{"budget meeting", conversation(appliance.SourcePhone, samples[0].segments...), Options{}, false},
+		{"budget meeting", conversation(appliance.SourcePhone, budgetMeeting...), Options{}, false},
 		// Kept by the rules with nothing to title: named by its words, never
 		// discarded (force_process never discards, reference-facts §7).
 		{"force process filler", conversation(appliance.SourceOmi, "okay"), Options{ForceProcess: true}, false},
@@ -480,4 +481,25 @@ func TestProcess_Memories(t *testing.T) {
 			t.Fatalf("discarded conversation: err=%v memories=%v extractor called=%v", err, res.Memories, called)
 		}
 	})
+}
+
+// segments makes one segment of each text, five seconds apart.
+func segments(texts ...string) []appliance.TranscriptSegment {
+	segs := make([]appliance.TranscriptSegment, len(texts))
+	for i, t := range texts {
+		segs[i] = appliance.TranscriptSegment{
+			ID: "seg" + strings.Repeat("x", i), Text: t, Speaker: appliance.DefaultSpeaker,
+			Start: float64(i * 5), End: float64(i*5 + 5),
+		}
+	}
+	return segs
+}
+
+// budgetMeeting is a meeting the built-in extractor keeps and titles.
+var budgetMeeting = []string{
+	"Okay everyone, let's start the quarterly budget review.",
+	"Revenue is up eight percent this quarter, but marketing spend went over budget again.",
+	"We need to cut the travel budget for next quarter and renegotiate two vendor contracts.",
+	"The hiring plan depends on the budget review too. We want two engineers and one designer.",
+	"Sarah, can you send the revised budget numbers and the hiring plan by Friday?",
 }

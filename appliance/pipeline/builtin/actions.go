@@ -1,0 +1,802 @@
+package builtin
+
+import (
+	"strings"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Action items are the user's own commitments and the requests others make
+// of the user. The reference keeps very little (one item per topic, the
+// user must own it); the built-in route follows the same spirit with cues
+// rather than a model:
+//   - the user commits: "I need to…", "I'll…", "I have to…", "remind me
+//     to…", "don't let me forget to…", "let me…", "we need to…";
+//   - someone asks the user: "can you send me…", "don't forget to…";
+//   - someone recalls the user's promise: "you said you'd…";
+//   - in a memo recorded alone, a bare imperative is a note to self ("Also
+//     return the library books").
+// Hypotheticals ("if we had budget I would…"), questions ("do I need to…"),
+// reported advice ("my doctor said I should…"), negations and other people's
+// tasks are not items. A commitment too vague to stand alone ("I'll do it
+// tonight") lends its time to the task it answers.
+
+const (
+	maxActionItems      = 5
+	maxDescriptionWords = 14
+	// inheritWindow: how many utterances back a vague "I'll do it tomorrow"
+	// may look for the task it refers to.
+	inheritWindow = 3
+	// topicOverlap: two items whose content words overlap this much (of the
+	// smaller set) are one topic, and only one is kept.
+	topicOverlap = 0.67
+)
+
+// task is an action item being built.
+type task struct {
+	verb  string // stem of the first word
+	desc  string
+	topic []string // content stems, for the one-item-per-topic rule
+	due   *time.Time
+	utt   int // the utterance it came from
+}
+
+// Commitment patterns, matched after the subject ("I", "we") and any
+// adverbs. Longer patterns come first.
+var userModals = [][]string{
+	{"am", "going", "to"}, {"am", "gonna"}, {"need", "to"}, {"needa"}, {"have", "to"}, {"got", "to"},
+	{"have", "got", "to"}, {"have", "gotta"}, {"gotta"}, {"must"}, {"should"}, {"will", "need", "to"}, {"will", "have", "to"}, {"will"},
+	{"plan", "to"}, {"am", "planning", "to"}, {"am", "supposed", "to"}, {"ought", "to"},
+}
+
+// weakModals commit only when a time is named: "I want to finish it by
+// Friday" is a plan, "I want to travel more" a wish.
+var weakModals = [][]string{{"want", "to"}, {"would", "like", "to"}, {"wanna"}}
+
+// expandSubject rewrites a contracted subject into words the modal tables
+// match: "i'll" → i will, "i'm" → i am, "i've" → i have.
+func expandSubject(w string) (subject string, rest []string) {
+	switch w {
+	case "i", "we":
+		return w, nil
+	case "i'll", "we'll":
+		return w[:len(w)-3], []string{"will"}
+	case "i'm", "we're":
+		return w[:strings.IndexByte(w, '\'')], []string{"am"}
+	case "i've", "we've":
+		return w[:len(w)-3], []string{"have"}
+	case "i'd", "we'd":
+		return w[:len(w)-2], []string{"would"}
+	}
+	return "", nil
+}
+
+// interAdverbs may sit between subject and modal, or open a task body.
+var interAdverbs = lexicon.NewSet(`really just also still definitely probably totally seriously actually
+	absolutely certainly literally honestly finally quickly first then maybe def kinda
+	really so now already both again`)
+
+// commitment finds "I/we + modal" in ws[a:b] and returns where the task
+// body starts. Only the user's clauses are passed in; "we" counts because
+// the user is among us.
+func commitment(ws []cword, a, b int, timed bool) (body int, ok bool) {
+	for k := a; k < b; k++ {
+		subj, pre := expandSubject(ws[k].lower)
+		if subj == "" {
+			continue
+		}
+		if k > a && isQuestionAux(ws[k-1].lower) {
+			continue // "do I need to", "should I"
+		}
+		j := k + 1
+		for j < b && inSet(interAdverbs, ws[j].lower) {
+			j++
+		}
+		var buf [4]string
+		seq := append(buf[:0], pre...)
+		for m := j; m < b && len(seq) < 4; m++ {
+			seq = append(seq, ws[m].lower)
+		}
+		for _, table := range [][][]string{userModals, weakModals} {
+			for _, p := range table {
+				if !prefixOf(seq, p) {
+					continue
+				}
+				if containsSeqs(weakModals, p) && !timed {
+					continue
+				}
+				n := len(p) - len(pre)
+				if n < 0 {
+					continue
+				}
+				return j + n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func prefixOf(seq, p []string) bool {
+	if len(seq) < len(p) {
+		return false
+	}
+	for i := range p {
+		if seq[i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func containsSeqs(table [][]string, p []string) bool {
+	for _, q := range table {
+		if len(q) == len(p) && prefixOf(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var questionAux = lexicon.NewSet(`do does did should shall will would can could must am is are have has was were`)
+
+func isQuestionAux(w string) bool { return inSet(questionAux, w) }
+
+// selfReminders are commitments without a modal: "remind me to", "don't
+// let me forget to", "note to self", "let me".
+var selfReminders = [][]string{
+	{"don't", "let", "me", "forget", "to"}, {"do", "not", "let", "me", "forget", "to"},
+	{"don't", "let", "me", "forget"}, {"remind", "me", "to"}, {"remind", "me"},
+	{"note", "to", "self"}, {"reminder", "to"}, {"let", "me"},
+}
+
+// selfOnly reminders count only in a memo recorded alone: in company,
+// "don't forget to…" is said to someone else.
+var selfOnly = [][]string{
+	{"don't", "forget", "to"}, {"do", "not", "forget", "to"}, {"remember", "to"},
+	{"need", "to"}, {"gotta"}, {"have", "to"}, {"got", "to"}, {"todo"}, {"to", "do"},
+}
+
+// requests are what others say to ask the user for something.
+var requests = [][]string{
+	{"can", "you", "please"}, {"could", "you", "please"}, {"would", "you", "please"},
+	{"can", "you", "also"}, {"could", "you", "also"},
+	{"any", "chance", "you", "could"}, {"any", "chance", "you", "can"}, {"do", "you", "think", "you", "could"},
+	{"is", "there", "any", "way", "you", "could"},
+	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"can", "u"},
+	{"would", "you", "be", "able", "to"}, {"are", "you", "able", "to"},
+	{"i", "need", "you", "to"}, {"i", "want", "you", "to"}, {"i'd", "like", "you", "to"},
+	{"you", "need", "to"}, {"you", "have", "to"}, {"you've", "got", "to"}, {"you", "gotta"},
+	{"you", "must"}, {"don't", "forget", "to"}, {"do", "not", "forget", "to"},
+	{"remember", "to"}, {"make", "sure", "you"}, {"make", "sure", "to"}, {"be", "sure", "to"},
+	{"please"},
+}
+
+// recalled are others reminding the user of a promise.
+var recalled = [][]string{
+	{"you", "said", "you'd"}, {"you", "said", "you", "would"}, {"you", "promised", "to"},
+	{"you", "promised", "you'd"}, {"you", "were", "going", "to"}, {"you", "were", "supposed", "to"},
+}
+
+// matchAt returns the length of the first pattern of table at ws[k:b].
+func matchAt(ws []cword, k, b int, table [][]string) int {
+	for _, p := range table {
+		if k+len(p) <= b && hasSeq(ws[:b], k, p...) {
+			return len(p)
+		}
+	}
+	return 0
+}
+
+// stativeVerbs never make tasks: "I'll be there", "we'll see", "I should
+// have", "I'll need a minute".
+var stativeVerbs = lexicon.NewSet(`be see think guess bet miss forget love like know need wait stay hope
+	believe imagine hear feel say mean wonder die survive suppose am is are have`)
+
+// nameOnlyVerbs make no task when their only object is a person: "talk to
+// you later", "let you know", "see you", "get back to you".
+var nameOnlyVerbs = lexicon.NewSet(`talk speak chat catch see let tell join get meet ping`)
+
+// taskVerbs open a note-to-self imperative in a memo ("Call the bank").
+var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book pay schedule renew cancel order
+	fix clean submit print mail post bring grab drop finish file sign reply write update confirm
+	water feed wash charge refill reserve register ask tell check review prepare draft apply
+	research contact invite replace move clear follow find get make take put download install
+	cook bake organize organise`)
+
+// actionItems extracts the user's tasks from the dialogue. Clauses that
+// yielded a task are recorded on their utterance, so that the event
+// extractor does not read "call the dentist tomorrow morning" as a plan.
+func (dl *dialogue) actionItems(tm timing) []task {
+	var tasks []task
+	var lastAt *time.Time // the last time said, for "by then"
+	for i := range dl.utts {
+		u := &dl.utts[i]
+		ws := u.words
+		used := make([]bool, len(ws))
+		cls := u.clauses
+		first := skipDiscourse(ws, 0, len(ws))
+		question := u.question && first < len(ws) && (isQuestionAux(ws[first].lower) || inSet(whWords, ws[first].lower))
+		vocative := vocativeOf(ws)
+		for ci, cl := range cls {
+			a, b := cl[0], cl[1]
+			said, timed := tm.due(ws, a, b, used)
+			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
+			if kind == taskNone {
+				if said != nil {
+					lastAt = said
+				}
+				if u.isUser && said != nil && hasDeadlineWord(ws, a, b) && !hasDuelessTask(tasks, i) {
+					// "Registration's due on the 15th": a deadline is a task
+					if subj := deadlineSubject(ws, a, b); subj != "" {
+						tasks = append(tasks, task{verb: "", desc: subj + " due", topic: topicOf(subj), due: said, utt: i})
+						continue
+					}
+				}
+				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || u.isUser && timeStatement(ws, a, b)) {
+					// "…, they're due Monday": the deadline of this sentence's task
+					for k := len(tasks) - 1; k >= 0 && tasks[k].utt == i; k-- {
+						if tasks[k].due == nil {
+							tasks[k].due = due
+							break
+						}
+					}
+				}
+				continue
+			}
+			due := tm.taskDue(ws, a, taskOpener(ws, a, body), b, used, said)
+			if due == nil && lastAt != nil && thenRef(ws, a, b, used) {
+				due = lastAt
+			}
+			if said != nil {
+				lastAt = said
+			}
+			if kind == taskNoteToSelf && body >= b {
+				if ci+1 >= len(cls) {
+					continue
+				}
+				// "Note to self, pick up oat milk…": the task is the next clause
+				a, b = cls[ci+1][0], cls[ci+1][1]
+				body = a
+				if f := skipDiscourse(ws, a, b); f >= b || inSet(determiners, ws[f].lower) || inSet(subjectPronouns, ws[f].lower) {
+					continue
+				}
+				if d, _ := tm.due(ws, a, b, used); d != nil {
+					due = d
+				}
+			}
+			owner := speakerName(u.speaker)
+			if u.isUser {
+				owner = dl.addressee(i)
+			}
+			desc, topic, vague := describe(ws, body, b, used, u.isUser, owner)
+			switch {
+			case desc == "":
+			case vague:
+				verb := wordAt(ws, firstBodyWord(ws, body, b, used))
+				if due != nil && (verb == "have" || !inSet(stativeVerbs, verb)) && inheritDue(tasks, i, due) {
+					break
+				}
+				// "we're out of toilet paper" … "I'll grab some tomorrow"
+				if np := dl.shoppingReferent(i, a); np != "" && inSet(shoppingVerbs, verb) {
+					desc = capitalise(verb) + " " + np
+					tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: desc, topic: topicOf(np), due: due, utt: i})
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, verb)
+				}
+			default:
+				verb := wordAt(ws, firstBodyWord(ws, body, b, used))
+				tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: desc, topic: topic, due: due, utt: i})
+				u.tasks = append(u.tasks, a)
+				u.taskVerbs = append(u.taskVerbs, verb)
+			}
+		}
+	}
+	return mergeTopics(tasks)
+}
+
+// firstBodyWord skips cue words and adverbs at the start of a task body.
+func firstBodyWord(ws []cword, from, to int, used []bool) int {
+	for from < to && (used[from] || inSet(interAdverbs, ws[from].lower)) {
+		from++
+	}
+	return from
+}
+
+type taskKind int
+
+const (
+	taskNone taskKind = iota
+	taskCommit
+	taskRequest
+	taskNoteToSelf
+)
+
+var whWords = lexicon.NewSet(`what why how when where who whom which whose`)
+
+// determiners cannot open a task body: "I'm going to the store" is a trip.
+var determiners = lexicon.NewSet(`the a an my your his her our their this that these those some`)
+
+// findTask looks for a task of the user in clause ci of utterance i.
+func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question bool, vocative string, timed bool) (int, taskKind) {
+	u := &dl.utts[i]
+	a, b := cls[ci][0], cls[ci][1]
+	s := skipDiscourse(ws, a, b)
+	if s >= b {
+		return 0, taskNone
+	}
+	if u.isUser {
+		if question || conditionBefore(ws, a) || hypotheticalBefore(ws, a, s) {
+			return 0, taskNone
+		}
+		if n := matchAt(ws, s, b, selfReminders); n > 0 {
+			switch ws[s].lower {
+			case "let":
+				if s+n >= b || inSet(letMeSkip, ws[s+n].lower) || inSet(stativeVerbs, ws[s+n].lower) {
+					return 0, taskNone
+				}
+			case "note", "reminder":
+				if s+n < b && inSet(determiners, ws[s+n].lower) {
+					return 0, taskNone // "note to self: the garage code is 4471" is a fact
+				}
+				return s + n, taskNoteToSelf
+			}
+			return s + n, taskCommit
+		}
+		if dl.single() && !u.question {
+			if n := matchAt(ws, s, b, selfOnly); n > 0 && s+n < b {
+				return s + n, taskCommit
+			}
+			if isImperative(ws, s, b) {
+				return s, taskCommit
+			}
+		}
+		body, ok := commitment(ws, a, b, timed)
+		if !ok || body >= b || reportedBefore(ws, a, body) || hypotheticalBefore(ws, a, body) ||
+			negated(ws, body, b) || inSet(determiners, ws[body].lower) {
+			return 0, taskNone
+		}
+		return body, taskCommit
+	}
+	if n := matchAt(ws, s, b, recalled); n > 0 && dl.userKnown && s+n < b {
+		return s + n, taskRequest
+	}
+	if !dl.toUser(i, vocative) {
+		return 0, taskNone
+	}
+	if n := matchAt(ws, s, b, requests); n > 0 && s+n < b {
+		if inSet(requestSkip, ws[s+n].lower) || inSet(stativeVerbs, ws[s+n].lower) {
+			return 0, taskNone
+		}
+		return s + n, taskRequest
+	}
+	// an imperative addressed to the user: "Send me the file when you can"
+	if ci == 0 && !u.question && isImperative(ws, s, b) {
+		return s, taskRequest
+	}
+	return 0, taskNone
+}
+
+// isImperative: the clause opens with a task verb used as a verb ("Call
+// the bank"), not as a noun ("Call went well").
+func isImperative(ws []cword, s, b int) bool {
+	if !inSet(taskVerbs, ws[s].lower) || ws[s].punct != 0 || s+1 >= b {
+		return false
+	}
+	next := ws[s+1].lower
+	return !inSet(questionAux, next) && !inSet(nounFollowers, next)
+}
+
+// nounFollowers after a task verb show it was a noun: "call went", "text says".
+var nounFollowers = lexicon.NewSet(`went goes says said was were 's looks seems came comes of`)
+
+// letMeSkip: "let me know", "let me think" are no tasks.
+var letMeSkip = lexicon.NewSet(`know think see guess tell explain show ask try get go look just repeat
+	speak listen grab pull double quickly real`)
+
+// requestSkip: "can you believe it", "could you repeat that" ask no task.
+var requestSkip = lexicon.NewSet(`repeat explain speak listen hold hear imagine believe`)
+
+// conditionBefore: an earlier clause of the sentence set a condition ("If
+// it rains, I'll…").
+func conditionBefore(ws []cword, a int) bool {
+	for k := 0; k < a; k++ {
+		switch ws[k].lower {
+		case "if", "unless", "wish":
+			return true
+		}
+	}
+	return false
+}
+
+// hypotheticalMarkers before a commitment make it a supposition.
+var hypotheticalMarkers = lexicon.NewSet(`if unless wish would could might suppose supposing imagine maybe perhaps`)
+
+func hypotheticalBefore(ws []cword, a, b int) bool {
+	for k := a; k < b && k < len(ws); k++ {
+		if inSet(hypotheticalMarkers, ws[k].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportingVerbs before "I should" make it someone else's advice.
+var reportingVerbs = lexicon.NewSet(`said says told thinks suggested suggests recommended recommends insists insisted wants`)
+
+func reportedBefore(ws []cword, a, body int) bool {
+	for k := max(a, body-6); k < body; k++ {
+		if inSet(reportingVerbs, ws[k].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// negated: "I will not", "I'll never", "I should have" (a regret, not a task).
+func negated(ws []cword, body, b int) bool {
+	for k := body; k < b && k < body+2; k++ {
+		switch ws[k].lower {
+		case "not", "never", "no":
+			return true
+		case "have", "'ve":
+			if k == body && k+1 < b && strings.HasSuffix(ws[k+1].lower, "ed") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// vocativeOf returns the name a sentence opens by addressing ("Nadia, can
+// you…"), or "".
+func vocativeOf(ws []cword) string {
+	if len(ws) < 2 || ws[0].punct != ',' || !ws[0].cap {
+		return ""
+	}
+	w := ws[0].lower
+	if inSet(stopWords, w) || isFiller(w) || inSet(discourseWords, w) || w == "i" {
+		return ""
+	}
+	return ws[0].text
+}
+
+func hasDuelessTask(tasks []task, i int) bool {
+	for k := len(tasks) - 1; k >= 0 && tasks[k].utt == i; k-- {
+		if tasks[k].due == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// deadlineSubject is the thing a deadline clause is about: "Registration's
+// also due…" → "Registration"; "" when it is a pronoun or missing.
+func deadlineSubject(ws []cword, a, b int) string {
+	s := skipDiscourse(ws, a, b)
+	var words []string
+	for k := s; k < b && len(words) < 4; k++ {
+		w := ws[k].lower
+		base := strings.TrimSuffix(w, "'s")
+		if w == "is" || w == "are" || w == "due" || inSet(interAdverbs, w) {
+			break
+		}
+		if inSet(stopWords, base) || inSet(determiners, base) || !hasLetter(base) {
+			if len(words) == 0 && (base == "the" || base == "my" || base == "our") {
+				continue
+			}
+			return ""
+		}
+		words = append(words, strings.TrimSuffix(ws[k].text, "'s"))
+		if base != w {
+			break
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	words[0] = capitalise(words[0])
+	return strings.Join(words, " ")
+}
+
+// thenRef: "by then", "before then", "until then" point at the last time said.
+func thenRef(ws []cword, a, b int, used []bool) bool {
+	for k := a + 1; k < b; k++ {
+		if ws[k].lower == "then" {
+			switch ws[k-1].lower {
+			case "by", "before", "until", "till":
+				used[k-1], used[k] = true, true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// timeStatement: a clause that only says when ("that's on the first",
+// "it's Thursday"), dating the task said just before it.
+func timeStatement(ws []cword, a, b int) bool {
+	s := skipDiscourse(ws, a, b)
+	switch wordAt(ws, s) {
+	case "that's", "it's":
+		return true
+	case "which", "that", "it":
+		return wordAt(ws, s+1) == "is" || wordAt(ws, s+1) == "'s"
+	}
+	return false
+}
+
+func hasDeadlineWord(ws []cword, a, b int) bool {
+	for k := a; k < b; k++ {
+		if w := ws[k].lower; w == "due" || w == "deadline" {
+			return true
+		}
+	}
+	return false
+}
+
+// inheritDue gives a vague commitment's time ("I'll do it tonight") to the
+// most recent task without one.
+func inheritDue(tasks []task, i int, due *time.Time) bool {
+	for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= i-inheritWindow; k-- {
+		if tasks[k].due == nil {
+			tasks[k].due = due
+			return true
+		}
+	}
+	return false
+}
+
+// shoppingVerbs take "some" for the thing just said to be missing.
+var shoppingVerbs = lexicon.NewSet(`grab get buy pick order`)
+
+// shoppingReferent finds what "some" stands for: the thing said to be out
+// of or needed ("we're out of X", "we need more X") earlier in the sentence
+// or in the two utterances before.
+func (dl *dialogue) shoppingReferent(i, before int) string {
+	for j := i; j >= 0 && j >= i-2; j-- {
+		ws := dl.utts[j].words
+		end := len(ws)
+		if j == i {
+			end = before
+		}
+		for k := 0; k < end; k++ {
+			n := 0
+			switch {
+			case hasSeq(ws, k, "out", "of"):
+				n = 2
+			case hasSeq(ws, k, "need", "more"), hasSeq(ws, k, "need", "some"), hasSeq(ws, k, "no", "more"):
+				n = 2
+			}
+			if n == 0 {
+				continue
+			}
+			var np []string
+			for m := k + n; m < end && len(np) < 3; m++ {
+				if inSet(stopWords, ws[m].lower) {
+					break
+				}
+				np = append(np, ws[m].text)
+				if ws[m].punct != 0 {
+					break
+				}
+			}
+			if len(np) > 0 {
+				return strings.Join(np, " ")
+			}
+		}
+	}
+	return ""
+}
+
+func topicOf(np string) []string {
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(np)) {
+		if isTaskContent(w) {
+			out = append(out, lexicon.Stem(w))
+		}
+	}
+	return out
+}
+
+// leadingNoise opens a task body without belonging to the task.
+var leadingNoise = [][]string{
+	{"go", "ahead", "and"}, {"try", "to"}, {"try", "and"}, {"remember", "to"}, {"make", "sure", "to"},
+	{"be", "sure", "to"}, {"to"}, {"please"}, {"go", "and"},
+	// a second modal after the first: "I'm gonna need to", "I'll have to"
+	{"need", "to"}, {"have", "to"}, {"be", "able", "to"},
+}
+
+// trailingNoise closes a body without belonging to the task.
+var trailingNoise = lexicon.NewSet(`please okay ok alright right too then though anyway again later soon
+	sometime first now yet myself yourself like yeah`)
+
+// trailingPhrases close a body without belonging to the task.
+var trailingPhrases = [][]string{
+	{"as", "well"}, {"or", "something"}, {"or", "so"}, {"you", "know"}, {"if", "possible"},
+	{"for", "sure"}, {"real", "quick"}, {"at", "some", "point"}, {"for", "me"},
+}
+
+// describe turns the body ws[from:to] into a task description: cue words
+// dropped, filler trimmed, pronouns pointed at the right people, first
+// letter capitalised. vague reports a description with no content beyond
+// its verb ("Do it", "Call her", "Let you know").
+func describe(ws []cword, from, to int, used []bool, byUser bool, other string) (desc string, topic []string, vague bool) {
+	for {
+		from = firstBodyWord(ws, from, to, used)
+		n := matchAt(ws, from, to, leadingNoise)
+		if n == 0 {
+			break
+		}
+		from += n
+	}
+	for trimmed := true; trimmed; {
+		trimmed = false
+		for to > from && (used[to-1] || inSet(trailingNoise, ws[to-1].lower)) {
+			to--
+			trimmed = true
+		}
+		for _, p := range trailingPhrases {
+			if to-len(p) > from && hasSeq(ws[:to], to-len(p), p...) && (p[1] != "me" || byUser) {
+				to -= len(p)
+				trimmed = true
+			}
+		}
+	}
+	if from >= to {
+		return "", nil, false
+	}
+	to = nextRequest(ws, from, to)
+	verb := ws[from].lower
+	words := make([]string, 0, min(to-from, maxDescriptionWords))
+	content, names := 0, 0
+	for k := from; k < to && len(words) < maxDescriptionWords; k++ {
+		if used[k] {
+			continue
+		}
+		w := ws[k]
+		text, isName := swapPronoun(w, byUser, other)
+		if w.punct == ',' && k+1 < to {
+			text += ","
+		}
+		words = append(words, text)
+		switch {
+		case k == from:
+		case isName:
+			names++
+		case isTaskContent(w.lower):
+			content++
+			topic = append(topic, lexicon.Stem(strings.TrimSuffix(w.lower, "'s")))
+		}
+	}
+	// don't end on a dangling function word or a filler ("Send the report to", "… home oh")
+	for len(words) > 1 {
+		last := strings.ToLower(strings.TrimSuffix(words[len(words)-1], ","))
+		if !inSet(stopWords, last) && !isFiller(last) || inSet(keepAtEnd, last) {
+			break
+		}
+		words = words[:len(words)-1]
+	}
+	words[len(words)-1] = strings.TrimSuffix(words[len(words)-1], ",")
+	words[0] = capitalise(words[0])
+	// "Text it to Speaker 1" names a person but not the thing: still vague
+	vagueObject := from+1 < to && inSet(vagueObjects, ws[from+1].lower)
+	vague = inSet(stativeVerbs, verb) || content == 0 && (names == 0 || vagueObject || inSet(nameOnlyVerbs, verb))
+	return strings.Join(words, " "), topic, vague
+}
+
+// nextRequest ends a task body ws[from:to] where "please" opens the next
+// request ("send them the budget report please remind the team"); "please"
+// before a cue or at the end stays and is trimmed as noise.
+func nextRequest(ws []cword, from, to int) int {
+	for k := from + 1; k+1 < to; k++ {
+		if ws[k].lower == "please" && ws[k-1].punct == 0 && !inSet(stopWords, ws[k+1].lower) && !inSet(cueStarts, ws[k+1].lower) {
+			for k > from+1 && inSet(connectives, ws[k-1].lower) {
+				k--
+			}
+			return k
+		}
+	}
+	return to
+}
+
+// keepAtEnd are function words that can end a task ("Pick up the kids",
+// "Call them back").
+var keepAtEnd = lexicon.NewSet(`up out back in on off over down away together`)
+
+// isTaskContent: a word that says what the task is about.
+func isTaskContent(w string) bool {
+	if !hasLetterOrDigit(w) || inSet(stopWords, w) || isFiller(w) || inSet(keywordStopWords, w) {
+		return false
+	}
+	return !inSet(vagueObjects, w)
+}
+
+var vagueObjects = lexicon.NewSet(`them it that this those these some stuff thing things one ones both all
+	once everything more`)
+
+// swapPronoun points pronouns at the right people. In a request, "me" is
+// the speaker who asked; in the user's own commitment, "you" is the person
+// the user is talking to ("them" when that is unclear). isName reports a
+// person named in place of the pronoun.
+func swapPronoun(w cword, byUser bool, other string) (string, bool) {
+	if byUser {
+		switch w.lower {
+		case "you":
+			if other == "" {
+				return "them", false
+			}
+			return other, true
+		case "your", "yours":
+			if other == "" {
+				return "their", false
+			}
+			return other + "'s", true
+		}
+		return w.text, false
+	}
+	switch w.lower {
+	case "me", "us":
+		return other, true
+	case "my", "mine", "our", "ours":
+		return other + "'s", true
+	}
+	return w.text, false
+}
+
+// mergeTopics keeps one item per topic: a request and the user's answer
+// to it ("can you send the mockups by Thursday?" "I'll send them Friday
+// morning") are one task. The earlier wording is kept; the later due date,
+// when there is one, wins because it is the user's own.
+func mergeTopics(tasks []task) []task {
+	out := tasks[:0]
+	for _, t := range tasks {
+		merged := false
+		for k := range out {
+			if sameTopic(out[k], t) {
+				if t.due != nil {
+					out[k].due = t.due
+				}
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, t)
+		}
+	}
+	if len(out) > maxActionItems {
+		out = out[:maxActionItems]
+	}
+	return out
+}
+
+// sameTopic: the two tasks share most of their content words and either
+// the verb ("send the mockups" / "send them Friday") or at least two words.
+func sameTopic(x, y task) bool {
+	a, b := x.topic, y.topic
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	shared := 0
+	for _, w := range a {
+		if containsString(b, w) {
+			shared++
+		}
+	}
+	if shared < 2 && x.verb != y.verb {
+		return false
+	}
+	return float64(shared) >= topicOverlap*float64(min(len(a), len(b)))
+}
+
+// toActionItems converts tasks to the contract's type.
+func toActionItems(tasks []task) []appliance.ActionItem {
+	items := make([]appliance.ActionItem, 0, len(tasks))
+	for _, t := range tasks {
+		items = append(items, appliance.ActionItem{Description: t.desc, DueAt: t.due})
+	}
+	return items
+}

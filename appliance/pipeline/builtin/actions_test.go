@@ -1,0 +1,169 @@
+package builtin
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// turn is one segment of a test dialogue: the user's ("U") or another
+// speaker's ("1", "2").
+type turn struct{ who, text string }
+
+func dialogueInput(start time.Time, turns ...turn) appliance.TranscriptInput {
+	segs := make([]appliance.TranscriptSegment, len(turns))
+	for i, t := range turns {
+		s := appliance.TranscriptSegment{Text: t.text, Start: float64(i * 5), End: float64(i*5 + 4)}
+		switch t.who {
+		case "U":
+			s.Speaker, s.IsUser = "SPEAKER_00", true
+		case "X":
+			s.Speaker = "SPEAKER_00" // user not identified
+		default:
+			s.Speaker = "SPEAKER_0" + t.who
+		}
+		segs[i] = s
+	}
+	return appliance.TranscriptInput{Segments: segs, Language: "en", StartedAt: start, Location: start.Location()}
+}
+
+// item is an action item in local wall time, for readable expectations.
+type item struct {
+	Desc string
+	Due  string // "2006-01-02 15:04" local, "" for none
+}
+
+func items(s appliance.Structured, loc *time.Location) []item {
+	out := []item{}
+	for _, it := range s.ActionItems {
+		x := item{Desc: it.Description}
+		if it.DueAt != nil {
+			x.Due = it.DueAt.In(loc).Format("2006-01-02 15:04")
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func TestBuiltinActionItems(t *testing.T) {
+	t.Parallel()
+	ny := mustZone(t, "America/New_York")
+	tue := time.Date(2026, 3, 10, 10, 0, 0, 0, ny) // Tuesday
+	tests := []struct {
+		name  string
+		turns []turn
+		want  []item
+	}{
+		{"commitment with deadline", []turn{{"U", "I need to send the revised budget to finance by Friday."}},
+			[]item{{"Send the revised budget to finance", "2026-03-13 23:59"}}},
+		{"remind me with relative time", []turn{{"U", "Remind me in two hours to check on the bread dough."}},
+			[]item{{"Check on the bread dough", "2026-03-10 12:00"}}},
+		{"don't let me forget", []turn{{"U", "Don't let me forget to water the tomatoes tonight."}},
+			[]item{{"Water the tomatoes", "2026-03-10 18:00"}}},
+		{"request from the other speaker", []turn{
+			{"1", "Can you send me the updated mockups by Thursday?"}, {"U", "Sure."}},
+			[]item{{"Send Speaker 1 the updated mockups", "2026-03-12 23:59"}}},
+		{"request to someone else by name", []turn{
+			{"U", "Okay."}, {"1", "Nadia, can you pull the invoices from January?"}, {"2", "Sure."}}, []item{}},
+		{"user's request to another", []turn{{"U", "Jorge, can you give me access to staging?"}, {"1", "Yep."}}, []item{}},
+		{"others' commitments", []turn{{"U", "Great."}, {"1", "I'll send the invite and Tom will book the room."}}, []item{}},
+		{"past tense", []turn{{"U", "I sent the forms yesterday and I already paid the bill."}}, []item{}},
+		{"hypothetical", []turn{{"U", "If we had the budget I would hire both of them."}}, []item{}},
+		{"question", []turn{{"U", "Do I need to include a cover letter?"}}, []item{}},
+		{"reported advice", []turn{{"U", "My doctor said I should cut back on coffee."}}, []item{}},
+		{"negated", []turn{{"U", "I will not call him again about the fence."}}, []item{}},
+		{"stative", []turn{{"U", "I'll be there at noon and we'll see how it goes."}}, []item{}},
+		{"vague answer lends its time", []turn{
+			{"1", "Can you clear out the cabinet under the sink?"}, {"U", "Yep. I'll do that tonight."}},
+			[]item{{"Clear out the cabinet under the sink", "2026-03-10 18:00"}}},
+		{"one item per topic", []turn{
+			{"1", "Could you send the mockups to the team?"}, {"U", "Yes, I'll send the mockups Thursday morning."}},
+			[]item{{"Send the mockups to the team", "2026-03-12 09:00"}}},
+		{"note to self takes the next clause", []turn{{"X", "Note to self, pick up oat milk, eggs and coffee filters on the way home."}},
+			[]item{{"Pick up oat milk, eggs and coffee filters on the way home", ""}}},
+		{"memo imperative", []turn{{"X", "Also return the library books, they're due Monday."}},
+			[]item{{"Return the library books", "2026-03-16 23:59"}}},
+		{"chained modal", []turn{{"U", "I'm gonna need to get the copy to legal by Thursday."}},
+			[]item{{"Get the copy to legal", "2026-03-12 23:59"}}},
+		{"wish without a time", []turn{{"U", "I want to travel more and learn to sail."}}, []item{}},
+		{"wish with a time", []turn{{"U", "I want to finish the tax return by the end of the month."}},
+			[]item{{"Finish the tax return", "2026-03-31 23:59"}}},
+		{"you said you'd", []turn{
+			{"1", "You said you'd clean out the garage."}, {"U", "I know. I'll do it tomorrow."}},
+			[]item{{"Clean out the garage", "2026-03-11 23:59"}}},
+		{"out of something", []turn{{"1", "We're out of dishwasher tabs."}, {"U", "I'll grab some tomorrow."}},
+			[]item{{"Grab dishwasher tabs", "2026-03-11 23:59"}}},
+		{"the user's you", []turn{{"U", "I'll send you the contract tonight."}, {"1", "Thanks."}},
+			[]item{{"Send Speaker 1 the contract", "2026-03-10 18:00"}}},
+		{"by then", []turn{{"U", "The review is at eleven. I need to print the agenda before then."}},
+			[]item{{"Print the agenda", "2026-03-10 11:00"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := items(structure(t, dialogueInput(tue, tt.turns...)), ny)
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("action items (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestBuiltinActionItemsCapAndUTC(t *testing.T) {
+	t.Parallel()
+	tokyo := mustZone(t, "Asia/Tokyo")
+	start := time.Date(2026, 5, 1, 9, 0, 0, 0, tokyo)
+	var turns []turn
+	for _, task := range []string{"call the bank", "email Klaus about the invoice", "book the hotel", "renew my passport",
+		"buy a birthday present for Mia", "pay the water bill", "fix the kitchen shelf"} {
+		turns = append(turns, turn{"U", "I need to " + task + " tomorrow."})
+	}
+	s := structure(t, dialogueInput(start, turns...))
+	if len(s.ActionItems) != maxActionItems {
+		t.Fatalf("%d action items, want the cap %d: %+v", len(s.ActionItems), maxActionItems, s.ActionItems)
+	}
+	for _, it := range s.ActionItems {
+		if it.DueAt == nil || it.DueAt.Location() != time.UTC {
+			t.Fatalf("%q: due %v, want a UTC time", it.Description, it.DueAt)
+		}
+		if got := it.DueAt.In(tokyo).Format("2006-01-02 15:04"); got != "2026-05-02 23:59" {
+			t.Errorf("%q due %s local, want 2026-05-02 23:59", it.Description, got)
+		}
+	}
+}
+
+func TestBuiltinActionItemsWithoutStart(t *testing.T) {
+	t.Parallel()
+	s := structure(t, dialogueInput(time.Time{}, turn{"U", "I need to call the dentist tomorrow morning."}))
+	want := []appliance.ActionItem{{Description: "Call the dentist"}}
+	if d := cmp.Diff(want, s.ActionItems); d != "" {
+		t.Errorf("without a start: (-want +got):\n%s", d)
+	}
+	if len(s.Events) != 0 {
+		t.Errorf("events %+v, want none without a start", s.Events)
+	}
+}
+
+func TestBuiltinActionItemsPastDueCleared(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 3, 10, 10, 0, 0, 0, time.UTC)
+	s := structure(t, dialogueInput(start, turn{"U", "You said you'd clean the garage two weeks ago, I know."},
+		turn{"1", "You said you'd fix the gate two weeks ago."}))
+	for _, it := range s.ActionItems {
+		if it.DueAt != nil {
+			t.Errorf("%q: due %v, want cleared (more than a day in the past)", it.Description, it.DueAt)
+		}
+	}
+}
+
+func TestBuiltinActionItemsNonEnglish(t *testing.T) {
+	t.Parallel()
+	in := dialogueInput(time.Date(2026, 3, 10, 10, 0, 0, 0, time.UTC), turn{"U", "Tengo que llamar al fontanero mañana por la mañana."})
+	in.Language = "es"
+	s := structure(t, in)
+	if len(s.ActionItems) != 0 || len(s.Events) != 0 || s.Title == "" {
+		t.Errorf("spanish: %+v, want a title and no items or events", s)
+	}
+}

@@ -1,0 +1,131 @@
+package builtin
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// Builtin is the offline extractor: deterministic heuristics with no model
+// files and no network, fast enough (a fraction of a millisecond for a long
+// transcript) to run inline on every conversation. It holds no state, so one
+// value may be shared by any number of goroutines.
+//
+// English transcripts get keyword-scored titles, extractive overviews and a
+// lexicon category. Other languages degrade gracefully: the title is made of
+// the most frequent longer words (or CJK n-grams), the overview is the first
+// sentences, and the category is "other".
+type Builtin struct{}
+
+var _ appliance.Extractor = (*Builtin)(nil)
+
+// New returns the offline extractor.
+func New() *Builtin { return &Builtin{} }
+
+// Name identifies the route in logs.
+func (*Builtin) Name() string { return "builtin" }
+
+// ShouldDiscard reports whether the transcript is too trivial to keep: no
+// content words, a Siri-like one-liner, or a fragment of fewer than four
+// content words with no task, plan, question or personal-fact cue.
+func (*Builtin) ShouldDiscard(ctx context.Context, in appliance.TranscriptInput) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	a := analyze(parseSegments(in.Segments), in.Language)
+	defer a.release()
+	discard, _ := a.shouldDiscard()
+	return discard, nil
+}
+
+// Structure fills title, overview, emoji, category, and (for English) the
+// user's action items and dated plans. Times are resolved in in.Location
+// (nil: the appliance's zone) relative to in.StartedAt and stored in UTC;
+// without a start time, tasks get no due date and no events are dated.
+func (*Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, error) {
+	if err := ctx.Err(); err != nil {
+		return appliance.Structured{}, err
+	}
+	s, _ := structureOf(parseSegments(in.Segments), in)
+	return s, nil
+}
+
+// StructureAndMemories is Structure and Memories from one parse of the
+// transcript and one reading of its dialogue; the pipeline calls it instead
+// of the two, which each parsed the whole transcript (a quarter of a
+// create's allocations).
+func (*Builtin) StructureAndMemories(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, []appliance.Memory, error) {
+	if err := ctx.Err(); err != nil {
+		return appliance.Structured{}, nil, err
+	}
+	d := parseSegments(in.Segments)
+	s, dl := structureOf(d, in)
+	return s, memoriesOf(d, dl, in), nil
+}
+
+// structureOf is Structure on a parsed transcript. It also returns the
+// dialogue it read for action items and events, or nil when it read none;
+// extracting those leaves what memoriesOf reads unchanged.
+func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structured, *dialogue) {
+	a := analyze(d, in.Language)
+	defer a.release()
+	s := appliance.Structured{
+		Category:    appliance.CategoryOther,
+		ActionItems: []appliance.ActionItem{},
+		Events:      []appliance.Event{},
+	}
+	var dl *dialogue
+	s.Title = a.title()
+	if s.Title != "" {
+		s.Overview = a.overview()
+		if s.Overview == "" {
+			// Unreachable in practice (a title needs a content word, which
+			// lives in some sentence), kept so the invariant never breaks.
+			s.Overview = cleanSentence(truncateRunes(JoinSegments(in.Segments), maxOverviewRunes))
+		}
+		if a.english {
+			s.Category = classify(a, s.Title)
+			tm := newTiming(in)
+			dl = newDialogue(a.doc, in.Segments, in.UserName)
+			s.ActionItems = toActionItems(dl.actionItems(tm))
+			s.Events = dl.events(tm)
+		}
+	}
+	s.Emoji = emojiFor(s.Category)
+	return s, dl
+}
+
+// Memories returns at most two memories of an English transcript: facts
+// the user states about themselves (system) and advice from others
+// (interesting). Transcripts shorter than 25 characters give none, as in
+// the reference; other languages give none.
+func (*Builtin) Memories(ctx context.Context, in appliance.TranscriptInput) ([]appliance.Memory, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return memoriesOf(nil, nil, in), nil
+}
+
+// memoriesOf is Memories on a transcript already parsed (d) and read as a
+// dialogue (dl), either of which may be nil.
+func memoriesOf(d *document, dl *dialogue, in appliance.TranscriptInput) []appliance.Memory {
+	if utf8.RuneCountInString(strings.TrimSpace(JoinSegments(in.Segments))) < minMemoryTranscript {
+		return []appliance.Memory{}
+	}
+	if d == nil {
+		d = parseSegments(in.Segments)
+	}
+	if !quickEnglish(d, in.Language) {
+		return []appliance.Memory{}
+	}
+	if dl == nil {
+		dl = newDialogue(d, in.Segments, in.UserName)
+	}
+	ms := dl.memories()
+	if ms == nil {
+		ms = []appliance.Memory{}
+	}
+	return ms
+}

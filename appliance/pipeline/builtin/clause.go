@@ -1,0 +1,97 @@
+package builtin
+
+import "github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+
+// Clauses. A spoken sentence often strings several thoughts together ("I
+// need to send the budget by end of day, so let's agree on the cuts now");
+// tasks, plans and facts are read clause by clause so that one thought's
+// words and time cues do not leak into the next.
+
+// clauseStarters open a new clause wherever they appear.
+var clauseStarters = lexicon.NewSet(`because cause 'cause cos otherwise although whereas which but`)
+
+// boundBeforeSubject open a new clause when a subject pronoun follows them:
+// "so we can test", "before he comes", "and I'll call you back".
+var boundBeforeSubject = lexicon.NewSet(`and so or before after when while until once if unless since then`)
+
+// subjectPronouns start a clause of their own.
+var subjectPronouns = lexicon.NewSet(`i i'm i'll i've i'd we we're we'll we've we'd you you're you'll
+	you've he he's he'll she she's she'll they they're they'll it it's it'll that's there's`)
+
+// clauses splits ws into clauses, returned as [start, end) word ranges.
+// runOn marks words from a segment with no punctuation at all (see runon.go).
+func clauses(ws []cword, runOn bool) [][2]int {
+	var out [][2]int
+	start := 0
+	for k := 0; k < len(ws); k++ {
+		breaks := k > start && clauseBreakBefore(ws, k)
+		if runOn && k > start && !breaks {
+			breaks = runOnBreak(ws, start, k) && !onlyCue(ws, start, k)
+		}
+		if breaks {
+			cut := k
+			if runOn {
+				cut = withConnectives(ws, start, k)
+			}
+			out = append(out, [2]int{start, cut})
+			start = cut
+		}
+		if p := ws[k].punct; p != 0 && p != ',' || p == ',' && !listContinues(ws, k+1) {
+			out = append(out, [2]int{start, k + 1})
+			start = k + 1
+		}
+	}
+	if start < len(ws) {
+		out = append(out, [2]int{start, len(ws)})
+	}
+	return out
+}
+
+// clauseBreakBefore: ws[k] opens a clause although no comma precedes it.
+func clauseBreakBefore(ws []cword, k int) bool {
+	w := ws[k].lower
+	if inSet(clauseStarters, w) {
+		return true
+	}
+	if inSet(boundBeforeSubject, w) && k+1 < len(ws) && inSet(subjectPronouns, ws[k+1].lower) {
+		return true
+	}
+	return w == "so" && wordAt(ws, k+1) == "that"
+}
+
+// listContinues: after a comma at k-1, the words that follow continue an
+// enumeration ("oat milk, eggs and coffee filters") rather than start a new
+// clause.
+func listContinues(ws []cword, k int) bool {
+	n := 0
+	for j := k; j < len(ws); j++ {
+		w := ws[j].lower
+		if n == 0 && (inSet(subjectPronouns, w) || inSet(clauseStarters, w) || inSet(boundBeforeSubject, w)) {
+			return false
+		}
+		n++
+		if (w == "and" || w == "or") && n <= 3 && n > 1 {
+			return true
+		}
+		if ws[j].punct != 0 {
+			return ws[j].punct == ',' && n <= 3
+		}
+		if n > 3 {
+			return false
+		}
+	}
+	return false
+}
+
+// discourseWords open a clause without adding to it: "Okay, so, also…".
+var discourseWords = lexicon.NewSet(`and also oh so okay ok alright well um uh uhm hmm then plus but just
+	actually honestly anyway yeah yes yep sure right hey wait now look listen great cool perfect
+	absolutely definitely totally fine no like`)
+
+// skipDiscourse returns the first index in [a, b) that is not a discourse word.
+func skipDiscourse(ws []cword, a, b int) int {
+	for a < b && inSet(discourseWords, ws[a].lower) {
+		a++
+	}
+	return a
+}

@@ -1,0 +1,526 @@
+package builtin
+
+import (
+	"strings"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Events are dated plans the user takes part in: "let's do the design
+// review on Monday at 2 pm", "our flight leaves Saturday at 7:40", "the
+// plumber is coming Thursday between 8 and 10". Like the reference's
+// structure prompt, the built-in route keeps only confirmed plans with a
+// specific time: a clause needs something that happens (a meeting, a
+// meal, an appointment, someone coming over) and a time of day; a bare date
+// ("dinner at Grandma's on Sunday") is not enough unless the plan is a meal,
+// whose hour is conventional. Proposals ("want to get lunch on Thursday?")
+// count once the next speaker agrees; past plans, other people's plans and
+// suppositions do not.
+
+const (
+	maxEvents        = 5
+	maxEventTitle    = 6 // words
+	maxEventDescRune = 200
+)
+
+// eventNouns name something that happens at a time.
+var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interview lunch dinner breakfast
+	brunch coffee drinks party standup stand-up one-on-one 1:1 class lecture seminar exam midterm
+	rehearsal recital concert movie flight reservation wedding ceremony funeral checkup check-up
+	consultation demo presentation webinar workshop conference kickoff kick-off retro retrospective
+	tournament haircut massage surgery therapy playdate`)
+
+// modifiedNouns are events only with a modifier before them: "design
+// review", "follow-up call", "sprint planning", "a call".
+// Some of them are also adjectives or verbs ("should be final", "I'll show
+// you", "the due date").
+var modifiedNouns = lexicon.NewSet(`review call planning sync visit catch-up check-in test session final
+	finals game match practice training show date tour hearing viewing`)
+
+// visitVerbs bring someone to the user: "the technician can come", "he's
+// coming Thursday".
+var visitVerbs = lexicon.NewSet(`come coming comes stop stopping drop dropping swing swinging`)
+
+// mealHours date a meal said with a day but no time.
+var mealHours = map[string]int{"breakfast": 8, "brunch": 11, "lunch": 12, "dinner": eveningHour}
+
+// pastWords in a plan's clause mean it already happened.
+var pastWords = lexicon.NewSet(`was were had met went did happened missed cancelled canceled ago yesterday didn't wasn't weren't`)
+
+// proposalWords make a plan a suggestion until someone agrees.
+var proposalWords = lexicon.NewSet(`could maybe might perhaps wanna would`)
+
+// agreeWords open an answer that accepts a proposal.
+var agreeWords = lexicon.NewSet(`yes yeah yep yup sure perfect great works okay ok deal absolutely definitely
+	sounds good fine cool lovely done totally`)
+
+// refuseWords in an answer reject it.
+var refuseWords = lexicon.NewSet(`no nope can't cannot busy not won't don't unfortunately sorry`)
+
+var firstPerson = lexicon.NewSet(`i i'm i'll i've i'd we we're we'll we've we'd us our ours my me let's mine`)
+
+var thirdPerson = lexicon.NewSet(`he she they he's she's they're he'll she'll they'll his their`)
+
+// planVerbs after "let's" make a plan: "let's sync Monday at 11".
+var planVerbs = lexicon.NewSet(`sync meet talk chat regroup reconvene catch check touch grab do get have`)
+
+// hostedOver: "having <someone> over".
+func hostedOver(ws []cword, j, b int) bool {
+	for k := j + 1; k < b && k <= j+4; k++ {
+		if ws[k].lower == "over" {
+			return k > j+1
+		}
+		if ws[k].punct != 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// eveningEvents happen in the evening: a bare "at 7" is 19:00.
+var eveningEvents = lexicon.NewSet(`dinner drinks party concert movie show date over having have supper gig`)
+
+// attendVerbs make a task clause also an event: "I'll meet Dana at 3".
+// Arranging verbs do too: "we need to book a table for her birthday dinner
+// on the 14th at 7 pm" is a task (book it) and a plan (the dinner); the
+// time belongs to the thing arranged.
+var attendVerbs = lexicon.NewSet(`meet attend join go see visit have grab book schedule set arrange organize organise plan reserve`)
+
+func (dl *dialogue) events(tm timing) []appliance.Event {
+	out := []appliance.Event{}
+	if !tm.known() {
+		return out
+	}
+	for i := range dl.utts {
+		u := &dl.utts[i]
+		ws := u.words
+		for _, cl := range u.clauses {
+			ev, ok := dl.eventIn(i, ws, cl[0], cl[1], tm)
+			if !ok || duplicateEvent(out, ev) {
+				continue
+			}
+			out = append(out, ev)
+			if len(out) == maxEvents {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// eventIn reads a plan in clause ws[a:b] of utterance i.
+func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.Event, bool) {
+	u := &dl.utts[i]
+	k, visit := eventTrigger(ws, a, b)
+	if k < 0 {
+		return dl.proposedTime(i, ws, a, b, tm)
+	}
+	if t := indexInt(u.tasks, a); t >= 0 && !inSet(attendVerbs, u.taskVerbs[t]) {
+		return appliance.Event{}, false // "call the dentist tomorrow morning" is a task
+	}
+	for j := a; j < b; j++ {
+		if inSet(pastWords, ws[j].lower) {
+			return appliance.Event{}, false
+		}
+	}
+	c := scanCues(ws, a, b, tm.ref, nil)
+	if c.past || c.recurring || c.rel {
+		return appliance.Event{}, false
+	}
+	if !c.clock && c.part == 0 {
+		h, meal := mealHours[ws[k].lower]
+		if !meal || !c.date {
+			return appliance.Event{}, false
+		}
+		c.clock, c.hour, c.min, c.meridiem = true, h, 0, 0
+		if h > 12 {
+			c.hour, c.meridiem = h-12, 'p'
+		}
+	}
+	if !c.date && !c.clock {
+		return appliance.Event{}, false
+	}
+	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && inSet(eveningEvents, ws[k].lower) {
+		c.meridiem = 'p'
+	}
+	r, ok := c.resolve(tm.start, tm.loc)
+	if !ok || r.at.Before(tm.start.Add(-time.Hour)) {
+		return appliance.Event{}, false
+	}
+	if !visit && otherPeoplesPlan(ws, a, b) {
+		return appliance.Event{}, false
+	}
+	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
+		return appliance.Event{}, false
+	}
+	dur := eventDuration(ws, a, b)
+	if dur == 0 {
+		dur = r.rangeMin
+	}
+	if dur <= 0 {
+		dur = appliance.DefaultEventMinutes
+	}
+	dur = min(dur, appliance.MaxEventMinutes)
+	return appliance.Event{
+		Title:       dl.eventTitle(i, ws, a, k, visit),
+		Description: truncateRunes(cleanSentence(u.text), maxEventDescRune),
+		Start:       r.at,
+		Duration:    dur,
+	}, true
+}
+
+// proposedTime: "Would next Tuesday at 2 pm work for you?" answered "Tuesday
+// at 2 works": an agreed day and time for the plan named just before ("the
+// next step would be a technical interview").
+func (dl *dialogue) proposedTime(i int, ws []cword, a, b int, tm timing) (appliance.Event, bool) {
+	if !dl.proposal(i, ws, a, b) || !dl.agreed(i) {
+		return appliance.Event{}, false
+	}
+	if t := indexInt(dl.utts[i].tasks, a); t >= 0 && !inSet(attendVerbs, dl.utts[i].taskVerbs[t]) {
+		// "Can you send the report by Friday at two?" "Sure." dates the task, not a plan
+		return appliance.Event{}, false
+	}
+	c := scanCues(ws, a, b, tm.ref, nil)
+	if !c.date || !c.clock || c.past || c.rel {
+		return appliance.Event{}, false
+	}
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		pw := dl.utts[j].words
+		k, visit := eventTrigger(pw, 0, len(pw))
+		if k < 0 || visit {
+			continue
+		}
+		r, ok := c.resolve(tm.start, tm.loc)
+		if !ok || r.at.Before(tm.start) {
+			return appliance.Event{}, false
+		}
+		return appliance.Event{
+			Title:       dl.eventTitle(j, pw, 0, k, false),
+			Description: truncateRunes(cleanSentence(dl.utts[j].text+" "+dl.utts[i].text), maxEventDescRune),
+			Start:       r.at,
+			Duration:    appliance.DefaultEventMinutes,
+		}, true
+	}
+	return appliance.Event{}, false
+}
+
+// eventTrigger finds the word that makes the clause a plan: an event noun,
+// a modified noun ("design review"), a visit verb, or "meet".
+func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
+	for j := a; j < b; j++ {
+		w := ws[j].lower
+		if len(w) > 4 && w[len(w)-1] == 's' && inSet(eventNouns, w[:len(w)-1]) {
+			w = w[:len(w)-1] // "conferences", "interviews"
+		}
+		switch {
+		case (w == "booked" || w == "scheduled") && j > a:
+			// "it's booked for Wednesday at half ten"
+			return j, true
+		case (w == "having" || w == "have") && hostedOver(ws, j, b):
+			// "we're having the Hendersons over tomorrow at 7"
+			return j, true
+		case j > a && ws[j-1].lower == "let's" && inSet(planVerbs, w):
+			// "let's sync again Monday at 11"
+			return j, false
+		case inSet(eventNouns, w):
+			if w == "coffee" && j+1 < b && !inSet(stopWords, ws[j+1].lower) {
+				continue // "coffee filters"
+			}
+			return j, false
+		case inSet(modifiedNouns, w) && j > a:
+			prev := ws[j-1].lower
+			if prev == "due" {
+				continue // "the due date"
+			}
+			if ws[j-1].punct == 0 && (inSet(determiners, prev) || !inSet(stopWords, prev) && !inSet(subjectPronouns, prev) &&
+				!strings.HasSuffix(prev, "'ll") && prev != "to") && wordAt(ws, j+1) != "to" {
+				return j, false
+			}
+		case w == "meet" || hasSeq(ws, j, "get", "together") || hasSeq(ws, j, "catch", "up"):
+			return j, false
+		case inSet(visitVerbs, w):
+			if w == "come" || w == "coming" || w == "comes" ||
+				wordAt(ws, j+1) == "by" || wordAt(ws, j+1) == "over" {
+				return j, true
+			}
+		}
+	}
+	return -1, false
+}
+
+// otherPeoplesPlan: the clause's subject is someone else ("Jake is flying
+// to Denver on Friday at 6") and neither the user nor the listener is
+// anywhere in the sentence ("Emma has her recital at 2, so we can't…" is
+// the family's plan).
+func otherPeoplesPlan(ws []cword, a, b int) bool {
+	third := false
+	for j := a; j < b; j++ {
+		w := ws[j]
+		if inSet(thirdPerson, w.lower) || w.cap && j > 0 && inSet(nameVerbs, wordAt(ws, j+1)) {
+			third = true
+		}
+	}
+	if !third {
+		return false
+	}
+	for j, w := range ws {
+		switch {
+		case inSet(firstPerson, w.lower):
+			return false
+		case (w.lower == "you" || w.lower == "your") && !inSet(hearsay, wordAt(ws, j+1)):
+			return false
+		}
+	}
+	return true
+}
+
+// hearsay after "you" only relays news: "did you hear Jake is…".
+var hearsay = lexicon.NewSet(`hear heard know knew see saw think`)
+
+var nameVerbs = lexicon.NewSet(`is was has will 's 'll and`)
+
+// proposal: the plan is asked or suggested rather than settled.
+func (dl *dialogue) proposal(i int, ws []cword, a, b int) bool {
+	if dl.utts[i].question {
+		return true
+	}
+	for j := a; j < b; j++ {
+		w := ws[j].lower
+		if inSet(proposalWords, w) || hasSeq(ws, j, "how", "about") || hasSeq(ws, j, "what", "about") ||
+			hasSeq(ws, j, "want", "to") || hasSeq(ws, j, "if") {
+			return true
+		}
+	}
+	return false
+}
+
+// agreed: the next thing another speaker says accepts the proposal.
+func (dl *dialogue) agreed(i int) bool {
+	seg := dl.utts[i].seg
+	for j := i + 1; j < len(dl.utts); j++ {
+		v := dl.utts[j]
+		if v.seg == seg {
+			continue
+		}
+		if v.speaker == dl.utts[i].speaker {
+			return false
+		}
+		ws := v.words
+		for k := 0; k < len(ws) && k < 6; k++ {
+			if inSet(refuseWords, ws[k].lower) {
+				return false
+			}
+			if inSet(agreeWords, ws[k].lower) || hasSeq(ws, k, "see", "you") {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// eventDuration reads "for an hour", "for 90 minutes", "for two hours",
+// "for half an hour", "a 90-minute session"; 0 when none is said.
+func eventDuration(ws []cword, a, b int) int {
+	for j := a; j < b; j++ {
+		w := ws[j].lower
+		if w == "for" {
+			k := j + 1
+			if hasSeq(ws, k, "half", "an", "hour") {
+				return 30
+			}
+			v, n := numberAt(ws, k)
+			if n == 0 && (wordAt(ws, k) == "an" || wordAt(ws, k) == "a") {
+				v, n = 1, 1
+			}
+			if n == 0 {
+				continue
+			}
+			unit := unitOf(wordAt(ws, k+n))
+			if unit != unitMinute && unit != unitHour {
+				continue
+			}
+			if hasSeq(ws, k+n+1, "and", "a", "half") {
+				v += 0.5
+			}
+			return int(v * float64(unit))
+		}
+		// "90-minute", "two-hour"
+		if num, unit, ok := strings.Cut(w, "-"); ok {
+			u := unitOf(unit + "s")
+			if u != unitMinute && u != unitHour {
+				continue
+			}
+			v, n := numberAt([]cword{{lower: num}}, 0)
+			if n == 1 {
+				return int(v * float64(u))
+			}
+		}
+	}
+	return 0
+}
+
+// eventTitle names the plan: the event noun with up to two words before it
+// ("Design Review", "Grandma's Birthday Dinner"), "with" and a name when
+// one follows, or for a visit the visitor ("Plumber Visit").
+func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
+	var words []string
+	switch {
+	case visit && (ws[k].lower == "having" || ws[k].lower == "have"):
+		var guests []string
+		for j := k + 1; j < len(ws) && ws[j].lower != "over"; j++ {
+			if !inSet(stopWords, ws[j].lower) {
+				guests = append(guests, ws[j].text)
+			}
+		}
+		words = append(guests, "over")
+		if len(guests) == 0 {
+			words = []string{"guests", "over"}
+		}
+	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled"):
+		what := dl.antecedentPhrase(i, ws, a)
+		if what == "" {
+			what = "appointment"
+		}
+		words = strings.Fields(what)
+	case visit:
+		who := visitor(ws, a, k)
+		if who == "" {
+			who = dl.antecedent(i)
+		}
+		if who == "" {
+			return "Visit"
+		}
+		words = []string{who, "visit"}
+	case ws[k].lower == "meet" || ws[k].lower == "get" || ws[k].lower == "catch":
+		words = []string{"meeting"}
+	case k > a && ws[k-1].lower == "let's" && inSet(planVerbs, ws[k].lower):
+		words = []string{ws[k].text}
+		if inSet(eventNouns, wordAt(ws, k+1)) {
+			words = []string{ws[k+1].text}
+		}
+	default:
+		start := k
+		for start > a && k-start < 2 && ws[start-1].punct == 0 && titleModifier(ws[start-1]) {
+			start--
+		}
+		for j := start; j <= k; j++ {
+			words = append(words, ws[j].text)
+		}
+	}
+	if with := withName(ws, k); with != "" {
+		words = append(words, "with", with)
+	}
+	if len(words) > maxEventTitle {
+		words = words[:maxEventTitle]
+	}
+	return titleCase(words)
+}
+
+// titleModifier: a word that can qualify an event noun in a title.
+func titleModifier(w cword) bool {
+	l := w.lower
+	return !inSet(stopWords, l) && !inSet(lightWords, l) && !isFiller(l) && weekdayOf(l) < 0 &&
+		unitOf(l) == 0 && !inSet(absorbable, l) && !isDigits(l) || strings.HasSuffix(l, "'s") && w.cap
+}
+
+// withName: "lunch with Priya" → "Priya"; "a call with their counsel" →
+// "counsel", "an appointment with the technician" → "technician".
+func withName(ws []cword, k int) string {
+	for j := k + 1; j < len(ws) && j < k+4; j++ {
+		if ws[j].lower == "with" && j+1 < len(ws) && ws[j+1].cap && ws[j+1].lower != "i" {
+			return ws[j+1].text
+		}
+		if ws[j].lower == "with" && j+2 < len(ws) && inSet(withDeterminers, ws[j+1].lower) && ws[j+1].punct == 0 {
+			if n := ws[j+2]; titleModifier(n) && !inSet(firstPerson, n.lower) && !inSet(thirdPerson, n.lower) {
+				return n.text
+			}
+		}
+		if ws[j-1].punct != 0 {
+			break
+		}
+	}
+	return ""
+}
+
+// withDeterminers may stand between "with" and the person named.
+var withDeterminers = lexicon.NewSet(`the their our my his her your a an`)
+
+// visitor is the noun before a visit verb: "the technician can come".
+func visitor(ws []cword, a, k int) string {
+	for j := k - 1; j >= a; j-- {
+		w := ws[j].lower
+		switch {
+		case inSet(questionAux, w) || w == "'s" || w == "can" || w == "will" || w == "going" || w == "to":
+			continue
+		case inSet(subjectPronouns, w) || inSet(thirdPerson, w):
+			return ""
+		case !inSet(stopWords, w) && !isFiller(w):
+			return ws[j].text
+		}
+		return ""
+	}
+	return ""
+}
+
+// antecedent finds who "he" or "she" is in the sentences just before:
+// the last "the <noun>" or capitalised name ("back from the plumber").
+func (dl *dialogue) antecedent(i int) string {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		ws := dl.utts[j].words
+		for k := len(ws) - 1; k > 0; k-- {
+			w := ws[k]
+			if ws[k-1].lower == "the" && !inSet(stopWords, w.lower) && !isFiller(w.lower) {
+				return w.text
+			}
+		}
+	}
+	return ""
+}
+
+// antecedentPhrase is the "the <noun> <noun>" a pronoun clause refers to,
+// looked for earlier in the same sentence, then in the one before: "the
+// boiler service, it's booked for Wednesday".
+func (dl *dialogue) antecedentPhrase(i int, cur []cword, before int) string {
+	find := func(ws []cword, end int) string {
+		for k := end - 1; k > 0; k-- {
+			if ws[k-1].lower != "the" || inSet(stopWords, ws[k].lower) {
+				continue
+			}
+			phrase := ws[k].text
+			if k+1 < end && ws[k].punct == 0 && !inSet(stopWords, ws[k+1].lower) && !isFiller(ws[k+1].lower) {
+				phrase += " " + ws[k+1].text
+			}
+			return phrase
+		}
+		return ""
+	}
+	if p := find(cur, before); p != "" {
+		return p
+	}
+	if i > 0 {
+		return find(dl.utts[i-1].words, len(dl.utts[i-1].words))
+	}
+	return ""
+}
+
+func duplicateEvent(evs []appliance.Event, ev appliance.Event) bool {
+	for _, e := range evs {
+		if e.Start.Equal(ev.Start) {
+			return true
+		}
+	}
+	return false
+}
+
+func indexInt(xs []int, x int) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,80 @@
+package builtin
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// plan is an event in local wall time, for readable expectations.
+type plan struct {
+	Title    string
+	Start    string // "2006-01-02 15:04" local
+	Duration int
+}
+
+func plans(s appliance.Structured, loc *time.Location) []plan {
+	out := []plan{}
+	for _, e := range s.Events {
+		out = append(out, plan{e.Title, e.Start.In(loc).Format("2006-01-02 15:04"), e.Duration})
+	}
+	return out
+}
+
+func TestBuiltinEvents(t *testing.T) {
+	t.Parallel()
+	berlin := mustZone(t, "Europe/Berlin")
+	thu := time.Date(2026, 3, 26, 13, 0, 0, 0, berlin) // Thursday before the DST switch
+	tests := []struct {
+		name  string
+		turns []turn
+		want  []plan
+	}{
+		{"meet on Tuesday at 3 pm", []turn{{"U", "Let's meet on Tuesday at 3 pm to go over the numbers."}},
+			[]plan{{"Meeting", "2026-03-31 15:00", 30}}},
+		{"named event with duration", []turn{{"U", "Our board meeting is next Thursday at 3 for two hours."}},
+			[]plan{{"Board Meeting", "2026-04-02 15:00", 120}}},
+		{"duration capped", []turn{{"U", "The workshop is on Saturday at 9 am for five hours."}},
+			[]plan{{"Workshop", "2026-03-28 09:00", 180}}},
+		{"range gives duration", []turn{{"1", "Did the plumber call?"}, {"U", "Yeah, he's coming Monday between 8 and 10."}},
+			[]plan{{"Plumber Visit", "2026-03-30 08:00", 120}}},
+		{"with a name", []turn{{"U", "I have lunch with Priya tomorrow at 12:30."}},
+			[]plan{{"Lunch with Priya", "2026-03-27 12:30", 30}}},
+		{"meal default hour", []turn{{"U", "Grandma's birthday dinner is on Sunday."}},
+			[]plan{{"Grandma's Birthday Dinner", "2026-03-29 18:00", 30}}},
+		{"agreed proposal", []turn{{"1", "Want to get coffee on Friday at 10?"}, {"U", "Sure, sounds good."}},
+			[]plan{{"Coffee", "2026-03-27 10:00", 30}}},
+		{"refused proposal", []turn{{"1", "Want to get coffee on Friday at 10?"}, {"U", "No, I can't, sorry."}}, []plan{}},
+		{"past", []turn{{"U", "We met with the auditors on Tuesday at 3."}}, []plan{}},
+		{"someone else's", []turn{{"1", "Did you hear Jake is flying to Denver on Friday at 6 for the interview?"}, {"U", "No way."}}, []plan{}},
+		{"no time of day", []turn{{"U", "The meeting is on Monday."}}, []plan{}},
+		{"a task, not a plan", []turn{{"U", "I have to call the dentist tomorrow morning about my appointment."}}, []plan{}},
+		{"evening event", []turn{{"U", "We're having the Hendersons over tomorrow at 7."}},
+			[]plan{{"Hendersons Over", "2026-03-27 19:00", 30}}},
+		// A dated plan that involves the user is both an action item (to
+		// arrange it) and an event at its time.
+		{"booking a dinner", []turn{{"U", "We need to book a table for her birthday dinner on April 14th at 7 pm."}},
+			[]plan{{"Birthday Dinner", "2026-04-14 19:00", 30}}},
+		{"scheduling a call", []turn{{"U", "We should schedule a call with their counsel next Tuesday at 2 pm."}},
+			[]plan{{"Call with Counsel", "2026-03-31 14:00", 30}}},
+		{"arranging a visit", []turn{{"1", "The boiler is making that noise again."}, {"U", "I'll set up an appointment with the technician for Monday at 9."}},
+			[]plan{{"Appointment with Technician", "2026-03-30 09:00", 30}}},
+		{"their plan, not ours", []turn{{"U", "They need to book a table for their anniversary dinner on Friday at 8 pm."}}, []plan{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := structure(t, dialogueInput(thu, tt.turns...))
+			if d := cmp.Diff(tt.want, plans(s, berlin)); d != "" {
+				t.Errorf("events (-want +got):\n%s", d)
+			}
+			for _, e := range s.Events {
+				if e.Start.Location() != time.UTC || e.Created || e.Description == "" {
+					t.Errorf("event %+v: want a UTC start, created=false and a description", e)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,378 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Memories (reference-facts §1.9, §7): at most two per conversation,
+// "system" for facts about the user, "interesting" for advice or wisdom
+// from someone else. The built-in route recognises the common shapes of
+// both in English:
+//   - the user states a fact: "I'm allergic to shellfish", "my daughter's
+//     name is Mia", "I work at …", "I prefer …", "I moved to …";
+//   - the user reports advice: "my doctor said I should …";
+//   - another speaker gives general advice: "you should always …", "never
+//     …", "the trick with X is …".
+// Contents are short sentences in one style: facts start with "User"
+// ("User is allergic to shellfish"), advice with its source ("Advice from
+// user's doctor: cut back on coffee").
+
+const (
+	minMemoryTranscript = 25 // reference: shorter transcripts are skipped
+	maxMemoryWords      = 16
+)
+
+// memoryCand is a memory being built.
+type memoryCand struct {
+	content  string
+	category string
+}
+
+func (dl *dialogue) memories() []appliance.Memory {
+	var out []appliance.Memory
+	for i := range dl.utts {
+		u := &dl.utts[i]
+		if u.question {
+			continue
+		}
+		ws := u.words
+		for _, cl := range u.clauses {
+			a, b := cl[0], cl[1]
+			if conditionBefore(ws, a) || hypotheticalBefore(ws, a, b) {
+				continue
+			}
+			s := skipDiscourse(ws, a, b)
+			if s >= b {
+				continue
+			}
+			var m memoryCand
+			var ok bool
+			switch {
+			case u.isUser:
+				if m, ok = userFact(ws, s, b); !ok {
+					m, ok = reportedAdvice(ws, s)
+				}
+			case dl.userKnown:
+				m, ok = wisdom(ws, s, speakerName(u.speaker))
+				if !ok {
+					// "my physio told me to always warm up first", passed on to the user
+					if m, ok = reportedAdvice(ws, s); ok {
+						m.content = strings.Replace(m.content, "user's ", speakerName(u.speaker)+"'s ", 1)
+					}
+				}
+			}
+			if !ok || hasMemory(out, m.content) {
+				continue
+			}
+			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
+			if len(out) == appliance.MaxMemoriesPerConversation {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+func hasMemory(ms []appliance.Memory, content string) bool {
+	for _, m := range ms {
+		if strings.EqualFold(m.Content, content) {
+			return true
+		}
+	}
+	return false
+}
+
+// identityWords after "I'm" state a lasting fact: "I'm vegetarian".
+var identityWords = lexicon.NewSet(`allergic intolerant vegetarian vegan pescatarian diabetic celiac coeliac
+	pregnant married engaged divorced single widowed retired left-handed right-handed colorblind
+	colourblind lactose gluten-free sober asthmatic epileptic deaf`)
+
+// degreeWords after "I'm a" describe a mood, not an identity: "I'm a bit tired".
+var degreeWords = lexicon.NewSet(`bit little lot mess wreck tad ways while few couple`)
+
+// relations are the people and pets whose names and facts are worth keeping.
+var relations = lexicon.NewSet(`wife husband partner boyfriend girlfriend fiance fiancee son daughter kid
+	kids child children mom mother dad father brother sister grandma grandmother grandpa grandfather
+	aunt uncle cousin niece nephew dog cat boss roommate baby twins name birthday`)
+
+// haveObjects after "I have a/two" are facts, not plans: "I have two kids".
+var haveObjects = lexicon.NewSet(`kids children son sons daughter daughters dog dogs cat cats brother brothers
+	sister sisters twins allergy allergies asthma diabetes adhd migraines grandkids grandchildren`)
+
+var playObjects = lexicon.NewSet(`guitar piano violin drums bass cello flute saxophone ukulele trumpet tennis
+	soccer football basketball golf chess volleyball hockey baseball squash badminton padel rugby cricket`)
+
+// userFact reads a fact the user states about themselves in ws[s:b].
+func userFact(ws []cword, s, b int) (memoryCand, bool) {
+	w0, w1, w2 := wordAt(ws, s), wordAt(ws, s+1), wordAt(ws, s+2)
+	sys := func(prefix string, from int) (memoryCand, bool) {
+		rest := factWords(ws, from, b)
+		if rest == "" {
+			return memoryCand{}, false
+		}
+		return memoryCand{content: prefix + " " + rest, category: appliance.MemorySystem}, true
+	}
+	if w0 == "i'm" || hasSeq(ws, s, "i", "am") {
+		j := s + 1
+		if w0 == "i" {
+			j++
+		}
+		next := wordAt(ws, j)
+		switch {
+		case inSet(identityWords, next):
+			return sys("User is", j)
+		case next == "from" || hasSeq(ws, j, "originally", "from"):
+			return sys("User is", j)
+		case (next == "a" || next == "an") && !inSet(degreeWords, wordAt(ws, j+1)) && b-j <= 6:
+			if !isTaskContent(wordAt(ws, b-1)) {
+				return memoryCand{}, false
+			}
+			return sys("User is", j)
+		case next == "working" && (wordAt(ws, j+1) == "at" || wordAt(ws, j+1) == "for"):
+			return sys("User works", j+1)
+		}
+		return memoryCand{}, false
+	}
+	if w0 == "i" {
+		switch {
+		case w1 == "work" && (w2 == "at" || w2 == "for" || w2 == "in" || w2 == "as"):
+			return sys("User works", s+2)
+		case w1 == "live" && (w2 == "in" || w2 == "on" || w2 == "near" || w2 == "with"):
+			return sys("User lives", s+2)
+		case w1 == "moved" && w2 == "to":
+			return sys("User moved", s+2)
+		case hasSeq(ws, s+1, "grew", "up"):
+			return sys("User grew up", s+3)
+		case w1 == "was" && w2 == "born":
+			return sys("User was born", s+3)
+		case w1 == "prefer":
+			return sys("User prefers", s+2)
+		case (w1 == "love" || w1 == "hate") && !inSet(stopWords, w2) && w2 != "" && !inSet(determiners, w2):
+			return sys("User "+w1+"s", s+2)
+		case (w1 == "don't" || w1 == "never" || w1 == "can't") && (w2 == "eat" || w2 == "drink"):
+			verb := map[string]string{"don't": "doesn't", "never": "never", "can't": "can't"}[w1]
+			return sys("User "+verb+" "+w2, s+3)
+		case w1 == "have" && haveCount(ws, s+2) && inSet(haveObjects, wordAt(ws, s+3)):
+			return sys("User has", s+2)
+		case w1 == "play" && inSet(playObjects, strings.TrimPrefix(w2+" ", "the ")+wordAt(ws, s+3)) ||
+			w1 == "play" && inSet(playObjects, w2):
+			return sys("User plays", s+2)
+		case w1 == "speak" && s+2 < b && ws[s+2].cap:
+			return sys("User speaks", s+2)
+		}
+		return memoryCand{}, false
+	}
+	if w0 == "my" {
+		// "my daughter's name is Mia", "my name is Sam", "my wife is a teacher"
+		rel := strings.TrimSuffix(w1, "'s")
+		if !inSet(relations, rel) {
+			return memoryCand{}, false
+		}
+		j := s + 2
+		if strings.HasSuffix(w1, "'s") && rel != "name" {
+			if !hasSeq(ws, j, "name", "is") {
+				return memoryCand{}, false
+			}
+		} else if !(w2 == "is" || w2 == "'s") {
+			return memoryCand{}, false
+		}
+		if rel != "name" && rel != "birthday" && !strings.HasSuffix(w1, "'s") {
+			next := wordAt(ws, j+1)
+			if next != "a" && next != "an" && next != "called" && next != "named" && !inSet(identityWords, next) {
+				return memoryCand{}, false
+			}
+		}
+		return sys("User's", s+1)
+	}
+	return memoryCand{}, false
+}
+
+func haveCount(ws []cword, k int) bool {
+	w := wordAt(ws, k)
+	if w == "a" || w == "an" || isDigits(w) {
+		return true
+	}
+	_, ok := countWords[w]
+	return ok
+}
+
+// factTrailing close a fact without belonging to it.
+var factTrailing = lexicon.NewSet(`now actually too myself though honestly anyway also really so and but like`)
+
+// factWords renders ws[from:to] for a memory: trailing filler dropped,
+// "my" turned into "their" so the sentence reads in the third person.
+func factWords(ws []cword, from, to int) string {
+	for to > from && (inSet(factTrailing, ws[to-1].lower) || isFiller(ws[to-1].lower)) {
+		to--
+	}
+	if to-from > maxMemoryWords {
+		to = from + maxMemoryWords
+	}
+	if from >= to {
+		return ""
+	}
+	words := make([]string, 0, to-from)
+	for k := from; k < to; k++ {
+		w := ws[k].text
+		switch ws[k].lower {
+		case "my":
+			w = "their"
+		case "i":
+			w = "they"
+		case "me":
+			w = "them"
+		case "i'm":
+			w = "they're"
+		}
+		words = append(words, w)
+	}
+	return strings.Join(words, " ")
+}
+
+// advisors are whose advice the user passes on: "the accountant said…".
+var advisors = lexicon.NewSet(`doctor dentist therapist trainer coach mom mother dad father grandma
+	grandmother grandpa grandfather boss mentor teacher accountant lawyer physio physiotherapist
+	nutritionist dietitian mechanic pharmacist nurse vet counselor counsellor advisor adviser
+	friend professor manager sister brother aunt uncle wife husband partner`)
+
+// adviceIntros open the advice after a reporting verb.
+var adviceIntros = [][]string{
+	{"i", "should"}, {"i", "need", "to"}, {"i", "have", "to"}, {"i", "must"}, {"i", "ought", "to"},
+	{"you", "should"}, {"you", "need", "to"}, {"you", "have", "to"}, {"me", "to"}, {"to"},
+	{"that", "i", "should"}, {"that", "i", "need", "to"}, {"that", "you", "should"},
+}
+
+// reportedAdvice: "my doctor said I should cut back on coffee", "the
+// accountant said I should keep every receipt".
+func reportedAdvice(ws []cword, s int) (memoryCand, bool) {
+	var who string
+	j := s
+	switch {
+	case wordAt(ws, j) == "my" && inSet(advisors, wordAt(ws, j+1)):
+		who = "user's " + ws[j+1].text
+		j += 2
+	case wordAt(ws, j) == "the" && inSet(advisors, wordAt(ws, j+1)):
+		who = "the " + ws[j+1].text
+		j += 2
+	default:
+		return memoryCand{}, false
+	}
+	switch wordAt(ws, j) {
+	case "said", "says", "told", "recommended", "recommends", "suggested", "suggests", "thinks", "advised":
+		j++
+	default:
+		return memoryCand{}, false
+	}
+	n := matchAt(ws, j, len(ws), adviceIntros)
+	if n == 0 {
+		return memoryCand{}, false
+	}
+	body := adviceWords(ws, j+n)
+	if body == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "Advice from " + who + ": " + body, category: appliance.MemoryInteresting}, true
+}
+
+// adviceOpeners introduce general advice from another speaker.
+var adviceOpeners = [][]string{
+	{"one", "piece", "of", "advice"}, {"a", "piece", "of", "advice"}, {"my", "advice", "is", "to"},
+	{"my", "advice", "is"}, {"pro", "tip"}, {"a", "tip"}, {"rule", "of", "thumb"},
+}
+
+// wisdom: general advice from another speaker ("you should always keep
+// some cash at home", "never use cold water", "the trick with sourdough
+// is to feed the starter twice a day").
+func wisdom(ws []cword, s int, who string) (memoryCand, bool) {
+	j := s
+	if n := matchAt(ws, j, len(ws), adviceOpeners); n > 0 {
+		j += n
+		if ws[j-1].punct != 0 || j >= len(ws) {
+			return memoryCand{}, false // the advice is in the next clause
+		}
+	}
+	for _, p := range [][]string{{"you", "should"}, {"you", "have", "to"}, {"you", "need", "to"}, {"you", "want", "to"}, {"you", "gotta"}} {
+		if hasSeq(ws, j, p...) && (wordAt(ws, j+len(p)) == "always" || wordAt(ws, j+len(p)) == "never") {
+			j += len(p)
+			break
+		}
+	}
+	if n := matchAt(ws, j, len(ws), testimonials); n > 0 {
+		// "the best thing we did was take shifts"
+		if body := adviceWords(ws, j+n); body != "" {
+			return memoryCand{content: "Advice from " + who + ": " + body, category: appliance.MemoryInteresting}, true
+		}
+	}
+	w := wordAt(ws, j)
+	switch {
+	case (w == "always" || w == "never") && !inSet(notAdviceVerbs, wordAt(ws, j+1)) && !inSet(subjectPronouns, wordAt(ws, j+1)) ||
+		hasSeq(ws, j, "never", "ever"):
+	case w == "the" && inSet(secretWords, wordAt(ws, j+1)) && adviceShape(ws, j+2):
+	default:
+		return memoryCand{}, false
+	}
+	body := adviceWords(ws, j)
+	if body == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "Advice from " + who + ": " + body, category: appliance.MemoryInteresting}, true
+}
+
+var secretWords = lexicon.NewSet(`trick key secret rule`)
+
+// testimonials pass on what worked: "the best thing we did was…".
+var testimonials = [][]string{
+	{"the", "best", "thing", "we", "did", "was"}, {"the", "best", "thing", "i", "did", "was"},
+	{"the", "best", "thing", "you", "can", "do", "is"}, {"what", "worked", "for", "us", "was"},
+	{"what", "worked", "for", "me", "was"}, {"what", "helped", "me", "was"}, {"what", "helped", "us", "was"},
+}
+
+// notAdviceVerbs after "always"/"never" describe, not advise: "never been",
+// "always was".
+var notAdviceVerbs = lexicon.NewSet(`be been was were is are am had has have did does do the a an so like
+	just mind happened gets got works worked knew thought said`)
+
+// adviceShape: "the trick with X is…", "the key is…".
+func adviceShape(ws []cword, j int) bool {
+	for k := j; k < len(ws) && k < j+6; k++ {
+		if ws[k].lower == "is" {
+			return true
+		}
+	}
+	return false
+}
+
+// adviceWords is the advice from ws[from] to the end of its phrase (the
+// next punctuation), in the second person it was given in.
+func adviceWords(ws []cword, from int) string {
+	to := from
+	for to < len(ws) {
+		to++
+		if ws[to-1].punct != 0 {
+			break
+		}
+	}
+	for to > from && (inSet(factTrailing, ws[to-1].lower) || isFiller(ws[to-1].lower)) {
+		to--
+	}
+	if to-from > maxMemoryWords {
+		to = from + maxMemoryWords
+	}
+	if to-from < 2 {
+		return ""
+	}
+	words := make([]string, 0, to-from)
+	for k := from; k < to; k++ {
+		w := ws[k].text
+		if ws[k].lower == "my" {
+			w = "your"
+		}
+		words = append(words, w)
+	}
+	words[0] = strings.ToLower(words[0][:1]) + words[0][1:]
+	return strings.Join(words, " ")
+}

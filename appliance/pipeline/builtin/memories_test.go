@@ -1,0 +1,68 @@
+package builtin
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+func TestBuiltinMemories(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 3, 10, 10, 0, 0, 0, time.UTC)
+	sys := func(c string) appliance.Memory { return appliance.Memory{Content: c, Category: appliance.MemorySystem} }
+	tip := func(c string) appliance.Memory {
+		return appliance.Memory{Content: c, Category: appliance.MemoryInteresting}
+	}
+	tests := []struct {
+		name  string
+		turns []turn
+		want  []appliance.Memory
+	}{
+		{"allergy", []turn{{"U", "I'm allergic to peanuts, so no satay please."}}, []appliance.Memory{sys("User is allergic to peanuts")}},
+		{"name of a relation", []turn{{"U", "My daughter's name is Mia and she starts school in the fall."}},
+			[]appliance.Memory{sys("User's daughter's name is Mia")}},
+		{"work and move, capped at two", []turn{{"U", "I moved to Lisbon in August. I work at Feedzai now. I'm vegetarian too."}},
+			[]appliance.Memory{sys("User moved to Lisbon in August"), sys("User works at Feedzai")}},
+		{"preference", []turn{{"U", "I prefer window seats on long flights."}}, []appliance.Memory{sys("User prefers window seats on long flights")}},
+		{"reported advice", []turn{{"U", "My doctor said I should walk thirty minutes a day."}},
+			[]appliance.Memory{tip("Advice from user's doctor: walk thirty minutes a day")}},
+		{"another speaker's wisdom", []turn{{"U", "How do you stay so calm?"}, {"1", "You should always sleep on big decisions."}},
+			[]appliance.Memory{tip("Advice from Speaker 1: always sleep on big decisions")}},
+		{"the trick is", []turn{{"U", "Your bread is great."}, {"1", "The trick with sourdough is to feed the starter twice a day."}},
+			[]appliance.Memory{tip("Advice from Speaker 1: the trick with sourdough is to feed the starter twice a day")}},
+		{"someone else's facts", []turn{{"U", "Nice."}, {"1", "I'm allergic to cats and I work at the bakery."}}, []appliance.Memory{}},
+		{"mood is no identity", []turn{{"U", "I'm a bit tired today, long week at work."}}, []appliance.Memory{}},
+		{"hypothetical", []turn{{"U", "If I lived in Paris I would eat croissants daily."}}, []appliance.Memory{}},
+		{"too short", []turn{{"U", "I'm vegan."}}, []appliance.Memory{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := New().Memories(context.Background(), dialogueInput(start, tt.turns...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("memories (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestBuiltinMemoriesNonEnglishAndCancelled(t *testing.T) {
+	t.Parallel()
+	in := dialogueInput(time.Date(2026, 3, 10, 10, 0, 0, 0, time.UTC), turn{"U", "Soy alérgico a los cacahuetes y trabajo en Madrid."})
+	in.Language = "es"
+	got, err := New().Memories(context.Background(), in)
+	if err != nil || len(got) != 0 {
+		t.Errorf("spanish: %v, %v; want none", got, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := New().Memories(ctx, in); err == nil {
+		t.Error("cancelled context: want an error")
+	}
+}

@@ -1,0 +1,247 @@
+package builtin
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Overview rules: an extractive summary of the main points, the 1–3
+// sentences that cover the most salient keywords, in spoken order, bounded
+// so it reads like the reference's short overview rather than a transcript.
+const (
+	maxOverviewRunes   = 400
+	overviewKeywords   = 10
+	shortSentenceWords = 6 // sentences shorter than this score proportionally less
+)
+
+// overview returns the summary; it is non-empty whenever any sentence holds
+// a content word.
+func (a *analysis) overview() string {
+	if len(a.doc.sentences) == 0 {
+		return ""
+	}
+	if !a.english {
+		return a.leadOverview()
+	}
+	top := a.topTerms(overviewKeywords)
+	type scored struct {
+		idx   int
+		score float64
+	}
+	ranked := make([]scored, 0, len(a.doc.sentences))
+	for i, s := range a.doc.sentences {
+		seen := make([]*term, 0, 8)
+		score := 0.0
+		for j := s.first; j < s.last; j++ {
+			tm := a.tokTerm[j]
+			if tm == nil || containsTerm(seen, tm) || !containsTerm(top, tm) {
+				continue
+			}
+			seen = append(seen, tm)
+			score += tm.score
+		}
+		if n := s.last - s.first; n < shortSentenceWords {
+			score *= float64(n) / shortSentenceWords
+		}
+		if score > 0 {
+			ranked = append(ranked, scored{i, score})
+		}
+	}
+	if len(ranked) == 0 {
+		return a.leadOverview()
+	}
+	slices.SortFunc(ranked, func(x, y scored) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return x.idx - y.idx
+	})
+	want := 3
+	switch n := len(a.doc.sentences); {
+	case n <= 2:
+		want = 1
+	case n <= 5:
+		want = 2
+	}
+	// take the best distinct sentences, then restore spoken order
+	picked := make([]int, 0, want)
+	texts := make([]string, 0, want)
+	for _, r := range ranked {
+		if len(picked) == want {
+			break
+		}
+		t := cleanSentence(a.doc.sentences[r.idx].text)
+		if t == "" || slices.ContainsFunc(texts, func(s string) bool { return strings.EqualFold(s, t) }) {
+			continue
+		}
+		picked = append(picked, r.idx)
+		texts = append(texts, t)
+	}
+	slices.Sort(picked)
+	out := make([]string, 0, len(picked))
+	for _, i := range picked {
+		out = append(out, cleanSentence(a.doc.sentences[i].text))
+	}
+	return joinBounded(out)
+}
+
+// leadOverview is the degraded summary for languages without lexicons: the
+// first sentences that say something, up to three.
+func (a *analysis) leadOverview() string {
+	var out []string
+	for _, s := range a.doc.sentences {
+		if len(out) == 3 {
+			break
+		}
+		if !a.sentenceHasContent(s) {
+			continue
+		}
+		if t := cleanSentence(s.text); t != "" {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		for _, s := range a.doc.sentences {
+			if t := cleanSentence(s.text); t != "" {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return joinBounded(out)
+}
+
+func (a *analysis) sentenceHasContent(s sentence) bool {
+	for j := s.first; j < s.last; j++ {
+		t := &a.doc.tokens[j]
+		if t.cjk {
+			if !isCJKFunction(t.lower) {
+				return true
+			}
+			continue
+		}
+		if isContentWord(t.lower, a.english) {
+			return true
+		}
+	}
+	return false
+}
+
+// topTerms returns the n highest-scoring terms (ties: first spoken) by
+// partial selection; n is small and a full sort showed in profiles.
+func (a *analysis) topTerms(n int) []*term {
+	top := make([]*term, 0, n+1)
+	for _, tm := range a.termList { // termList is in first-spoken order
+		k := len(top)
+		for k > 0 && tm.score > top[k-1].score {
+			k--
+		}
+		if k >= n {
+			continue
+		}
+		top = slices.Insert(top, k, tm)
+		if len(top) > n {
+			top = top[:n]
+		}
+	}
+	return top
+}
+
+// joinBounded joins sentences while they fit in maxOverviewRunes; a first
+// sentence that is too long on its own is cut at a word boundary.
+func joinBounded(parts []string) string {
+	var b strings.Builder
+	used := 0
+	for _, p := range parts {
+		n := utf8.RuneCountInString(p)
+		sep := 0
+		if used > 0 {
+			sep = 1
+		}
+		if used+sep+n > maxOverviewRunes {
+			if used == 0 {
+				return truncateRunes(p, maxOverviewRunes)
+			}
+			continue
+		}
+		if sep == 1 {
+			if last, _ := utf8.DecodeLastRuneInString(b.String()); strings.ContainsRune("。！？", last) {
+				sep = 0 // CJK sentences run on without spaces
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(p)
+		used += sep + n
+	}
+	return b.String()
+}
+
+// truncateRunes cuts s to at most max runes, at a space when one is near,
+// and marks the cut with an ellipsis.
+func truncateRunes(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	cut, n := len(s), 0
+	for i := range s {
+		if n == max-1 {
+			cut = i
+			break
+		}
+		n++
+	}
+	if sp := strings.LastIndexByte(s[:cut], ' '); sp > cut/2 {
+		cut = sp
+	}
+	return strings.TrimRight(s[:cut], " ,;:-") + "…"
+}
+
+// leadingFillers are dropped from the start of an extracted sentence ("Um,
+// so we need to…" → "We need to…").
+var leadingFillers = lexicon.NewSet(`um uh umm uhh hmm mm er erm ah oh okay ok yeah yep well so like alright anyway anyways and but also right yes no`)
+
+// cleanSentence tidies a transcript sentence for display: single spaces, no
+// leading fillers, a capital first letter and closing punctuation.
+func cleanSentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = trimLeadingPunct(s)
+	for {
+		word, rest, ok := strings.Cut(s, " ")
+		if !ok {
+			break
+		}
+		w := strings.ToLower(strings.TrimRight(word, ",.;:!?…-"))
+		if !inSet(leadingFillers, w) || !hasLetterOrDigit(rest) {
+			break
+		}
+		s = rest
+	}
+	s = trimLeadingPunct(s)
+	if s == "" {
+		return ""
+	}
+	s = capitalise(s)
+	last, _ := utf8.DecodeLastRuneInString(s)
+	switch {
+	case strings.ContainsRune(".!?…。！？\"')”", last):
+	case isCJK(last):
+		s += "。"
+	default:
+		s = strings.TrimRight(s, ",;:- ") + "."
+	}
+	return s
+}
+
+func trimLeadingPunct(s string) string {
+	return strings.TrimLeftFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '"' && r != '\''
+	})
+}

@@ -1,0 +1,245 @@
+package builtin
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hearth-appliance/hearth/appliance"
+)
+
+// parseText parses one string as a single segment.
+func parseText(text string) *document {
+	d := &document{}
+	d.addText(text)
+	return d
+}
+
+func TestWordCount(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"", 0},
+		{"   \n\t", 0},
+		{"hello", 1},
+		{"hello world, how are you?", 5},
+		{"don't stop — ever", 3}, // a bare dash is no word
+		{"... !!!", 0},
+		{"我们明天开会", 3},       // six CJK characters
+		{"嗯", 0},            // characters/2, rounded down
+		{"我们 明天", 2},        // spaces do not add CJK words
+		{"hello世界", 2},      // a word plus two characters
+		{"世界hello", 2},      // Latin right after CJK is a new word
+		{"明日の会議", 2},        // kana count like Han
+		{"회의 예산", 2},        // Hangul too, as in the reference
+		{"\xff\xfe bad", 1}, // invalid UTF-8 is no word, and no panic
+		{strings.Repeat("word ", 101), 101},
+	}
+	for _, tt := range tests {
+		if got := WordCount(tt.text); got != tt.want {
+			t.Errorf("WordCount(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestCategoryStems(t *testing.T) {
+	t.Parallel()
+	cat := func(w string) []appliance.Category {
+		var out []appliance.Category
+		for _, i := range categoryStems(w) {
+			out = append(out, appliance.Categories[i])
+		}
+		return out
+	}
+	tests := []struct {
+		word string
+		want []appliance.Category
+	}{
+		{"budget", []appliance.Category{"finance", "business"}},
+		{"budgets", []appliance.Category{"finance", "business"}},
+		{"budgeting", []appliance.Category{"finance", "business"}},
+		{"medications", []appliance.Category{"health"}},
+		{"meditating", []appliance.Category{"spiritual"}},
+		{"shopping", nil},
+		{"hiking", nil},
+		{"coding", []appliance.Category{"technology"}},
+		{"wars", []appliance.Category{"history"}},
+		{"ware", nil}, // short stems take plural endings only
+		{"parents", []appliance.Category{"parenting"}},
+		{"rainy", []appliance.Category{"weather"}},
+		{"training", nil},
+		{"cloudy", []appliance.Category{"weather"}},
+		{"grandma's", []appliance.Category{"family"}}, // possessive
+		{"contractors", nil},                          // not a contract
+		{"booking", nil},                              // not a book
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if d := cmp.Diff(tt.want, cat(tt.word)); d != "" {
+			t.Errorf("categoryStems(%q) (-want +got):\n%s", tt.word, d)
+		}
+	}
+}
+
+func TestLexiconAndEmojisCoverEveryCategory(t *testing.T) {
+	t.Parallel()
+	seen := map[string]appliance.Category{}
+	for _, c := range appliance.Categories {
+		if emojis[c] == "" {
+			t.Errorf("category %q has no emoji", c)
+		}
+		if c == appliance.CategoryOther {
+			if categoryCues[c] != "" {
+				t.Error("other must have no lexicon: it is the fallback")
+			}
+			continue
+		}
+		n := len(strings.Fields(categoryCues[c]))
+		if n < 10 || n > 40 {
+			t.Errorf("category %q has %d lexicon stems, want 10–40", c, n)
+		}
+		if prev, dup := seen[emojis[c]]; dup {
+			t.Errorf("categories %q and %q share emoji %q", prev, c, emojis[c])
+		}
+		seen[emojis[c]] = c
+	}
+	if len(emojis) != len(appliance.Categories) || len(categoryCues) != len(appliance.Categories)-1 {
+		t.Errorf("%d emojis and %d lexicons for %d categories", len(emojis), len(categoryCues), len(appliance.Categories))
+	}
+	for c := range categoryCues {
+		if _, ok := appliance.ParseCategory(string(c)); !ok {
+			t.Errorf("lexicon names unknown category %q", c)
+		}
+	}
+}
+
+func TestParseSentences(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"punctuation", "First one. Second one! Third one? Fourth", []string{"First one.", "Second one!", "Third one?", "Fourth"}},
+		{"abbreviations and decimals", "Dr. Smith said 3.5 mg is fine. Call J. K. tomorrow.", []string{"Dr. Smith said 3.5 mg is fine.", "Call J. K. tomorrow."}},
+		{"newlines", "one line\nanother line", []string{"one line", "another line"}},
+		{"cjk", "我们明天开会。预算太高了！", []string{"我们明天开会。", "预算太高了！"}},
+		{"punctuation only", "... !!", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, s := range parseText(tt.text).sentences {
+				got = append(got, s.text)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("sentences (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestParseChunksRunOnSpeech(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("we walked along the river for a while ", 15) // 120 words, no punctuation
+	d := parseText(text)
+	if len(d.sentences) < 3 {
+		t.Fatalf("got %d sentences, want the run-on cut into chunks", len(d.sentences))
+	}
+	covered := 0
+	for _, s := range d.sentences {
+		n := s.last - s.first
+		if n > maxSentenceTokens {
+			t.Errorf("chunk of %d tokens, want ≤ %d", n, maxSentenceTokens)
+		}
+		covered += n
+	}
+	if covered != len(d.tokens) {
+		t.Errorf("chunks cover %d of %d tokens", covered, len(d.tokens))
+	}
+}
+
+func TestTokensKeepApostrophesAndSplitCJK(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for _, tk := range parseText("I’m sure it's 'fine' at Café 明天プロジェクト").tokens {
+		got = append(got, tk.lower)
+	}
+	want := []string{"i'm", "sure", "it's", "fine", "at", "café", "明", "天", "プロジェクト"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("tokens (-want +got):\n%s", d)
+	}
+}
+
+func TestTitleCase(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"budget", "review", "and", "hiring", "plan"}, "Budget Review and Hiring Plan"},
+		{[]string{"the", "plan", "of", "record"}, "The Plan of Record"},
+		{[]string{"API", "gateway", "and", "iPhone"}, "API Gateway and iPhone"},
+		{[]string{"presupuesto", "año"}, "Presupuesto Año"},
+		{[]string{"项目预算"}, "项目预算"},
+	}
+	for _, tt := range tests {
+		if got := titleCase(tt.in); got != tt.want {
+			t.Errorf("titleCase(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCleanSentence(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"um, so we need to ship it":    "We need to ship it.",
+		"  okay   yeah the plan works": "The plan works.",
+		"okay":                         "Okay.",
+		"is it done?":                  "Is it done?",
+		"- and then, ":                 "Then.",
+		"我们明天开会":                       "我们明天开会。",
+		"":                             "",
+	}
+	for in, want := range tests {
+		if got := cleanSentence(in); got != want {
+			t.Errorf("cleanSentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTruncateRunes(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 200)
+	got := truncateRunes(long, 50)
+	if n := len([]rune(got)); n > 50 || !strings.HasSuffix(got, "…") || strings.Contains(got, "wor…") {
+		t.Errorf("truncateRunes = %q (%d runes), want ≤ 50 runes cut at a word", got, n)
+	}
+	if got := truncateRunes("short", 50); got != "short" {
+		t.Errorf("truncateRunes(short) = %q", got)
+	}
+}
+
+func TestClassifyWeakCues(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		want appliance.Category
+	}{
+		// weak cues alone do not make a category
+		{"Return the library books and take the recycling out.", appliance.CategoryOther},
+		// but they add to a strong one
+		{"The teacher said the school exam is on Friday, the school is closed Monday.", "education"},
+		// ties go to the broader category
+		{"The dentist is at noon and the accountant at three.", "health"},
+	}
+	for _, tt := range tests {
+		a := analyze(parseSegments(segments(tt.text)), "en")
+		if got := classify(a, ""); got != tt.want {
+			t.Errorf("classify(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

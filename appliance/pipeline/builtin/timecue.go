@@ -1,0 +1,1027 @@
+package builtin
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Time cues are the words that date a task or a plan ("by Friday",
+// "tomorrow morning", "in two hours", "on March 3rd at 3 pm"). They are
+// resolved in the user's time zone relative to when the conversation
+// started, and returned in UTC.
+//
+// Where language is vague the resolver follows fixed conventions, so the
+// same words always give the same time:
+//   - day parts use the reference's defaults: morning 9:00, afternoon 14:00,
+//     evening, tonight and night 18:00; a date with no time is due at 23:59
+//     (the reference's "none");
+//   - "end of (the) day", "EOD" and "close of business" are 17:00 today;
+//   - a bare weekday ("Friday", "on Friday", "by Friday") is its next
+//     occurrence, a week ahead when it names today; "this Friday" said on a
+//     Friday is today; "next Tuesday" and "Tuesday next week" are the Tuesday
+//     of the next Monday-based week;
+//   - "this week" and "end of the week" are Friday 23:59 (Sunday 23:59 when
+//     said on a weekend); "next week" is Friday 23:59 of next week;
+//   - "this weekend", "over the weekend" and "the weekend" are Sunday 23:59;
+//     "by the weekend" is Friday 23:59;
+//   - "end of the month" and "this month" are the last day of the month at
+//     23:59; "next month" is the last day of next month;
+//   - "in two hours" and "in 30 minutes" are exact offsets from the start;
+//     "in three days" and "in two weeks" are dates (23:59);
+//   - "ASAP" and "right away" are two hours after the start (reference);
+//   - a clock hour without am/pm is afternoon for 1–6, morning for 7–11 and
+//     noon for 12, unless the sentence says evening, tonight or dinner (pm)
+//     or morning or breakfast (am);
+//   - a clock time with no date is today, or tomorrow once today's has passed;
+//   - "after work" and "after dinner" are evening, "after school" and "after
+//     lunch" afternoon, "before work" and "before school" morning.
+//
+// Local times are always built with time.Date in the user's zone, so a date
+// on the far side of a DST change keeps its wall-clock hour.
+
+// Default hours (reference-facts §7).
+const (
+	morningHour   = 9
+	afternoonHour = 14
+	eveningHour   = 18
+	eodHour       = 17
+	asapOffset    = 2 * time.Hour
+)
+
+// timeCue accumulates what the cue words of one clause say.
+type timeCue struct {
+	found bool
+	// date, in the user's zone
+	date         bool
+	y            int
+	mon          time.Month
+	day          int
+	fromWeekday  bool // the date came from a weekday; an explicit date wins
+	deadline     bool // an end-of-period deadline with its own default time
+	defH, defMin int
+	// clock
+	clock     bool
+	hour, min int
+	meridiem  byte // 'a', 'p' or 0
+	rangeMin  int  // "between 8 and 10": minutes from start to end
+	part      int  // day-part default hour, 0 when none
+	amHint    bool
+	pmHint    bool
+	rel       bool // an exact offset from the start
+	offset    time.Duration
+	past      bool // "yesterday", "last week", "two days ago"
+	recurring bool // "every morning": not a date at all
+}
+
+// cueScanner finds cues in ws[from:to] relative to ref (the start, in the
+// user's zone) and marks the words they occupy in used.
+type cueScanner struct {
+	ws   []cword
+	ref  time.Time
+	used []bool
+	c    timeCue
+}
+
+// scanCues reads the cues of ws[from:to]. used, when not nil, has one entry
+// per word of ws and gets the cue words (with their prepositions) marked.
+func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
+	sc := cueScanner{ws: ws[:to], ref: ref, used: used}
+	for i := from; i < to; {
+		n := sc.at(i)
+		if n == 0 {
+			i++
+			continue
+		}
+		sc.c.found = true
+		sc.mark(from, i, n)
+		i += n
+	}
+	return sc.c
+}
+
+// absorbable words belong to the cue that follows them: "by Friday", "by
+// the end of the month", "later today".
+var absorbable = lexicon.NewSet(`by on at before until till til for around from later the this sometime no than within`)
+
+func (sc *cueScanner) mark(from, i, n int) {
+	if sc.used == nil {
+		return
+	}
+	for k := i; k < i+n; k++ {
+		sc.used[k] = true
+	}
+	for k := i - 1; k >= from && !sc.used[k] && inSet(absorbable, sc.ws[k].lower); k-- {
+		sc.used[k] = true
+		if sc.ws[k].punct != 0 {
+			break
+		}
+	}
+}
+
+// Cue matchers. Each returns how many words it consumed, 0 for no match.
+
+func (sc *cueScanner) at(i int) int {
+	ws := sc.ws
+	w := ws[i].lower
+	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) {
+		return 0 // most words start no cue: one lookup instead of a dozen
+	}
+	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" {
+		if dayPartHour(w) > 0 || weekdayOf(w) >= 0 || w == "day" || w == "week" {
+			sc.c.recurring = true
+			return 1
+		}
+	}
+	switch w {
+	case "today", "today's":
+		sc.setDate(sc.ref, 0)
+		return 1
+	case "tonight", "tonight's":
+		sc.setDate(sc.ref, 0)
+		sc.setPart(eveningHour)
+		return 1
+	case "tomorrow", "tomorrow's", "tmrw", "tmr":
+		sc.setDate(sc.ref, 1)
+		return 1
+	case "yesterday":
+		sc.setDate(sc.ref, -1)
+		sc.c.past = true
+		return 1
+	case "day":
+		if hasSeq(ws, i, "day", "after", "tomorrow") {
+			sc.setDate(sc.ref, 2)
+			return 3
+		}
+	case "morning", "afternoon", "evening", "night":
+		sc.setPart(dayPartHour(w))
+		return 1
+	case "noon", "midday", "lunchtime":
+		sc.setClock(12, 0, 0)
+		return 1
+	case "midnight":
+		sc.setClock(23, 59, 0)
+		return 1
+	case "dinner", "supper", "drinks", "pm":
+		// not a time, but a bare hour near them is in the evening
+		sc.c.pmHint = true
+		return 0
+	case "breakfast", "am":
+		sc.c.amHint = true
+		return 0
+	case "eod", "cob":
+		sc.setDate(sc.ref, 0)
+		sc.setDeadline(eodHour, 0)
+		return 1
+	case "asap":
+		sc.setRel(asapOffset)
+		return 1
+	case "immediately":
+		sc.setRel(asapOffset)
+		return 1
+	case "first":
+		if hasSeq(ws, i, "first", "thing") {
+			sc.setPart(morningHour)
+			return 2
+		}
+	case "right":
+		if hasSeq(ws, i, "right", "away") || hasSeq(ws, i, "right", "now") {
+			sc.setRel(asapOffset)
+			return 2
+		}
+	case "as":
+		if hasSeq(ws, i, "as", "soon", "as", "possible") {
+			sc.setRel(asapOffset)
+			return 4
+		}
+	case "close":
+		if hasSeq(ws, i, "close", "of", "business") {
+			sc.setDate(sc.ref, 0)
+			sc.setDeadline(eodHour, 0)
+			return 3
+		}
+	case "end":
+		return sc.endOf(i)
+	case "this", "next", "coming", "following", "last":
+		return sc.modified(i)
+	case "weekend":
+		// "the weekend", "over the weekend"; "by the weekend" means before it
+		if wordAt(ws, i-1) == "the" && wordAt(ws, i-2) == "by" {
+			sc.weekEnd(0, time.Friday)
+		} else {
+			sc.weekEnd(0, time.Sunday)
+		}
+		return 1
+	case "in", "within":
+		return sc.in(i)
+	case "at", "around", "by", "from", "between", "until", "till", "before", "after", "over":
+		if h := routineHour(wordAt(ws, i+1)); h > 0 && (w == "after" || w == "before" || w == "at" || w == "over") {
+			// "after work", "before school", "over lunch": the day part around a routine
+			if w == "before" {
+				h = routineBefore(wordAt(ws, i+1))
+			}
+			sc.setPart(h)
+			return 2
+		}
+		if w == "after" || w == "over" {
+			return 0
+		}
+		return sc.clockAfter(i)
+	case "half", "quarter":
+		return sc.pastTo(i)
+	case "the":
+		if hasSeq(ws, i, "the", "day", "after", "tomorrow") {
+			sc.setDate(sc.ref, 2)
+			return 4
+		}
+		return sc.ordinalDate(i)
+	}
+	if wd := weekdayOf(w); wd >= 0 {
+		return sc.weekday(i, time.Weekday(wd), false)
+	}
+	if m := monthOf(ws, i); m > 0 {
+		return sc.monthDay(i, m)
+	}
+	if n := sc.isoDate(i); n > 0 {
+		return n
+	}
+	if n := sc.ago(i); n > 0 {
+		return n
+	}
+	// a clock with a marker needs no preposition: "3pm", "15:30", "six o'clock"
+	if h, m, mer, n := clockAt(ws, i, true); n > 0 {
+		sc.setClock(h, m, mer)
+		return n
+	}
+	return 0
+}
+
+// routineHour is the day part after a daily routine: "after work" and
+// "after dinner" are evening, "after school" and "after lunch" afternoon.
+func routineHour(w string) int {
+	switch w {
+	case "work", "dinner":
+		return eveningHour
+	case "school", "lunch":
+		return afternoonHour
+	}
+	return 0
+}
+
+// routineBefore is the day part before one: "before work" is morning.
+func routineBefore(w string) int {
+	switch w {
+	case "work", "school":
+		return morningHour
+	case "lunch":
+		return morningHour
+	}
+	return eveningHour
+}
+
+// cueStarts are the words a cue can begin with (besides digits); keep in
+// step with the matchers of cueScanner.at.
+var cueStarts = lexicon.NewSet(`today today's tonight tonight's tomorrow tomorrow's tmrw tmr yesterday day
+	morning afternoon evening night noon midday lunchtime midnight dinner supper drinks pm breakfast am
+	eod cob asap immediately first right as close end this next coming following last weekend in
+	within at around by from between until till before after over half quarter the
+	monday tuesday wednesday thursday friday saturday sunday
+	january jan february feb march april may june july august aug september sept sep october oct
+	november nov december dec a an few couple one two three four five six seven eight nine ten eleven
+	twelve fifteen twenty thirty forty forty-five fifty sixty ninety`)
+
+func dayPartHour(w string) int {
+	switch w {
+	case "morning":
+		return morningHour
+	case "afternoon":
+		return afternoonHour
+	case "evening", "night", "tonight":
+		return eveningHour
+	}
+	return 0
+}
+
+func (sc *cueScanner) setDate(base time.Time, days int) {
+	if sc.c.date && !sc.c.fromWeekday {
+		return // the first explicit date wins
+	}
+	t := time.Date(base.Year(), base.Month(), base.Day()+days, 0, 0, 0, 0, base.Location())
+	sc.c.date, sc.c.fromWeekday = true, false
+	sc.c.y, sc.c.mon, sc.c.day = t.Year(), t.Month(), t.Day()
+}
+
+func (sc *cueScanner) setPart(h int) {
+	if sc.c.part == 0 {
+		sc.c.part = h
+	}
+	if h == morningHour {
+		sc.c.amHint = true
+	} else {
+		sc.c.pmHint = true
+	}
+}
+
+func (sc *cueScanner) setClock(h, m int, mer byte) {
+	if sc.c.clock {
+		return
+	}
+	sc.c.clock, sc.c.hour, sc.c.min, sc.c.meridiem = true, h, m, mer
+}
+
+func (sc *cueScanner) setDeadline(h, m int) {
+	sc.c.deadline, sc.c.defH, sc.c.defMin = true, h, m
+}
+
+func (sc *cueScanner) setRel(d time.Duration) {
+	if !sc.c.rel {
+		sc.c.rel, sc.c.offset = true, d
+	}
+}
+
+// weekday resolves a weekday name: the next occurrence, a week ahead when it
+// is today unless "this" was said; nextWeek picks the one in next week.
+func (sc *cueScanner) weekday(i int, wd time.Weekday, this bool) int {
+	n := 1
+	nextWeek := false
+	if hasSeq(sc.ws, i+1, "next", "week") {
+		nextWeek, n = true, 3
+	}
+	sc.resolveWeekday(wd, this, nextWeek)
+	return n
+}
+
+func (sc *cueScanner) resolveWeekday(wd time.Weekday, this, nextWeek bool) {
+	if sc.c.date && !sc.c.fromWeekday {
+		return
+	}
+	today := mondayIndex(sc.ref.Weekday())
+	target := mondayIndex(wd)
+	var days int
+	switch {
+	case nextWeek:
+		days = 7 - today + target
+	default:
+		days = (target - today + 7) % 7
+		if days == 0 && !this {
+			days = 7
+		}
+	}
+	sc.setDate(sc.ref, days)
+	sc.c.fromWeekday = true
+}
+
+// mondayIndex numbers weekdays from Monday (0) to Sunday (6).
+func mondayIndex(wd time.Weekday) int { return (int(wd) + 6) % 7 }
+
+// weekEnd dates the given day (Friday or Sunday) of the current week, or of
+// a later week; said on a weekend, "this week" already means Sunday.
+func (sc *cueScanner) weekEnd(weeks int, day time.Weekday) {
+	today := mondayIndex(sc.ref.Weekday())
+	target := mondayIndex(day)
+	if weeks == 0 && target < today {
+		target = mondayIndex(time.Sunday)
+	}
+	sc.setDate(sc.ref, 7*weeks+target-today)
+	sc.setDeadline(23, 59)
+}
+
+// monthEnd dates the last day of the current month, or of a later one.
+func (sc *cueScanner) monthEnd(months int) {
+	first := time.Date(sc.ref.Year(), sc.ref.Month()+time.Month(months)+1, 1, 0, 0, 0, 0, sc.ref.Location())
+	sc.setDate(first, -1)
+	sc.setDeadline(23, 59)
+}
+
+// endOf: "end of (the|this|next) day|week|month", "end of business".
+func (sc *cueScanner) endOf(i int) int {
+	ws := sc.ws
+	if wordAt(ws, i+1) != "of" {
+		return 0
+	}
+	j := i + 2
+	offset := 0
+	switch wordAt(ws, j) {
+	case "the", "this":
+		j++
+	case "next":
+		offset = 1
+		j++
+	}
+	switch wordAt(ws, j) {
+	case "day", "business":
+		sc.setDate(sc.ref, 0)
+		sc.setDeadline(eodHour, 0)
+	case "week":
+		sc.weekEnd(offset, time.Friday)
+	case "month":
+		sc.monthEnd(offset)
+	default:
+		return 0
+	}
+	return j - i + 1
+}
+
+// modified: this/next/coming/following/last + week, weekend, month, weekday,
+// or a day part ("this morning").
+func (sc *cueScanner) modified(i int) int {
+	ws := sc.ws
+	mod := ws[i].lower
+	next := wordAt(ws, i+1)
+	if mod == "last" {
+		switch {
+		case next == "week", next == "month", next == "year", next == "night", next == "time", weekdayOf(next) >= 0:
+			sc.c.past = true
+			if next == "night" {
+				sc.setDate(sc.ref, -1)
+			} else {
+				sc.setDate(sc.ref, -7)
+			}
+			return 2
+		}
+		return 0
+	}
+	offset := 0
+	if mod != "this" {
+		offset = 1
+	}
+	switch {
+	case next == "week":
+		sc.weekEnd(offset, time.Friday)
+		return 2
+	case next == "weekend":
+		sc.weekEnd(offset, time.Sunday)
+		return 2
+	case next == "month":
+		sc.monthEnd(offset)
+		return 2
+	case mod == "this" && dayPartHour(next) > 0:
+		sc.setDate(sc.ref, 0)
+		sc.setPart(dayPartHour(next))
+		return 2
+	case weekdayOf(next) >= 0:
+		wd := time.Weekday(weekdayOf(next))
+		switch mod {
+		case "this", "coming":
+			sc.resolveWeekday(wd, mod == "this", false)
+		default:
+			sc.resolveWeekday(wd, false, true)
+		}
+		return 2
+	}
+	return 0
+}
+
+// in: "in two hours", "in the next 30 minutes", "in an hour", "in half an
+// hour", "within the hour", "in three days", "in the morning".
+func (sc *cueScanner) in(i int) int {
+	ws := sc.ws
+	j := i + 1
+	if hasSeq(ws, j, "the", "next") {
+		j += 2
+	} else if wordAt(ws, j) == "the" {
+		if h := dayPartHour(wordAt(ws, j+1)); h > 0 {
+			sc.setPart(h)
+			return 3
+		}
+		if wordAt(ws, j+1) == "hour" {
+			sc.setRel(time.Hour)
+			return 3
+		}
+		return 0
+	}
+	if hasSeq(ws, j, "half", "an", "hour") {
+		sc.setRel(30 * time.Minute)
+		return j + 3 - i
+	}
+	v, n := numberAt(ws, j)
+	if n == 0 {
+		if wordAt(ws, j) == "a" || wordAt(ws, j) == "an" {
+			v, n = 1, 1
+		} else if unitOf(wordAt(ws, j)) != 0 && j > i+1 {
+			v, n = 1, 0 // "in the next hour"
+		} else {
+			return 0
+		}
+	}
+	j += n
+	unit := unitOf(wordAt(ws, j))
+	if unit == 0 {
+		return 0
+	}
+	j++
+	if hasSeq(ws, j, "and", "a", "half") {
+		v += 0.5
+		j += 3
+	}
+	sc.applyOffset(v, unit)
+	return j - i
+}
+
+// ago: "two days ago", "an hour ago"; from now: "a week from now".
+func (sc *cueScanner) ago(i int) int {
+	ws := sc.ws
+	v, n := numberAt(ws, i)
+	if n == 0 {
+		if w := wordAt(ws, i); w != "a" && w != "an" {
+			return 0
+		}
+		v, n = 1, 1
+	}
+	unit := unitOf(wordAt(ws, i+n))
+	if unit == 0 {
+		return 0
+	}
+	switch {
+	case wordAt(ws, i+n+1) == "ago":
+		sc.c.past = true
+		sc.applyOffset(-v, unit)
+		return n + 2
+	case hasSeq(ws, i+n+1, "from", "now"):
+		sc.applyOffset(v, unit)
+		return n + 3
+	}
+	return 0
+}
+
+// Units of "in N <unit>", in minutes; days and longer give dates.
+const (
+	unitMinute = 1
+	unitHour   = 60
+	unitDay    = 24 * 60
+	unitWeek   = 7 * unitDay
+	unitMonth  = 30 * unitDay
+)
+
+func unitOf(w string) int {
+	switch w {
+	case "minute", "minutes", "min", "mins":
+		return unitMinute
+	case "hour", "hours", "hr", "hrs":
+		return unitHour
+	case "day", "days":
+		return unitDay
+	case "week", "weeks", "weekend", "weekends":
+		return unitWeek
+	case "month", "months":
+		return unitMonth
+	}
+	return 0
+}
+
+func (sc *cueScanner) applyOffset(v float64, unit int) {
+	switch unit {
+	case unitMinute, unitHour:
+		sc.setRel(time.Duration(v * float64(unit) * float64(time.Minute)))
+	case unitMonth:
+		t := time.Date(sc.ref.Year(), sc.ref.Month()+time.Month(int(v)), sc.ref.Day(), 0, 0, 0, 0, sc.ref.Location())
+		sc.setDate(t, 0)
+	default:
+		sc.setDate(sc.ref, int(v*float64(unit/unitDay)))
+	}
+}
+
+// clockAfter: a preposition followed by a clock ("at 3", "by six", "around
+// 10:30"), or a range ("between 8 and 10", "from 3 to 5").
+func (sc *cueScanner) clockAfter(i int) int {
+	ws := sc.ws
+	j := i + 1
+	if wordAt(ws, j) == "around" || wordAt(ws, j) == "about" {
+		j++
+	}
+	if n := sc.pastTo(j); n > 0 {
+		return j - i + n
+	}
+	h, m, mer, n := clockAt(ws, j, false)
+	if n == 0 {
+		return 0
+	}
+	j += n
+	if w := ws[i].lower; w == "between" || w == "from" {
+		sep := wordAt(ws, j)
+		if sep == "and" || sep == "to" || sep == "till" || sep == "until" {
+			if h2, m2, mer2, n2 := clockAt(ws, j+1, false); n2 > 0 {
+				if mer == 0 {
+					mer = mer2
+				}
+				start, end := h*60+m, h2*60+m2
+				if mer2 == 'p' && h2 < 12 {
+					end += 12 * 60
+				}
+				if mer == 'p' && h < 12 {
+					start += 12 * 60
+				}
+				if end < start && end+12*60 > start {
+					end += 12 * 60
+				}
+				if end > start {
+					sc.c.rangeMin = end - start
+				}
+				j += 1 + n2
+			}
+		}
+	}
+	sc.setClock(h, m, mer)
+	return j - i
+}
+
+// pastTo: "half past 3", "quarter past six", "quarter to 4".
+func (sc *cueScanner) pastTo(i int) int {
+	ws := sc.ws
+	var mins int
+	switch wordAt(ws, i) {
+	case "half":
+		mins = 30
+	case "quarter":
+		mins = 15
+	default:
+		return 0
+	}
+	rel := wordAt(ws, i+1)
+	if rel != "past" && rel != "to" {
+		// British "half ten" is half past ten
+		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && n > 0 && (i == 0 || ws[i-1].lower == "at") {
+			sc.setClock(h, 30, mer)
+			return 1 + n
+		}
+		return 0
+	}
+	h, _, mer, n := clockAt(ws, i+2, false)
+	if n == 0 {
+		return 0
+	}
+	if rel == "to" {
+		h, mins = h-1, 60-mins
+		if h == 0 {
+			h = 12
+		}
+	}
+	sc.setClock(h, mins, mer)
+	return 2 + n
+}
+
+// clockAt reads a clock time at ws[i]: "3", "3:30", "15:30", "3pm",
+// "3:30pm", "3 pm", "six", "ten thirty", "3 o'clock". With needMarker, a bare
+// hour without am/pm/o'clock or colon is not a clock ("3 reports").
+func clockAt(ws []cword, i int, needMarker bool) (h, m int, mer byte, n int) {
+	w := wordAt(ws, i)
+	if w == "" {
+		return 0, 0, 0, 0
+	}
+	colon := false
+	switch {
+	case strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm"):
+		hh, mm, ok := parseHM(w[:len(w)-2])
+		if !ok || hh < 1 || hh > 12 {
+			return 0, 0, 0, 0
+		}
+		return hh, mm, w[len(w)-2], 1
+	case isDigitsOrColon(w):
+		hh, mm, ok := parseHM(w)
+		if !ok {
+			return 0, 0, 0, 0
+		}
+		h, m, n = hh, mm, 1
+		colon = strings.IndexByte(w, ':') >= 0
+		if !colon && h > 12 {
+			return 0, 0, 0, 0
+		}
+	default:
+		hh, ok := hourWords[w]
+		if !ok {
+			return 0, 0, 0, 0
+		}
+		h, n = hh, 1
+		if mm, ok := minuteWords[wordAt(ws, i+1)]; ok && ws[i].punct == 0 {
+			m, n = mm, 2
+		}
+	}
+	if ws[i+n-1].punct == 0 {
+		switch wordAt(ws, i+n) {
+		case "am", "pm":
+			if h > 12 {
+				return 0, 0, 0, 0
+			}
+			return h, m, wordAt(ws, i+n)[0], n + 1
+		case "o'clock", "oclock":
+			return h, m, 0, n + 1
+		case "percent", "degrees", "dollars", "bucks", "people", "times", "of", "years", "minutes", "hours", "days", "weeks", "months", "miles", "pounds", "euros", "k":
+			return 0, 0, 0, 0
+		}
+	}
+	if needMarker && !colon {
+		return 0, 0, 0, 0
+	}
+	if h == 0 && !colon {
+		return 0, 0, 0, 0
+	}
+	return h, m, 0, n
+}
+
+func isDigitsOrColon(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if (w[i] < '0' || w[i] > '9') && w[i] != ':' && w[i] != '.' {
+			return false
+		}
+	}
+	return w != "" && w[0] != ':' && w[0] != '.'
+}
+
+// parseHM parses "3", "3:30", "15:30" and "3.30".
+func parseHM(w string) (h, m int, ok bool) {
+	hs, ms, hasM := strings.Cut(w, ":")
+	if !hasM {
+		hs, ms, hasM = strings.Cut(w, ".")
+	}
+	h, err := strconv.Atoi(hs)
+	if err != nil || len(hs) > 2 || h > 23 {
+		return 0, 0, false
+	}
+	if hasM {
+		if len(ms) != 2 {
+			return 0, 0, false
+		}
+		m, err = strconv.Atoi(ms)
+		if err != nil || m > 59 {
+			return 0, 0, false
+		}
+	}
+	return h, m, true
+}
+
+var hourWords = map[string]int{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}
+
+var minuteWords = map[string]int{
+	"fifteen": 15, "thirty": 30, "forty-five": 45, "fortyfive": 45, "twenty": 20, "ten": 10,
+	"five": 5, "forty": 40, "fifty": 50,
+}
+
+// numberAt reads a count: digits, a number word, "a couple (of)", "a few".
+func numberAt(ws []cword, i int) (float64, int) {
+	w := wordAt(ws, i)
+	if w == "" {
+		return 0, 0
+	}
+	if isDigits(w) {
+		v, err := strconv.Atoi(w)
+		if err != nil || v > 10000 {
+			return 0, 0
+		}
+		return float64(v), 1
+	}
+	if v, ok := countWords[w]; ok {
+		return v, 1
+	}
+	if w == "a" || w == "couple" {
+		j := i
+		if w == "a" {
+			j++
+		}
+		switch wordAt(ws, j) {
+		case "couple":
+			if wordAt(ws, j+1) == "of" {
+				return 2, j + 2 - i
+			}
+			return 2, j + 1 - i
+		case "few":
+			return 3, j + 1 - i
+		}
+	}
+	if w == "few" {
+		return 3, 1
+	}
+	return 0, 0
+}
+
+var countWords = map[string]float64{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+	"thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90,
+}
+
+func weekdayOf(w string) int {
+	switch w {
+	case "sunday":
+		return 0
+	case "monday":
+		return 1
+	case "tuesday":
+		return 2
+	case "wednesday":
+		return 3
+	case "thursday":
+		return 4
+	case "friday":
+		return 5
+	case "saturday":
+		return 6
+	}
+	return -1
+}
+
+var months = map[string]time.Month{
+	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "april": 4, "may": 5, "june": 6,
+	"july": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10,
+	"november": 11, "nov": 11, "december": 12, "dec": 12,
+}
+
+// monthOf: a month name followed by a day ("March 3rd", "May 4"); a month
+// alone ("in May") is no date, and "may" is usually a verb.
+func monthOf(ws []cword, i int) time.Month {
+	m, ok := months[ws[i].lower]
+	if !ok || ws[i].punct != 0 {
+		return 0
+	}
+	if d, _ := dayNumberAt(ws, i+1, true); d == 0 {
+		return 0
+	}
+	return m
+}
+
+// monthDay: "March 3rd", "March 3".
+func (sc *cueScanner) monthDay(i int, m time.Month) int {
+	d, n := dayNumberAt(sc.ws, i+1, true)
+	sc.setMonthDay(m, d)
+	return 1 + n
+}
+
+// ordinalDate: "the 12th", "the 3rd of March", "the twelfth of May". A word
+// ordinal alone ("the first batch") is a date only after "on".
+func (sc *cueScanner) ordinalDate(i int) int {
+	ws := sc.ws
+	d, n := dayNumberAt(ws, i+1, false)
+	if d == 0 {
+		return 0
+	}
+	j := i + 1 + n
+	if wordAt(ws, j) == "of" {
+		if m, ok := months[wordAt(ws, j+1)]; ok {
+			sc.setMonthDay(m, d)
+			return j + 2 - i
+		}
+		// "the 15th of next month", "the 3rd of this month"
+		if mod := wordAt(ws, j+1); (mod == "next" || mod == "this") && wordAt(ws, j+2) == "month" {
+			first := time.Date(sc.ref.Year(), sc.ref.Month(), 1, 0, 0, 0, 0, sc.ref.Location())
+			if mod == "next" {
+				first = first.AddDate(0, 1, 0)
+			}
+			sc.setMonthDayYear(first.Year(), first.Month(), d)
+			return j + 3 - i
+		}
+	}
+	digits := isDigits(strings.TrimRight(ws[i+1].lower, "stndrh"))
+	prev := wordAt(ws, i-1)
+	if !digits && prev != "on" && weekdayOf(prev) < 0 {
+		return 0
+	}
+	// the next occurrence of that day of the month
+	ref := sc.ref
+	for k := 0; k < 12; k++ {
+		first := time.Date(ref.Year(), ref.Month()+time.Month(k), 1, 0, 0, 0, 0, ref.Location())
+		if d > daysIn(first) || k == 0 && d < ref.Day() {
+			continue
+		}
+		sc.setMonthDayYear(first.Year(), first.Month(), d)
+		break
+	}
+	return j - i
+}
+
+// dayNumberAt reads a day of the month: "3rd", "12th", "twelfth", or (when
+// bare is allowed, after a month name) "3".
+func dayNumberAt(ws []cword, i int, bare bool) (int, int) {
+	w := wordAt(ws, i)
+	if w == "" {
+		return 0, 0
+	}
+	if d, ok := ordinalWords[w]; ok {
+		return d, 1
+	}
+	num := w
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if strings.HasSuffix(w, suf) {
+			num = w[:len(w)-2]
+			break
+		}
+	}
+	if num == w && !bare {
+		return 0, 0
+	}
+	if !isDigits(num) || len(num) > 2 {
+		return 0, 0
+	}
+	d, _ := strconv.Atoi(num)
+	if d < 1 || d > 31 {
+		return 0, 0
+	}
+	return d, 1
+}
+
+var ordinalWords = map[string]int{
+	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+	"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+	"fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
+	"nineteenth": 19, "twentieth": 20, "twenty-first": 21, "twenty-second": 22, "twenty-third": 23,
+	"twenty-fourth": 24, "twenty-fifth": 25, "twenty-sixth": 26, "twenty-seventh": 27,
+	"twenty-eighth": 28, "twenty-ninth": 29, "thirtieth": 30, "thirty-first": 31,
+}
+
+// setMonthDay dates the next occurrence of month/day, today included.
+func (sc *cueScanner) setMonthDay(m time.Month, d int) {
+	ref := sc.ref
+	y := ref.Year()
+	if m < ref.Month() || m == ref.Month() && d < ref.Day() {
+		y++
+	}
+	sc.setMonthDayYear(y, m, d)
+}
+
+func (sc *cueScanner) setMonthDayYear(y int, m time.Month, d int) {
+	if d > daysIn(time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)) {
+		return // "February 30th"
+	}
+	if sc.c.date && !sc.c.fromWeekday {
+		return
+	}
+	sc.c.date, sc.c.fromWeekday = true, false
+	sc.c.y, sc.c.mon, sc.c.day = y, m, d
+}
+
+func daysIn(first time.Time) int {
+	return time.Date(first.Year(), first.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// isoDate: 2026-03-14.
+func (sc *cueScanner) isoDate(i int) int {
+	w := sc.ws[i].lower
+	if len(w) != 10 || w[4] != '-' || w[7] != '-' {
+		return 0
+	}
+	y, e1 := strconv.Atoi(w[:4])
+	m, e2 := strconv.Atoi(w[5:7])
+	d, e3 := strconv.Atoi(w[8:])
+	if e1 != nil || e2 != nil || e3 != nil || m < 1 || m > 12 || d < 1 {
+		return 0
+	}
+	sc.setMonthDayYear(y, time.Month(m), d)
+	return 1
+}
+
+// resolved is a cue turned into an instant.
+type resolved struct {
+	at       time.Time // UTC
+	clock    bool      // a time of day was said (clock or day part)
+	rangeMin int
+}
+
+// resolve turns the cue into a UTC instant, relative to start (the
+// conversation's start) in loc. ok is false when the cue names no time.
+func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
+	if c.recurring && !c.date && !c.clock && !c.rel {
+		return resolved{}, false
+	}
+	if c.rel {
+		return resolved{at: start.Add(c.offset).UTC(), clock: true}, true
+	}
+	if !c.date && !c.clock && c.part == 0 {
+		return resolved{}, false
+	}
+	ref := start.In(loc)
+	y, m, d := ref.Year(), ref.Month(), ref.Day()
+	if c.date {
+		y, m, d = c.y, c.mon, c.day
+	}
+	h, mi := 23, 59
+	switch {
+	case c.clock:
+		h, mi = c.hour, c.min
+		switch {
+		case c.meridiem == 'p' && h < 12:
+			h += 12
+		case c.meridiem == 'a' && h == 12:
+			h = 0
+		case c.meridiem == 0 && h >= 1 && h < 12:
+			switch {
+			case c.pmHint || c.part == afternoonHour || c.part == eveningHour:
+				h += 12
+			case c.amHint || c.part == morningHour:
+			case h <= 6:
+				h += 12
+			}
+		}
+	case c.part > 0:
+		h, mi = c.part, 0
+	case c.deadline:
+		h, mi = c.defH, c.defMin
+	}
+	t := time.Date(y, m, d, h, mi, 0, 0, loc)
+	if !c.date && t.Before(ref) {
+		t = time.Date(y, m, d+1, h, mi, 0, 0, loc)
+	}
+	return resolved{at: t.UTC(), clock: c.clock || c.part > 0, rangeMin: c.rangeMin}, true
+}
