@@ -89,11 +89,13 @@ func embedTurns(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTur
 // over the whole stream: the share of turns whose is_user is right, and
 // whether a live label ever took two people. Measured (docs/speakers.md):
 // 97.7 % clean and 93.0 % with noise over the 128 turns; each owner at
-// least 75 % clean, 68.8 % with noise (June, whose profile lies nearer
-// the Russian voice's noisy turns than some of her own); the owner's first
-// turn marked in 8 and 6 of the 8 sessions. The floors are the issue's
-// targets for the whole and what was measured for the rest. (Labels that
-// took two people are logged, not enforced: 3 clean, 6 with noise.)
+// least 93.8 % clean; with noise 100 % for every owner but June (fr), 68.8
+// and 75 %: her clean profile lies 0.021–0.044 from her own noisy turns
+// and 0.025–0.039 from the Russian voice's. The owner's first turn is
+// marked in 8 and 6 of the 8 sessions. The floors are the targets
+// (95 % clean, 90 % with noise) for the whole and for each owner, June's
+// noisy figure apart. (Labels that took two people are logged, not
+// enforced: 3 clean, 6 with noise.)
 func TestLiveRealVoices(t *testing.T) {
 	ex := speaker.NewBuiltin()
 	for _, tc := range []struct {
@@ -101,8 +103,9 @@ func TestLiveRealVoices(t *testing.T) {
 		snr        float64
 		floor      float64 // over every owner's turns
 		ownerFloor float64 // each owner's
+		juneFloor  float64 // June's (fr), the known weak owner with noise
 		firstFloor int     // owners whose first turn was marked, of 8
-	}{{"clean", 0, 0.95, 0.75, 8}, {"20 dB noise", 20, 0.90, 0.65, 6}} {
+	}{{"clean", 0, 0.95, 0.93, 0.93, 8}, {"20 dB noise", 20, 0.90, 0.90, 0.65, 6}} {
 		t.Run(tc.name, func(t *testing.T) {
 			right, total, firsts, merges := 0, 0, 0, 0
 			for _, voices := range realStreams {
@@ -117,8 +120,12 @@ func TestLiveRealVoices(t *testing.T) {
 					merges += len(r.merged)
 					t.Logf("owner %s: is_user %d/%d, first turn marked %v, %d labels, merged %v |%s", realVoices[owner].name,
 						r.right, r.turns, r.firstMarked, r.labels, r.merged, r.trace)
-					if acc := float64(r.right) / float64(r.turns); acc < tc.ownerFloor {
-						t.Errorf("owner %s: is_user right for %.1f %% of turns, floor %.0f %%", realVoices[owner].name, 100*acc, 100*tc.ownerFloor)
+					floor := tc.ownerFloor
+					if realVoices[owner].name == "fr" {
+						floor = tc.juneFloor
+					}
+					if acc := float64(r.right) / float64(r.turns); acc < floor {
+						t.Errorf("owner %s: is_user right for %.1f %% of turns, floor %.0f %%", realVoices[owner].name, 100*acc, 100*floor)
 					}
 				}
 			}
