@@ -35,7 +35,7 @@ func Cluster(embs [][]float32, weights []float64, short []bool, threshold float6
 		}
 	}
 	d := distances(centre(sub, subW))
-	cuts := averageLinkage(d)
+	cuts := averageLinkage(d, maxSpeakers)
 	best, bestSil := 1, minSilhouette
 	for k := 2; k <= min(len(long)-1, maxSpeakers); k++ {
 		// A cut that leaves a speaker with a single segment must score

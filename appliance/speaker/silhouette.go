@@ -1,61 +1,67 @@
 package speaker
 
+import "math"
+
 // The pieces of Cluster's choice of the number of speakers.
 
 // averageLinkage clusters items by average-linkage agglomeration on the
-// distance matrix d, and returns the labels for every cluster count k
-// (cuts[k], k = 1..n).
-func averageLinkage(d [][]float64) map[int][]int {
+// distance matrix d, and returns the labels for every cluster count k up
+// to most (cuts[k]). The linkage between groups is kept in a matrix and
+// updated as groups merge (the average of the merged groups' linkages,
+// weighted by their sizes), so a merge costs a scan of the matrix.
+func averageLinkage(d [][]float64, most int) map[int][]int {
 	n := len(d)
-	members := make([][]int, n)
-	for i := range members {
-		members[i] = []int{i}
+	link := make([][]float64, n)
+	for i := range link {
+		link[i] = append([]float64(nil), d[i]...)
 	}
+	size := make([]int, n)
+	group := make([]int, n) // each item's group (the index of its first item)
 	alive := make([]bool, n)
-	for i := range alive {
-		alive[i] = true
-	}
-	link := func(a, b int) float64 {
-		var s float64
-		for _, i := range members[a] {
-			for _, j := range members[b] {
-				s += d[i][j]
-			}
-		}
-		return s / float64(len(members[a])*len(members[b]))
+	for i := range n {
+		size[i], group[i], alive[i] = 1, i, true
 	}
 	cuts := map[int][]int{}
 	snapshot := func(k int) {
+		if k > most {
+			return
+		}
+		ids := map[int]int{}
 		labels := make([]int, n)
-		c := 0
-		for a := range n {
-			if !alive[a] {
-				continue
+		for i, g := range group {
+			if _, ok := ids[g]; !ok {
+				ids[g] = len(ids)
 			}
-			for _, i := range members[a] {
-				labels[i] = c
-			}
-			c++
+			labels[i] = ids[g]
 		}
 		cuts[k] = labels
 	}
 	snapshot(n)
 	for k := n; k > 1; k-- {
-		ba, bb, best := -1, -1, 3.0
+		ba, bb, best := -1, -1, math.Inf(1)
 		for a := range n {
 			if !alive[a] {
 				continue
 			}
 			for b := a + 1; b < n; b++ {
-				if alive[b] {
-					if l := link(a, b); l < best {
-						ba, bb, best = a, b, l
-					}
+				if alive[b] && link[a][b] < best {
+					ba, bb, best = a, b, link[a][b]
 				}
 			}
 		}
-		members[ba] = append(members[ba], members[bb]...)
+		for c := range n {
+			if alive[c] && c != ba && c != bb {
+				l := (float64(size[ba])*link[ba][c] + float64(size[bb])*link[bb][c]) / float64(size[ba]+size[bb])
+				link[ba][c], link[c][ba] = l, l
+			}
+		}
+		size[ba] += size[bb]
 		alive[bb] = false
+		for i, g := range group {
+			if g == bb {
+				group[i] = ba
+			}
+		}
 		snapshot(k - 1)
 	}
 	return cuts
