@@ -36,6 +36,9 @@ if [ "$mode" = test ]; then
   # festvox-kallpc16k, festvox-kdlpc16k (male voices) and espeak-ng: the
   # speaker tests' other voices.
   PACKAGES+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k espeak-ng sox ffmpeg opus-tools liblc3-tools)
+  # asterisk-core-sounds-*-g722: recorded human voices (four people, five
+  # languages) for the speaker tests on real speech (appliance/speaker).
+  PACKAGES+=(asterisk-core-sounds-en-g722 asterisk-core-sounds-es-g722 asterisk-core-sounds-fr-g722 asterisk-core-sounds-it-g722 asterisk-core-sounds-ru-g722)
   # strace observes that a default appliance connects nowhere; iproute2 and
   # util-linux build the network namespaces the mDNS tests run in; zbar-tools
   # reads the pairing QR code back.

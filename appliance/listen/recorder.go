@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/speaker"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 )
 
@@ -26,7 +27,7 @@ type recorder struct {
 	heldSince time.Time
 
 	voices      map[int]*speakerVoice
-	clusters    []*voiceCluster
+	tracker     *speaker.Tracker // the session's voices, when it tells them apart itself
 	lastSpeaker int
 	suggestions []personSuggestion // recognised people to suggest after the send
 }

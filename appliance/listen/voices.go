@@ -25,6 +25,9 @@ type Household interface {
 	Threshold() float64
 	Identify(ctx context.Context, pcm []int16) (speaker.Identity, error)
 	Learn(ctx context.Context, personID, personName string, pcm []int16) error
+	// Tracker tells one session's voices apart, anchored on the owner's
+	// profile.
+	Tracker() *speaker.Tracker
 }
 
 // Voices gives a session its user's household.
@@ -201,6 +204,15 @@ func (s *session) identifySpeaker(ctx context.Context, spk int, v *speakerVoice)
 		s.srv.d.Logger.Debug("spk not identified", "user", s.user, "speaker", spk, "err", err)
 		return
 	}
+	if s.diarizing && s.rec.tracker != nil {
+		// The tracker judged each of this speaker's segments against the
+		// profile on its own; ten seconds of a guest who sounds like the
+		// owner must not make them the owner after all.
+		id.Owner = s.rec.tracker.Owner(spk)
+		if id.Owner {
+			id.PersonID, id.PersonName = "", ""
+		}
+	}
 	v.known, v.isUser = true, id.Owner
 	s.srv.d.Logger.Debug("spk identified", "user", s.user, "speaker", spk, "is_user", id.Owner,
 		"person_id", id.PersonID, "distance", id.Distance)
@@ -290,30 +302,23 @@ func (s *session) learnVoice(ctx context.Context, spk int, personID, personName 
 // A live session on a route that names no speakers tells voices apart
 // itself, online: each new segment's speech (a second or more) is embedded
 // as it is flushed (the built-in extractor takes about 2 ms per second of
-// speech) and joins the nearest speaker heard so far, or becomes a new one;
-// a shorter segment stays with the speaker before it.
+// speech) and placed by the session's speaker.Tracker: the owner's when
+// that segment's own voice is the profile's (so a guest is never made the
+// owner by a label that drifted, and the owner's first segment is marked
+// at once), else the nearest voice heard so far or a new one. A shorter
+// segment stays with the speaker before it.
 
 // diarizeWait bounds one embedding in the flush.
 const diarizeWait = 150 * time.Millisecond
 
-// voiceCluster is one speaker the session has heard.
-type voiceCluster struct {
-	sum []float64
-}
-
-func (c *voiceCluster) centroid() []float32 {
-	out := make([]float32, len(c.sum))
-	for i, v := range c.sum {
-		out[i] = float32(v)
-	}
-	return out
-}
-
-// diarize gives fresh segments (stream time) speaker ids by voice. Called
-// with s.flushMu held.
+// diarize gives fresh segments (stream time) speaker ids by voice, and
+// is_user from the tracker's decision. Called with s.flushMu held.
 func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegment) {
 	if !s.diarizing {
 		return
+	}
+	if s.rec.tracker == nil {
+		s.rec.tracker = s.household.Tracker()
 	}
 	for i := range fresh {
 		seg := &fresh[i]
@@ -325,29 +330,13 @@ func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegme
 			e, err := s.household.Embed(ectx, pcm)
 			cancel()
 			if err == nil {
-				spk = s.nearestCluster(e, float64(len(pcm))/sampleRate)
+				spk, _ = s.rec.tracker.Add(e, float64(len(pcm))/sampleRate)
 			}
 		}
 		s.rec.lastSpeaker = spk
 		seg.SpeakerID, seg.Speaker = spk, fmt.Sprintf("SPEAKER_%02d", spk)
-	}
-}
-
-// nearestCluster returns the speaker whose voice e is within the
-// threshold of (the nearest), adding e to it; else a new speaker.
-func (s *session) nearestCluster(e []float32, weight float64) int {
-	best, bd := -1, s.household.Threshold()
-	for i, c := range s.rec.clusters {
-		if d := speaker.Distance(c.centroid(), e); d < bd {
-			best, bd = i, d
+		if s.household.HasProfile() && s.rec.tracker.Owner(spk) {
+			seg.IsUser, seg.SpeechProfileProcessed = true, true
 		}
 	}
-	if best < 0 {
-		s.rec.clusters = append(s.rec.clusters, &voiceCluster{sum: make([]float64, len(e))})
-		best = len(s.rec.clusters) - 1
-	}
-	for k, v := range e {
-		s.rec.clusters[best].sum[k] += weight * float64(v)
-	}
-	return best
 }

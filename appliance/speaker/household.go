@@ -86,6 +86,10 @@ func (h *Household) Embed(ctx context.Context, pcm []int16) ([]float32, error) {
 // Threshold is the extractor's same-voice distance.
 func (h *Household) Threshold() float64 { return h.ex.Threshold() }
 
+// Tracker starts the voice tracking of one live session, anchored on the
+// owner's profile when there is one.
+func (h *Household) Tracker() *Tracker { return NewTracker(h.ex, h.owner) }
+
 // HasProfile reports whether the owner's speech profile is known.
 func (h *Household) HasProfile() bool { return h.owner != nil }
 

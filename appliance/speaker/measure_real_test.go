@@ -1,0 +1,92 @@
+package speaker_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance/speaker"
+)
+
+// TestMeasureRealVoices (HEARTH_SPEAKER_MEASURE=1) prints the figures
+// docs/speakers.md records on the recorded voices: is_user per turn with
+// the live labelling hearth used before speaker.Tracker (a segment joined
+// the nearest voice within the profile threshold, 0.046, and a voice was
+// judged once, on up to 10 s of its speech as soon as it had 2 s), and
+// offline diarization (speaker.Cluster) of one voice alone and of the
+// four-person streams: speakers found and confusion.
+func TestMeasureRealVoices(t *testing.T) {
+	if os.Getenv("HEARTH_SPEAKER_MEASURE") == "" {
+		t.Skip("a measurement: HEARTH_SPEAKER_MEASURE=1")
+	}
+	ex := speaker.NewBuiltin()
+	ctx := context.Background()
+	for _, snr := range []float64{0, 20} {
+		for _, voices := range [][]int{{0}, {1}, {2}, {3}, {4}} {
+			pcm, turns := realConversation(t, voices, 4, snr)
+			embs := embedTurns(t, ex, pcm, turns)
+			der, found := offline(ex, turns, embs)
+			t.Logf("snr %2.0f offline, voices %v: %d speakers found of %d, confusion %.1f %%", snr, voices, found, len(voices), 100*der)
+		}
+		right, total := 0, 0
+		for _, voices := range realStreams {
+			pcm, turns := realConversation(t, voices, 4, snr)
+			embs := embedTurns(t, ex, pcm, turns)
+			for _, owner := range voices {
+				prof, _ := ex.Embed(ctx, realProfile(t, owner))
+				r := 0
+				var sums [][]float64
+				var spans [][]realTurn
+				var speech []float64
+				var decided []int // -1 undecided, 0 guest, 1 owner
+				labels := make([]int, len(turns))
+				for i, tr := range turns {
+					best, bd := -1, ex.Threshold()
+					for l, s := range sums {
+						c := make([]float32, len(s))
+						for k, v := range s {
+							c[k] = float32(v)
+						}
+						if d := speaker.Distance(c, embs[i]); d < bd {
+							best, bd = l, d
+						}
+					}
+					if best < 0 {
+						sums = append(sums, make([]float64, len(embs[i])))
+						spans, speech, decided = append(spans, nil), append(speech, 0), append(decided, -1)
+						best = len(sums) - 1
+					}
+					secs := float64(tr.end-tr.start) / 16000
+					for k, v := range embs[i] {
+						sums[best][k] += secs * float64(v)
+					}
+					spans[best] = append(spans[best], tr)
+					speech[best] += secs
+					labels[i] = best
+					if decided[best] < 0 && speech[best] >= 2 {
+						var p []int16
+						for _, sp := range spans[best] {
+							p = append(p, pcm[sp.start:sp.end]...)
+						}
+						p = p[:min(len(p), 10*16000)]
+						e, _ := ex.Embed(ctx, p)
+						decided[best] = 0
+						if speaker.Distance(prof, e) < ex.Threshold() {
+							decided[best] = 1
+						}
+					}
+				}
+				for i, tr := range turns {
+					if (decided[labels[i]] == 1) == (realVoices[tr.voice].person == realVoices[owner].person) {
+						r++
+					}
+				}
+				t.Logf("snr %2.0f before, owner %s: is_user %d/%d, %d labels", snr, realVoices[owner].name, r, len(turns), len(sums))
+				right, total = right+r, total+len(turns)
+			}
+			der, found := offline(ex, turns, embs)
+			t.Logf("snr %2.0f offline, voices %v: %d speakers found of %d, confusion %.1f %%", snr, voices, found, len(voices), 100*der)
+		}
+		t.Logf("snr %2.0f before: is_user right for %.1f %% of %d turns", snr, 100*float64(right)/float64(total), total)
+	}
+}

@@ -1,0 +1,130 @@
+package speaker
+
+// Tracker tells the voices of one live session apart, segment by segment,
+// and says of each segment whether it is the owner's. The owner's
+// profile is the session's anchor: a segment is the owner's when its own
+// embedding is within the segment threshold of the profile and nearer to
+// it than to any other voice heard so far, whatever label earlier
+// segments took, so a guest whose turns drift towards the owner's label
+// is never marked as the owner by that label, and the owner's first
+// segment is marked like every other. Segments that are not the owner's
+// join the nearest other voice within the label distance, or start a new
+// one: the owner's label never takes another voice in.
+//
+// A Tracker is not safe for concurrent use (a session's flushes run one
+// at a time).
+type Tracker struct {
+	owner    []float32 // the owner's profile; nil without one
+	ownerTh  float64   // one segment against the profile
+	labelTh  float64   // one segment against a voice heard in the session
+	ownerLbl int       // the owner's label, -1 until they speak
+	voices   []*trackVoice
+}
+
+type trackVoice struct {
+	sum   []float64
+	owner bool
+}
+
+func (v *trackVoice) centroid() []float32 {
+	out := make([]float32, len(v.sum))
+	for i, x := range v.sum {
+		out[i] = float32(x)
+	}
+	return out
+}
+
+func (v *trackVoice) add(e []float32, w float64) {
+	if v.sum == nil {
+		v.sum = make([]float64, len(e))
+	}
+	for i, x := range e {
+		v.sum[i] += w * float64(x)
+	}
+}
+
+// profileWeight is how many seconds of the owner's voice the profile
+// counts for in their voice as the session hears it.
+const profileWeight = 10.0
+
+// NewTracker starts a session's tracker for an extractor's embeddings,
+// anchored on the owner's profile (nil: no profile, voices are only told
+// apart).
+func NewTracker(ex Extractor, owner []float32) *Tracker {
+	th := segmentThreshold(ex)
+	return &Tracker{owner: owner, ownerTh: th, labelTh: th, ownerLbl: -1}
+}
+
+// segmentThresholder is an extractor whose single segments are judged by
+// a tighter distance than a profile against longer speech: the built-in
+// extractor's.
+type segmentThresholder interface{ SegmentThreshold() float64 }
+
+func segmentThreshold(ex Extractor) float64 {
+	if s, ok := ex.(segmentThresholder); ok {
+		return s.SegmentThreshold()
+	}
+	return ex.Threshold()
+}
+
+// Add places one segment's embedding (secs of speech in it): its speaker
+// label (0 for the first voice heard, then in order of first hearing) and
+// whether it is the owner's voice.
+func (t *Tracker) Add(e []float32, secs float64) (label int, owner bool) {
+	if t.owner != nil {
+		owner = t.ownerLike(e)
+	}
+	if owner {
+		if t.ownerLbl < 0 {
+			v := &trackVoice{owner: true}
+			// The profile weighs as profileWeight seconds of the owner's
+			// voice in the session: one segment wrongly taken for the
+			// owner's cannot pull their voice towards another's.
+			v.add(t.owner, profileWeight)
+			t.voices = append(t.voices, v)
+			t.ownerLbl = len(t.voices) - 1
+		}
+		t.voices[t.ownerLbl].add(e, secs)
+		return t.ownerLbl, true
+	}
+	best, bd := -1, t.labelTh
+	for i, v := range t.voices {
+		if v.owner {
+			continue
+		}
+		if d := Distance(v.centroid(), e); d < bd {
+			best, bd = i, d
+		}
+	}
+	if best < 0 {
+		t.voices = append(t.voices, &trackVoice{})
+		best = len(t.voices) - 1
+	}
+	t.voices[best].add(e, secs)
+	return best, false
+}
+
+// ownerLike: within the segment threshold of the profile, and nearer
+// the owner than any other voice of the session. Once the owner has
+// spoken, "nearer the owner" is measured from their own segments in this
+// session, heard through the same microphone and noise as the others
+// (the profile, recorded in quiet, lies farther from every noisy segment
+// than the noisy segments lie from each other).
+func (t *Tracker) ownerLike(e []float32) bool {
+	d := Distance(t.owner, e)
+	if d >= t.ownerTh {
+		return false
+	}
+	if t.ownerLbl >= 0 {
+		d = Distance(t.voices[t.ownerLbl].centroid(), e)
+	}
+	for _, v := range t.voices {
+		if !v.owner && Distance(v.centroid(), e) < d {
+			return false
+		}
+	}
+	return true
+}
+
+// Owner reports whether label is the owner's.
+func (t *Tracker) Owner(label int) bool { return label >= 0 && label == t.ownerLbl }

@@ -1,0 +1,93 @@
+package speaker_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance/speaker"
+)
+
+// vec is an embedding pointing mostly along axis a, leaning by lean
+// towards axis b (cosine distance to the pure axis a grows with lean).
+func vec(a, b int, lean float32) []float32 {
+	v := make([]float32, 8)
+	v[a], v[b] = 1, lean
+	return v
+}
+
+// TestTrackerDecidesEachSegment: the owner is decided segment by segment
+// against the profile (the owner's first segment marked; a guest who sounds
+// a little like the owner but nearer a voice already heard is not), guests
+// never join the owner's label, and without a profile voices are only told
+// apart. The threshold here is an HTTP extractor's (no segment threshold
+// of its own): 0.1.
+func TestTrackerDecidesEachSegment(t *testing.T) {
+	ex := speaker.WithThreshold(speaker.NewBuiltin(), 0.1)
+	owner := from(0)
+	type seg struct {
+		e         []float32
+		label     int
+		isOwner   bool
+		whoIsThis string
+	}
+	for _, tc := range []struct {
+		name    string
+		profile []float32
+		segs    []seg
+	}{
+		{"owner first, then a guest", owner, []seg{
+			{from(0.02), 0, true, "the owner's first segment"},
+			{vec(2, 3, 0), 1, false, "a guest far from the owner"},
+			{from(0.03), 0, true, "the owner again"},
+			{vec(2, 3, 0.1), 1, false, "the guest again"},
+		}},
+		{"a guest near the owner", owner, []seg{
+			{from(0.15), 0, false, "a guest 0.15 from the profile"},
+			{from(0.08), 0, false, "the guest again, 0.08 from the profile but 0.012 from their first segment"},
+			{from(0.01), 1, true, "the owner"},
+		}},
+		{"no profile", nil, []seg{
+			{from(0), 0, false, "a voice"},
+			{vec(2, 3, 0), 1, false, "another"},
+			{from(0.05), 0, false, "the first again"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tk := speaker.NewTracker(ex, tc.profile)
+			for i, s := range tc.segs {
+				label, isOwner := tk.Add(s.e, 2)
+				if label != s.label || isOwner != s.isOwner {
+					t.Errorf("segment %d (%s): label %d owner %v, want %d %v", i, s.whoIsThis, label, isOwner, s.label, s.isOwner)
+				}
+				if tk.Owner(label) != isOwner {
+					t.Errorf("segment %d: Owner(%d) %v", i, label, tk.Owner(label))
+				}
+			}
+		})
+	}
+}
+
+// from is a unit embedding at cosine distance d from the profile (axis 0),
+// turned towards axis 1: two of them are as far apart as their angles.
+func from(d float64) []float32 {
+	v := make([]float32, 8)
+	v[0], v[1] = float32(1-d), float32(math.Sqrt(1-(1-d)*(1-d)))
+	return v
+}
+
+// TestTrackerUsesTheSegmentThreshold: the built-in extractor judges single
+// segments by its segment threshold (0.030), not its profile threshold
+// (0.046): a segment 0.04 from the profile is not the owner's.
+func TestTrackerUsesTheSegmentThreshold(t *testing.T) {
+	ex := speaker.NewBuiltin()
+	profile := from(0)
+	for _, tc := range []struct {
+		d     float64
+		owner bool
+	}{{0.02, true}, {0.04, false}} {
+		tk := speaker.NewTracker(ex, profile)
+		if _, owner := tk.Add(from(tc.d), 3); owner != tc.owner {
+			t.Errorf("a segment %.2f from the profile: owner %v, want %v", tc.d, owner, tc.owner)
+		}
+	}
+}
