@@ -2,8 +2,8 @@ package pipeline
 
 import "strings"
 
-// The built-in discard heuristic stands in for the reference's LLM tier
-// (reference-facts §7). KEEP means tasks, plans, questions needing
+// The built-in discard heuristic stands in for the reference's LLM tier,
+// whose prompt reads: KEEP means tasks, plans, questions needing
 // follow-up and personal facts; DISCARD means greetings, acknowledgements,
 // fragments and Siri-like one-liners. Because a false discard hides
 // something the user wanted, any keep cue wins over brevity.
