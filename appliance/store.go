@@ -121,8 +121,8 @@ type Extractor interface {
 const MaxMemoriesPerConversation = 2
 
 // Memory categories, the reference's primary three: system for facts about
-// the user, interesting for someone else's advice, manual for what the user
-// typed.
+// the user, interesting for someone else's advice, manual for memories
+// added by hand.
 const (
 	MemorySystem      = "system"
 	MemoryInteresting = "interesting"

@@ -164,8 +164,8 @@ func utteranceOverview(segs []appliance.TranscriptSegment) string {
 }
 
 // discard applies the reference's discard rules in order (text integrations
-// and force_process keep, then the rules tier, then the extractor) and names
-// the deciding rule.
+// and force_process keep; then length, filler-only and empty transcripts;
+// then the extractor) and names the deciding rule.
 func (p *Pipeline) discard(ctx context.Context, c *appliance.Conversation, in appliance.TranscriptInput, opt Options) (bool, string) {
 	switch {
 	case c.Source.IsTextIntegration():
