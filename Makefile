@@ -138,7 +138,15 @@ bench-words-lost: build ## Words lost when a live recording ends the hard way (c
 	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios words-lost -words-sentences $(or $(SENTENCES),100)
 
 .PHONY: check
-check: fmt-check vet test ## What CI runs: formatting, vet, tests
+check: fmt-check vet staticcheck test ## What CI runs: formatting, vet, staticcheck, tests
+
+# Pinned; go run fetches it from the Go proxy on first use. The build tags
+# come from GOFLAGS above, so the cgo-only files are checked too.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: staticcheck
+staticcheck: ## staticcheck over every package
+	go run $(STATICCHECK) ./...
 
 .PHONY: vet
 vet: ## go vet

@@ -65,7 +65,7 @@ type Structured struct {
 	Events      []Event      `json:"events"`
 }
 
-// DefaultEmoji is the emoji of an empty structure (reference-facts §1.5).
+// DefaultEmoji is the emoji of an empty structure, the reference's default.
 const DefaultEmoji = "🧠"
 
 // EmptyStructured is the structure of a conversation not yet processed.
@@ -96,7 +96,8 @@ type Event struct {
 	Created     bool      `json:"created"`
 }
 
-// Event durations (reference-facts §1.5): default 30 minutes, capped at 180.
+// Event durations, as the reference's structuring step sets them: default
+// 30 minutes, capped at 180.
 const (
 	DefaultEventMinutes = 30
 	MaxEventMinutes     = 180

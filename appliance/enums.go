@@ -1,7 +1,7 @@
 package appliance
 
 // ConversationSource says what captured a conversation. The twenty spellings
-// are part of the wire contract (reference-facts §1.1).
+// are the reference's and part of the wire contract.
 type ConversationSource string
 
 // The conversation sources, exactly as clients send them.
@@ -48,7 +48,7 @@ func ParseConversationSource(s string) ConversationSource {
 }
 
 // IsTextIntegration reports whether a source is a text integration, whose
-// conversations are never discarded (reference-facts §7).
+// conversations the reference never discards.
 func (s ConversationSource) IsTextIntegration() bool {
 	return s == SourceWorkflow || s == SourceExternalIntegration
 }
@@ -59,7 +59,7 @@ type Category string
 // CategoryOther is the fallback for anything outside the enum.
 const CategoryOther Category = "other"
 
-// Categories lists the 33 wire values (reference-facts §1.4). Note the wire
+// Categories lists the reference's 33 wire values. Note the wire
 // value "romantic" and the odd-looking "real": both are the reference's.
 var Categories = []Category{
 	"personal", "education", "health", "finance", "legal", "philosophy", "spiritual", "science",
@@ -89,7 +89,9 @@ func NormalizeCategory(s string) Category {
 // ConversationStatus is the processing state of a conversation.
 type ConversationStatus string
 
-// Conversation states (service-interface "States and transitions").
+// Conversation states: a recording is in_progress until it ends (the
+// client's POST /v1/conversations or the silence timeout), then processing,
+// then completed, or failed and retried into processing again.
 const (
 	StatusInProgress ConversationStatus = "in_progress"
 	StatusProcessing ConversationStatus = "processing"

@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// Meeting-treatment thresholds (reference-facts §2.4).
+// Meeting-treatment thresholds: the reference gives a desktop meeting that
+// treatment only when it lasted five minutes with a minute of speech in it.
 const (
 	meetingMinDuration = 300 * time.Second
 	meetingMinSpeech   = 60 * time.Second

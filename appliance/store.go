@@ -116,10 +116,13 @@ type Extractor interface {
 	Memories(ctx context.Context, in TranscriptInput) ([]Memory, error)
 }
 
-// MaxMemoriesPerConversation caps extracted memories (reference-facts §7).
+// MaxMemoriesPerConversation caps extracted memories: the reference keeps at
+// most two new memories per conversation.
 const MaxMemoriesPerConversation = 2
 
-// Memory categories (reference-facts §1.9).
+// Memory categories, the reference's primary three: system for facts about
+// the user, interesting for someone else's advice, manual for memories
+// added by hand.
 const (
 	MemorySystem      = "system"
 	MemoryInteresting = "interesting"

@@ -63,7 +63,7 @@ type Key struct {
 // HasScope reports whether the key grants scope.
 func (k *Key) HasScope(scope string) bool { return slices.Contains(k.Scopes, scope) }
 
-// Scope names (reference-facts §2.1).
+// Scope names, spelt as the reference's API keys carry them.
 const (
 	ScopeConversationsRead  = "conversations:read"
 	ScopeConversationsWrite = "conversations:write"

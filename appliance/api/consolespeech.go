@@ -9,7 +9,6 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/providerkeys"
-	"github.com/hearth-appliance/hearth/models"
 )
 
 // ProviderKeys keeps the remote routes' keys the owner enters in the
@@ -19,11 +18,16 @@ type ProviderKeys interface {
 	Set(provider, key string) error
 }
 
-// ModelPuller downloads speech models in the background (models.Puller).
+// ModelPuller downloads speech models in the background. Start fails with
+// ErrModelPulling for a model already downloading; States is the catalog
+// with each model's download, which the console gets as JSON unchanged.
 type ModelPuller interface {
 	Start(name string) error
-	States() []models.ModelState
+	States() any
 }
+
+// ErrModelPulling is a second pull of a model already downloading.
+var ErrModelPulling = errors.New("model already downloading")
 
 // consoleSpeechRoutes serves the speech page: the routes in order and why
 // any is off, the remote vendors' keys (write-only), the models with
@@ -71,7 +75,7 @@ func (s *Server) consoleSpeech(c echo.Context) error {
 			keys = append(keys, providerKeyState{Name: p, Set: set[p], Active: on[p]})
 		}
 	}
-	ms := []models.ModelState{}
+	var ms any = []any{}
 	if s.models != nil {
 		ms = s.models.States()
 	}
@@ -120,7 +124,7 @@ func (s *Server) consolePullModel(c echo.Context) error {
 		return appliance.Errorf(appliance.EUNAVAILABLE, "Models cannot be pulled on this appliance")
 	}
 	switch err := s.models.Start(c.Param("name")); {
-	case errors.Is(err, models.ErrPulling):
+	case errors.Is(err, ErrModelPulling):
 		return appliance.Errorf(appliance.ECONFLICT, "That model is already downloading")
 	case err != nil:
 		return errNotFound("No model by that name in the catalog")

@@ -9,7 +9,8 @@ import (
 )
 
 // devConversation is the developer API's projection of a conversation
-// (reference-facts §2.2). transcript_segments is present only when asked for.
+// (the reference's DeveloperConversation). transcript_segments is present
+// only when asked for.
 type devConversation struct {
 	ID                 string                 `json:"id"`
 	CreatedAt          time.Time              `json:"created_at"`

@@ -52,7 +52,8 @@ type fromSegmentsRequest struct {
 
 // parseFromSegments decodes and validates a create-conversation body. Type
 // and shape errors come first (as a schema validator reports them); only a
-// well-typed request is checked against the rules of reference-facts §2.4.
+// well-typed request is checked against the reference's rules (1 to 500
+// segments, each with text, 0 <= start < end; finished_at after started_at).
 func parseFromSegments(body []byte) (*fromSegmentsRequest, error) {
 	m, err := decodeJSONObject(body)
 	if err != nil {

@@ -9,7 +9,8 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-// Text integrations (reference-facts §2.4, "Other dev routes").
+// Text integrations, with the reference's bounds: 1 to 100,000 characters,
+// and a conversation five minutes long unless finished_at says otherwise.
 const (
 	maxTextChars       = 100_000
 	defaultTextSeconds = 300

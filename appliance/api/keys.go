@@ -11,7 +11,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-// Key management (reference-facts §2.1): the owner, signed in with an ID
+// Key management, as in the reference: the owner, signed in with an ID
 // token, lists, creates and deletes API keys of one family. The raw key is
 // in the create response only; the store keeps its hash.
 

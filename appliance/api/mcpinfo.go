@@ -7,7 +7,8 @@ import (
 )
 
 // mcpInfo serves GET /v1/mcp/sse/info: no credential needed, so an owner
-// can check reachability and read how to connect (reference-facts §3.1).
+// can check reachability and read how to connect; the reference serves the
+// same document.
 func (s *Server) mcpInfo(c echo.Context) error {
 	base := s.public.Base(c.Request())
 	return c.JSON(http.StatusOK, map[string]any{

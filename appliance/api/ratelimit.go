@@ -19,7 +19,7 @@ type Policy struct {
 }
 
 // Policies of the developer API and of the ID-token surfaces, with the
-// reference's numbers (reference-facts §2.1, §2.4). Config.RateLimitBoost
+// reference's names and numbers. Config.RateLimitBoost
 // scales them all.
 var (
 	PolicyDevConversationsWrite = Policy{"dev:conversations", 25, time.Hour}

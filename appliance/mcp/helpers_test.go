@@ -23,7 +23,7 @@ const (
 	tokBob     = "tok-bob"     // another user
 	tokNoScope = "tok-noscope" // Ada, no scopes at all
 	tokReadMem = "tok-readmem" // Ada, memories.read only
-	// keyAda is an MCP API key with the colon scopes of §2.1.
+	// keyAda is an MCP API key with the colon scopes API keys carry.
 	keyAda = "hearth_mcp_0123456789abcdef0123456789abcdef"
 )
 

@@ -2,8 +2,8 @@
 // people to assistants (Claude, ChatGPT, Cursor, local agents) over the
 // Model Context Protocol, as the reference service does at /v1/mcp/sse:
 // streamable HTTP, protocol revision 2025-03-26, stateful sessions, sixteen
-// tools whose arguments, results and JSON-RPC error codes follow
-// reference-facts §3.
+// tools whose arguments, results and JSON-RPC error codes follow the
+// reference's.
 //
 // The transport and protocol are the official go-sdk's. This package puts a
 // thin layer in front of it for what the reference does differently from the

@@ -20,7 +20,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/records"
 )
 
-// JSON-RPC error codes of the reference's MCP server (reference-facts §3.2).
+// JSON-RPC error codes of the reference's MCP server.
 const (
 	CodeInvalidParams     = jsonrpc.CodeInvalidParams  // -32602
 	CodeMethodNotFound    = jsonrpc.CodeMethodNotFound // -32601
@@ -30,8 +30,8 @@ const (
 	CodeGeneric           = -32000
 )
 
-// OAuth scope names of the tools (reference-facts §3.1). API keys carry the
-// colon spelling of §2.1 (memories:read); both are accepted.
+// OAuth scope names of the tools, the reference's. API keys carry the colon
+// spelling (memories:read); both are accepted.
 const (
 	ScopeMemoriesRead      = "memories.read"
 	ScopeMemoriesWrite     = "memories.write"
@@ -42,7 +42,7 @@ const (
 )
 
 // HasScope reports whether granted allows scope, in either spelling. API
-// keys have no people scope (§2.1), so for them conversations:read, which
+// keys have no people scope, so for them conversations:read, which
 // exposes the same speakers' names, stands in for people.read.
 func HasScope(granted []string, scope string) bool {
 	colon := strings.Replace(scope, ".", ":", 1)

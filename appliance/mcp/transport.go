@@ -16,7 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// Messages of the HTTP layer (reference-facts §3.1).
+// Messages of the HTTP layer, worded as the reference's (the challenge says
+// Hearth where the reference says Omi).
 const (
 	msgUnauthorized    = "Invalid or missing API key. Provide via Authorization header."
 	challengeDesc      = "Valid Hearth MCP OAuth bearer token required"

@@ -139,7 +139,9 @@ const (
 	ruleForceProcess    = "force_process"
 )
 
-// discard applies reference-facts §7 in order and names the deciding rule.
+// discard applies the reference's discard rules in order (text integrations
+// and force_process keep; then length, filler-only and empty transcripts;
+// then the extractor) and names the deciding rule.
 func (p *Pipeline) discard(ctx context.Context, c *appliance.Conversation, in appliance.TranscriptInput, opt Options) (bool, string) {
 	switch {
 	case c.Source.IsTextIntegration():
@@ -206,7 +208,8 @@ func discardedStructure(id string) appliance.Structured {
 
 // normalize makes any extractor's output satisfy the contract: a valid
 // category, non-nil lists, event durations defaulted to 30 and capped at 180
-// minutes, and created=false (reference-facts §1.5). Slices are copied so
+// minutes, and created=false, as the reference's structuring step forces
+// them. Slices are copied so
 // the extractor's values are never aliased into the conversation.
 func normalize(s appliance.Structured) appliance.Structured {
 	s.Title = strings.TrimSpace(s.Title)

@@ -184,7 +184,7 @@ func TestProcessBuiltin(t *testing.T) {
 		{"force process fragment", conversation(appliance.SourceOmi, "nice weather today huh"), Options{ForceProcess: true}, false},
 		{"budget meeting", conversation(appliance.SourcePhone, budgetMeeting...), Options{}, false},
 		// Kept by the rules with nothing to title: named by its words, never
-		// discarded (force_process never discards, reference-facts §7).
+		// discarded (force_process never discards, as in the reference).
 		{"force process filler", conversation(appliance.SourceOmi, "okay"), Options{ForceProcess: true}, false},
 	}
 	p := New(NewBuiltin(), nil)

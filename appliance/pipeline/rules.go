@@ -2,7 +2,8 @@ package pipeline
 
 import "github.com/hearth-appliance/hearth/appliance"
 
-// Fixed discard rules of reference-facts §7, applied before any extractor.
+// Fixed discard rules, the reference's rules tier, applied before any
+// extractor.
 const (
 	// keepWordCount: longer transcripts are always kept; the extractor is
 	// never asked.

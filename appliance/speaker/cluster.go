@@ -283,8 +283,7 @@ func mergeClose(embs [][]float32, weights []float64, labels []int, limit float64
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			i = parent[i]
 		}

@@ -16,7 +16,7 @@ type UsageStore interface {
 const BudgetWindow = 24 * time.Hour
 
 // ErrBudgetExhausted is returned once a user has used the day's budget.
-var ErrBudgetExhausted = errors.New("Daily transcription budget exhausted")
+var ErrBudgetExhausted = errors.New("daily transcription budget exhausted")
 
 // Budget is a per-user allowance of transcribed audio per rolling 24 h,
 // shared by the voice-message endpoints (2 h by default, as in the

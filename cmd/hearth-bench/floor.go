@@ -15,8 +15,9 @@ import (
 // sqliteFloor measures the least a create could cost on this machine: one
 // transaction per conversation writing one conversation row and one row
 // per segment, with the appliance's settings (WAL, synchronous=NORMAL, one
-// writer connection) and random UUID keys like the appliance's, from
-// `writers` goroutines for d. It returns transactions per second.
+// writer connection) and the appliance's own keys (appliance.NewID: version
+// 7 UUIDs, led by the time, so the primary-key indexes grow at their right
+// edge), from `writers` goroutines for d. It returns transactions per second.
 func sqliteFloor(ctx context.Context, path string, segments, writers int, d time.Duration) (float64, error) {
 	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate")
 	if err != nil {

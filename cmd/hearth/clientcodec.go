@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
 )
@@ -34,5 +33,3 @@ func pcmFrame(pcm []int16) ([]byte, error) {
 	}
 	return b, nil
 }
-
-var errNoOpusEncoder = fmt.Errorf("this build has no Opus encoder (libopus; make build links it when pkg-config finds opus)")

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	hearthBin = filepath.Join(dir, "hearth")
-	build := exec.Command("go", "build", "-o", hearthBin, ".")
+	build := hearthBuild(hearthBin)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "building hearth for the end-to-end tests: %v\n", err)

@@ -200,7 +200,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Subscriber:     m.events,
 		SpeechRoutes:   routes.status,
 		ProviderKeys:   keys,
-		Models:         &models.Puller{Store: pulls, Ctx: bctx},
+		Models:         modelPuller{&models.Puller{Store: pulls, Ctx: bctx}},
 		Searcher:       searcher,
 		IndexProgress:  m.indexer.Progress,
 		System:         m.system(startedAt, routes),

@@ -647,9 +647,9 @@ func TestOmiAppViewEqualsStoredTranscript(t *testing.T) {
 	// Three times real time: PocketSphinx keeps up with that beside the
 	// other tests on two cores.
 	streamAll(t, c, frames, 3)
-	st := quiet(t, c, 2*time.Second, 20*time.Second)
+	quiet(t, c, 2*time.Second, 20*time.Second)
 	id := o.endRecording(t)
-	st = waitCreated(t, c, sp)
+	st := waitCreated(t, c, sp)
 	stored := o.stored(t, id)
 	compareView(t, sp, st, stored)
 }

@@ -192,7 +192,7 @@ func transportError(ctx context.Context, err error) error {
 
 // statusError classifies an HTTP refusal (also of the live upgrade).
 func statusError(code int) error {
-	e := &stt.Error{Provider: Name, Reason: fmt.Sprintf("http_%d", code), Err: fmt.Errorf("Deepgram answered %d", code)}
+	e := &stt.Error{Provider: Name, Reason: fmt.Sprintf("http_%d", code), Err: fmt.Errorf("status %d from Deepgram", code)}
 	switch {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusPaymentRequired:
 		e.Outcome = stt.ConfigError

@@ -138,7 +138,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 
 // statusError classifies a refusal by HTTP status or Soniox error code.
 func statusError(code int, msg string) error {
-	e := &stt.Error{Provider: Name, Reason: "http_" + strconv.Itoa(code), Err: fmt.Errorf("Soniox answered %d %s", code, msg)}
+	e := &stt.Error{Provider: Name, Reason: "http_" + strconv.Itoa(code), Err: fmt.Errorf("status %d from Soniox: %s", code, msg)}
 	switch {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusPaymentRequired:
 		e.Outcome = stt.ConfigError

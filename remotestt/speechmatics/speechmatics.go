@@ -192,7 +192,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 
 // statusError classifies a refused handshake.
 func statusError(code int) error {
-	e := &stt.Error{Provider: Name, Reason: "http_" + strconv.Itoa(code), Err: fmt.Errorf("Speechmatics answered %d", code)}
+	e := &stt.Error{Provider: Name, Reason: "http_" + strconv.Itoa(code), Err: fmt.Errorf("status %d from Speechmatics", code)}
 	switch code {
 	case http.StatusUnauthorized, http.StatusForbidden, http.StatusPaymentRequired:
 		e.Outcome = stt.ConfigError
@@ -207,7 +207,7 @@ func statusError(code int) error {
 // sessionError classifies an Error message by its type. Its reason is
 // the vendor's text and is not passed on (it may echo configuration).
 func sessionError(typ string) error {
-	e := &stt.Error{Provider: Name, Reason: "speechmatics_" + typ, Err: fmt.Errorf("Speechmatics ended the session: %s", typ)}
+	e := &stt.Error{Provider: Name, Reason: "speechmatics_" + typ, Err: fmt.Errorf("session ended by Speechmatics: %s", typ)}
 	switch typ {
 	case "not_authorised", "insufficient_funds", "not_allowed", "invalid_model", "invalid_config", "quota_exceeded":
 		e.Outcome = stt.ConfigError

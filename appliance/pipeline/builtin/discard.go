@@ -6,8 +6,8 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
-// The built-in discard heuristic stands in for the reference's LLM tier
-// (reference-facts §7). KEEP means tasks, plans, questions needing
+// The built-in discard heuristic stands in for the reference's LLM tier,
+// whose prompt reads: KEEP means tasks, plans, questions needing
 // follow-up and personal facts; DISCARD means greetings, acknowledgements,
 // fragments and Siri-like one-liners. Because a false discard hides
 // something the user wanted, any keep cue wins over brevity.

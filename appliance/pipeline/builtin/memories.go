@@ -8,7 +8,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
-// Memories (reference-facts §1.9, §7): at most two per conversation,
+// Memories, as the reference extracts them: at most two per conversation,
 // "system" for facts about the user, "interesting" for advice or wisdom
 // from someone else. The built-in route recognises the common shapes of
 // both in English:

@@ -42,7 +42,8 @@ import (
 // Local times are always built with time.Date in the user's zone, so a date
 // on the far side of a DST change keeps its wall-clock hour.
 
-// Default hours (reference-facts §7).
+// Default hours: the reference reads morning as 9, afternoon as 14, evening
+// as 18 and ASAP as two hours from now.
 const (
 	morningHour   = 9
 	afternoonHour = 14

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Title rules (reference-facts §7, "conv_structure"): a headline of at most
+// Title rules of the reference's structure prompt: a headline of at most
 // ten words in Title Case, about the topic rather than the opening words.
 const (
 	maxTitleWords = 10

@@ -22,7 +22,7 @@ const (
 	maxActionItems = 10
 	maxEvents      = 10
 	// minMemoryChars: the reference skips memory extraction for transcripts
-	// shorter than this (reference-facts §7).
+	// shorter than this many characters.
 	minMemoryChars = 25
 	// fallbackGrace bounds the fallback when the caller's own deadline has
 	// already passed: the built-in route is fast, and a late structure beats
@@ -449,7 +449,7 @@ func (e *Extractor) userMessage(in appliance.TranscriptInput) string {
 	return b.String()
 }
 
-// renderTranscript is reference-facts §1.6: "{User name | Speaker N}: text"
+// renderTranscript renders as the reference does: "{User name | Speaker N}: text"
 // with a blank line between segments. TranscriptInput carries no person
 // names, so other speakers are "Speaker N".
 func renderTranscript(in appliance.TranscriptInput) string {
