@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/console"
 )
 
 // ConsoleAuth signs owners in to the console (appliance/console).
@@ -44,6 +45,9 @@ func (s *Server) consoleAuthRoutes() {
 	// the file of that page (console*.go).
 	signed := g.Group("", s.requireConsoleSession)
 	signed.POST("/logout", s.consoleLogout)
+	if s.household != nil {
+		s.consoleHouseholdRoutes(g, signed)
+	}
 	s.consoleConversationRoutes(signed)
 	s.consoleRecordRoutes(signed)
 	s.consoleKeyRoutes(signed)
@@ -121,8 +125,17 @@ func (s *Server) sessionReply(c echo.Context, out map[string]any, sess *applianc
 	if err != nil {
 		return err
 	}
+	role := appliance.RoleMember
+	if owner, err := s.consoleAuth.Owner(c.Request().Context()); err != nil {
+		return err
+	} else if owner == u.ID {
+		role = appliance.RoleOwner
+	}
 	out["signed_in"], out["csrf_token"] = true, sess.CSRF
-	out["user"] = map[string]string{"id": u.ID, "name": u.Name}
+	// The console hides what only the owner may do from a member, and
+	// names who to ask.
+	out["user"] = map[string]string{"id": u.ID, "name": u.Name, "role": string(role)}
+	out["owner_name"] = s.ownerName(c.Request().Context())
 	return nil
 }
 
@@ -136,6 +149,11 @@ func (s *Server) consoleSetup(c echo.Context) error {
 	sess, token, err := s.consoleAuth.Setup(c.Request().Context(), in.Code, in.Name, in.Password)
 	if err != nil {
 		return err
+	}
+	if s.household != nil {
+		if err := s.household.Audit(c.Request().Context(), console.Actor{UserID: sess.UserID}, "appliance claimed", "", false); err != nil {
+			s.log.Error("audit trail", "action", "appliance claimed", "err", err)
+		}
 	}
 	return s.signedIn(c, sess, token)
 }
