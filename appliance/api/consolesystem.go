@@ -39,10 +39,10 @@ func (s *Server) consoleSystemRoutes(g *echo.Group) {
 }
 
 type systemReply struct {
-	Version       string            `json:"version"`
-	StartedAt     string            `json:"started_at"`
-	UptimeSeconds int64             `json:"uptime_seconds"`
-	Database      databaseReply     `json:"database"`
+	Version       string        `json:"version"`
+	StartedAt     string        `json:"started_at"`
+	UptimeSeconds int64         `json:"uptime_seconds"`
+	Database      databaseReply `json:"database"`
 	// The rest is the box's, shown to the owner alone (OwnerOnly tells a
 	// member's console why it is missing).
 	OwnerOnly   bool              `json:"owner_only,omitempty"`
