@@ -33,45 +33,54 @@ const auditLines = 200
 func (s *Server) consoleHouseholdRoutes(open, signed *echo.Group) {
 	open.POST("/redeem", s.consoleRedeem, s.limitByAddress(PolicyConsoleLogin))
 	const manage = "manage the household's members"
-	signed.GET("/members", s.consoleMembers, s.ownerOnly(manage, "", ""))
-	signed.POST("/members", s.consoleInvite, s.ownerOnly(manage, "member invite", ""))
-	signed.POST("/members/:id/reset", s.consoleResetPassword, s.ownerOnly(manage, "password reset", "id"))
-	signed.POST("/members/:id/owner", s.consoleTransferOwner, s.ownerOnly(manage, "ownership transfer", "id"))
-	signed.DELETE("/members/:id", s.consoleRemoveMember, s.ownerOnly(manage, "member removal", "id"))
-	signed.GET("/system/audit", s.consoleAudit, s.ownerOnly("read the audit trail", "audit trail read", ""))
+	// The household's own changes record themselves, with names: the
+	// guard records only refusals.
+	signed.GET("/members", s.consoleMembers, s.ownerOnly(manage, "members listed", "", false))
+	signed.POST("/members", s.consoleInvite, s.ownerOnly(manage, "member invited", "", false))
+	signed.POST("/members/:id/reset", s.consoleResetPassword, s.ownerOnly(manage, "password reset", "id", false))
+	signed.POST("/members/:id/owner", s.consoleTransferOwner, s.ownerOnly(manage, "ownership transferred", "id", false))
+	signed.DELETE("/members/:id", s.consoleRemoveMember, s.ownerOnly(manage, "member removed", "id", false))
+	signed.GET("/system/audit", s.consoleAudit, s.ownerOnly("read the audit trail", "audit trail read", "", false))
 }
 
 // ownerOnly admits the owner's session alone. A member's attempt is
-// refused with a sentence the console shows, and recorded in the audit
-// trail; when done names the change, the owner's successful change is
-// recorded too (household changes record themselves, with names). param
-// names the path parameter the change is to, if any.
-func (s *Server) ownerOnly(what, done, param string) echo.MiddlewareFunc {
+// refused with a sentence the console shows (what they may not do, and
+// whom to ask) and recorded in the audit trail as action; when
+// recordDone, the owner's change is recorded too. param names the path
+// parameter the change is to, if any (a member's id is recorded by name).
+func (s *Server) ownerOnly(what, action, param string, recordDone bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			target := ""
-			if param != "" {
-				target = c.Param(param)
-			}
 			owner, err := s.isOwner(c)
 			if err != nil {
 				return err
 			}
 			if !owner {
-				action := done
-				if action == "" {
-					action = what
-				}
-				s.audit(c, action, target, true)
+				s.audit(c, action, s.auditTarget(c, param), true)
 				return appliance.Errorf(appliance.EFORBIDDEN, "Only the appliance's owner may %s. Ask %s.", what, s.ownerName(c.Request().Context()))
 			}
-			if err := next(c); err != nil || done == "" {
+			if err := next(c); err != nil || !recordDone {
 				return err
 			}
-			s.audit(c, done, target, false)
+			s.audit(c, action, s.auditTarget(c, param), false)
 			return nil
 		}
 	}
+}
+
+// auditTarget is what a change is to, as the trail shows it: a member by
+// name, else the path parameter's value.
+func (s *Server) auditTarget(c echo.Context, param string) string {
+	if param == "" {
+		return ""
+	}
+	v := c.Param(param)
+	if param == "id" {
+		if u, err := s.store.User(c.Request().Context(), v); err == nil {
+			return u.Name
+		}
+	}
+	return v
 }
 
 // isOwner reports whether the signed-in user owns the appliance.

@@ -32,9 +32,9 @@ func (s *Server) consoleSpeechRoutes(g *echo.Group) {
 	g.GET("/speech", s.consoleSpeech)
 	// Routes, keys and models are the whole box's: the owner's alone.
 	const what = "change the speech settings (they apply to everyone's audio)"
-	g.PUT("/speech/keys/:provider", s.consoleSetProviderKey, s.ownerOnly(what, "speech key set", "provider"))
-	g.DELETE("/speech/keys/:provider", s.consoleDeleteProviderKey, s.ownerOnly(what, "speech key removed", "provider"))
-	g.POST("/speech/models/:name/pull", s.consolePullModel, s.ownerOnly(what, "model download started", "name"))
+	g.PUT("/speech/keys/:provider", s.consoleSetProviderKey, s.ownerOnly(what, "speech key set", "provider", true))
+	g.DELETE("/speech/keys/:provider", s.consoleDeleteProviderKey, s.ownerOnly(what, "speech key removed", "provider", true))
+	g.POST("/speech/models/:name/pull", s.consolePullModel, s.ownerOnly(what, "model download started", "name", true))
 	if s.profiles != nil {
 		g.GET("/speech-profile", s.speechProfileStatus)
 		g.POST("/speech-profile", s.uploadSpeechProfile, s.limit(PolicySpeechProfile))

@@ -35,7 +35,7 @@ var errBackupRunning = appliance.Errorf(appliance.ECONFLICT, "A backup is alread
 // running and holds, its recent log, and a backup download.
 func (s *Server) consoleSystemRoutes(g *echo.Group) {
 	g.GET("/system", s.consoleSystem)
-	g.GET("/system/backup", s.consoleBackup, s.ownerOnly("download a backup (it holds every member's data)", "backup downloaded", ""))
+	g.GET("/system/backup", s.consoleBackup, s.ownerOnly("download a backup (it holds every member's data)", "backup downloaded", "", true))
 }
 
 type systemReply struct {
