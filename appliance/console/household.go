@@ -37,6 +37,7 @@ var (
 	ErrNoName        = appliance.Errorf(appliance.EINVALID, "A member needs a name (1 to 80 characters)")
 	ErrNameTaken     = appliance.Errorf(appliance.ECONFLICT, "A member of that name exists already: names are what people sign in with")
 	ErrNotSignedUp   = appliance.Errorf(appliance.ECONFLICT, "That member has not set a password yet: the appliance can only go to someone who can sign in")
+	ErrSignedUp      = appliance.Errorf(appliance.ECONFLICT, "That member has a password already: reset it instead (hearth users reset)")
 	ErrOwnPassword   = appliance.Errorf(appliance.ECONFLICT, "The owner's own password is reset from the command line (hearth users passwd)")
 	ErrAlreadyOwner  = appliance.Errorf(appliance.ECONFLICT, "That member owns the appliance already")
 	ErrMemberUnknown = appliance.Errorf(appliance.ENOTFOUND, "No member by that id")
@@ -95,10 +96,8 @@ func (h *Household) Members(ctx context.Context) ([]*appliance.Member, error) {
 // Invite adds a member by name and returns their one-time invite code:
 // with it they choose their password and are signed in.
 func (h *Household) Invite(ctx context.Context, by Actor, name string) (*appliance.User, string, time.Time, error) {
-	if owner, err := h.Owner(ctx); err != nil {
+	if _, err := h.claimedOwner(ctx); err != nil {
 		return nil, "", time.Time{}, err
-	} else if owner == "" {
-		return nil, "", time.Time{}, ErrNotClaimed
 	}
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 80 {
@@ -124,12 +123,23 @@ func (h *Household) Invite(ctx context.Context, by Actor, name string) (*applian
 	return u, code, expires, h.Audit(ctx, by, "member invited", name, false)
 }
 
-// InviteExisting makes a new invite code for a member who has none that
-// works (the command line's `users invite --user`).
+// InviteExisting makes a new invite code for a member who cannot sign in
+// yet (one made with `users add`, or whose invite expired): the command
+// line's `users invite --user`.
 func (h *Household) InviteExisting(ctx context.Context, by Actor, userID string) (string, time.Time, error) {
 	u, err := h.member(ctx, userID)
 	if err != nil {
 		return "", time.Time{}, err
+	}
+	if owner, err := h.claimedOwner(ctx); err != nil {
+		return "", time.Time{}, err
+	} else if owner == u.ID {
+		return "", time.Time{}, ErrOwnPassword
+	}
+	if pw, err := h.Store.ConsolePassword(ctx, u.ID); err != nil {
+		return "", time.Time{}, err
+	} else if pw != "" {
+		return "", time.Time{}, ErrSignedUp
 	}
 	code, expires, err := h.newCode(ctx, u.ID, appliance.CodeInvite)
 	if err != nil {
@@ -146,7 +156,7 @@ func (h *Household) ResetPassword(ctx context.Context, by Actor, userID string) 
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	if owner, err := h.Owner(ctx); err != nil {
+	if owner, err := h.claimedOwner(ctx); err != nil {
 		return "", time.Time{}, err
 	} else if owner == u.ID {
 		return "", time.Time{}, ErrOwnPassword
@@ -185,12 +195,9 @@ func (h *Household) TransferOwner(ctx context.Context, by Actor, userID string) 
 	if err != nil {
 		return err
 	}
-	owner, err := h.Owner(ctx)
+	owner, err := h.claimedOwner(ctx)
 	if err != nil {
 		return err
-	}
-	if owner == "" {
-		return ErrNotClaimed
 	}
 	if owner == u.ID {
 		return ErrAlreadyOwner
@@ -245,6 +252,17 @@ func (h *Household) Audit(ctx context.Context, by Actor, action, target string, 
 // AuditLog is the newest lines of the audit trail, newest first.
 func (h *Household) AuditLog(ctx context.Context, limit int) ([]*appliance.AuditEntry, error) {
 	return h.Store.AuditLog(ctx, limit)
+}
+
+// claimedOwner is the owner's id, or ErrNotClaimed: before the claim no
+// code may be handed out, since the first password set would decide who
+// owns the appliance.
+func (h *Household) claimedOwner(ctx context.Context) (string, error) {
+	owner, err := h.Owner(ctx)
+	if err == nil && owner == "" {
+		err = ErrNotClaimed
+	}
+	return owner, err
 }
 
 func (h *Household) member(ctx context.Context, userID string) (*appliance.User, error) {
