@@ -41,8 +41,9 @@ func (s *Server) consoleAuthRoutes() {
 	g.GET("/state", s.consoleState)
 	g.POST("/setup", s.consoleSetup, s.limitByAddress(PolicyConsoleLogin))
 	g.POST("/login", s.consoleLogin, s.limitByAddress(PolicyConsoleLogin))
-	// Everything else needs a signed-in owner; each page's routes are in
-	// the file of that page (console*.go).
+	// Everything else needs a signed-in user, and what is the whole
+	// appliance's its owner (ownerOnly); each page's routes are in the file
+	// of that page (console*.go).
 	signed := g.Group("", s.requireConsoleSession)
 	signed.POST("/logout", s.consoleLogout)
 	if s.household != nil {
@@ -73,7 +74,9 @@ func (s *Server) limitByAddress(policies ...Policy) echo.MiddlewareFunc {
 // requireConsoleSession admits a signed-in browser: its cookie names a
 // live session, and a request that changes anything carries the session's
 // CSRF token and, when the browser sends one, this appliance's Origin. The
-// session acts as its owner, with every permission (like an ID token).
+// session acts as its user, with every permission over their own data
+// (like an ID token); what is the whole appliance's is guarded by
+// ownerOnly.
 func (s *Server) requireConsoleSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ck, err := c.Cookie(sessionCookie)
