@@ -104,6 +104,9 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := db.CreateUser(ctx, u); err != nil {
 			return fmt.Errorf("create user: %w", err)
 		}
+		if err := console.NewHousehold(db, nil).Audit(ctx, console.Actor{}, "member added", u.Name, false); err != nil {
+			return err
+		}
 		fmt.Fprintf(stderr, "created user %q; next, a key that can read and create conversations:\n  %s keys create --data %s --user %s --kind dev --scopes %s,%s\n",
 			u.Name, self(), shellQuote(cfg.DataDir), u.ID, appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite)
 		fmt.Fprintln(stdout, u.ID)
@@ -162,12 +165,19 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer db.Close()
-		svc := &console.Service{Store: db}
-		if err := svc.SetPassword(ctx, *user, strings.TrimRight(line, "\r\n")); err != nil {
+		h := console.NewHousehold(db, nil)
+		if err := h.SetPassword(ctx, *user, strings.TrimRight(line, "\r\n")); err != nil {
 			if appliance.ErrorCode(err) == appliance.EINVALID {
 				return usageErr("%s", appliance.ErrorMessage(err))
 			}
 			return fmt.Errorf("set password: %w", err)
+		}
+		u, err := db.User(ctx, *user)
+		if err != nil {
+			return err
+		}
+		if err := h.Audit(ctx, console.Actor{}, "password set", u.Name, false); err != nil {
+			return err
 		}
 		fmt.Fprintln(stderr, "password set; the user's browsers are signed out")
 		return nil
