@@ -290,6 +290,7 @@ try {
   await page.locator("#system-stats").waitFor();
   await page.locator("#main [data-owner-only]").waitFor();
   check(await page.locator("#backup, #log, #audit").count() === 0, "no backup, log or audit for a member");
+  await shot("system-member");
   const sys = await page.evaluate(() => fetch("/console/api/system").then((r) => r.json()));
   check(!("data_dir" in sys) && !("log" in sys), `no data folder or log for a member: ${Object.keys(sys)}`);
   const refused = await page.evaluate(async () => {

@@ -47,7 +47,9 @@ function memberItem(m, refresh) {
     h("div.body", h("strong", m.name), me ? " (you) " : " ", state,
       h("div.meta", `since ${when(m.created_at)}`)),
     me || m.role === "owner" ? null : h("div.actions",
-      act("Reset password", `Reset ${m.name}'s password? It stops working now, and they are signed out; you get a code for them to choose another.`, "Reset", async () => {
+      act(m.can_sign_in ? "Reset password" : "New code", m.can_sign_in
+        ? `Reset ${m.name}'s password? It stops working now, and they are signed out; you get a code for them to choose another.`
+        : `Make a new code for ${m.name}? Any earlier one stops working.`, m.can_sign_in ? "Reset" : "Make a code", async () => {
         const r = await api("POST", `/members/${encodeURIComponent(m.id)}/reset`);
         await refresh();
         document.getElementById("member-code").replaceWith(codeCard(`Reset code for ${m.name}`, r));

@@ -41,7 +41,7 @@ async function auditCard() {
     h("p.muted", "Settings, members and backups: who changed what, and when. Refused attempts by members are marked."),
     audit.length ? h("table", h("thead", h("tr", h("th", "When"), h("th", "Who"), h("th", "What"), h("th", ""))),
       h("tbody", audit.map((e) => h("tr", h("td", when(e.at)), h("td", e.user_name || "—"),
-        h("td", e.action, e.target ? h("span.muted", ` · ${e.target}`) : ""),
+        h("td", e.action.charAt(0).toUpperCase() + e.action.slice(1), e.target ? h("span.muted", ` · ${e.target}`) : ""),
         h("td", e.refused ? h("span.badge.warn", "Refused") : "")))))
       : h("p", "Nothing yet."));
 }
