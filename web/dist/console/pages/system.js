@@ -15,7 +15,8 @@ export async function render(main) {
     owner ? h("a.button.primary", { href: "/console/api/system/backup", download: "", id: "backup" }, "Download a backup") : null));
   if (!owner) {
     main.append(h("div.grid", { id: "system-stats" },
-      stat("Version", s.version, `started ${when(s.started_at)}`), stat("Uptime", uptime), stat("Yours", counts)),
+      stat("Version", s.version, `started ${when(s.started_at)}`), stat("Uptime", uptime),
+      stat("Your conversations", String(s.database?.conversations ?? 0), `and ${s.database?.memories ?? 0} memories`)),
     ownerOnly("The log, the data folder, backups and the audit trail hold every member's activity."));
     return;
   }
