@@ -107,14 +107,29 @@ func (db *DB) DeleteUser(ctx context.Context, userID string) error {
 	})
 }
 
-// RecordAudit appends a line to the audit trail.
+// AuditKept is how many lines the audit trail keeps: years of a
+// household's changes, and a bound on what a member repeating a refused
+// call can make it hold.
+const AuditKept = 10_000
+
+// RecordAudit appends a line to the audit trail, dropping the oldest
+// beyond AuditKept.
 func (db *DB) RecordAudit(ctx context.Context, e *appliance.AuditEntry) error {
-	_, err := db.writer.ExecContext(ctx, `INSERT INTO audit_log (at, user_id, user_name, action, target, refused) VALUES (?, ?, ?, ?, ?, ?)`,
-		fmtTime(e.At), e.UserID, e.UserName, e.Action, e.Target, e.Refused)
-	if err != nil {
-		return fmt.Errorf("record audit: %w", err)
-	}
-	return nil
+	return db.withTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO audit_log (at, user_id, user_name, action, target, refused) VALUES (?, ?, ?, ?, ?, ?)`,
+			fmtTime(e.At), e.UserID, e.UserName, e.Action, e.Target, e.Refused)
+		if err != nil {
+			return fmt.Errorf("record audit: %w", err)
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return fmt.Errorf("record audit: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM audit_log WHERE id <= ?`, id-AuditKept); err != nil {
+			return fmt.Errorf("trim audit: %w", err)
+		}
+		return nil
+	})
 }
 
 // AuditLog returns the newest limit lines of the audit trail, newest first.

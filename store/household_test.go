@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -61,5 +62,38 @@ func TestDeleteUser(t *testing.T) {
 	}
 	if _, err := db.RedeemSignInCode(ctx, "h-ada", "pw", now); appliance.ErrorCode(err) != appliance.ENOTFOUND {
 		t.Errorf("a code used twice: %v", err)
+	}
+}
+
+// TestAuditKept: the trail keeps its newest AuditKept lines, newest first.
+func TestAuditKept(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := store.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	// Lines up to just below the bound, by SQL (10,000 writes one by one
+	// would take seconds), then three through RecordAudit.
+	if err := db.WriterExec(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
+		INSERT INTO audit_log (at, user_id, user_name, action, target, refused)
+		SELECT '2026-01-01T00:00:00.000000Z', 'bo', 'Bo', 'speech key set', 'line ' || i, 1 FROM n`); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := db.RecordAudit(ctx, &appliance.AuditEntry{At: time.Now(), UserName: "command line", Action: "member added", Target: fmt.Sprint("new ", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := db.QueryString(ctx, `SELECT COUNT(*) FROM audit_log`); err != nil || n != fmt.Sprint(store.AuditKept) {
+		t.Errorf("%s lines (%v), want %d", n, err, store.AuditKept)
+	}
+	if oldest, err := db.QueryString(ctx, `SELECT target FROM audit_log ORDER BY id LIMIT 1`); err != nil || oldest != "line 3" {
+		t.Errorf("the oldest line kept: %q (%v)", oldest, err)
+	}
+	lines, err := db.AuditLog(ctx, 2)
+	if err != nil || len(lines) != 2 || lines[0].Target != "new 2" || lines[1].Target != "new 1" || lines[0].Refused {
+		t.Errorf("the newest two: %+v (%v)", lines, err)
 	}
 }
