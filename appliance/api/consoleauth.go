@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/console"
 )
 
 // ConsoleAuth signs owners in to the console (appliance/console).
@@ -40,10 +41,14 @@ func (s *Server) consoleAuthRoutes() {
 	g.GET("/state", s.consoleState)
 	g.POST("/setup", s.consoleSetup, s.limitByAddress(PolicyConsoleLogin))
 	g.POST("/login", s.consoleLogin, s.limitByAddress(PolicyConsoleLogin))
-	// Everything else needs a signed-in owner; each page's routes are in
-	// the file of that page (console*.go).
+	// Everything else needs a signed-in user, and what is the whole
+	// appliance's its owner (ownerOnly); each page's routes are in the file
+	// of that page (console*.go).
 	signed := g.Group("", s.requireConsoleSession)
 	signed.POST("/logout", s.consoleLogout)
+	if s.household != nil {
+		s.consoleHouseholdRoutes(g, signed)
+	}
 	s.consoleConversationRoutes(signed)
 	s.consoleRecordRoutes(signed)
 	s.consoleKeyRoutes(signed)
@@ -69,7 +74,9 @@ func (s *Server) limitByAddress(policies ...Policy) echo.MiddlewareFunc {
 // requireConsoleSession admits a signed-in browser: its cookie names a
 // live session, and a request that changes anything carries the session's
 // CSRF token and, when the browser sends one, this appliance's Origin. The
-// session acts as its owner, with every permission (like an ID token).
+// session acts as its user, with every permission over their own data
+// (like an ID token); what is the whole appliance's is guarded by
+// ownerOnly.
 func (s *Server) requireConsoleSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ck, err := c.Cookie(sessionCookie)
@@ -121,8 +128,17 @@ func (s *Server) sessionReply(c echo.Context, out map[string]any, sess *applianc
 	if err != nil {
 		return err
 	}
+	role := appliance.RoleMember
+	if owner, err := s.consoleAuth.Owner(c.Request().Context()); err != nil {
+		return err
+	} else if owner == u.ID {
+		role = appliance.RoleOwner
+	}
 	out["signed_in"], out["csrf_token"] = true, sess.CSRF
-	out["user"] = map[string]string{"id": u.ID, "name": u.Name}
+	// The console hides what only the owner may do from a member, and
+	// names who to ask.
+	out["user"] = map[string]string{"id": u.ID, "name": u.Name, "role": string(role)}
+	out["owner_name"] = s.ownerName(c.Request().Context())
 	return nil
 }
 
@@ -136,6 +152,11 @@ func (s *Server) consoleSetup(c echo.Context) error {
 	sess, token, err := s.consoleAuth.Setup(c.Request().Context(), in.Code, in.Name, in.Password)
 	if err != nil {
 		return err
+	}
+	if s.household != nil {
+		if err := s.household.Audit(c.Request().Context(), console.Actor{UserID: sess.UserID}, "appliance claimed", "", false); err != nil {
+			s.log.Error("audit trail", "action", "appliance claimed", "err", err)
+		}
 	}
 	return s.signedIn(c, sess, token)
 }

@@ -34,9 +34,11 @@ var ErrModelPulling = errors.New("model already downloading")
 // download progress, and the owner's voice profile recorded in the browser.
 func (s *Server) consoleSpeechRoutes(g *echo.Group) {
 	g.GET("/speech", s.consoleSpeech)
-	g.PUT("/speech/keys/:provider", s.consoleSetProviderKey)
-	g.DELETE("/speech/keys/:provider", s.consoleDeleteProviderKey)
-	g.POST("/speech/models/:name/pull", s.consolePullModel)
+	// Routes, keys and models are the whole box's: the owner's alone.
+	const what = "change the speech settings (they apply to everyone's audio)"
+	g.PUT("/speech/keys/:provider", s.consoleSetProviderKey, s.ownerOnly(what, "speech key set", "provider", true))
+	g.DELETE("/speech/keys/:provider", s.consoleDeleteProviderKey, s.ownerOnly(what, "speech key removed", "provider", true))
+	g.POST("/speech/models/:name/pull", s.consolePullModel, s.ownerOnly(what, "model download started", "name", true))
 	if s.profiles != nil {
 		g.GET("/speech-profile", s.speechProfileStatus)
 		g.POST("/speech-profile", s.uploadSpeechProfile, s.limit(PolicySpeechProfile))
@@ -55,8 +57,15 @@ type providerKeyState struct {
 	Active bool `json:"active"`
 }
 
-// GET /console/api/speech
+// GET /console/api/speech. A member sees only their own voice profile's
+// part: the routes, keys and models are the owner's settings.
 func (s *Server) consoleSpeech(c echo.Context) error {
+	if owner, err := s.isOwner(c); err != nil {
+		return err
+	} else if !owner {
+		return c.JSON(http.StatusOK, map[string]any{"routes": []appliance.RouteStatus{}, "provider_keys": []providerKeyState{},
+			"models": []models.ModelState{}, "voice_profile": s.profiles != nil, "owner_only": true})
+	}
 	routes := s.speechRoutes
 	if routes == nil {
 		routes = []appliance.RouteStatus{}

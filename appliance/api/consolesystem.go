@@ -35,19 +35,22 @@ var errBackupRunning = appliance.Errorf(appliance.ECONFLICT, "A backup is alread
 // running and holds, its recent log, and a backup download.
 func (s *Server) consoleSystemRoutes(g *echo.Group) {
 	g.GET("/system", s.consoleSystem)
-	g.GET("/system/backup", s.consoleBackup)
+	g.GET("/system/backup", s.consoleBackup, s.ownerOnly("download a backup (it holds every member's data)", "backup downloaded", "", true))
 }
 
 type systemReply struct {
-	Version       string            `json:"version"`
-	StartedAt     string            `json:"started_at"`
-	UptimeSeconds int64             `json:"uptime_seconds"`
-	DataDir       string            `json:"data_dir"`
-	Disk          diskReply         `json:"disk"`
-	Database      databaseReply     `json:"database"`
-	SearchIndex   *searchIndexReply `json:"search_index,omitempty"`
-	Routes        []string          `json:"routes,omitempty"`
-	Log           []logring.Record  `json:"log"`
+	Version       string        `json:"version"`
+	StartedAt     string        `json:"started_at"`
+	UptimeSeconds int64         `json:"uptime_seconds"`
+	Database      databaseReply `json:"database"`
+	// The rest is the box's, shown to the owner alone (OwnerOnly tells a
+	// member's console why it is missing).
+	OwnerOnly   bool              `json:"owner_only,omitempty"`
+	DataDir     string            `json:"data_dir,omitempty"`
+	Disk        *diskReply        `json:"disk,omitempty"`
+	SearchIndex *searchIndexReply `json:"search_index,omitempty"`
+	Routes      []string          `json:"routes,omitempty"`
+	Log         []logring.Record  `json:"log,omitempty"`
 }
 
 type diskReply struct {
@@ -56,7 +59,7 @@ type diskReply struct {
 }
 
 type databaseReply struct {
-	Bytes         int64 `json:"bytes"`
+	Bytes         int64 `json:"bytes,omitempty"`
 	Conversations int   `json:"conversations"`
 	Memories      int   `json:"memories"`
 }
@@ -69,28 +72,33 @@ type searchIndexReply struct {
 	Error       string  `json:"error,omitempty"`
 }
 
-// GET /console/api/system. The counts are the signed-in user's own; the
-// disk, the database's size and the log are the box's, which every owner
-// signed in to it may see (the log holds no secrets: nothing logs them).
+// GET /console/api/system. The version, uptime and counts (the signed-in
+// user's own) are everyone's; the data folder, disk, database size, routes,
+// search index and log are the box's, which only the owner sees.
 func (s *Server) consoleSystem(c echo.Context) error {
 	ctx := c.Request().Context()
 	now := s.now()
-	out := systemReply{
-		Version: s.system.Version, DataDir: s.cfg.DataDir, Routes: s.system.Routes,
-		Log: []logring.Record{},
-	}
+	out := systemReply{Version: s.system.Version}
 	if !s.system.StartedAt.IsZero() {
 		out.StartedAt = s.system.StartedAt.UTC().Format(time.RFC3339)
 		out.UptimeSeconds = max(int64(now.Sub(s.system.StartedAt).Seconds()), 0)
 	}
 	var err error
+	if out.Database.Conversations, out.Database.Memories, err = s.store.CountUserItems(ctx, userID(c)); err != nil {
+		return err
+	}
+	if owner, err := s.isOwner(c); err != nil {
+		return err
+	} else if !owner {
+		out.OwnerOnly = true
+		return c.JSON(http.StatusOK, out)
+	}
+	out.DataDir, out.Routes, out.Log = s.cfg.DataDir, s.system.Routes, []logring.Record{}
+	out.Disk = &diskReply{}
 	if out.Disk.FreeBytes, out.Disk.TotalBytes, err = diskUsage(s.dataDir()); err != nil {
 		return err
 	}
 	if out.Database.Bytes, err = s.store.DatabaseBytes(); err != nil {
-		return err
-	}
-	if out.Database.Conversations, out.Database.Memories, err = s.store.CountUserItems(ctx, userID(c)); err != nil {
 		return err
 	}
 	if s.progress != nil {
@@ -143,13 +151,6 @@ func RemoveBackupLeftovers(dataDir string) (int, error) {
 // a shared /tmp), streamed, and deleted.
 func (s *Server) consoleBackup(c echo.Context) error {
 	ctx := c.Request().Context()
-	owner, err := s.consoleAuth.Owner(ctx)
-	if err != nil {
-		return err
-	}
-	if owner == "" || userID(c) != owner {
-		return appliance.Errorf(appliance.EFORBIDDEN, "Only the appliance's owner may download a backup (it holds every user's data)")
-	}
 	if !s.backingUp.CompareAndSwap(false, true) {
 		return errBackupRunning
 	}

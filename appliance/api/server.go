@@ -70,6 +70,9 @@ type Deps struct {
 	// ConsoleAuth signs owners in to the console (/console/api); nil
 	// serves none of it.
 	ConsoleAuth ConsoleAuth
+	// Household manages the members and keeps the audit trail; nil
+	// serves no members page, and every owner-only console route refuses.
+	Household Household
 	// SpeechRoutes are the speech routes in order, for the console.
 	SpeechRoutes []appliance.RouteStatus
 	// ProviderKeys keeps remote vendors' keys entered in the console; nil
@@ -111,6 +114,7 @@ type Server struct {
 	voiceBudget  VoiceBudget
 	profiles     SpeechProfiles
 	consoleAuth  ConsoleAuth
+	household    Household
 	subscriber   appliance.EventSubscriber
 	speechRoutes []appliance.RouteStatus
 	providerKeys ProviderKeys
@@ -150,7 +154,7 @@ func New(d Deps) (*Server, error) {
 	if d.VoiceBudget == nil {
 		d.VoiceBudget = noBudget{}
 	}
-	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth,
+	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth, household: d.Household,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, records: d.Records, mcp: d.MCP, subscriber: d.Subscriber,
 		speechRoutes: d.SpeechRoutes, providerKeys: d.ProviderKeys, models: d.Models,
 		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, log: d.Logger, now: d.Now,

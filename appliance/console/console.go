@@ -75,6 +75,26 @@ func randomToken(n int) string {
 	return hex.EncodeToString(b)
 }
 
+// digitCode is a one-time code: four groups of four random digits, easy
+// to type from a terminal or a note into a phone (53 bits; sign-in
+// attempts are rate-limited).
+func digitCode() string {
+	var digits strings.Builder
+	for n := 0; n < 16; {
+		var b [1]byte
+		rand.Read(b[:])
+		if b[0] >= 250 { // 250 = 25×10: keep every digit equally likely
+			continue
+		}
+		if n > 0 && n%4 == 0 {
+			digits.WriteByte('-')
+		}
+		digits.WriteByte('0' + b[0]%10)
+		n++
+	}
+	return digits.String()
+}
+
 // SetupCode makes a new one-time setup code while nobody can sign in yet
 // ("" once someone can): serve prints it at start, and only the person
 // who can read that output can claim the appliance. Only its hash is kept.
@@ -83,16 +103,7 @@ func (s *Service) SetupCode(ctx context.Context) (string, error) {
 	if err != nil || claimed {
 		return "", err
 	}
-	// Four groups of four digits: easy to type from a terminal into a phone.
-	raw := randomToken(8)
-	var digits strings.Builder
-	for i, c := range raw[:16] {
-		if i > 0 && i%4 == 0 {
-			digits.WriteByte('-')
-		}
-		digits.WriteByte(byte('0' + (int(c) % 10)))
-	}
-	code := digits.String()
+	code := digitCode()
 	if err := s.Store.SetSetting(ctx, setupCodeKey, hash(code)); err != nil {
 		return "", err
 	}

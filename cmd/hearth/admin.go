@@ -45,8 +45,12 @@ func openStore(ctx context.Context, dataDir string, create bool) (*store.DB, err
 
 const usersUsage = `Usage:
   hearth users add  --data DIR --name NAME [--time-zone Europe/Berlin]       create a user; prints its id
-  hearth users list --data DIR                                               list users and their Firebase accounts
+  hearth users list --data DIR                                               list users, their roles and Firebase accounts
   hearth users passwd --data DIR --user UID                                  set a console password, read from standard input
+  hearth users invite --data DIR --name NAME | --user UID                    a member's one-time invite code (7 days)
+  hearth users reset  --data DIR --user UID                                  end a member's password; prints a one-time reset code
+  hearth users remove --data DIR --user UID                                  remove a member and all their data
+  hearth users transfer-owner --data DIR --user UID                          hand the appliance to a member who can sign in
   hearth users bind-firebase   --data DIR --user UID --firebase-uid FUID     let a Firebase account (a rebuilt Omi app's) act as the user
   hearth users unbind-firebase --data DIR --firebase-uid FUID [--user UID]   stop it
 
@@ -66,7 +70,7 @@ func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "
 
 func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageErr("users needs a subcommand: add, list, passwd, bind-firebase or unbind-firebase")
+		return usageErr("users needs a subcommand: add, list, passwd, invite, reset, remove, transfer-owner, bind-firebase or unbind-firebase")
 	}
 	if isHelp(args[0]) {
 		fmt.Fprint(stdout, usersUsage)
@@ -100,6 +104,9 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := db.CreateUser(ctx, u); err != nil {
 			return fmt.Errorf("create user: %w", err)
 		}
+		if err := console.NewHousehold(db, nil).Audit(ctx, console.Actor{}, "member added", u.Name, false); err != nil {
+			return err
+		}
 		fmt.Fprintf(stderr, "created user %q; next, a key that can read and create conversations:\n  %s keys create --data %s --user %s --kind dev --scopes %s,%s\n",
 			u.Name, self(), shellQuote(cfg.DataDir), u.ID, appliance.ScopeConversationsRead, appliance.ScopeConversationsWrite)
 		fmt.Fprintln(stdout, u.ID)
@@ -117,6 +124,10 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
+		owner, err := (&console.Service{Store: db}).Owner(ctx)
+		if err != nil {
+			return err
+		}
 		accounts, err := db.FirebaseAccounts(ctx)
 		if err != nil {
 			return err
@@ -126,9 +137,13 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			firebase[a.UserID] = append(firebase[a.UserID], a.UID)
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tTIME ZONE\tCREATED\tFIREBASE")
+		fmt.Fprintln(tw, "ID\tNAME\tROLE\tTIME ZONE\tCREATED\tFIREBASE")
 		for _, u := range us {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.ID, u.Name, orDash(u.TimeZone), u.CreatedAt.Format(time.RFC3339),
+			role := appliance.RoleMember
+			if u.ID == owner {
+				role = appliance.RoleOwner
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", u.ID, u.Name, role, orDash(u.TimeZone), u.CreatedAt.Format(time.RFC3339),
 				orDash(strings.Join(firebase[u.ID], ",")))
 		}
 		return tw.Flush()
@@ -150,19 +165,28 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer db.Close()
-		svc := &console.Service{Store: db}
-		if err := svc.SetPassword(ctx, *user, strings.TrimRight(line, "\r\n")); err != nil {
+		h := console.NewHousehold(db, nil)
+		if err := h.SetPassword(ctx, *user, strings.TrimRight(line, "\r\n")); err != nil {
 			if appliance.ErrorCode(err) == appliance.EINVALID {
 				return usageErr("%s", appliance.ErrorMessage(err))
 			}
 			return fmt.Errorf("set password: %w", err)
 		}
+		u, err := db.User(ctx, *user)
+		if err != nil {
+			return err
+		}
+		if err := h.Audit(ctx, console.Actor{}, "password set", u.Name, false); err != nil {
+			return err
+		}
 		fmt.Fprintln(stderr, "password set; the user's browsers are signed out")
 		return nil
+	case "invite", "reset", "remove", "transfer-owner":
+		return runHousehold(ctx, args[0], fs, &cfg, args[1:], stdout, stderr)
 	case "bind-firebase", "unbind-firebase":
 		return runFirebaseBinding(ctx, args[0], fs, &cfg, args[1:], stdout)
 	default:
-		return usageErr("unknown users subcommand %q (add, list, passwd, bind-firebase, unbind-firebase)", args[0])
+		return usageErr("unknown users subcommand %q (add, list, passwd, invite, reset, remove, transfer-owner, bind-firebase, unbind-firebase)", args[0])
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 // The owner claims the appliance, creates a key, and works on a
 // conversation made through the API with it: search, edit, lock, delete;
 // records a voice profile from the (fake) microphone; watches a live
-// session; and a second user sees none of it. Every page is screenshotted,
+// session; invites a member; and a second user sees none of it nor any
+// owner-only control, and the invited member joins with the link. Every page is screenshotted,
 // light and dark, into HEARTH_CONSOLE_SHOTS (default: a temporary folder;
 // make console-shots writes docs/console/).
 func TestConsoleInChromium(t *testing.T) {
@@ -91,7 +92,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if !ok || err != nil {
 		t.Fatalf("the console test failed (%v); screenshots in %s\n%s\n%s\nserver log:\n%s", err, shots, out.String(), stderr.String(), tail(srv.logs.String(), 40))
 	}
-	for _, page := range []string{"setup", "keys", "conversations", "search", "conversation", "memories", "action-items", "people", "speech", "system", "live", "signin"} {
+	for _, page := range []string{"setup", "keys", "conversations", "search", "conversation", "memories", "action-items", "people", "speech", "system", "members", "live", "signin"} {
 		for _, scheme := range []string{"light", "dark"} {
 			if st, err := os.Stat(filepath.Join(shots, page+"-"+scheme+".png")); err != nil || st.Size() < 2000 {
 				t.Errorf("no screenshot of %s (%s): %v", page, scheme, err)

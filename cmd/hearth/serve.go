@@ -181,12 +181,14 @@ func (m *Main) Run(ctx context.Context) error {
 		Logger:      m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
+	household := console.NewHousehold(db, nil)
 	m.api, err = api.New(api.Deps{
 		Listen:         m.listen,
 		Transcriber:    transcribe.New(m.Logger, routes.batch...).WithDiarizer(profiles.Extractor),
 		VoiceBudget:    transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
 		SpeechProfiles: profiles,
-		ConsoleAuth:    &console.Service{Store: db},
+		ConsoleAuth:    household.Service,
+		Household:      household,
 		Config:         m.Config,
 		Store:          db,
 		Conversations:  conversations,

@@ -1,7 +1,7 @@
 // The console's shell: sign-in, the page router (#/page/arg), the theme.
 // Each page is a module exporting render(main, ...args) and, optionally,
 // a cleanup function it returns (the live view closes its stream).
-import { api, session, toast } from "./lib.js";
+import { api, session, toast, isOwner } from "./lib.js";
 import * as conversations from "./pages/conversations.js";
 import * as memories from "./pages/memories.js";
 import * as actions from "./pages/actions.js";
@@ -10,11 +10,12 @@ import * as live from "./pages/live.js";
 import * as keys from "./pages/keys.js";
 import * as speech from "./pages/speech.js";
 import * as system from "./pages/system.js";
+import * as members from "./pages/members.js";
 
 const pages = {
   conversations: [conversations, "Conversations"], memories: [memories, "Memories"], "action-items": [actions, "Action items"],
   people: [people, "People"], live: [live, "Live"], keys: [keys, "Keys & assistants"], speech: [speech, "Speech"],
-  system: [system, "System"],
+  system: [system, "System"], members: [members, "Members"],
 };
 const $ = (id) => document.getElementById(id);
 let cleanup = null;
@@ -25,9 +26,27 @@ function gate(view, message = "", error = false) {
   $("gate").hidden = false;
   $("setup").hidden = view !== "setup";
   $("login").hidden = view !== "login";
+  $("redeem").hidden = view !== "redeem";
   say(message, error);
-  $(view === "setup" ? "setup-code" : "login-name").focus();
+  $({ setup: "setup-code", login: "login-name", redeem: "redeem-code" }[view]).focus();
 }
+
+// codeGate opens the form for an invite or reset code; a link the owner
+// passed on (#/code/1234-…) fills the code in.
+function codeGate() {
+  const m = location.hash.match(/^#\/code(?:\/([\d -]+))?$/);
+  if (!m) return false;
+  gate("redeem");
+  if (m[1]) { $("redeem-code").value = m[1]; $("redeem-password").focus(); }
+  return true;
+}
+
+// applyRoles hides the owner's pages from a member's navigation (the
+// server refuses their calls all the same).
+function applyRoles() {
+  for (const li of document.querySelectorAll(".nav [data-owner]")) li.hidden = !isOwner();
+}
+document.addEventListener("roles-changed", () => { applyRoles(); route(); });
 
 // say shows the sign-in forms' one message; each answer replaces the last.
 function say(message, error = false) {
@@ -37,6 +56,7 @@ function say(message, error = false) {
 }
 
 async function start() {
+  if (codeGate()) return;
   const st = await api("GET", "/state");
   if (!st.signed_in) return gate(st.claimed ? "login" : "setup");
   enter(st);
@@ -45,11 +65,13 @@ async function start() {
 function enter(st) {
   session.csrf = st.csrf_token;
   session.user = st.user;
+  session.owner = st.owner_name || "";
+  applyRoles();
   $("who").textContent = st.user.name || st.user.id;
   $("boot").hidden = true;
   $("gate").hidden = true;
   $("app").hidden = false;
-  if (!location.hash || location.hash === "#/signin") location.hash = "#/conversations";
+  if (!location.hash || location.hash === "#/signin" || location.hash.startsWith("#/code")) location.hash = "#/conversations";
   else route();
 }
 
@@ -117,6 +139,7 @@ applyTheme(localStorage.getItem("theme") || "auto");
 
 form("setup", "/setup");
 form("login", "/login");
+form("redeem", "/redeem");
 $("logout").addEventListener("click", async () => {
   await api("POST", "/logout").catch(() => {});
   session.csrf = "";
@@ -125,6 +148,7 @@ $("logout").addEventListener("click", async () => {
 });
 window.addEventListener("hashchange", () => {
   if (location.hash === "#/signin") { gate("login"); return; }
+  if (codeGate()) return;
   route();
 });
 start().catch((err) => toast(err.message));

@@ -2,7 +2,19 @@
 // builder, formatting, and the confirm dialog and toast. No framework: the
 // pages are small and the CSP forbids inline script and style.
 
-export const session = { csrf: "", user: null };
+export const session = { csrf: "", user: null, owner: "" };
+
+// isOwner: the signed-in user owns the appliance. The server refuses a
+// member's owner-only calls whatever the page shows; the pages hide those
+// controls so that nobody is offered what they cannot do.
+export const isOwner = () => session.user?.role === "owner";
+
+// ownerOnly says why a member does not see a page's appliance-wide
+// parts, and whom to ask.
+export function ownerOnly(sentence) {
+  return h("p.notice", { role: "note", "data-owner-only": "" },
+    `${sentence} Only the appliance's owner${session.owner ? `, ${session.owner},` : ""} can see and change them.`);
+}
 
 // api calls /console/api. Changes carry the session's CSRF token; the
 // session itself is an HttpOnly cookie the script never sees.

@@ -1,6 +1,8 @@
 // Drives Hearth's console in the system's headless Chromium, as an owner
-// would: claim the appliance, create a key, and work on a conversation
-// made through the API; then a second user, who must see none of it.
+// would: claim the appliance, create a key, work on a conversation made
+// through the API, invite a member; then a second user, a member who must
+// see none of it nor any of the appliance's settings; then the invited
+// member joins with the link.
 // Every page is screenshotted, light and dark, into SHOTS.
 //
 // The Go test (cmd/hearth/console_e2e_test.go) starts the appliance and
@@ -222,7 +224,16 @@ try {
   await shot("speech");
   await go("system");
   await page.locator("#system-stats").waitFor();
+  await page.locator("#audit tr", { hasText: "speech key set" }).waitFor();
   await shot("system");
+  // The owner invites a member: a one-time code and its link, shown once.
+  await go("members");
+  await page.locator("#invite-name").fill("Hal");
+  await page.getByRole("button", { name: "Invite" }).click();
+  const invite = (await page.locator("#member-code-value").textContent()).trim();
+  check(/^\d{4}-\d{4}-\d{4}-\d{4}$/.test(invite), `an invite code is shown: ${invite}`);
+  await page.locator("#members-list li", { hasText: "Hal" }).getByText("Code open").waitFor();
+  await shot("members");
   const backup = await page.evaluate(() => fetch("/console/api/system/backup").then(async (r) => [r.status, new Uint8Array(await r.arrayBuffer()).slice(0, 15)]));
   check(backup[0] === 200 && String.fromCharCode(...backup[1]) === "SQLite format 3", "the backup is a SQLite database");
 
@@ -268,6 +279,36 @@ try {
   check(JSON.parse(theirs.keys[1]).length === 0, `the other user's keys are empty: ${theirs.keys[1]}`);
   check(!theirs.search[1].includes("shed"), `the other user's search finds nothing: ${theirs.search[1]}`);
   check(theirs.one[0] === 404, `the owner's conversation is 404 to the other user: ${theirs.one[0]}`);
+  // A member is offered none of the appliance's settings, and is told why;
+  // the server refuses them anyway, with a sentence.
+  check(await page.locator('.nav a[href="#/members"]').isHidden(), "no Members page for a member");
+  await go("speech");
+  await page.locator("#voice-profile").waitFor();
+  await page.locator("#main [data-owner-only]", { hasText: env("OWNER_NAME") }).waitFor();
+  check(await page.locator("#provider-keys, #routes, #models").count() === 0, "no routes, keys or models for a member");
+  await go("system");
+  await page.locator("#system-stats").waitFor();
+  await page.locator("#main [data-owner-only]").waitFor();
+  check(await page.locator("#backup, #log, #audit").count() === 0, "no backup, log or audit for a member");
+  await shot("system-member");
+  const sys = await page.evaluate(() => fetch("/console/api/system").then((r) => r.json()));
+  check(!("data_dir" in sys) && !("log" in sys), `no data folder or log for a member: ${Object.keys(sys)}`);
+  const refused = await page.evaluate(async () => {
+    const st = await fetch("/console/api/state").then((r) => r.json());
+    const r = await fetch("/console/api/speech/keys/deepgram", { method: "PUT", headers: { "Content-Type": "application/json", "X-CSRF-Token": st.csrf_token }, body: '{"key":"dg-secret-of-a-member"}' });
+    return [r.status, (await r.json()).detail];
+  });
+  check(refused[0] === 403 && refused[1].includes(`Ask ${env("OWNER_NAME")}`), `a member's key is refused with a sentence: ${refused}`);
+
+  // The invited member follows the owner's link, chooses a password and is in.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.goto(`${BASE}/console#/code/${invite}`);
+  await page.getByRole("heading", { name: "I have a code" }).waitFor();
+  check(await page.locator("#redeem-code").inputValue() === invite, "the link fills the code in");
+  await page.locator("#redeem-password").fill("hal's own long password");
+  await page.getByRole("button", { name: "Set password and sign in" }).click();
+  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  check((await page.locator("#who").textContent()) === "Hal", "signed in as the invited member");
 
   // The owner signs back in.
   await page.getByRole("button", { name: "Sign out" }).click();

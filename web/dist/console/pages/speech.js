@@ -1,12 +1,15 @@
 // Speech: the routes in order, remote vendors' keys (write-only), models
 // with download progress, and the owner's voice profile from the microphone.
-import { api, h, bytes, when, toast, confirmDialog, guard, notice } from "../lib.js";
+import { api, h, bytes, when, toast, confirmDialog, guard, notice, isOwner, ownerOnly } from "../lib.js";
 import { recordWAV } from "../recorder.js";
 
 export async function render(main) {
   const info = await api("GET", "/speech");
-  main.append(h("div.page-head", h("h1", "Speech")),
-    routesCard(info.routes), keysCard(info.provider_keys), await modelsCard(info.models));
+  main.append(h("div.page-head", h("h1", "Speech")));
+  // A member records their own voice here; routes, keys and models are
+  // the whole appliance's (the server sends a member none of them).
+  if (!isOwner() || info.owner_only) main.append(ownerOnly("Speech routes, remote vendors' keys and models apply to everyone's audio."));
+  else main.append(routesCard(info.routes), keysCard(info.provider_keys), await modelsCard(info.models));
   if (info.voice_profile) main.append(await profileCard());
   let timer = 0;
   if (info.models.some((m) => m.pull?.running)) timer = setTimeout(() => { main.replaceChildren(); render(main); }, 1000);
