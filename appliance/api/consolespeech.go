@@ -64,7 +64,7 @@ func (s *Server) consoleSpeech(c echo.Context) error {
 		return err
 	} else if !owner {
 		return c.JSON(http.StatusOK, map[string]any{"routes": []appliance.RouteStatus{}, "provider_keys": []providerKeyState{},
-			"models": []models.ModelState{}, "voice_profile": s.profiles != nil, "owner_only": true})
+			"models": []any{}, "voice_profile": s.profiles != nil, "owner_only": true})
 	}
 	routes := s.speechRoutes
 	if routes == nil {
