@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/remotestt/internal/wsstream"
 )
@@ -117,7 +118,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 		}
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "unreachable", Err: err}
 	}
-	c := config{Model: r.cfg.Model, AudioFormat: "pcm_s16le", SampleRate: stt.SampleRate, NumChannels: 1,
+	c := config{Model: r.cfg.Model, AudioFormat: "pcm_s16le", SampleRate: audio.Rate, NumChannels: 1,
 		EnableSpeakerDiarization: cfg.Diarize, EnableEndpointDetection: true}
 	if l := strings.ToLower(cfg.Language); l != "multi" && l != "auto" {
 		base, _, _ := strings.Cut(l, "-")

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/remotestt/internal/wsstream"
 )
@@ -153,7 +154,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	}
 	var start startRecognition
 	start.Message = "StartRecognition"
-	start.AudioFormat.Type, start.AudioFormat.Encoding, start.AudioFormat.SampleRate = "raw", "pcm_s16le", stt.SampleRate
+	start.AudioFormat.Type, start.AudioFormat.Encoding, start.AudioFormat.SampleRate = "raw", "pcm_s16le", audio.Rate
 	start.TranscriptionConfig.Language = lang
 	start.TranscriptionConfig.OperatingPoint = r.cfg.OperatingPoint
 	start.TranscriptionConfig.MaxDelay = 2
