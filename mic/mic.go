@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/gen2brain/malgo"
+
+	"github.com/hearth-appliance/hearth/appliance/audio"
 )
 
 // Rate is the capture rate: the appliance's recognisers' own.
-const Rate = 16000
+const Rate = audio.Rate
 
 // Backend names the audio systems to try: "auto" (the platform's usual
 // order) or one of the names below; "null" is a silent virtual device for

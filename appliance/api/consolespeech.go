@@ -14,6 +14,7 @@ import (
 // ProviderKeys keeps the remote routes' keys the owner enters in the
 // console (appliance/providerkeys). Keys go in and never come back out.
 type ProviderKeys interface {
+	Known() []string // the providers that take a key, in the console's order
 	Configured() (map[string]bool, error)
 	Set(provider, key string) error
 }
@@ -80,7 +81,7 @@ func (s *Server) consoleSpeech(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		for _, p := range providerkeys.Providers {
+		for _, p := range s.providerKeys.Known() {
 			keys = append(keys, providerKeyState{Name: p, Set: set[p], Active: on[p]})
 		}
 	}

@@ -111,7 +111,7 @@ func (d *aacDecoder) Decode(dst []int16, frame []byte) ([]int16, error) {
 	}
 	if d.rs == nil || int(rate) != d.rate {
 		d.rate = int(rate)
-		d.rs = NewResampler(d.rate, OutputRate)
+		d.rs = NewResampler(d.rate, Rate)
 	}
 	return d.rs.Process(dst, d.pcm[:n]), nil
 }

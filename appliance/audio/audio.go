@@ -12,8 +12,10 @@ import (
 	"strings"
 )
 
-// OutputRate is the sample rate every decoder produces.
-const OutputRate = 16000
+// Rate is the appliance's one sample rate: every decoder produces 16-bit
+// mono PCM at 16 kHz, and every recogniser, the speaker extractor and the
+// room microphone work at it.
+const Rate = 16000
 
 // Codec names, as the app and the contract spell them.
 const (
@@ -39,7 +41,7 @@ type Format struct {
 // Decoder decodes one frame at a time. It keeps state between frames (a
 // codec's history, a resampler's tail), so a session owns one.
 type Decoder interface {
-	// Decode appends the frame's samples (mono, OutputRate) to dst. A frame
+	// Decode appends the frame's samples (mono, Rate) to dst. A frame
 	// that cannot be decoded returns an error and leaves the decoder usable:
 	// the caller skips it and counts it.
 	Decode(dst []int16, frame []byte) ([]int16, error)

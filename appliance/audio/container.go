@@ -155,7 +155,7 @@ func (s *avSource) Read(dst []int16) (int, error) {
 			if int(rate) < 4000 || int(rate) > 192000 {
 				return 0, fmt.Errorf("%w: sample rate %d", ErrInvalidAudio, int(rate))
 			}
-			s.rate, s.rs = int(rate), NewResampler(int(rate), OutputRate)
+			s.rate, s.rs = int(rate), NewResampler(int(rate), Rate)
 		}
 		s.out = s.rs.Process(s.out[:0], s.pcm[:n])
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // Source is recorded audio read in pieces, already 16-bit mono PCM at
-// OutputRate. Reading in pieces keeps a long upload's memory flat.
+// Rate. Reading in pieces keeps a long upload's memory flat.
 type Source interface {
 	// Read fills dst with samples; io.EOF after the last.
 	Read(dst []int16) (int, error)
@@ -64,7 +64,7 @@ func OpenFile(path string) (Source, error) {
 	return src, nil
 }
 
-// pcmSource turns interleaved samples from a reader into mono OutputRate
+// pcmSource turns interleaved samples from a reader into mono Rate
 // PCM, block by block.
 type pcmSource struct {
 	r        io.Reader
@@ -141,7 +141,7 @@ func NewRawPCM(r io.Reader, rate, channels int) (Source, error) {
 
 func newPCMSource(r io.Reader, c io.Closer, rate, channels, width int, sample func([]byte) float64, d time.Duration, format string) *pcmSource {
 	return &pcmSource{r: r, closer: c, channels: channels, sample: sample, width: width,
-		rs: NewResampler(rate, OutputRate), raw: make([]byte, 4096*width*channels), duration: d, format: format}
+		rs: NewResampler(rate, Rate), raw: make([]byte, 4096*width*channels), duration: d, format: format}
 }
 
 func sampleU8(b []byte) float64  { return float64(int(b[0])-128) * 256 }

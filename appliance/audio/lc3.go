@@ -40,7 +40,7 @@ func newLC3(rate, channels, frameUS, frameBytes int) (Decoder, error) {
 		return nil, fmt.Errorf("lc3 setup at %d Hz: %w", rate, ErrUnsupported)
 	}
 	n := int(C.lc3_frame_samples(C.int(frameUS), C.int(rate)))
-	return &lc3Decoder{mem: mem, dec: dec, frameSize: frameBytes, samples: n, pcm: make([]int16, n), rs: NewResampler(rate, OutputRate)}, nil
+	return &lc3Decoder{mem: mem, dec: dec, frameSize: frameBytes, samples: n, pcm: make([]int16, n), rs: NewResampler(rate, Rate)}, nil
 }
 
 func (d *lc3Decoder) Decode(dst []int16, frame []byte) ([]int16, error) {

@@ -91,7 +91,7 @@ func newOggOpus(f *os.File) (Source, error) {
 		return nil, err
 	}
 	// Pre-skip counts 48 kHz samples; the decoder runs at 16 kHz.
-	return &oggOpusSource{f: f, ogg: o, dec: dec, skip: preSkip * OutputRate / 48000}, nil
+	return &oggOpusSource{f: f, ogg: o, dec: dec, skip: preSkip * Rate / 48000}, nil
 }
 
 func (s *oggOpusSource) Read(dst []int16) (int, error) {

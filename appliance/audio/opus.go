@@ -17,10 +17,10 @@ type opusDecoder struct {
 }
 
 // maxOpusSamples is the longest packet (120 ms) at 16 kHz, per channel.
-const maxOpusSamples = OutputRate * 120 / 1000
+const maxOpusSamples = Rate * 120 / 1000
 
 func newOpus(channels int) (Decoder, error) {
-	dec, err := opus.NewDecoderWithOutput(OutputRate, channels)
+	dec, err := opus.NewDecoderWithOutput(Rate, channels)
 	if err != nil {
 		return nil, fmt.Errorf("opus decoder: %w", err)
 	}

@@ -11,7 +11,7 @@ type pcm struct {
 }
 
 func newPCM(rate, channels int) *pcm {
-	return &pcm{channels: channels, rs: NewResampler(rate, OutputRate)}
+	return &pcm{channels: channels, rs: NewResampler(rate, Rate)}
 }
 
 func (p *pcm) Decode(dst []int16, frame []byte) ([]int16, error) {

@@ -16,14 +16,17 @@ import (
 	"sync"
 )
 
-// Providers are the remote routes that take a key.
-var Providers = []string{"deepgram", "soniox", "speechmatics", "openai"}
-
 // File is the keys file (DATA/provider-keys.json).
 type File struct {
 	Path string
-	mu   sync.Mutex
+	// Providers are the remote routes that take a key, in the order the
+	// console lists them (the wiring's vendor table).
+	Providers []string
+	mu        sync.Mutex
 }
+
+// Known lists the providers that take a key.
+func (f *File) Known() []string { return f.Providers }
 
 // Load reads every saved key; a missing file is no keys.
 func (f *File) Load() (map[string]string, error) {
@@ -64,8 +67,8 @@ var ErrUnknownProvider = errors.New("unknown provider")
 
 // Set saves provider's key; an empty key removes it.
 func (f *File) Set(provider, key string) error {
-	if !slices.Contains(Providers, provider) {
-		return fmt.Errorf("%w %q (known: %s)", ErrUnknownProvider, provider, strings.Join(Providers, ", "))
+	if !slices.Contains(f.Providers, provider) {
+		return fmt.Errorf("%w %q (known: %s)", ErrUnknownProvider, provider, strings.Join(f.Providers, ", "))
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

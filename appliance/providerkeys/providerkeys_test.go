@@ -8,7 +8,7 @@ import (
 )
 
 func TestSetLoadAndRemove(t *testing.T) {
-	f := &File{Path: filepath.Join(t.TempDir(), "provider-keys.json")}
+	f := &File{Path: filepath.Join(t.TempDir(), "provider-keys.json"), Providers: []string{"deepgram", "soniox"}}
 	if keys, err := f.Load(); err != nil || len(keys) != 0 {
 		t.Fatalf("no file: %v %v, want no keys", keys, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/cmplx"
 	"sort"
+
+	"github.com/hearth-appliance/hearth/appliance/audio"
 )
 
 // Log-mel features: 25 ms windows every 10 ms, 512-point FFT, 40 mel bands
@@ -12,7 +14,7 @@ import (
 // (28 % against 15 % at 20 dB SNR): above 4 kHz speech is weak and steady
 // noise is not.
 const (
-	sampleRate = 16000
+	sampleRate = audio.Rate
 	frameLen   = 400 // 25 ms
 	frameHop   = 160 // 10 ms
 	fftSize    = 512

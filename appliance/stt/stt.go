@@ -11,10 +11,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/audio"
 )
 
-// SampleRate is what every provider is fed: 16-bit mono PCM at 16 kHz.
-const SampleRate = 16000
+// SampleRate is what every provider is fed: 16-bit mono PCM at the
+// appliance's one rate.
+const SampleRate = audio.Rate
 
 // Word is one recognised word, timed in seconds from the stream's start.
 type Word struct {

@@ -12,13 +12,13 @@ import (
 // is transcribed in flat memory. Stretches with no speech are never sent:
 // they are what tells "nothing was said" from "the route heard nothing".
 const (
-	frame         = audio.OutputRate / 50 // 20 ms
-	speechRMS     = 250.0                 // about -42 dBFS: quieter frames are silence
-	pauseFrames   = 25                    // 0.5 s of silence ends a chunk
-	minSpeech     = 5                     // 100 ms of speech makes a chunk worth sending
-	padFrames     = 10                    // 0.2 s kept around speech
-	maxChunk      = 28 * 50               // frames: 28 s
-	searchCutLast = 5 * 50                // a long chunk is cut at the quietest frame of its last 5 s
+	frame         = audio.Rate / 50 // 20 ms
+	speechRMS     = 250.0           // about -42 dBFS: quieter frames are silence
+	pauseFrames   = 25              // 0.5 s of silence ends a chunk
+	minSpeech     = 5               // 100 ms of speech makes a chunk worth sending
+	padFrames     = 10              // 0.2 s kept around speech
+	maxChunk      = 28 * 50         // frames: 28 s
+	searchCutLast = 5 * 50          // a long chunk is cut at the quietest frame of its last 5 s
 )
 
 // chunk is a stretch of the recording worth transcribing.
@@ -85,7 +85,7 @@ func (c *chunker) next() (chunk, error) {
 func (c *chunker) cut(frames int) chunk {
 	frames = min(max(frames, 1), len(c.rms))
 	n := min(frames*frame, len(c.buf))
-	ch := chunk{pcm: append([]int16(nil), c.buf[:n]...), offset: float64(c.start) / audio.OutputRate}
+	ch := chunk{pcm: append([]int16(nil), c.buf[:n]...), offset: float64(c.start) / audio.Rate}
 	c.drop(frames)
 	c.speech, c.silence = 0, 0
 	for _, r := range c.rms {

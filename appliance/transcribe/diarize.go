@@ -33,15 +33,15 @@ type voices struct {
 
 // add embeds the speech of seg (times in the recording) from its chunk.
 func (v *voices) add(ctx context.Context, d Diarizer, seg stt.Segment, pcm []int16, offset float64) {
-	a := max(int((seg.Start-offset)*audio.OutputRate), 0)
-	b := min(int((seg.End-offset)*audio.OutputRate), len(pcm))
+	a := max(int((seg.Start-offset)*audio.Rate), 0)
+	b := min(int((seg.End-offset)*audio.Rate), len(pcm))
 	var e []float32
 	if b > a {
 		e, _ = d.Embed(ctx, pcm[a:b])
 	}
 	v.embs = append(v.embs, e)
-	v.weights = append(v.weights, float64(max(b-a, 0))/audio.OutputRate)
-	v.short = append(v.short, e == nil || b-a < audio.OutputRate) // under a second: not trusted alone
+	v.weights = append(v.weights, float64(max(b-a, 0))/audio.Rate)
+	v.short = append(v.short, e == nil || b-a < audio.Rate) // under a second: not trusted alone
 }
 
 // label gives the segments speakers by voice, when the route gave them at

@@ -73,7 +73,7 @@ func (s *Service) candidates(language string) []stt.BatchProvider {
 // chunkTimeout bounds one route call: generous against real time, so that
 // only a stuck route times out.
 func chunkTimeout(samples int) time.Duration {
-	return 30*time.Second + 4*time.Duration(samples)*time.Second/audio.OutputRate
+	return 30*time.Second + 4*time.Duration(samples)*time.Second/audio.Rate
 }
 
 // Transcribe reads src to the end and transcribes its speech. A failure is
@@ -113,7 +113,7 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 		if err != nil {
 			return Result{}, fmt.Errorf("read the recording: %w", err)
 		}
-		if opt.MaxDuration > 0 && time.Duration(ch.total)*time.Second/audio.OutputRate > opt.MaxDuration {
+		if opt.MaxDuration > 0 && time.Duration(ch.total)*time.Second/audio.Rate > opt.MaxDuration {
 			return Result{}, fmt.Errorf("%w: at most %s", ErrTooLong, opt.MaxDuration)
 		}
 		spoke = true
@@ -147,7 +147,7 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 				}
 				if len(tr.Segments) == 0 && strings.TrimSpace(tr.Text) != "" {
 					// A route that returns only text still counts.
-					end := c.offset + float64(len(c.pcm))/audio.OutputRate
+					end := c.offset + float64(len(c.pcm))/audio.Rate
 					seg := stt.Segment{Start: c.offset, End: end, Text: strings.TrimSpace(tr.Text), Speaker: speakerLabel("", opt.Diarize)}
 					if vs != nil {
 						vs.add(ctx, s.diarizer, seg, c.pcm, c.offset)
@@ -165,7 +165,7 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 			route++
 		}
 	}
-	res.Duration = time.Duration(ch.total) * time.Second / audio.OutputRate
+	res.Duration = time.Duration(ch.total) * time.Second / audio.Rate
 	res.Text = strings.Join(texts, " ")
 	if vs != nil {
 		vs.label(res.Segments, s.diarizer.Threshold())

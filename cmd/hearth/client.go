@@ -225,8 +225,8 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 // sendRecording streams 20 ms frames at rate, encoded by enc, paced at
 // speed × real time.
 func sendRecording(ctx context.Context, conn *websocket.Conn, src audio.Source, rate int, enc frameEncoder, speed float64) error {
-	rs := audio.NewResampler(audio.OutputRate, rate)
-	buf := make([]int16, audio.OutputRate/50)
+	rs := audio.NewResampler(audio.Rate, rate)
+	buf := make([]int16, audio.Rate/50)
 	start := time.Now()
 	sent := 0.0 // seconds of audio
 	for {
@@ -239,7 +239,7 @@ func sendRecording(ctx context.Context, conn *websocket.Conn, src audio.Source, 
 			if werr := conn.WriteMessage(websocket.BinaryMessage, frame); werr != nil {
 				return fmt.Errorf("send audio: %w", werr)
 			}
-			sent += float64(n) / audio.OutputRate
+			sent += float64(n) / audio.Rate
 			if speed > 0 {
 				if ahead := time.Duration(sent/speed*float64(time.Second)) - time.Since(start); ahead > 0 {
 					select {

@@ -8,24 +8,18 @@ import (
 )
 
 // Deepgram, when the owner gives it a key: audio leaves the box for it.
-func init() {
-	speechRouteKinds = append(speechRouteKinds, speechRoute{name: deepgram.Name,
-		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
-			if cfg.DeepgramAPIKey == "" {
-				return nil, "not configured (--deepgram-api-key)", nil
-			}
-			r, err := deepgram.New(deepgram.Config{APIKey: cfg.DeepgramAPIKey, BaseURL: cfg.DeepgramURL})
-			if err != nil {
-				return nil, "", usageErr("deepgram: %v", err)
-			}
-			logger.Warn("speech route on: audio leaves this box for Deepgram", "route", deepgram.Name, "server", redactURL(orDefaultURL(cfg.DeepgramURL)))
-			return r, "", nil
-		}})
-}
-
-func orDefaultURL(u string) string {
-	if u == "" {
-		return deepgram.DefaultURL
+func buildDeepgram(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+	if cfg.DeepgramAPIKey == "" {
+		return nil, "not configured (--deepgram-api-key)", nil
 	}
-	return u
+	r, err := deepgram.New(deepgram.Config{APIKey: cfg.DeepgramAPIKey, BaseURL: cfg.DeepgramURL})
+	if err != nil {
+		return nil, "", usageErr("deepgram: %v", err)
+	}
+	server := cfg.DeepgramURL
+	if server == "" {
+		server = deepgram.DefaultURL
+	}
+	logger.Warn("speech route on: audio leaves this box for Deepgram", "route", deepgram.Name, "server", redactURL(server))
+	return r, "", nil
 }

@@ -7,20 +7,16 @@ import (
 	"github.com/hearth-appliance/hearth/remotestt/openaistt"
 )
 
-// An OpenAI-compatible transcription server the owner configured: the only
-// way audio leaves the box for speech recognition.
-func init() {
-	speechRouteKinds = append(speechRouteKinds, speechRoute{name: openaistt.Name,
-		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
-			if cfg.OpenAISTTURL == "" {
-				return nil, "not configured (--openai-stt-url)", nil
-			}
-			r, err := openaistt.New(openaistt.Config{BaseURL: cfg.OpenAISTTURL, Model: cfg.OpenAISTTModel, APIKey: cfg.OpenAISTTAPIKey})
-			if err != nil {
-				return nil, "", usageErr("--openai-stt-url: %v", err)
-			}
-			logger.Warn("speech route on: audio leaves this box for the transcription server", "route", openaistt.Name,
-				"server", redactURL(cfg.OpenAISTTURL), "model", r.Model())
-			return r, "", nil
-		}})
+// An OpenAI-compatible transcription server the owner configured.
+func buildOpenAI(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+	if cfg.OpenAISTTURL == "" {
+		return nil, "not configured (--openai-stt-url)", nil
+	}
+	r, err := openaistt.New(openaistt.Config{BaseURL: cfg.OpenAISTTURL, Model: cfg.OpenAISTTModel, APIKey: cfg.OpenAISTTAPIKey})
+	if err != nil {
+		return nil, "", usageErr("--openai-stt-url: %v", err)
+	}
+	logger.Warn("speech route on: audio leaves this box for the transcription server", "route", openaistt.Name,
+		"server", redactURL(cfg.OpenAISTTURL), "model", r.Model())
+	return r, "", nil
 }

@@ -8,17 +8,14 @@ import (
 )
 
 // Soniox, when the owner gives it a key: audio leaves the box for it.
-func init() {
-	speechRouteKinds = append(speechRouteKinds, speechRoute{name: soniox.Name,
-		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
-			if cfg.SonioxAPIKey == "" {
-				return nil, "not configured (--soniox-api-key)", nil
-			}
-			r, err := soniox.New(soniox.Config{APIKey: cfg.SonioxAPIKey, URL: cfg.SonioxURL})
-			if err != nil {
-				return nil, "", usageErr("soniox: %v", err)
-			}
-			logger.Warn("speech route on: audio leaves this box for Soniox", "route", soniox.Name, "model", r.Model())
-			return r, "", nil
-		}})
+func buildSoniox(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+	if cfg.SonioxAPIKey == "" {
+		return nil, "not configured (--soniox-api-key)", nil
+	}
+	r, err := soniox.New(soniox.Config{APIKey: cfg.SonioxAPIKey, URL: cfg.SonioxURL})
+	if err != nil {
+		return nil, "", usageErr("soniox: %v", err)
+	}
+	logger.Warn("speech route on: audio leaves this box for Soniox", "route", soniox.Name, "model", r.Model())
+	return r, "", nil
 }

@@ -8,18 +8,15 @@ import (
 )
 
 // Speechmatics, when the owner gives it a key: audio leaves the box for it.
-func init() {
-	speechRouteKinds = append(speechRouteKinds, speechRoute{name: speechmatics.Name,
-		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
-			if cfg.SpeechmaticsAPIKey == "" {
-				return nil, "not configured (--speechmatics-api-key)", nil
-			}
-			r, err := speechmatics.New(speechmatics.Config{APIKey: cfg.SpeechmaticsAPIKey, URL: cfg.SpeechmaticsURL,
-				OperatingPoint: cfg.SpeechmaticsOperatingPoint})
-			if err != nil {
-				return nil, "", usageErr("speechmatics: %v", err)
-			}
-			logger.Warn("speech route on: audio leaves this box for Speechmatics", "route", speechmatics.Name, "model", r.Model())
-			return r, "", nil
-		}})
+func buildSpeechmatics(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+	if cfg.SpeechmaticsAPIKey == "" {
+		return nil, "not configured (--speechmatics-api-key)", nil
+	}
+	r, err := speechmatics.New(speechmatics.Config{APIKey: cfg.SpeechmaticsAPIKey, URL: cfg.SpeechmaticsURL,
+		OperatingPoint: cfg.SpeechmaticsOperatingPoint})
+	if err != nil {
+		return nil, "", usageErr("speechmatics: %v", err)
+	}
+	logger.Warn("speech route on: audio leaves this box for Speechmatics", "route", speechmatics.Name, "model", r.Model())
+	return r, "", nil
 }

@@ -152,7 +152,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Records: recs, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
 		SameOrigin: public.SameOrigin, Logger: m.Logger,
 	})
-	keys := &providerkeys.File{Path: filepath.Join(dataDir, "provider-keys.json")}
+	keys := &providerkeys.File{Path: filepath.Join(dataDir, "provider-keys.json"), Providers: providerKeyNames()}
 	speechCfg, err := withProviderKeys(m.Config, keys)
 	if err != nil {
 		return err

@@ -16,10 +16,9 @@ func withProviderKeys(cfg appliance.Config, keys *providerkeys.File) (appliance.
 	if err != nil {
 		return cfg, err
 	}
-	for name, field := range map[string]*string{"deepgram": &cfg.DeepgramAPIKey, "soniox": &cfg.SonioxAPIKey,
-		"speechmatics": &cfg.SpeechmaticsAPIKey, "openai": &cfg.OpenAISTTAPIKey} {
-		if *field == "" {
-			*field = saved[name]
+	for _, v := range remoteVendors {
+		if field := v.key.field(&cfg); *field == "" {
+			*field = saved[v.name]
 		}
 	}
 	return cfg, nil

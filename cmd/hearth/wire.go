@@ -96,9 +96,17 @@ type speechRoute struct {
 	build func(cfg appliance.Config, logger *slog.Logger) (route any, unavailable string, err error)
 }
 
-// speechRouteKinds are every route the appliance knows, each in its own
-// file; --stt-routes orders them.
+// speechRouteKinds are the local routes, each in its own file; with the
+// remote vendors (remoteVendors) they are every route the appliance knows,
+// and --stt-routes orders them.
 var speechRouteKinds []speechRoute
+
+// allSpeechRoutes are every route the appliance knows, by name.
+func allSpeechRoutes() []speechRoute {
+	all := append(slices.Clone(speechRouteKinds), remoteVendorRoutes()...)
+	slices.SortFunc(all, func(a, b speechRoute) int { return strings.Compare(a.name, b.name) })
+	return all
+}
 
 // newSpeechRoutes builds the speech routes in the owner's order
 // (--stt-routes). HEARTH_STT_SCRIPT names a script for the scripted test
@@ -117,7 +125,7 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 		r.batch = append(r.batch, p)
 	}
 	kinds := map[string]speechRoute{}
-	for _, k := range speechRouteKinds {
+	for _, k := range allSpeechRoutes() {
 		kinds[k.name] = k
 	}
 	order := splitList(cfg.STTRoutes)
@@ -139,10 +147,10 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 		}
 		if unavailable != "" {
 			logger.Info("speech route not available", "route", name, "why", unavailable)
-			r.status = append(r.status, appliance.RouteStatus{Name: name, Why: unavailable, Remote: remoteRoutes[name]})
+			r.status = append(r.status, appliance.RouteStatus{Name: name, Why: unavailable, Remote: isRemoteRoute(name)})
 			continue
 		}
-		r.status = append(r.status, appliance.RouteStatus{Name: name, On: true, Remote: remoteRoutes[name]})
+		r.status = append(r.status, appliance.RouteStatus{Name: name, On: true, Remote: isRemoteRoute(name)})
 		if s, ok := route.(stt.StreamingProvider); ok {
 			r.streaming = append(r.streaming, s)
 		}
@@ -159,18 +167,21 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 	return r, nil
 }
 
-// remoteRoutes send audio out of the house.
-var remoteRoutes = map[string]bool{"deepgram": true, "soniox": true, "speechmatics": true, "openai": true}
-
 // preferredRoutes is the order out of the box: local whisper when a model
 // is present, then PocketSphinx, then remote routes the owner configured.
-var preferredRoutes = []string{"whisper", "pocketsphinx", "deepgram", "soniox", "speechmatics", "openai"}
+func preferredRoutes() []string {
+	out := []string{"whisper", "pocketsphinx"}
+	for _, v := range remoteVendors {
+		out = append(out, v.name)
+	}
+	return out
+}
 
 // defaultRouteOrder is every route this build knows, preferred ones first.
 func defaultRouteOrder() []string {
 	known := routeNames()
 	var order []string
-	for _, n := range preferredRoutes {
+	for _, n := range preferredRoutes() {
 		if slices.Contains(known, n) {
 			order = append(order, n)
 		}
@@ -185,7 +196,7 @@ func defaultRouteOrder() []string {
 
 func routeNames() []string {
 	var names []string
-	for _, k := range speechRouteKinds {
+	for _, k := range allSpeechRoutes() {
 		names = append(names, k.name)
 	}
 	return names

@@ -132,7 +132,7 @@ func (w dgWord) word() stt.Word {
 
 // Transcribe implements stt.BatchProvider with pre-recorded audio.
 func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (stt.Transcript, error) {
-	req, err := http.NewRequestWithContext(ctx, "POST", r.cfg.BaseURL+"/v1/listen?"+query(cfg.Language, cfg.Diarize, false).Encode(), bytes.NewReader(audio.WAV(pcm, stt.SampleRate)))
+	req, err := http.NewRequestWithContext(ctx, "POST", r.cfg.BaseURL+"/v1/listen?"+query(cfg.Language, cfg.Diarize, false).Encode(), bytes.NewReader(audio.WAV(pcm, audio.Rate)))
 	if err != nil {
 		return stt.Transcript{}, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "bad request", Err: err}
 	}

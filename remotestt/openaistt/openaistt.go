@@ -100,7 +100,7 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	fw, _ := mw.CreateFormFile("file", "audio.wav")
-	fw.Write(audio.WAV(pcm, stt.SampleRate))
+	fw.Write(audio.WAV(pcm, audio.Rate))
 	mw.WriteField("model", r.cfg.Model)
 	mw.WriteField("response_format", "verbose_json")
 	mw.WriteField("timestamp_granularities[]", "segment")
@@ -144,7 +144,7 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 		}
 	}
 	if len(tr.Segments) == 0 && tr.Text != "" {
-		tr.Segments = append(tr.Segments, stt.Segment{Start: 0, End: float64(len(pcm)) / stt.SampleRate, Text: tr.Text})
+		tr.Segments = append(tr.Segments, stt.Segment{Start: 0, End: float64(len(pcm)) / audio.Rate, Text: tr.Text})
 	}
 	return tr, nil
 }

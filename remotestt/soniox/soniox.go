@@ -9,19 +9,18 @@ package soniox
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/remotestt/internal/wsstream"
 )
 
 // Name is the route's name in replies and logs.
@@ -119,7 +118,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 		}
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "unreachable", Err: err}
 	}
-	c := config{Model: r.cfg.Model, AudioFormat: "pcm_s16le", SampleRate: stt.SampleRate, NumChannels: 1,
+	c := config{Model: r.cfg.Model, AudioFormat: "pcm_s16le", SampleRate: audio.Rate, NumChannels: 1,
 		EnableSpeakerDiarization: cfg.Diarize, EnableEndpointDetection: true}
 	if l := strings.ToLower(cfg.Language); l != "multi" && l != "auto" {
 		base, _, _ := strings.Cut(l, "-")
@@ -129,11 +128,9 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 		conn.Close()
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err}
 	}
-	s := &stream{conn: conn, out: make(chan []byte, 500), words: make(chan []stt.Word, 32), done: make(chan struct{})}
-	s.wg.Add(2)
-	go s.write()
-	go s.read()
-	return s, nil
+	return wsstream.Start(conn, wsstream.Options{Provider: Name, Read: read,
+		// An empty message ends the audio.
+		End: func(conn *websocket.Conn, _ int) error { return conn.WriteMessage(websocket.BinaryMessage, []byte{}) }}), nil
 }
 
 // statusError classifies a refusal by HTTP status or Soniox error code.
@@ -152,96 +149,22 @@ func statusError(code int, msg string) error {
 	return e
 }
 
-type stream struct {
-	conn  *websocket.Conn
-	out   chan []byte
-	words chan []stt.Word
-	done  chan struct{}
-	wg    sync.WaitGroup
-
-	mu  sync.Mutex
-	err error
-	// writeErr is a failed send; Err reports it when the reader saw none.
-	writeErr error
-	closed   bool
-}
-
-func (s *stream) fail(err error) {
-	s.mu.Lock()
-	if s.err == nil {
-		s.err = err
-	}
-	s.mu.Unlock()
-}
-
-func (s *stream) Send(pcm []int16) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errors.New("soniox: stream closed")
-	}
-	if s.err != nil {
-		return s.err
-	}
-	if s.writeErr != nil {
-		return s.writeErr
-	}
-	b := make([]byte, 2*len(pcm))
-	for i, v := range pcm {
-		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
-	}
-	select {
-	case s.out <- b:
-		return nil
-	default:
-		s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded", Err: errors.New("soniox: audio queued faster than it is sent")}
-		return s.err
-	}
-}
-
-// write sends the audio, then the empty message that ends the stream.
-func (s *stream) write() {
-	defer s.wg.Done()
-	for {
-		select {
-		case <-s.done:
-			return
-		case b, ok := <-s.out:
-			if !ok {
-				s.conn.WriteMessage(websocket.BinaryMessage, []byte{})
-				return
-			}
-			if err := s.conn.WriteMessage(websocket.BinaryMessage, b); err != nil {
-				// Not s.fail: a vendor that refuses the audio closes the
-				// socket after saying why, and the reader's reason wins.
-				s.mu.Lock()
-				s.writeErr = &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err}
-				s.mu.Unlock()
-				return
-			}
-		}
-	}
-}
-
 // read turns final tokens into words (a token that starts with a space
 // starts a word) until Soniox says it has finished.
-func (s *stream) read() {
-	defer s.wg.Done()
-	defer close(s.words)
-	defer close(s.done)
+func read(conn *websocket.Conn, s *wsstream.Stream) {
 	var word *stt.Word
 	flush := func() {
 		if word != nil && strings.TrimSpace(word.Text) != "" {
 			w := *word
 			w.Text = strings.TrimSpace(w.Text)
-			s.words <- []stt.Word{w}
+			s.Emit([]stt.Word{w})
 		}
 		word = nil
 	}
 	for {
-		_, data, err := s.conn.ReadMessage()
+		_, data, err := conn.ReadMessage()
 		if err != nil {
-			s.fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
+			s.Fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
 			flush()
 			return
 		}
@@ -250,7 +173,7 @@ func (s *stream) read() {
 			continue
 		}
 		if m.ErrorCode != 0 {
-			s.fail(statusError(m.ErrorCode, m.ErrorMessage))
+			s.Fail(statusError(m.ErrorCode, m.ErrorMessage))
 			flush()
 			return
 		}
@@ -272,38 +195,6 @@ func (s *stream) read() {
 			return
 		}
 	}
-}
-
-func (s *stream) Words() <-chan []stt.Word { return s.words }
-
-func (s *stream) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.err != nil {
-		return s.err
-	}
-	return s.writeErr
-}
-
-// Close ends the audio; Soniox sends what it still holds, then finished.
-func (s *stream) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	close(s.out)
-	s.mu.Unlock()
-	go func() {
-		select {
-		case <-s.done:
-		case <-time.After(10 * time.Second):
-		}
-		s.conn.Close()
-		s.wg.Wait()
-	}()
-	return nil
 }
 
 // Transcribe implements stt.BatchProvider through the real-time socket.

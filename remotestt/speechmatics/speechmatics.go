@@ -14,19 +14,18 @@ package speechmatics
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/remotestt/internal/wsstream"
 )
 
 // Name is the route's name in replies and logs.
@@ -155,7 +154,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	}
 	var start startRecognition
 	start.Message = "StartRecognition"
-	start.AudioFormat.Type, start.AudioFormat.Encoding, start.AudioFormat.SampleRate = "raw", "pcm_s16le", stt.SampleRate
+	start.AudioFormat.Type, start.AudioFormat.Encoding, start.AudioFormat.SampleRate = "raw", "pcm_s16le", audio.Rate
 	start.TranscriptionConfig.Language = lang
 	start.TranscriptionConfig.OperatingPoint = r.cfg.OperatingPoint
 	start.TranscriptionConfig.MaxDelay = 2
@@ -183,11 +182,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 		}
 	}
 	conn.SetReadDeadline(time.Time{})
-	s := &stream{conn: conn, out: make(chan []byte, 500), words: make(chan []stt.Word, 32), done: make(chan struct{})}
-	s.wg.Add(2)
-	go s.write()
-	go s.read()
-	return s, nil
+	return wsstream.Start(conn, wsstream.Options{Provider: Name, Read: read, End: endOfStream}), nil
 }
 
 // statusError classifies a refused handshake.
@@ -221,95 +216,19 @@ func sessionError(typ string) error {
 	return e
 }
 
-type stream struct {
-	conn  *websocket.Conn
-	out   chan []byte
-	words chan []stt.Word
-	done  chan struct{}
-	wg    sync.WaitGroup
-
-	mu  sync.Mutex
-	err error
-	// writeErr is a failed send; Err reports it when the reader saw none.
-	writeErr error
-	closed   bool
-	sent     int // AddAudio frames sent: EndOfStream's last_seq_no
-}
-
-func (s *stream) fail(err error) {
-	s.mu.Lock()
-	if s.err == nil {
-		s.err = err
-	}
-	s.mu.Unlock()
-}
-
-func (s *stream) Send(pcm []int16) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errors.New("speechmatics: stream closed")
-	}
-	if s.err != nil {
-		return s.err
-	}
-	if s.writeErr != nil {
-		return s.writeErr
-	}
-	b := make([]byte, 2*len(pcm))
-	for i, v := range pcm {
-		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
-	}
-	select {
-	case s.out <- b:
-		return nil
-	default:
-		s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded", Err: errors.New("speechmatics: audio queued faster than it is sent")}
-		return s.err
-	}
-}
-
-// write sends the audio frames (AddAudio), then EndOfStream with the
-// number of the last one.
-func (s *stream) write() {
-	defer s.wg.Done()
-	for {
-		select {
-		case <-s.done:
-			return
-		case b, ok := <-s.out:
-			if !ok {
-				s.mu.Lock()
-				last := s.sent
-				s.mu.Unlock()
-				s.conn.WriteJSON(map[string]any{"message": "EndOfStream", "last_seq_no": last})
-				return
-			}
-			if err := s.conn.WriteMessage(websocket.BinaryMessage, b); err != nil {
-				// Not s.fail: a vendor that refuses the audio closes the
-				// socket after saying why, and the reader's reason wins.
-				s.mu.Lock()
-				s.writeErr = &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err}
-				s.mu.Unlock()
-				return
-			}
-			s.mu.Lock()
-			s.sent++
-			s.mu.Unlock()
-		}
-	}
+// endOfStream ends the audio with the number of the last AddAudio frame;
+// Speechmatics sends what it still holds, then EndOfTranscript.
+func endOfStream(conn *websocket.Conn, sent int) error {
+	return conn.WriteJSON(map[string]any{"message": "EndOfStream", "last_seq_no": sent})
 }
 
 // read turns final transcripts into words (punctuation joins the word it
 // attaches to) until EndOfTranscript or an Error.
-func (s *stream) read() {
-	defer s.wg.Done()
-	defer close(s.words)
-	defer close(s.done)
+func read(conn *websocket.Conn, s *wsstream.Stream) {
 	for {
-		_, data, err := s.conn.ReadMessage()
+		_, data, err := conn.ReadMessage()
 		if err != nil {
-			s.fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
+			s.Fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "connection_lost", Err: err})
 			return
 		}
 		var m message
@@ -318,13 +237,13 @@ func (s *stream) read() {
 		}
 		switch m.Message {
 		case "Error":
-			s.fail(sessionError(m.Type))
+			s.Fail(sessionError(m.Type))
 			return
 		case "EndOfTranscript":
 			return
 		case "AddTranscript":
 			if ws := words(m); len(ws) > 0 {
-				s.words <- ws
+				s.Emit(ws)
 			}
 		}
 	}
@@ -349,39 +268,6 @@ func words(m message) []stt.Word {
 		out = append(out, stt.Word{Text: a.Content, Start: r.StartTime, End: r.EndTime, Speaker: speaker})
 	}
 	return out
-}
-
-func (s *stream) Words() <-chan []stt.Word { return s.words }
-
-func (s *stream) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.err != nil {
-		return s.err
-	}
-	return s.writeErr
-}
-
-// Close ends the audio; Speechmatics sends what it still holds, then
-// EndOfTranscript.
-func (s *stream) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	close(s.out)
-	s.mu.Unlock()
-	go func() {
-		select {
-		case <-s.done:
-		case <-time.After(10 * time.Second):
-		}
-		s.conn.Close()
-		s.wg.Wait()
-	}()
-	return nil
 }
 
 // Transcribe implements stt.BatchProvider through the real-time socket.
