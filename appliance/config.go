@@ -36,7 +36,8 @@ type Config struct {
 	// when that names this machine, else from Addr.
 	PublicURL string
 	// TrustedProxies lists the reverse proxies (IPs or CIDRs, comma
-	// separated) whose X-Forwarded-Host and X-Forwarded-Proto are believed.
+	// separated) whose X-Forwarded-For, X-Real-IP, X-Forwarded-Host and
+	// X-Forwarded-Proto are believed.
 	TrustedProxies string
 	// BodyTimeout bounds how long a request body may take to arrive.
 	BodyTimeout time.Duration

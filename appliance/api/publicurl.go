@@ -164,12 +164,7 @@ func (p *PublicURL) fromTrustedProxy(r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	for _, pfx := range p.trusted {
-		if pfx.Contains(ap.Addr().Unmap()) {
-			return true
-		}
-	}
-	return false
+	return p.trusts(ap.Addr())
 }
 
 // isOwnHost reports whether a Host value names this machine: one of its
@@ -188,4 +183,42 @@ func (p *PublicURL) isOwnHost(hostport string) bool {
 		return ip.IsLoopback() || p.ownIPs[ip]
 	}
 	return p.ownNames[host]
+}
+
+// ClientIP is the address a request came from, for rate limits and logs:
+// the socket's peer, unless that peer is a trusted proxy, in which case the
+// nearest untrusted hop of X-Forwarded-For (or X-Real-IP). Headers from
+// anyone else are the client's word and would let it pick a fresh address
+// for every guess.
+func (p *PublicURL) ClientIP(r *http.Request) string {
+	peer := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(peer); err == nil {
+		peer = host
+	}
+	if !p.fromTrustedProxy(r) {
+		return peer
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		ip, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return peer // a garbled chain: believe only the socket
+		}
+		if !p.trusts(ip) {
+			return ip.Unmap().String()
+		}
+	}
+	if ip, err := netip.ParseAddr(strings.TrimSpace(r.Header.Get("X-Real-IP"))); err == nil {
+		return ip.Unmap().String()
+	}
+	return peer
+}
+
+func (p *PublicURL) trusts(ip netip.Addr) bool {
+	for _, pfx := range p.trusted {
+		if pfx.Contains(ip.Unmap()) {
+			return true
+		}
+	}
+	return false
 }

@@ -74,7 +74,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.IntVar(&cfg.ReadConns, "read-conns", cfg.ReadConns, "SQLite read connections")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long a graceful stop may take")
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "how clients reach the appliance, e.g. https://hearth.example.lan (default: the address a client used, when it names this machine, else --addr)")
-	fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", cfg.TrustedProxies, "reverse proxies whose X-Forwarded-Host/-Proto are believed (IPs or CIDRs, comma separated)")
+	fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", cfg.TrustedProxies, "reverse proxies whose X-Forwarded-For/-Host/-Proto and X-Real-IP are believed (IPs or CIDRs, comma separated)")
 	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", cfg.BodyTimeout, "how long a request body may take to arrive")
 	fs.IntVar(&cfg.MaxConns, "max-conns", cfg.MaxConns, "most concurrent connections; more wait until one closes")
 	fs.StringVar(&cfg.FirebaseProjectID, "firebase-project-id", cfg.FirebaseProjectID, "accept Firebase ID tokens of this project (an Omi app rebuilt to point at this box) as the user each Firebase account is bound to (hearth users bind-firebase); fetches Google's signing certificates, the one outbound call this makes (default: off)")
