@@ -43,6 +43,10 @@ type Config struct {
 	BodyTimeout time.Duration
 	// MaxConns caps concurrent connections; more wait until one closes.
 	MaxConns int
+	// MaxConnsPerAddr caps one remote address's open connections (trusted
+	// proxies excepted); past it new ones are closed at once, so one
+	// client cannot take the whole MaxConns budget.
+	MaxConnsPerAddr int
 	// FirebaseProjectID, when set, accepts Firebase ID tokens of that
 	// project (an Omi app rebuilt to point at this box) wherever an ID
 	// token is taken, as the user each Firebase account is bound to.
@@ -260,6 +264,7 @@ func DefaultConfig() Config {
 		VoiceBudget:      2 * time.Hour,
 		BodyTimeout:      30 * time.Second,
 		MaxConns:         512,
+		MaxConnsPerAddr:  64,
 		LLMTimeout:       60 * time.Second,
 		OAuthClients:     DefaultOAuthClients,
 		EmbedDims:        384,
@@ -304,6 +309,9 @@ func (c Config) Validate() error {
 	}
 	if c.BodyTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("body timeout %v is below 1s", c.BodyTimeout))
+	}
+	if c.MaxConnsPerAddr < 1 {
+		errs = append(errs, fmt.Errorf("max conns per addr %d must be at least 1", c.MaxConnsPerAddr))
 	}
 	if c.MaxConns < 1 {
 		errs = append(errs, fmt.Errorf("max conns %d must be at least 1", c.MaxConns))

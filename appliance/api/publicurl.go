@@ -214,6 +214,9 @@ func (p *PublicURL) ClientIP(r *http.Request) string {
 	return peer
 }
 
+// TrustsProxy reports whether ip is one of --trusted-proxies.
+func (p *PublicURL) TrustsProxy(ip netip.Addr) bool { return p.trusts(ip) }
+
 func (p *PublicURL) trusts(ip netip.Addr) bool {
 	for _, pfx := range p.trusted {
 		if pfx.Contains(ip.Unmap()) {

@@ -77,6 +77,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", cfg.TrustedProxies, "reverse proxies whose X-Forwarded-For/-Host/-Proto and X-Real-IP are believed (IPs or CIDRs, comma separated)")
 	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", cfg.BodyTimeout, "how long a request body may take to arrive")
 	fs.IntVar(&cfg.MaxConns, "max-conns", cfg.MaxConns, "most concurrent connections; more wait until one closes")
+	fs.IntVar(&cfg.MaxConnsPerAddr, "max-conns-per-addr", cfg.MaxConnsPerAddr, "most concurrent connections from one address (trusted proxies excepted); more are closed at once")
 	fs.StringVar(&cfg.FirebaseProjectID, "firebase-project-id", cfg.FirebaseProjectID, "accept Firebase ID tokens of this project (an Omi app rebuilt to point at this box) as the user each Firebase account is bound to (hearth users bind-firebase); fetches Google's signing certificates, the one outbound call this makes (default: off)")
 	fs.StringVar(&cfg.FirebaseCertsURL, "firebase-certs-url", cfg.FirebaseCertsURL, "where --firebase-project-id fetches the certificates that sign Firebase ID tokens (a mirror or a test server otherwise)")
 	fs.StringVar(&cfg.TranslateTo, "translate-to", cfg.TranslateTo, "translate live segments of other languages into this one (e.g. en) through the LLM route; needs --llm-base-url")
