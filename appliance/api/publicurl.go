@@ -124,7 +124,8 @@ func (p *PublicURL) Base(r *http.Request) string {
 }
 
 // SameOrigin reports whether origin (a browser's Origin header) is the
-// appliance itself: the host the browser addressed, or the public URL.
+// appliance itself: the host the browser addressed when that is one of
+// this machine's addresses or names, or the public URL.
 func (p *PublicURL) SameOrigin(r *http.Request, origin string) bool {
 	if origin == "" {
 		return false
@@ -136,7 +137,10 @@ func (p *PublicURL) SameOrigin(r *http.Request, origin string) bool {
 	if err != nil || u.Host == "" {
 		return false
 	}
-	if strings.EqualFold(u.Host, r.Host) {
+	// The host the browser addressed counts only when it names this
+	// machine: with a rebound DNS name, Host and Origin are both the
+	// attacker's.
+	if strings.EqualFold(u.Host, r.Host) && p.isOwnHost(r.Host) {
 		return true
 	}
 	// Behind a trusted reverse proxy the browser addressed the proxy's host.
