@@ -215,7 +215,12 @@ func ParseOAuthClients(s string) ([]OAuthClient, error) {
 // its own (RFC 8252 §7.3: native apps listen on an ephemeral port).
 func (c OAuthClient) AllowsRedirect(uri string) bool {
 	u, err := url.Parse(uri)
-	if err != nil || u.Fragment != "" || !validPort(u.Port()) {
+	// Userinfo, backslashes and escapes in the authority are where
+	// parsers disagree (http://evil.example%23@127.0.0.1/ is 127.0.0.1 to
+	// Go and evil.example to a parser that decodes first): a redirect
+	// must not need them.
+	if err != nil || u.Fragment != "" || u.User != nil || u.Opaque != "" || !validPort(u.Port()) ||
+		strings.ContainsAny(uri, "\\ \t\r\n") || strings.Contains(u.Host, "%") {
 		return false
 	}
 	for _, r := range c.Redirects {
