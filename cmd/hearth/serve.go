@@ -17,6 +17,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/console"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
@@ -100,6 +101,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	m.db = db
+	// libav's complaints about bad frames go to the log, not stderr.
+	audio.SetLibavLogger(m.Logger)
 	signer, err := idtoken.LoadOrCreate(dataDir)
 	if err != nil {
 		return err
