@@ -36,12 +36,17 @@ type Config struct {
 	// when that names this machine, else from Addr.
 	PublicURL string
 	// TrustedProxies lists the reverse proxies (IPs or CIDRs, comma
-	// separated) whose X-Forwarded-Host and X-Forwarded-Proto are believed.
+	// separated) whose X-Forwarded-For, X-Real-IP, X-Forwarded-Host and
+	// X-Forwarded-Proto are believed.
 	TrustedProxies string
 	// BodyTimeout bounds how long a request body may take to arrive.
 	BodyTimeout time.Duration
 	// MaxConns caps concurrent connections; more wait until one closes.
 	MaxConns int
+	// MaxConnsPerAddr caps one remote address's open connections (trusted
+	// proxies excepted); past it new ones are closed at once, so one
+	// client cannot take the whole MaxConns budget.
+	MaxConnsPerAddr int
 	// FirebaseProjectID, when set, accepts Firebase ID tokens of that
 	// project (an Omi app rebuilt to point at this box) wherever an ID
 	// token is taken, as the user each Firebase account is bound to.
@@ -210,7 +215,12 @@ func ParseOAuthClients(s string) ([]OAuthClient, error) {
 // its own (RFC 8252 §7.3: native apps listen on an ephemeral port).
 func (c OAuthClient) AllowsRedirect(uri string) bool {
 	u, err := url.Parse(uri)
-	if err != nil || u.Fragment != "" || !validPort(u.Port()) {
+	// Userinfo, backslashes and escapes in the authority are where
+	// parsers disagree (http://evil.example%23@127.0.0.1/ is 127.0.0.1 to
+	// Go and evil.example to a parser that decodes first): a redirect
+	// must not need them.
+	if err != nil || u.Fragment != "" || u.User != nil || u.Opaque != "" || !validPort(u.Port()) ||
+		strings.ContainsAny(uri, "\\ \t\r\n") || strings.Contains(u.Host, "%") {
 		return false
 	}
 	for _, r := range c.Redirects {
@@ -259,6 +269,7 @@ func DefaultConfig() Config {
 		VoiceBudget:      2 * time.Hour,
 		BodyTimeout:      30 * time.Second,
 		MaxConns:         512,
+		MaxConnsPerAddr:  64,
 		LLMTimeout:       60 * time.Second,
 		OAuthClients:     DefaultOAuthClients,
 		EmbedDims:        384,
@@ -303,6 +314,9 @@ func (c Config) Validate() error {
 	}
 	if c.BodyTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("body timeout %v is below 1s", c.BodyTimeout))
+	}
+	if c.MaxConnsPerAddr < 1 {
+		errs = append(errs, fmt.Errorf("max conns per addr %d must be at least 1", c.MaxConnsPerAddr))
 	}
 	if c.MaxConns < 1 {
 		errs = append(errs, fmt.Errorf("max conns %d must be at least 1", c.MaxConns))

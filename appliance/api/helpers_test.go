@@ -106,7 +106,7 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 		Searcher: searcher,
 		Records:  assistants,
 		MCP: mcp.New(mcp.Deps{Records: assistants, Verify: api.MCPTokenInfo,
-			ResourceMetadataURL: public.MCPResourceMetadata}),
+			ResourceMetadataURL: public.MCPResourceMetadata, SameOrigin: public.SameOrigin}),
 		PublicURL:   public,
 		ConsoleAuth: &console.Service{Store: db, Now: clk.Now},
 	})

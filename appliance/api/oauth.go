@@ -236,6 +236,8 @@ func (s *Server) consentSignIn(c echo.Context, form url.Values) (uid, msg string
 		sess, token, err := s.consoleAuth.Login(ctx, name, form.Get("password"))
 		if appliance.ErrorCode(err) == appliance.EUNAUTHORIZED {
 			return "", "Wrong name or password.", nil
+		} else if appliance.ErrorCode(err) == appliance.ERATELIMIT {
+			return "", "Too many wrong passwords for this account; wait a while.", nil
 		} else if err != nil {
 			return "", "", err
 		}

@@ -4,8 +4,10 @@ import (
 	"encoding/base64"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -56,11 +58,11 @@ func (s *Server) pair(c echo.Context) error {
 		return err
 	}
 	if hasBase {
-		u, err := url.Parse(base)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			return errUnprocessable("value_error", "base_url must be http(s)://host[:port]", "body", "base_url")
+		u, ok := baseURLOf(base)
+		if !ok {
+			return errUnprocessable("value_error", "base_url must be http(s)://host[:port], without a path, query or quotes", "body", "base_url")
 		}
-		base = strings.TrimRight(u.Scheme+"://"+u.Host+u.Path, "/")
+		base = u
 	} else {
 		base = s.public.Base(c.Request())
 	}
@@ -97,4 +99,46 @@ func isLoopbackHost(h string) bool {
 	}
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
+}
+
+// baseURLOf checks a base URL a phone is told to use, scheme://host[:port]
+// and nothing else (a trailing slash is dropped): it goes into a pairing
+// link and a QR code, where a path or quotes would change what the phone
+// connects to.
+func baseURLOf(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Opaque != "" ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.HasSuffix(raw, "#") {
+		return "", false
+	}
+	host, port := u.Hostname(), u.Port()
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != port {
+			return "", false
+		}
+	}
+	if _, err := netip.ParseAddr(host); err != nil && !isHostName(host) {
+		return "", false
+	}
+	return u.Scheme + "://" + u.Host, true
+}
+
+// isHostName reports whether s is a DNS name: dot-separated labels of
+// letters, digits and inner hyphens.
+func isHostName(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(strings.TrimSuffix(s, "."), ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -124,7 +124,8 @@ func (p *PublicURL) Base(r *http.Request) string {
 }
 
 // SameOrigin reports whether origin (a browser's Origin header) is the
-// appliance itself: the host the browser addressed, or the public URL.
+// appliance itself: the host the browser addressed when that is one of
+// this machine's addresses or names, or the public URL.
 func (p *PublicURL) SameOrigin(r *http.Request, origin string) bool {
 	if origin == "" {
 		return false
@@ -136,7 +137,10 @@ func (p *PublicURL) SameOrigin(r *http.Request, origin string) bool {
 	if err != nil || u.Host == "" {
 		return false
 	}
-	if strings.EqualFold(u.Host, r.Host) {
+	// The host the browser addressed counts only when it names this
+	// machine: with a rebound DNS name, Host and Origin are both the
+	// attacker's.
+	if strings.EqualFold(u.Host, r.Host) && p.isOwnHost(r.Host) {
 		return true
 	}
 	// Behind a trusted reverse proxy the browser addressed the proxy's host.
@@ -164,12 +168,7 @@ func (p *PublicURL) fromTrustedProxy(r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	for _, pfx := range p.trusted {
-		if pfx.Contains(ap.Addr().Unmap()) {
-			return true
-		}
-	}
-	return false
+	return p.trusts(ap.Addr())
 }
 
 // isOwnHost reports whether a Host value names this machine: one of its
@@ -188,4 +187,45 @@ func (p *PublicURL) isOwnHost(hostport string) bool {
 		return ip.IsLoopback() || p.ownIPs[ip]
 	}
 	return p.ownNames[host]
+}
+
+// ClientIP is the address a request came from, for rate limits and logs:
+// the socket's peer, unless that peer is a trusted proxy, in which case the
+// nearest untrusted hop of X-Forwarded-For (or X-Real-IP). Headers from
+// anyone else are the client's word and would let it pick a fresh address
+// for every guess.
+func (p *PublicURL) ClientIP(r *http.Request) string {
+	peer := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(peer); err == nil {
+		peer = host
+	}
+	if !p.fromTrustedProxy(r) {
+		return peer
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		ip, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return peer // a garbled chain: believe only the socket
+		}
+		if !p.trusts(ip) {
+			return ip.Unmap().String()
+		}
+	}
+	if ip, err := netip.ParseAddr(strings.TrimSpace(r.Header.Get("X-Real-IP"))); err == nil {
+		return ip.Unmap().String()
+	}
+	return peer
+}
+
+// TrustsProxy reports whether ip is one of --trusted-proxies.
+func (p *PublicURL) TrustsProxy(ip netip.Addr) bool { return p.trusts(ip) }
+
+func (p *PublicURL) trusts(ip netip.Addr) bool {
+	for _, pfx := range p.trusted {
+		if pfx.Contains(ip.Unmap()) {
+			return true
+		}
+	}
+	return false
 }

@@ -154,6 +154,9 @@ func New(d Deps) (*Server, error) {
 	if d.VoiceBudget == nil {
 		d.VoiceBudget = noBudget{}
 	}
+	if d.ConsoleAuth != nil && d.Config.RateLimitBoost != 0 {
+		d.ConsoleAuth = newSignInGuard(d.ConsoleAuth, d.Now)
+	}
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth, household: d.Household,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, records: d.Records, mcp: d.MCP, subscriber: d.Subscriber,
 		speechRoutes: d.SpeechRoutes, providerKeys: d.ProviderKeys, models: d.Models,
@@ -162,6 +165,9 @@ func New(d Deps) (*Server, error) {
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	// c.RealIP() is the socket's peer; forwarded headers count only from
+	// --trusted-proxies (echo's default believes any client's headers).
+	e.IPExtractor = d.PublicURL.ClientIP
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(middleware.RequestID())
 	e.Use(s.recoverPanics)

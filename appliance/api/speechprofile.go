@@ -35,7 +35,7 @@ func (s *Server) uploadSpeechProfile(c echo.Context) error {
 		return appliance.Errorf(appliance.ETOOLARGE, "Body too large (max %d bytes)", maxProfileBytes)
 	}
 	var path string
-	err := s.eachPart(c, func(p *multipart.Part) error {
+	err := s.eachPart(c, maxProfileBytes, func(p *multipart.Part) error {
 		if p.FormName() != "file" || path != "" {
 			return nil
 		}

@@ -64,7 +64,7 @@ func (s *Server) sttTranscribe(c echo.Context) error {
 	s.allowLongRequest(c)
 	diarize := true
 	var path string
-	err := s.eachPart(c, func(p *multipart.Part) error {
+	err := s.eachPart(c, maxUploadBytes, func(p *multipart.Part) error {
 		switch p.FormName() {
 		case "file":
 			if path != "" {
@@ -111,9 +111,14 @@ func (s *Server) sttTranscribe(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"text": res.Text, "segments": res.Segments, "detected_language": res.DetectedLanguage})
 }
 
-// eachPart streams a multipart body part by part.
-func (s *Server) eachPart(c echo.Context, fn func(*multipart.Part) error) error {
-	mr, err := c.Request().MultipartReader()
+// eachPart streams a multipart body part by part, refusing it with 413
+// once more than limit bytes have been read: a chunked body has no
+// Content-Length to check up front, and a per-part cap would let many
+// parts add up past it.
+func (s *Server) eachPart(c echo.Context, limit int64, fn func(*multipart.Part) error) error {
+	r := c.Request()
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
+	mr, err := r.MultipartReader()
 	if err != nil {
 		return errBadRequest("Expected a multipart/form-data body")
 	}
@@ -174,6 +179,9 @@ func tooLarge() error {
 // bodyError is a body that could not be read: a client that went away or
 // trickled past its deadline.
 func bodyError(err error) error {
+	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+		return appliance.Errorf(appliance.ETOOLARGE, "Body too large (max %d bytes)", mbe.Limit)
+	}
 	var ne interface{ Timeout() bool }
 	if errors.As(err, &ne) && ne.Timeout() {
 		return echo.NewHTTPError(http.StatusRequestTimeout)

@@ -231,7 +231,7 @@ func (s *Server) voiceRequest(c echo.Context, raw bool) (*voiceJob, error) {
 		return nil, errBadRequest("Expected a multipart/form-data body")
 	}
 	job := &voiceJob{language: c.QueryParam("language")}
-	err := s.eachPart(c, func(p *multipart.Part) error {
+	err := s.eachPart(c, maxUploadBytes, func(p *multipart.Part) error {
 		switch p.FormName() {
 		case "files":
 			if p.FileName() == "" {

@@ -4,8 +4,10 @@
 #include <libavcodec/version.h>
 #include <libavutil/macros.h>
 #include <libavutil/version.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include "avload.h"
+#include "_cgo_export.h"
 
 #ifdef _WIN32
 #include <windows.h>
@@ -56,6 +58,18 @@ int hearth_avlib_sym(void *lib, const char *name, void **slot, char *err, int er
 #define SYM(lib, table, fn) \
 	if (hearth_avlib_sym(lib, #fn, (void **)&table.fn, err, errlen) < 0) return -1
 
+// hearth_av_log is libav's log callback: instead of writing to stderr
+// (raw lines in the middle of the appliance's JSON log), it formats the
+// message with its "[aac @ 0x…]" prefix and hands it to Go (avlog.go),
+// which logs it at debug, rate-limited. Chatty levels are dropped here.
+static void hearth_av_log(void *avcl, int level, const char *fmt, va_list vl) {
+	if (level > AV_LOG_INFO) return;
+	char line[1024];
+	int prefix = 1;
+	hearth_avcodec.av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &prefix);
+	hearthAVLog(level, line);
+}
+
 int hearth_avcodec_load(char *err, int errlen) {
 	void *util = hearth_avlib_open(AVLIB("avutil", LIBAVUTIL_VERSION_MAJOR), err, errlen);
 	if (!util) return -1;
@@ -77,5 +91,8 @@ int hearth_avcodec_load(char *err, int errlen) {
 	SYM(codec, hearth_avcodec, av_packet_free);
 	SYM(codec, hearth_avcodec, av_packet_unref);
 	SYM(codec, hearth_avcodec, av_new_packet);
+	SYM(util, hearth_avcodec, av_log_set_callback);
+	SYM(util, hearth_avcodec, av_log_format_line2);
+	hearth_avcodec.av_log_set_callback(hearth_av_log);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/dict.h>
 #include <libavutil/frame.h>
+#include <libavutil/log.h>
 
 // hearth_avlib_open loads one library by file name (NULL with err set when
 // it cannot); hearth_avlib_sym stores one symbol of it in *slot (-1 with err
@@ -37,6 +38,8 @@ typedef struct {
 	__typeof__(av_packet_free) *av_packet_free;
 	__typeof__(av_packet_unref) *av_packet_unref;
 	__typeof__(av_new_packet) *av_new_packet;
+	__typeof__(av_log_set_callback) *av_log_set_callback;
+	__typeof__(av_log_format_line2) *av_log_format_line2;
 } hearth_avcodec_fns;
 
 extern hearth_avcodec_fns hearth_avcodec;

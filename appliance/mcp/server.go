@@ -60,9 +60,9 @@ type Deps struct {
 	// ResourceMetadataURL is the OAuth protected-resource metadata address
 	// named in the WWW-Authenticate challenge; nil leaves it out.
 	ResourceMetadataURL func(r *http.Request) string
-	// SameOrigin accepts browser origins other than the host addressed (the
-	// configured public URL, a trusted proxy's forwarded host); nil accepts
-	// none.
+	// SameOrigin decides which browser origins are the appliance's own
+	// (the configured public URL, the addresses it serves, a trusted
+	// proxy's forwarded host); nil accepts only the host addressed.
 	SameOrigin func(r *http.Request, origin string) bool
 	// Logger receives internal errors; nil discards.
 	Logger *slog.Logger

@@ -55,10 +55,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // originAllowed refuses browser pages of other sites. A request without
 // Origin is not from a browser page (assistants' back ends, CLI clients)
-// and passes; credentials still gate it. A page of the appliance itself
-// (the host the browser addressed) may call the endpoint, and so may what
-// sameOrigin accepts (the configured public URL, a trusted proxy's
-// forwarded host). A client's own X-Forwarded-Host is never believed: it
+// and passes; credentials still gate it. A page of the appliance itself may
+// call the endpoint: what sameOrigin accepts (the configured public URL,
+// the addresses served, a trusted proxy's forwarded host), or without it
+// the host the browser addressed. A client's own X-Forwarded-Host is never believed: it
 // would let any page claim to be the appliance.
 func originAllowed(r *http.Request, sameOrigin func(*http.Request, string) bool) bool {
 	origin := r.Header.Get("Origin")
@@ -69,10 +69,13 @@ func originAllowed(r *http.Request, sameOrigin func(*http.Request, string) bool)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return false // includes "null" (sandboxed frames, file:)
 	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return true
+	if sameOrigin != nil {
+		// The appliance knows its own addresses: the Host header alone is
+		// the client's word (a rebound DNS name sends Host: evil.example
+		// with Origin: http://evil.example).
+		return sameOrigin(r, origin)
 	}
-	return sameOrigin != nil && sameOrigin(r, origin)
+	return strings.EqualFold(u.Host, r.Host)
 }
 
 // authenticate runs next with the caller's TokenInfo in the request context,

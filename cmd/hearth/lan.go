@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hearth-appliance/hearth/dnssd"
@@ -23,9 +21,6 @@ type lanParts struct {
 	ca           *localca.Authority // nil without a local CA
 	loopbackOnly bool               // --plain-http=loopback
 	httpsBase    string
-
-	once    sync.Once
-	handler http.Handler
 }
 
 // startLAN advertises the appliance over mDNS when configured. A box

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/api"
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/authn"
 	"github.com/hearth-appliance/hearth/appliance/console"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
@@ -100,6 +101,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("open store: %w", err)
 	}
 	m.db = db
+	// libav's complaints about bad frames go to the log, not stderr.
+	audio.SetLibavLogger(m.Logger)
 	signer, err := idtoken.LoadOrCreate(dataDir)
 	if err != nil {
 		return err
@@ -137,14 +140,13 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
 	}
-	// A cap on connections: past it new clients wait in the kernel's
-	// backlog instead of costing a goroutine and a file descriptor each.
-	ln = netutil.LimitListener(ln, m.Config.MaxConns)
-	m.listener = ln
 	public, err := api.NewPublicURL(m.Config.PublicURL, ln.Addr().String(), m.Config.TrustedProxies)
 	if err != nil {
+		ln.Close()
 		return usageErr("%v", err)
 	}
+	ln = m.capConns(ln, public)
+	m.listener = ln
 
 	searcher := search.NewSearcher(db, embedder, m.Logger)
 	recs := records.New(records.Deps{Store: db, Search: searcher, Events: m.events, Logger: m.Logger})
@@ -212,7 +214,6 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 
 	m.http = &http.Server{
-		Handler: m.plainHTTPGate(m.api),
 		// Slow or idle clients must not hold sockets forever.
 		ReadHeaderTimeout: 10 * time.Second,
 		// No whole-request ReadTimeout: it would also cut long-lived streams.
@@ -226,10 +227,17 @@ func (m *Main) Run(ctx context.Context) error {
 		ErrorLog:    slog.NewLogLogger(m.Logger.Handler(), slog.LevelDebug),
 	}
 	m.served = make(chan error, 2)
-	go func() { m.served <- m.http.Serve(ln) }()
-	baseURL, err := m.startTLS(public.Default())
+	// Nothing is served until the front handler is final: it needs the
+	// local CA and the --plain-http rule, which TLS start-up settles. The
+	// listeners already accept, so early clients wait in the backlog.
+	baseURL, tlsLn, err := m.startTLS(public.Default(), public)
 	if err != nil {
 		return err
+	}
+	m.http.Handler = m.lan.front(m.api)
+	go func() { m.served <- m.http.Serve(ln) }()
+	if tlsLn != nil {
+		go func() { m.served <- m.http.Serve(tlsLn) }()
 	}
 	m.startLAN(baseURL)
 	consoleAuth := &console.Service{Store: db}
@@ -245,6 +253,15 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", version)
 	return nil
+}
+
+// capConns caps a listener's connections: per remote address (trusted
+// proxies excepted), then overall. Past the overall cap new clients wait in
+// the kernel's backlog instead of costing a goroutine and a file
+// descriptor each; past an address's cap they are closed at once.
+func (m *Main) capConns(ln net.Listener, public *api.PublicURL) net.Listener {
+	ln = newPeerCapListener(ln, min(m.Config.MaxConnsPerAddr, m.Config.MaxConns), public.TrustsProxy)
+	return netutil.LimitListener(ln, m.Config.MaxConns)
 }
 
 // system describes the running appliance for the console's System page.

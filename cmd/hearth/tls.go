@@ -9,52 +9,52 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gorilla/websocket"
-	"golang.org/x/net/netutil"
 
+	"github.com/hearth-appliance/hearth/appliance/api"
 	"github.com/hearth-appliance/hearth/dnssd"
 	"github.com/hearth-appliance/hearth/localca"
 )
 
-// plainHTTPGate puts the CA download and the --plain-http rule in front of
-// the API. The handler is built before TLS starts, so it reads m.lan late.
-func (m *Main) plainHTTPGate(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		m.lan.front(next).ServeHTTP(w, r)
-	})
-}
-
+// front puts the CA download and the --plain-http rule in front of the
+// API. It is built once, after startTLS has settled both.
 func (l *lanParts) front(next http.Handler) http.Handler {
-	l.once.Do(func() {
-		var caPEM []byte
-		if l.ca != nil {
-			caPEM = l.ca.CACertPEM()
-		}
-		l.handler = localca.Front(next, caPEM, l.loopbackOnly, l.httpsBase)
-	})
-	return l.handler
+	var caPEM []byte
+	if l.ca != nil {
+		caPEM = l.ca.CACertPEM()
+	}
+	return localca.Front(next, caPEM, l.loopbackOnly, l.httpsBase)
 }
 
-// startTLS serves HTTPS and wss on --tls-addr when set, with the owner's
-// certificate or the local CA's, and returns the base URL clients should
-// be told about (HTTPS when it is on).
-func (m *Main) startTLS(plainBase string) (string, error) {
+// startTLS prepares HTTPS and wss on --tls-addr when set, with the
+// owner's certificate or the local CA's: it returns the base URL clients
+// should be told about (HTTPS when it is on) and the TLS listener for the
+// caller to serve once the front handler is built (nil without TLS).
+func (m *Main) startTLS(plainBase string, public *api.PublicURL) (string, net.Listener, error) {
 	m.lan.loopbackOnly = m.Config.PlainHTTP == "loopback"
 	if m.Config.TLSAddr == "" {
-		return plainBase, nil
+		return plainBase, nil, nil
+	}
+	if gate := os.Getenv("HEARTH_TEST_TLS_GATE"); gate != "" {
+		// Test hook: hold TLS start-up until this file exists, to show
+		// that nothing is answered before the front handler is final.
+		for _, err := os.Stat(gate); err != nil; _, err = os.Stat(gate) {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 	host, _, _ := net.SplitHostPort(m.Config.TLSAddr)
 	ln, err := net.Listen("tcp", m.Config.TLSAddr)
 	if err != nil {
-		return "", fmt.Errorf("listen on %s: %w", m.Config.TLSAddr, err)
+		return "", nil, fmt.Errorf("listen on %s: %w", m.Config.TLSAddr, err)
 	}
 	var getCert func(*tls.ClientHelloInfo) (*tls.Certificate, error)
 	if m.Config.TLSCert != "" {
 		owner, err := localca.LoadOwnerCert(m.Config.TLSCert, m.Config.TLSKey)
 		if err != nil {
 			ln.Close()
-			return "", err
+			return "", nil, err
 		}
 		getCert = owner.GetCertificate
 	} else {
@@ -62,14 +62,13 @@ func (m *Main) startTLS(plainBase string) (string, error) {
 		ca, err := localca.Open(filepath.Join(m.Config.DataDir, "tls"), tlsNames(m.Config.TLSNames), uniqueIPs(ips), nil)
 		if err != nil {
 			ln.Close()
-			return "", err
+			return "", nil, err
 		}
 		m.lan.ca = ca
 		getCert = ca.GetCertificate
 	}
-	ln = netutil.LimitListener(ln, m.Config.MaxConns)
+	ln = m.capConns(ln, public)
 	cfg := &tls.Config{GetCertificate: getCert, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
-	go func() { m.served <- m.http.Serve(tls.NewListener(ln, cfg)) }()
 
 	base := "https://" + reachableHost(host, ln.Addr())
 	if strings.HasPrefix(m.Config.PublicURL, "https://") {
@@ -81,7 +80,7 @@ func (m *Main) startTLS(plainBase string) (string, error) {
 		attrs = append(attrs, "ca", localca.CAPath)
 	}
 	m.Logger.Info("hearth serving https", attrs...)
-	return base, nil
+	return base, tls.NewListener(ln, cfg), nil
 }
 
 // tlsNames are the DNS names the local CA's certificate covers.
