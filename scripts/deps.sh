@@ -36,6 +36,10 @@ if [ "$mode" = test ]; then
   # festvox-kallpc16k, festvox-kdlpc16k (male voices) and espeak-ng: the
   # speaker tests' other voices.
   PACKAGES+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k espeak-ng sox ffmpeg opus-tools liblc3-tools)
+  # asterisk-core-sounds-en-g722 and asterisk-core-sounds-en: recorded human
+  # speech (Allison's prompts) and its text; pocketsphinx: its
+  # pocketsphinx_continuous is the engine alone the route is measured against.
+  PACKAGES+=(asterisk-core-sounds-en-g722 asterisk-core-sounds-en pocketsphinx)
   # strace observes that a default appliance connects nowhere; iproute2 and
   # util-linux build the network namespaces the mDNS tests run in; zbar-tools
   # reads the pairing QR code back.

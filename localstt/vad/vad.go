@@ -8,19 +8,22 @@ import "math"
 
 // The energy VAD: 20 ms frames at 16 kHz. A frame is speech when it is
 // well above the quietest recent frames (the noise floor) and above a
-// floor that follows the speaker's level (a fixed floor lost a quiet
-// microphone's speech: at -45 dBFS most of it fell below); an utterance
-// ends after a pause, and a monologue is cut at maxUtterance so that words
-// keep coming.
+// floor that follows the speaker's level: 34 dB under the recent loudest
+// frames, never above the -42 dBFS of normal speech's quiet sounds (a
+// fixed floor there lost a quiet microphone's speech: at -45 dBFS most of
+// it fell below) and never under -72 dBFS (a silent line). An utterance
+// ends after a pause, and a monologue is cut at maxUtterance so that
+// words keep coming.
 const (
 	frameLen      = 320
-	minFloor      = 8.0  // RMS, about -72 dBFS: below it is a silent line or dither, never speech
-	peakRatio     = 50.0 // speech is at most this far (34 dB) below the recent loudest frames
-	peakDecay     = 0.99 // per frame: the loudest level's memory fades 20 dB in 4.6 s
-	floorMargin   = 3.0  // speech is this many times the noise floor
-	startFrames   = 3    // 60 ms of speech opens an utterance
-	endFrames     = 18   // 360 ms of silence closes it (the reference's live route ends an utterance after 300 ms)
-	prerollFrames = 10   // 200 ms kept before the first speech frame
+	minFloor      = 8.0   // RMS, about -72 dBFS: below it is a silent line or dither, never speech
+	maxFloor      = 250.0 // RMS, about -42 dBFS: normal speech's quiet sounds stay above the floor
+	peakRatio     = 50.0  // speech is at most this far (34 dB) below the recent loudest frames
+	peakDecay     = 0.998 // per frame: the loudest level's memory fades 20 dB in 25 s
+	floorMargin   = 3.0   // speech is this many times the noise floor
+	startFrames   = 3     // 60 ms of speech opens an utterance
+	endFrames     = 18    // 360 ms of silence closes it (the reference's live route ends an utterance after 300 ms)
+	prerollFrames = 10    // 200 ms kept before the first speech frame
 	maxUtterance  = 20 * 50
 	floorWindow   = 150 // frames (3 s) over which the noise floor is the minimum
 	// A quiet microphone's utterances are amplified so that their loudest
@@ -184,7 +187,7 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 		v.ring = v.ring[1:]
 	}
 	v.peak = max(level, v.peak*peakDecay)
-	isSpeech := level >= max(minFloor, floor*floorMargin, v.peak/peakRatio)
+	isSpeech := level >= max(minFloor, floor*floorMargin, min(maxFloor, v.peak/peakRatio))
 	if len(v.frames) == 0 {
 		v.start = at
 	}
