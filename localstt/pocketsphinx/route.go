@@ -61,24 +61,17 @@ type idle struct {
 // decoder decodes an utterance (16 kHz mono) into words timed from its
 // start: start, process its audio as it comes, finish. Audio given whole
 // (whole=true) is normalised over the whole utterance, which hears
-// better than the running normalisation a live stream gets. A decoder
-// learns from what it hears (the live normalisation's mean, the noise
-// estimate); reset forgets it.
+// better than the running normalisation a live stream gets. Each
+// utterance starts from the state the decoder was loaded in.
 type decoder interface {
-	reset() error
 	start() error
 	process(pcm []int16, whole bool) error
 	finish() ([]stt.Word, error)
 	close()
 }
 
-// decodeWhole decodes a whole utterance at once, as a freshly loaded
-// decoder would: the same recording gives the same words whichever pooled
-// decoder hears it and whatever that decoder heard before.
+// decodeWhole decodes a whole utterance at once.
 func decodeWhole(d decoder, pcm []int16) ([]stt.Word, error) {
-	if err := d.reset(); err != nil {
-		return nil, err
-	}
 	if err := d.start(); err != nil {
 		return nil, err
 	}

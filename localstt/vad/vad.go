@@ -50,7 +50,7 @@ type Kind int
 
 // Event kinds.
 const (
-	Start Kind = iota // an utterance opens; PCM holds its first audio, with the quiet before it
+	Start Kind = iota // an utterance opens; PCM holds its first audio (up to 300 ms of speech), with the quiet before it
 	Audio             // more of the open utterance
 	End               // the utterance is over
 	Mark              // not audio: a drain's barrier, passed on to Words as an empty batch
