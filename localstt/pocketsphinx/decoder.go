@@ -144,16 +144,16 @@ func newDecoder(modelDir string) (decoder, error) {
 	return &cDecoder{ps: ps, fresh: fresh}, nil
 }
 
-// start begins an utterance as a freshly loaded decoder would, whatever
-// this one heard before: the same audio gives the same words whichever
-// pooled decoder (and whichever session's speech before it) it meets.
-// A live stream's running normalisation so starts from the model's mean
-// at each utterance; the VAD brings a quiet microphone's utterances to a
-// normal level, so that mean fits them.
-func (d *cDecoder) start() error {
+// reset makes the decoder hear the next utterance as it would have when
+// loaded, whatever it heard before.
+func (d *cDecoder) reset() error {
 	if C.hs_restore(d.ps, d.fresh) < 0 {
 		return errors.New("pocketsphinx: could not start a stream")
 	}
+	return nil
+}
+
+func (d *cDecoder) start() error {
 	if C.ps_start_utt(d.ps) < 0 {
 		return errors.New("pocketsphinx: could not start an utterance")
 	}

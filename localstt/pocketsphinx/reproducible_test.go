@@ -10,14 +10,13 @@ import (
 	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
 
-// TestDecodingIsReproducible: the same recording gives the same
-// transcript, segment for segment and byte for byte, however often it is
-// sent, whichever of the pooled decoders hears each of its utterances,
-// and whatever those decoders heard before (another recording at the
-// same time, a live stream, whose running normalisation a decoder would
-// otherwise carry into the next job); and a live stream of it hears the
-// same words each time.
-func TestDecodingIsReproducible(t *testing.T) {
+// TestBatchIsReproducible: the same recording gives the same transcript,
+// segment for segment and byte for byte, however often it is sent,
+// whichever of the pooled decoders hears each of its utterances, and
+// whatever those decoders heard before (another recording at the same
+// time, a live stream, whose running normalisation a decoder would
+// otherwise carry into the next job).
+func TestBatchIsReproducible(t *testing.T) {
 	r := route(t, pocketsphinx.Config{Decoders: 2})
 	a, _ := allison(t, 1, allisonPrompts[:3]...)
 	b, _ := allison(t, 1, allisonPrompts[4], allisonPrompts[9])
@@ -29,7 +28,7 @@ func TestDecodingIsReproducible(t *testing.T) {
 	if len(first.Segments) < 3 {
 		t.Fatalf("%d segments for three prompts: %+v", len(first.Segments), first.Segments)
 	}
-	heard := live(t, r, a)
+	live(t, r, b)
 	for run := range 2 {
 		var (
 			wg    sync.WaitGroup
@@ -48,8 +47,5 @@ func TestDecodingIsReproducible(t *testing.T) {
 		if !reflect.DeepEqual(again, first) {
 			t.Fatalf("run %d heard\n%+v\nthe first heard\n%+v", run+2, again, first)
 		}
-	}
-	if again := live(t, r, a); again != heard {
-		t.Fatalf("a second live stream heard %q, the first %q", again, heard)
 	}
 }
