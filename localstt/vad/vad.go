@@ -8,18 +8,22 @@ import "math"
 
 // The energy VAD: 20 ms frames at 16 kHz. A frame is speech when it is
 // well above the quietest recent frames (the noise floor) and above a
-// floor that follows the speaker's level: 34 dB under the recent loudest
+// floor that follows the speaker's level: 20 dB under the recent loudest
 // frames, never above the -42 dBFS of normal speech's quiet sounds (a
 // fixed floor there lost a quiet microphone's speech: at -45 dBFS most of
-// it fell below) and never under -72 dBFS (a silent line). An utterance
-// ends after a pause, and a monologue is cut at maxUtterance so that
-// words keep coming.
+// it fell below) and never under -72 dBFS (a silent line). A stream
+// starts at -42 dBFS, as if it had heard normal speech, and the floor
+// fades to a quiet speaker's level within seconds (a stream that started
+// low opened a normal speaker's first utterance on sounds the old floor
+// ignored, and narrow-band speech was then misheard). An utterance ends
+// after a pause, and a monologue is cut at maxUtterance so that words
+// keep coming.
 const (
 	frameLen      = 320
 	minFloor      = 8.0   // RMS, about -72 dBFS: below it is a silent line or dither, never speech
 	maxFloor      = 250.0 // RMS, about -42 dBFS: normal speech's quiet sounds stay above the floor
-	peakRatio     = 50.0  // speech is at most this far (34 dB) below the recent loudest frames
-	peakDecay     = 0.998 // per frame: the loudest level's memory fades 20 dB in 25 s
+	peakRatio     = 10.0  // speech is at most this far (20 dB) below the recent loudest frames
+	peakDecay     = 0.99  // per frame: the loudest level's memory fades 20 dB in 4.6 s
 	floorMargin   = 3.0   // speech is this many times the noise floor
 	startFrames   = 3     // 60 ms of speech opens an utterance
 	endFrames     = 18    // 360 ms of silence closes it (the reference's live route ends an utterance after 300 ms)
@@ -124,14 +128,13 @@ func (v *VAD) Events(pcm []int16) []Event {
 }
 
 // startEvent opens the live utterance: its frames so far, then tail, at
-// the gain the level so far (this utterance's and, fading, the ones
-// before it) calls for.
+// the gain its loudest frame so far calls for.
 func (v *VAD) startEvent(tail []int16) Event {
 	var opening []int16
 	for _, fr := range v.frames {
 		opening = append(opening, fr...)
 	}
-	v.gain, v.started = gainFor(v.peak), true
+	v.gain, v.started = v.utteranceGain(len(v.frames)), true
 	return Event{Kind: Start, PCM: amplify(append(opening, tail...), v.gain), At: v.start}
 }
 
@@ -185,6 +188,9 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	v.ring = append(v.ring, level)
 	if len(v.ring) > floorWindow {
 		v.ring = v.ring[1:]
+	}
+	if at == 0 { // a stream starts at the fixed floor's level
+		v.peak = maxFloor * peakRatio
 	}
 	v.peak = max(level, v.peak*peakDecay)
 	isSpeech := level >= max(minFloor, floor*floorMargin, min(maxFloor, v.peak/peakRatio))
