@@ -39,6 +39,9 @@ if [ "$mode" = test ]; then
   # asterisk-core-sounds-*-g722: recorded human voices (four people, five
   # languages) for the speaker tests on real speech (appliance/speaker).
   PACKAGES+=(asterisk-core-sounds-en-g722 asterisk-core-sounds-es-g722 asterisk-core-sounds-fr-g722 asterisk-core-sounds-it-g722 asterisk-core-sounds-ru-g722)
+  # asterisk-core-sounds-en: the text of Allison's prompts; pocketsphinx: its
+  # pocketsphinx_continuous is the engine alone the route is measured against.
+  PACKAGES+=(asterisk-core-sounds-en pocketsphinx)
   # strace observes that a default appliance connects nowhere; iproute2 and
   # util-linux build the network namespaces the mDNS tests run in; zbar-tools
   # reads the pairing QR code back.

@@ -225,38 +225,24 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 // sendRecording streams 20 ms frames at rate, encoded by enc, paced at
 // speed × real time.
 func sendRecording(ctx context.Context, conn *websocket.Conn, src audio.Source, rate int, enc frameEncoder, speed float64) error {
-	rs := audio.NewResampler(audio.Rate, rate)
-	buf := make([]int16, audio.Rate/50)
 	start := time.Now()
 	sent := 0.0 // seconds of audio
-	for {
-		n, err := src.Read(buf)
-		if n > 0 {
-			frame, eerr := enc(rs.Process(nil, buf[:n]))
-			if eerr != nil {
-				return fmt.Errorf("encode audio: %w", eerr)
-			}
-			if werr := conn.WriteMessage(websocket.BinaryMessage, frame); werr != nil {
-				return fmt.Errorf("send audio: %w", werr)
-			}
-			sent += float64(n) / audio.Rate
-			if speed > 0 {
-				if ahead := time.Duration(sent/speed*float64(time.Second)) - time.Since(start); ahead > 0 {
-					select {
-					case <-time.After(ahead):
-					case <-ctx.Done():
-						return ctx.Err()
-					}
+	return encodeRecording(src, rate, enc, func(frame []byte, samples int) error {
+		if err := conn.WriteMessage(websocket.BinaryMessage, frame); err != nil {
+			return fmt.Errorf("send audio: %w", err)
+		}
+		sent += float64(samples) / float64(rate)
+		if speed > 0 {
+			if ahead := time.Duration(sent/speed*float64(time.Second)) - time.Since(start); ahead > 0 {
+				select {
+				case <-time.After(ahead):
+				case <-ctx.Done():
+					return ctx.Err()
 				}
 			}
 		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
+		return nil
+	})
 }
 
 func closedErr(err error) error {

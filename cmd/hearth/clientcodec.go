@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
+	"io"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
 )
@@ -32,4 +34,46 @@ func pcmFrame(pcm []int16) ([]byte, error) {
 		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
 	}
 	return b, nil
+}
+
+// encodeRecording reads src to its end and hands emit each 20 ms frame at
+// rate, encoded by enc, with the samples it holds. A source's reads end
+// wherever its decoder's blocks end (4,096 samples for a WAV file), and
+// an encoder pads a short frame with silence, so frames are cut from the
+// samples as they accumulate: only the recording's last frame may be
+// short.
+func encodeRecording(src audio.Source, rate int, enc frameEncoder, emit func(frame []byte, samples int) error) error {
+	rs := audio.NewResampler(audio.Rate, rate)
+	size := rate / 50
+	buf := make([]int16, audio.Rate/50)
+	var pending []int16
+	send := func(pcm []int16) error {
+		frame, err := enc(pcm)
+		if err != nil {
+			return fmt.Errorf("encode audio: %w", err)
+		}
+		return emit(frame, len(pcm))
+	}
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			pending = rs.Process(pending, buf[:n])
+			whole := len(pending) / size * size
+			for off := 0; off < whole; off += size {
+				if serr := send(pending[off : off+size]); serr != nil {
+					return serr
+				}
+			}
+			pending = append(pending[:0], pending[whole:]...)
+		}
+		if err == io.EOF {
+			if len(pending) > 0 {
+				return send(pending)
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }

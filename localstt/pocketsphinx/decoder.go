@@ -6,6 +6,7 @@ package pocketsphinx
 #cgo pkg-config: pocketsphinx sphinxbase
 #include <pocketsphinx.h>
 #include <stdlib.h>
+#include <string.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -30,6 +31,59 @@ static ps_decoder_t *hs_init(const char *hmm, const char *lm, const char *dict) 
 	ps_decoder_t *ps = ps_init(config);
 	cmd_ln_free_r(config);
 	return ps;
+}
+
+// hs_fresh is what a decoder knew of the audio when it was loaded: the
+// cepstral mean normalisation's kind and running mean. A decoder learns
+// from what it hears: the live normalisation keeps its mean across
+// utterances, the first live audio turns the model's batch normalisation
+// into live for good, and the front end keeps its noise estimate from
+// one utterance to the next. Restoring this and starting a new stream
+// makes a decoder hear an utterance as a freshly loaded one would.
+typedef struct {
+	cmn_type_t type;
+	int32 nframe, veclen;
+	mfcc_t *mean, *sum;
+} hs_fresh;
+
+static hs_fresh *hs_snapshot(ps_decoder_t *ps) {
+	feat_t *f = ps_get_feat(ps);
+	hs_fresh *s = calloc(1, sizeof *s);
+	if (s == NULL) return NULL;
+	s->type = f->cmn;
+	if (f->cmn_struct != NULL) {
+		cmn_t *c = f->cmn_struct;
+		s->veclen = c->veclen;
+		s->nframe = c->nframe;
+		s->mean = malloc(c->veclen * sizeof(mfcc_t));
+		s->sum = malloc(c->veclen * sizeof(mfcc_t));
+		if (s->mean == NULL || s->sum == NULL) {
+			free(s->mean); free(s->sum); free(s);
+			return NULL;
+		}
+		memcpy(s->mean, c->cmn_mean, c->veclen * sizeof(mfcc_t));
+		memcpy(s->sum, c->sum, c->veclen * sizeof(mfcc_t));
+	}
+	return s;
+}
+
+static int hs_restore(ps_decoder_t *ps, const hs_fresh *s) {
+	feat_t *f = ps_get_feat(ps);
+	f->cmn = s->type;
+	if (f->cmn_struct != NULL && s->mean != NULL) {
+		cmn_t *c = f->cmn_struct;
+		memcpy(c->cmn_mean, s->mean, s->veclen * sizeof(mfcc_t));
+		memcpy(c->sum, s->sum, s->veclen * sizeof(mfcc_t));
+		c->nframe = s->nframe;
+	}
+	return ps_start_stream(ps);
+}
+
+static void hs_fresh_free(hs_fresh *s) {
+	if (s == NULL) return;
+	free(s->mean);
+	free(s->sum);
+	free(s);
 }
 
 // hs_process feeds part of an utterance.
@@ -63,7 +117,8 @@ var lifecycle sync.Mutex
 
 // cDecoder is one loaded recognizer.
 type cDecoder struct {
-	ps *C.ps_decoder_t
+	ps    *C.ps_decoder_t
+	fresh *C.hs_fresh // its state as loaded
 }
 
 func newDecoder(modelDir string) (decoder, error) {
@@ -79,7 +134,23 @@ func newDecoder(modelDir string) (decoder, error) {
 	if ps == nil {
 		return nil, errors.New("pocketsphinx: the model did not load")
 	}
-	return &cDecoder{ps: ps}, nil
+	fresh := C.hs_snapshot(ps)
+	if fresh == nil {
+		lifecycle.Lock()
+		C.hs_free(ps)
+		lifecycle.Unlock()
+		return nil, errors.New("pocketsphinx: out of memory")
+	}
+	return &cDecoder{ps: ps, fresh: fresh}, nil
+}
+
+// reset makes the decoder hear the next utterance as it would have when
+// loaded, whatever it heard before.
+func (d *cDecoder) reset() error {
+	if C.hs_restore(d.ps, d.fresh) < 0 {
+		return errors.New("pocketsphinx: could not start a stream")
+	}
+	return nil
 }
 
 func (d *cDecoder) start() error {
@@ -134,7 +205,8 @@ func (d *cDecoder) close() {
 		lifecycle.Lock()
 		C.hs_free(d.ps)
 		lifecycle.Unlock()
-		d.ps = nil
+		C.hs_fresh_free(d.fresh)
+		d.ps, d.fresh = nil, nil
 	}
 }
 

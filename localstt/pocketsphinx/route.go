@@ -61,16 +61,27 @@ type idle struct {
 // decoder decodes an utterance (16 kHz mono) into words timed from its
 // start: start, process its audio as it comes, finish. Audio given whole
 // (whole=true) is normalised over the whole utterance, which hears
-// better than the running normalisation a live stream gets.
+// better than the running normalisation a live stream gets. A decoder
+// learns from what it hears (the live normalisation's mean, the noise
+// estimate); reset forgets it. Only batch jobs reset: a live utterance
+// decoded from the model's initial mean hears narrow-band (pcm8) speech
+// as noise (25 of 26 words wrong), so the live path keeps the mean that
+// the utterances before it adapted.
 type decoder interface {
+	reset() error
 	start() error
 	process(pcm []int16, whole bool) error
 	finish() ([]stt.Word, error)
 	close()
 }
 
-// decodeWhole decodes a whole utterance at once.
+// decodeWhole decodes a whole utterance at once, as a freshly loaded
+// decoder would: the same recording gives the same words whichever pooled
+// decoder hears it and whatever that decoder heard before.
 func decodeWhole(d decoder, pcm []int16) ([]stt.Word, error) {
+	if err := d.reset(); err != nil {
+		return nil, err
+	}
 	if err := d.start(); err != nil {
 		return nil, err
 	}

@@ -7,18 +7,37 @@ package vad
 import "math"
 
 // The energy VAD: 20 ms frames at 16 kHz. A frame is speech when it is
-// well above the quietest recent frames (the noise floor) and above an
-// absolute floor; an utterance ends after a pause, and a monologue is cut
-// at maxUtterance so that words keep coming.
+// well above the quietest recent frames (the noise floor) and above a
+// floor that follows the speaker's level: 20 dB under the recent loudest
+// frames, never above the -42 dBFS of normal speech's quiet sounds (a
+// fixed floor there lost a quiet microphone's speech: at -45 dBFS most of
+// it fell below) and never under -72 dBFS (a silent line). A stream
+// starts at -42 dBFS, as if it had heard normal speech, and the floor
+// fades to a quiet speaker's level within seconds (a stream that started
+// low opened a normal speaker's first utterance on sounds the old floor
+// ignored, and narrow-band speech was then misheard). An utterance ends
+// after a pause, and a monologue is cut at maxUtterance so that words
+// keep coming.
 const (
 	frameLen      = 320
-	absoluteFloor = 250.0 // RMS, about -42 dBFS
+	minFloor      = 8.0   // RMS, about -72 dBFS: below it is a silent line or dither, never speech
+	maxFloor      = 250.0 // RMS, about -42 dBFS: normal speech's quiet sounds stay above the floor
+	peakRatio     = 10.0  // speech is at most this far (20 dB) below the recent loudest frames
+	peakDecay     = 0.99  // per frame: the loudest level's memory fades 20 dB in 4.6 s
 	floorMargin   = 3.0   // speech is this many times the noise floor
 	startFrames   = 3     // 60 ms of speech opens an utterance
 	endFrames     = 18    // 360 ms of silence closes it (the reference's live route ends an utterance after 300 ms)
 	prerollFrames = 10    // 200 ms kept before the first speech frame
 	maxUtterance  = 20 * 50
 	floorWindow   = 150 // frames (3 s) over which the noise floor is the minimum
+	// A quiet microphone's utterances are amplified so that their loudest
+	// frames reach targetPeak (by maxGain at most): a live decoder's
+	// running normalisation starts from a normal speaking level, and a
+	// quiet first utterance came back garbled. Louder speech is left as
+	// it is.
+	targetPeak = 3000.0 // RMS, about -21 dBFS
+	maxGain    = 32.0   // 30 dB
+	gainFrames = 15     // 300 ms of speech before a live utterance's gain is set
 )
 
 // event is what the live path hears: an utterance opening (with the audio
@@ -35,7 +54,7 @@ type Kind int
 
 // Event kinds.
 const (
-	Start Kind = iota // an utterance opens; PCM holds its first audio, with the quiet before it
+	Start Kind = iota // an utterance opens; PCM holds its first audio (up to 300 ms of speech), with the quiet before it
 	Audio             // more of the open utterance
 	End               // the utterance is over
 	Mark              // not audio: a drain's barrier, passed on to Words as an empty batch
@@ -54,6 +73,9 @@ type VAD struct {
 	frames   [][]int16 // current utterance's frames, with preroll
 	start    int       // stream sample of frames[0]
 	ring     []float64 // recent frame levels, for the noise floor
+	peak     float64   // the recent loudest frame's level, fading
+	gain     float64   // the open utterance's amplification (live)
+	started  bool      // the open utterance's Start was sent (live)
 	inSpeech bool
 	speech   int // speech frames in a row (before opening) or in the utterance
 	silence  int // silent frames in a row
@@ -75,7 +97,10 @@ func (v *VAD) Push(pcm []int16) []Utterance {
 	return out
 }
 
-// Events classifies samples for the live path.
+// Events classifies samples for the live path. An utterance's Start
+// waits for gainFrames of its speech (or its end, if sooner): by then its
+// loudest frames say what gain a quiet microphone needs, and the gain
+// stays the same to the utterance's end.
 func (v *VAD) Events(pcm []int16) []Event {
 	var out []Event
 	v.pending = append(v.pending, pcm...)
@@ -84,25 +109,33 @@ func (v *VAD) Events(pcm []int16) []Event {
 		v.pending = v.pending[frameLen:]
 		at := v.pos
 		v.pos += frameLen
-		was := v.inSpeech
 		u, ended := v.frame(f, at)
 		switch {
+		case ended && !v.started:
+			out = append(out, Event{Kind: Start, PCM: u.PCM, At: u.Start}, Event{Kind: End})
 		case ended:
 			// The frames after the cut are silence already sent; the end
 			// closes the utterance.
 			out = append(out, Event{Kind: End})
-			_ = u
-		case !was && v.inSpeech:
-			var opening []int16
-			for _, fr := range v.frames {
-				opening = append(opening, fr...)
-			}
-			out = append(out, Event{Kind: Start, PCM: opening, At: v.start})
-		case v.inSpeech:
-			out = append(out, Event{Kind: Audio, PCM: f})
+			v.started = false
+		case v.inSpeech && !v.started && v.speech >= gainFrames:
+			out = append(out, v.startEvent(nil))
+		case v.started:
+			out = append(out, Event{Kind: Audio, PCM: amplify(f, v.gain)})
 		}
 	}
 	return out
+}
+
+// startEvent opens the live utterance: its frames so far, then tail, at
+// the gain its loudest frame so far calls for.
+func (v *VAD) startEvent(tail []int16) Event {
+	var opening []int16
+	for _, fr := range v.frames {
+		opening = append(opening, fr...)
+	}
+	v.gain, v.started = v.utteranceGain(len(v.frames)), true
+	return Event{Kind: Start, PCM: amplify(append(opening, tail...), v.gain), At: v.start}
 }
 
 // flushPad is the silence an utterance cut short by the stream's end (or
@@ -117,9 +150,15 @@ func (v *VAD) FlushEvents() []Event {
 	if !v.inSpeech {
 		return nil
 	}
-	tail := v.takePending()
-	v.frames, v.inSpeech, v.speech, v.silence = nil, false, 0, 0
-	return []Event{{Kind: Audio, PCM: append(tail, make([]int16, flushPad)...)}, {Kind: End}}
+	var first Event
+	if tail := v.takePending(); v.started {
+		first = Event{Kind: Audio, PCM: append(amplify(tail, v.gain), make([]int16, flushPad)...)}
+	} else {
+		first = v.startEvent(tail)
+		first.PCM = append(first.PCM, make([]int16, flushPad)...)
+	}
+	v.frames, v.inSpeech, v.speech, v.silence, v.started = nil, false, 0, 0, false
+	return []Event{first, {Kind: End}}
 }
 
 // Flush ends the stream: a pending utterance with speech in it is
@@ -127,8 +166,9 @@ func (v *VAD) FlushEvents() []Event {
 func (v *VAD) Flush() (Utterance, bool) {
 	if v.inSpeech && v.speech > 0 {
 		tail := v.takePending()
+		g := v.utteranceGain(len(v.frames))
 		u := v.cut(len(v.frames))
-		u.PCM = append(append(u.PCM, tail...), make([]int16, flushPad)...)
+		u.PCM = append(append(u.PCM, amplify(tail, g)...), make([]int16, flushPad)...)
 		return u, true
 	}
 	return Utterance{}, false
@@ -149,7 +189,11 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	if len(v.ring) > floorWindow {
 		v.ring = v.ring[1:]
 	}
-	isSpeech := level >= absoluteFloor && level >= floor*floorMargin
+	if at == 0 { // a stream starts at the fixed floor's level
+		v.peak = maxFloor * peakRatio
+	}
+	v.peak = max(level, v.peak*peakDecay)
+	isSpeech := level >= max(minFloor, floor*floorMargin, min(maxFloor, v.peak/peakRatio))
 	if len(v.frames) == 0 {
 		v.start = at
 	}
@@ -184,16 +228,49 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	return Utterance{}, false
 }
 
-// cut emits the first n frames as an utterance and starts over.
+// cut emits the first n frames as an utterance, amplified as a whole,
+// and starts over.
 func (v *VAD) cut(n int) Utterance {
 	n = min(n, len(v.frames))
+	g := v.utteranceGain(n)
 	pcm := make([]int16, 0, n*frameLen)
 	for _, f := range v.frames[:n] {
 		pcm = append(pcm, f...)
 	}
-	u := Utterance{PCM: pcm, Start: v.start}
+	u := Utterance{PCM: amplify(pcm, g), Start: v.start}
 	v.frames, v.inSpeech, v.speech, v.silence = nil, false, 0, 0
 	return u
+}
+
+// utteranceGain is the gain of an utterance heard whole (its first n
+// frames): its own loudest frame reaches targetPeak.
+func (v *VAD) utteranceGain(n int) float64 {
+	loudest := 0.0
+	for _, f := range v.frames[:min(n, len(v.frames))] {
+		loudest = max(loudest, rms(f))
+	}
+	return gainFor(loudest)
+}
+
+// gainFor is the gain that brings a loudest frame of level peak to
+// targetPeak: never below 1, never above maxGain.
+func gainFor(peak float64) float64 {
+	if peak <= 0 || peak >= targetPeak {
+		return 1
+	}
+	return min(targetPeak/peak, maxGain)
+}
+
+// amplify returns pcm times g, clipped; pcm itself when g is 1.
+func amplify(pcm []int16, g float64) []int16 {
+	if g <= 1 {
+		return pcm
+	}
+	out := make([]int16, len(pcm))
+	for i, s := range pcm {
+		out[i] = int16(max(-32768, min(32767, math.Round(float64(s)*g))))
+	}
+	return out
 }
 
 // floor is the quietest recent frame's level: the room's noise.

@@ -1,7 +1,9 @@
 package vad_test
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/localstt/vad"
@@ -101,5 +103,143 @@ func TestFlushPadsTheCutUtterance(t *testing.T) {
 	utt, ok := u.Flush()
 	if !ok || len(utt.PCM) < len(speech)-int(0.3*16000) || float64(utt.Start)/16000 > 0.3 {
 		t.Fatalf("flushed utterance of %d samples from %d", len(utt.PCM), utt.Start)
+	}
+}
+
+// scaled is pcm at db decibels (negative: quieter).
+func scaled(pcm []int16, db float64) []int16 {
+	g := math.Pow(10, db/20)
+	out := make([]int16, len(pcm))
+	for i, s := range pcm {
+		out[i] = int16(math.Round(float64(s) * g))
+	}
+	return out
+}
+
+// TestQuietSpeechIsHeardAsLoudSpeechIs: the floor follows the speaker's
+// level, so a quiet microphone's utterances open and close where a normal
+// one's do (a fixed floor of -42 dBFS lost them), and they reach the
+// recognizer amplified, by one gain over each utterance; speech at a
+// normal level is passed on as it came.
+func TestQuietSpeechIsHeardAsLoudSpeechIs(t *testing.T) {
+	// A stream starts at the old fixed floor, which fades to the
+	// speaker's level over its first seconds (-45 dB here is -64 dBFS).
+	audio := signal(6, 1.0, 1.0, 2.0, 1.0, 0.7, 1.0)
+	var ref vad.VAD
+	want := ref.Push(audio)
+	if len(want) != 3 {
+		t.Fatalf("%d utterances at a normal level, want 3", len(want))
+	}
+	for _, db := range []float64{0, -25, -35, -45} {
+		t.Run(fmt.Sprintf("%.0f dB", db), func(t *testing.T) {
+			quiet := scaled(audio, db)
+			var v vad.VAD
+			got := v.Push(quiet)
+			if len(got) != len(want) {
+				t.Fatalf("%d utterances, want %d", len(got), len(want))
+			}
+			for i := range got {
+				// At -45 dB the signal's first 100 ms, a syllable 26 dB
+				// below the rest, is under a silent line's floor: the
+				// utterance may open that much later.
+				if d := got[i].Start - want[i].Start; d < -frame || d > 6*frame {
+					t.Errorf("utterance %d starts at sample %d, at a normal level %d", i, got[i].Start, want[i].Start)
+				}
+				if d := len(got[i].PCM) - len(want[i].PCM); d < -7*frame || d > 2*frame {
+					t.Errorf("utterance %d holds %d samples, at a normal level %d", i, len(got[i].PCM), len(want[i].PCM))
+				}
+				g := gainOf(t, quiet[got[i].Start:got[i].Start+len(got[i].PCM)], got[i].PCM)
+				if db == 0 && g != 1 {
+					t.Errorf("utterance %d at a normal level amplified %.2f times", i, g)
+				}
+				if db < 0 && (g < min(0.5*math.Pow(10, -db/20), 32) || g > 32) {
+					t.Errorf("utterance %d at %.0f dB amplified %.2f times", i, db, g)
+				}
+			}
+			// Live: the same utterances, each at one gain from its start
+			// to its end.
+			var l vad.VAD
+			evs := l.Events(quiet)
+			var starts []int
+			var heard []int16
+			at := 0
+			for _, e := range append(evs, l.FlushEvents()...) {
+				switch e.Kind {
+				case vad.Start:
+					starts, heard, at = append(starts, e.At), e.PCM, e.At
+				case vad.Audio:
+					heard = append(heard, e.PCM...)
+				case vad.End:
+					n := min(len(heard), len(quiet)-at)
+					gainOf(t, quiet[at:at+n], heard[:n])
+				}
+			}
+			if len(starts) != len(want) {
+				t.Fatalf("live: %d utterances, want %d", len(starts), len(want))
+			}
+		})
+	}
+}
+
+const frame = 320
+
+// gainOf is the one factor that turns in into out, failing when samples
+// disagree with it by more than rounding and clipping allow.
+func gainOf(t *testing.T, in, out []int16) float64 {
+	t.Helper()
+	if len(in) != len(out) {
+		t.Fatalf("%d samples in, %d out", len(in), len(out))
+	}
+	big := 0
+	for i := range in {
+		if abs(in[i]) > abs(in[big]) {
+			big = i
+		}
+	}
+	if in[big] == 0 {
+		return 1
+	}
+	g := float64(out[big]) / float64(in[big])
+	for i := range in {
+		if want := float64(in[i]) * g; math.Abs(want) < 32000 && math.Abs(float64(out[i])-want) > 1+g/2 {
+			t.Fatalf("sample %d: %d became %d, not %.2f times it", i, in[i], out[i], g)
+		}
+	}
+	return g
+}
+
+func abs(x int16) int { return max(int(x), -int(x)) }
+
+// TestSilenceAndSteadyNoiseAreNotSpeech: a silent line, dither, a hum and
+// white noise at any level open no utterance, though the floor now
+// follows the level down to -72 dBFS.
+func TestSilenceAndSteadyNoiseAreNotSpeech(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	noise := func(rms float64) []int16 {
+		out := make([]int16, 20*16000)
+		for i := range out {
+			out[i] = int16(max(-32768, min(32767, math.Round(rng.NormFloat64()*rms))))
+		}
+		return out
+	}
+	hum := make([]int16, 20*16000)
+	for i := range hum {
+		hum[i] = int16(2000 * math.Sin(2*math.Pi*50*float64(i)/16000))
+	}
+	for name, pcm := range map[string][]int16{
+		"silence": make([]int16, 20*16000), "dither": noise(0.7), "hum": hum,
+		"noise -70 dBFS": noise(10), "noise -50 dBFS": noise(100), "noise -30 dBFS": noise(1000), "noise -10 dBFS": noise(10000),
+	} {
+		var v vad.VAD
+		if utts := v.Push(pcm); len(utts) != 0 {
+			t.Errorf("%s: %d utterances", name, len(utts))
+		}
+		if _, ok := v.Flush(); ok {
+			t.Errorf("%s: an utterance at the end", name)
+		}
+		var l vad.VAD
+		if evs := l.Events(pcm); len(evs) != 0 {
+			t.Errorf("%s: %d live events", name, len(evs))
+		}
 	}
 }

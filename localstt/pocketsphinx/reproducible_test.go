@@ -1,0 +1,51 @@
+package pocketsphinx_test
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
+)
+
+// TestBatchIsReproducible: the same recording gives the same transcript,
+// segment for segment and byte for byte, however often it is sent,
+// whichever of the pooled decoders hears each of its utterances, and
+// whatever those decoders heard before (another recording at the same
+// time, a live stream, whose running normalisation a decoder would
+// otherwise carry into the next job).
+func TestBatchIsReproducible(t *testing.T) {
+	r := route(t, pocketsphinx.Config{Decoders: 2})
+	a, _ := allison(t, 1, allisonPrompts[:3]...)
+	b, _ := allison(t, 1, allisonPrompts[4], allisonPrompts[9])
+	ctx, cfg := context.Background(), stt.Config{Language: "en"}
+	first, err := r.Transcribe(ctx, a, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Segments) < 3 {
+		t.Fatalf("%d segments for three prompts: %+v", len(first.Segments), first.Segments)
+	}
+	live(t, r, b)
+	for run := range 2 {
+		var (
+			wg    sync.WaitGroup
+			other error
+		)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, other = r.Transcribe(ctx, b, cfg)
+		}()
+		again, err := r.Transcribe(ctx, a, cfg)
+		wg.Wait()
+		if err != nil || other != nil {
+			t.Fatal(err, other)
+		}
+		if !reflect.DeepEqual(again, first) {
+			t.Fatalf("run %d heard\n%+v\nthe first heard\n%+v", run+2, again, first)
+		}
+	}
+}
