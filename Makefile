@@ -57,9 +57,11 @@ whisper: ## Build whisper.cpp into .cache/ when no libwhisper is installed (once
 	@scripts/whisper-env.sh --build >/dev/null
 
 .PHONY: build
-build: whisper ## Build bin/hearth
-	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec with cgo: about a minute)"
-	go build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
+build: whisper ## Build bin/hearth (says which optional features it lacks)
+	@scripts/features.sh
+	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec in C: several minutes on 2 cores; later ones seconds)"
+	@echo "go build -trimpath -ldflags \"-s -w -X main.version=$(VERSION)\" -o $(BIN) ./cmd/hearth"
+	@scripts/go-build.sh -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
 
 .PHONY: release
 release: ## Cross-compile dist/hearth-windows-amd64.exe and dist/hearth-linux-arm64 (and linux-amd64)
