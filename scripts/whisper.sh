@@ -43,13 +43,18 @@ echo "whisper.sh: building libwhisper once into $PREFIX with $jobs jobs: several
 # The compiler's output goes to a log, shown only when the build fails;
 # cmake's progress is summarised every 10%.
 log=$work/build.log
-start=$(date +%s)
 progress() {
-  awk -v start="$start" -v logfile="$log" '{ print > logfile }
-    match($0, /^\[ *[0-9]+%\]/) {
-      p = substr($0, RSTART + 1, RLENGTH - 3) + 0
-      if (p >= shown + 10) { shown = p - p % 10; e = systime() - start
-        printf "whisper.sh: %d%% built (%dm%02ds)\n", p, e / 60, e % 60 > "/dev/stderr"; fflush("/dev/stderr") } }'
+  local line p shown=0
+  SECONDS=0
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >>"$log"
+    [[ $line =~ ^\[\ *([0-9]+)%\] ]] || continue
+    p=${BASH_REMATCH[1]}
+    if ((p >= shown + 10)); then
+      shown=$((p - p % 10))
+      printf 'whisper.sh: %d%% built (%dm%02ds)\n' "$p" $((SECONDS / 60)) $((SECONDS % 60)) >&2
+    fi
+  done
 }
 if ! { cmake -S "$src" -B "$work/build" "${CMAKE_FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$PREFIX" &&
   cmake --build "$work/build" -j"$jobs" --target whisper whisper-cli; } 2>&1 | progress; then
@@ -64,5 +69,5 @@ find "$work/build" -name 'whisper-cli' -type f -exec cp {} "$PREFIX/bin/" \;
 cp "$src/samples/jfk.wav" "$PREFIX/" 2>/dev/null || true
 touch "$PREFIX/.built"
 cache_link whisper "$PREFIX"
-echo "whisper.sh: built in $(($(date +%s) - start)) s" >&2
+echo "whisper.sh: built in $((SECONDS / 60))m$((SECONDS % 60))s" >&2
 echo "$PREFIX"
