@@ -112,6 +112,11 @@ console-shots: console-e2e ## Screenshot every console page, light and dark, int
 test-release: release ## Build the release binaries and run them: the .exe under wine64, arm64 under qemu-user (a few minutes)
 	@$(MAKE) --no-print-directory release-tests
 
+# cmd/hearth's tests compiled (into Go's build cache), not run.
+.PHONY: test-compile
+test-compile:
+	go test -c -o /dev/null ./cmd/hearth
+
 # The release tests on the binaries already in dist/ (.ci/run builds them
 # while other work runs).
 .PHONY: release-tests
