@@ -43,25 +43,30 @@ echo "whisper.sh: building libwhisper once into $PREFIX with $jobs jobs: several
 # The compiler's output goes to a log, shown only when the build fails;
 # cmake's progress is summarised every 10%.
 log=$work/build.log
-progress() {
+progress() { # LABEL: cmake's output to the log, its percentage every 10%
   local line p shown=0
-  SECONDS=0
   while IFS= read -r line; do
     printf '%s\n' "$line" >>"$log"
     [[ $line =~ ^\[\ *([0-9]+)%\] ]] || continue
     p=${BASH_REMATCH[1]}
     if ((p >= shown + 10)); then
       shown=$((p - p % 10))
-      printf 'whisper.sh: %d%% built (%dm%02ds)\n' "$p" $((SECONDS / 60)) $((SECONDS % 60)) >&2
+      printf 'whisper.sh: %s %d%% (%dm%02ds)\n' "$1" "$p" $((SECONDS / 60)) $((SECONDS % 60)) >&2
     fi
   done
 }
-if ! { cmake -S "$src" -B "$work/build" "${CMAKE_FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$PREFIX" &&
-  cmake --build "$work/build" -j"$jobs" --target whisper whisper-cli; } 2>&1 | progress; then
+failed() {
   tail -40 "$log" >&2
   echo "whisper.sh: the build failed (the end of its log is above)" >&2
   exit 1
-fi
+}
+SECONDS=0
+cmake -S "$src" -B "$work/build" "${CMAKE_FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$PREFIX" >"$log" 2>&1 || failed
+cmake --build "$work/build" -j"$jobs" --target whisper 2>&1 | progress "libwhisper" || failed
+# whisper-cli: whisper.cpp's own command line, which the benchmarks compare
+# the route with (its objects take a few more minutes).
+echo "whisper.sh: libwhisper built in $((SECONDS / 60))m$((SECONDS % 60))s; now whisper-cli, which the benchmarks compare with" >&2
+cmake --build "$work/build" -j"$jobs" --target whisper-cli 2>&1 | progress "whisper-cli" || failed
 mkdir -p "$PREFIX/include" "$PREFIX/lib" "$PREFIX/bin"
 cp "$src/include/whisper.h" "$src"/ggml/include/*.h "$PREFIX/include/"
 find "$work/build" -name '*.a' -exec cp {} "$PREFIX/lib/" \;
@@ -69,5 +74,5 @@ find "$work/build" -name 'whisper-cli' -type f -exec cp {} "$PREFIX/bin/" \;
 cp "$src/samples/jfk.wav" "$PREFIX/" 2>/dev/null || true
 touch "$PREFIX/.built"
 cache_link whisper "$PREFIX"
-echo "whisper.sh: built in $((SECONDS / 60))m$((SECONDS % 60))s" >&2
+echo "whisper.sh: built in $((SECONDS / 60))m$((SECONDS % 60))s (once: later builds reuse $PREFIX)" >&2
 echo "$PREFIX"
