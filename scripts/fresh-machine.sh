@@ -153,7 +153,7 @@ while :; do
   sleep 5
 done
 say "healthy $(($(date +%s) - run_start)) s after $run_cmd started; what make run printed:"
-grep -E '^(Hearth|  create|built without|hearth|whisper|building|installing)' "$DIR/run.log" | head -20 >&2 || true
+grep -E '^(installing|whisper\.sh: (building|libwhisper built|built)|built with|go build: [0-9]+ packages compiled in|Hearth|  create)' "$DIR/run.log" >&2 || true
 kill -INT -- "-$serve_pid" 2>/dev/null || true
 wait "$serve_pid" 2>/dev/null || true
 serve_pid=
