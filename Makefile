@@ -14,7 +14,8 @@ SHELL := /bin/bash
 # have installed them.
 CODEC_TAGS = $(shell pkg-config --exists lc3 2>/dev/null && printf ,lc3)$(shell pkg-config --exists libavcodec libavutil 2>/dev/null && printf ,libavcodec)$(shell pkg-config --exists libavformat libavcodec libavutil 2>/dev/null && printf ,libavformat)$(shell pkg-config --exists pocketsphinx sphinxbase 2>/dev/null && printf ,pocketsphinx)$(shell pkg-config --exists opus 2>/dev/null && printf ,libopus$(comma)nolibopusfile)
 # whisper.cpp: a system libwhisper, WHISPER_CPP_DIR, or one scripts/whisper.sh
-# builds from pinned source into .cache/ (about two minutes, once).
+# builds from pinned source into the build cache (several minutes on 2 cores,
+# once; HEARTH_BUILD_CACHE names a cache outside the clone, default .cache).
 comma := ,
 WHISPER_DIR = $(shell scripts/whisper-env.sh)
 WHISPER_PREFIX = $(filter-out system,$(WHISPER_DIR))
@@ -57,13 +58,15 @@ test-deps: ## Install what the end-to-end tests also need (curl, Node.js), or pr
 ##@ Build
 
 .PHONY: whisper
-whisper: ## Build whisper.cpp into .cache/ when no libwhisper is installed (once; about two minutes)
+whisper: ## Build whisper.cpp into .cache/ when no libwhisper is installed (once; several minutes on 2 cores)
 	@scripts/whisper-env.sh --build >/dev/null
 
 .PHONY: build
-build: whisper ## Build bin/hearth
-	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec with cgo: about a minute)"
-	go build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
+build: whisper ## Build bin/hearth (says which optional features it lacks)
+	@scripts/features.sh
+	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec in C: several minutes on 2 cores; later ones seconds)"
+	@echo "go build -trimpath -ldflags \"-s -w -X main.version=$(VERSION)\" -o $(BIN) ./cmd/hearth"
+	@scripts/go-build.sh -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
 
 .PHONY: release
 release: ## Cross-compile dist/hearth-windows-amd64.exe and dist/hearth-linux-arm64 (and linux-amd64)
@@ -74,41 +77,60 @@ release: ## Cross-compile dist/hearth-windows-amd64.exe and dist/hearth-linux-ar
 
 MCP_CLIENT := cmd/hearth/testdata/mcp-client
 CONSOLE_E2E := cmd/hearth/testdata/console-e2e
+# The Node.js the end-to-end tools run on, first on PATH where npm and the
+# tests run: the system's when it is new enough, else one scripts/node.sh
+# fetched (Debian 12's is 18; playwright-core and the Inspector need 20).
+WITH_NODE = PATH="$$($(CURDIR)/scripts/node.sh):$$PATH"
 
 .PHONY: test
-test: mcp-client console-e2e whisper onnxruntime ## Run every test (PKG=./store to narrow)
-	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(PKG)
+test: mcp-client console-e2e whisper onnxruntime ## Run every test (PKG=./store, RUN=TestName to narrow)
+	$(WITH_NODE) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(if $(RUN),-run '$(RUN)') $(PKG)
 
 .PHONY: onnxruntime
 onnxruntime: ## Fetch the onnxruntime library (ONNX speaker models) into .cache/ (once)
 	@bash scripts/onnxruntime.sh >/dev/null
 
+.PHONY: node
+node: test-deps ## Fetch a Node.js 22 into .cache/ when the system's is older than 20 (once)
+	@scripts/node.sh >/dev/null
+
 .PHONY: mcp-client
-mcp-client: test-deps $(MCP_CLIENT)/node_modules/.package-lock.json
+mcp-client: test-deps node $(MCP_CLIENT)/node_modules/.package-lock.json
 
 # The official TypeScript MCP client, pinned in package-lock.json.
 $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
-	cd $(MCP_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(MCP_CLIENT) && $(WITH_NODE) npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: console-e2e
-console-e2e: test-deps $(CONSOLE_E2E)/node_modules/.package-lock.json
+console-e2e: test-deps node $(CONSOLE_E2E)/node_modules/.package-lock.json
 
 # playwright-core drives Debian's chromium (scripts/deps.sh installs it);
 # it downloads no browser.
 $(CONSOLE_E2E)/node_modules/.package-lock.json: $(CONSOLE_E2E)/package-lock.json
-	cd $(CONSOLE_E2E) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+	cd $(CONSOLE_E2E) && $(WITH_NODE) PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: console-shots
 console-shots: console-e2e ## Screenshot every console page, light and dark, into docs/console/
-	HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_CONSOLE_SHOTS=$(CURDIR)/docs/console go test -count=1 -run TestConsoleInChromium ./cmd/hearth
+	$(WITH_NODE) HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_CONSOLE_SHOTS=$(CURDIR)/docs/console go test -count=1 -run TestConsoleInChromium ./cmd/hearth
 
 .PHONY: test-release
-test-release: release ## Run the release binaries: the .exe under wine64, arm64 under qemu-user (a few minutes)
+test-release: release ## Build the release binaries and run them: the .exe under wine64, arm64 under qemu-user (a few minutes)
+	@$(MAKE) --no-print-directory release-tests
+
+# cmd/hearth's tests compiled (into Go's build cache), not run.
+.PHONY: test-compile
+test-compile:
+	go test -c -o /dev/null ./cmd/hearth
+
+# The release tests on the binaries already in dist/ (.ci/run builds them
+# while other work runs).
+.PHONY: release-tests
+release-tests:
 	HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_RELEASE_DIR=$(CURDIR)/dist go test -count=1 -run 'TestRelease' ./cmd/hearth
 
 .PHONY: test-race
 test-race: mcp-client console-e2e whisper onnxruntime ## Run the tests under the race detector, shuffled
-	HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
+	$(WITH_NODE) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
 
 .PHONY: fuzz
 fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)

@@ -51,7 +51,9 @@ if [ "$mode" = test ]; then
   # fonts-noto-color-emoji: the console's screenshots show conversations' emoji.
   PACKAGES+=(chromium fonts-noto-color-emoji)
   # node and npm: an end-to-end test drives the MCP server with the official
-  # TypeScript MCP client. Skipped when a Node.js is already installed.
+  # TypeScript MCP client. Skipped when a Node.js is already installed. Where
+  # the distribution's is older than the tools need (Debian 12 and Ubuntu
+  # 24.04 ship 18), make test runs them on one scripts/node.sh fetches.
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
 fi
 

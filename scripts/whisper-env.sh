@@ -2,7 +2,8 @@
 # Prints where make build finds libwhisper: "system" when pkg-config knows
 # it (a distribution's or Homebrew's whisper-cpp), WHISPER_CPP_DIR when set
 # (a prefix with include/ and lib/, e.g. a Windows build), else the cache
-# scripts/whisper.sh builds when cmake and npm are there; nothing when
+# scripts/whisper.sh builds when cmake and npm are there (its build cache,
+# scripts/cache.sh); nothing when
 # none is possible (the binary is then built without the whisper route).
 # Only with --build does it build the cache; otherwise it reports one
 # already built.
@@ -23,7 +24,6 @@ elif [ "${1:-}" = --build ]; then
     echo "whisper.cpp needs cmake, npm and a C++ compiler to build (scripts/deps.sh installs them); the binary is built without the whisper route" >&2
   fi
 else
-  built=$(ls -d "$(dirname "$0")"/../.cache/whisper/*/.built 2>/dev/null | head -1)
-  [ -n "$built" ] && (cd "$(dirname "$built")" && pwd)
+  "$(dirname "$0")/whisper.sh" --where 2>/dev/null || true
 fi
 exit 0

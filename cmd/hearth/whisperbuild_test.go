@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,29 +24,11 @@ func TestWhisperBuildFailsLoudly(t *testing.T) {
 	if exec.Command("pkg-config", "--exists", "whisper").Run() == nil {
 		t.Skip("a system libwhisper is installed: make build uses it and builds nothing")
 	}
-	// A copy of the scripts, so that no cache of the repository's is found.
-	root := t.TempDir()
-	for _, name := range []string{"whisper.sh", "whisper-env.sh"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "scripts", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Join(root, "scripts"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, "scripts", name), b, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin := filepath.Join(root, "bin")
-	os.MkdirAll(bin, 0o755)
-	fakeNPM := "#!/bin/sh\necho 'npm error 403 Forbidden - GET nodejs-whisper' >&2\nexit 1\n"
-	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(fakeNPM), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root := copyScripts(t, "whisper.sh", "whisper-env.sh", "cache.sh")
+	bin := fakeFailingNPM(t, root, "nodejs-whisper")
 	cmd := exec.Command("bash", "scripts/whisper-env.sh", "--build")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "WHISPER_CPP_DIR=")
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "WHISPER_CPP_DIR=", "HEARTH_BUILD_CACHE=")
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		t.Fatalf("a failed fetch exited 0:\n%s", out)
