@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,6 +33,9 @@ type Config struct {
 	// Wait bounds how long a job waits for a worker before it is refused
 	// as busy (default 2 s): load sheds to the next route, never queues.
 	Wait time.Duration
+	// Logger receives whisper.cpp's own log (at debug level) and the
+	// route's verdict on a model that hears nothing.
+	Logger *slog.Logger
 }
 
 // heard is a segment with its words, timed from the recording's start
@@ -58,6 +62,8 @@ type Route struct {
 	model   string
 	english bool
 	pool    chan engine
+	log     *slog.Logger
+	hearing hearing
 }
 
 // preferred is the order a model is picked from the folder: the first one
@@ -83,6 +89,9 @@ func FindModel(dir string) string {
 // New loads the model once per worker. A build without whisper.cpp, or no
 // model, is a config_error saying what to do.
 func New(cfg Config) (*Route, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	if !Available {
 		return nil, configError("whisper.cpp is not built in: run make build with cmake and npm available (scripts/whisper.sh), or install libwhisper (Homebrew: whisper-cpp) and rebuild", nil)
 	}
@@ -90,7 +99,7 @@ func New(cfg Config) (*Route, error) {
 		cfg.Model = FindModel(cfg.ModelsDir)
 	}
 	if cfg.Model == "" {
-		return nil, configError("no whisper model: run hearth models pull base.en", nil)
+		return nil, configError("no whisper model: hearth models pull base.en", nil)
 	}
 	if _, err := os.Stat(cfg.Model); err != nil {
 		return nil, configError("the whisper model "+cfg.Model+" is missing: run hearth models pull base.en", err)
@@ -104,7 +113,8 @@ func New(cfg Config) (*Route, error) {
 	if cfg.Wait <= 0 {
 		cfg.Wait = 2 * time.Second
 	}
-	r := &Route{cfg: cfg, model: cfg.Model, pool: make(chan engine, cfg.Workers)}
+	logTo(cfg.Logger)
+	r := &Route{cfg: cfg, model: cfg.Model, pool: make(chan engine, cfg.Workers), log: cfg.Logger}
 	for range cfg.Workers {
 		e, err := loadEngine(cfg.Model)
 		if err != nil {
@@ -178,6 +188,9 @@ func (r *Route) acquire(ctx context.Context) (engine, error) {
 
 // run transcribes samples (16 kHz mono) on a worker.
 func (r *Route) run(ctx context.Context, pcm []int16, language string, translate bool) ([]heard, string, error) {
+	if err := r.hearing.failure(); err != nil {
+		return nil, "", err
+	}
 	e, err := r.acquire(ctx)
 	if err != nil {
 		return nil, "", err
@@ -196,7 +209,23 @@ func (r *Route) run(ctx context.Context, pcm []int16, language string, translate
 	if err != nil {
 		return nil, "", &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
 	}
-	return guard(segs, pcm), detected, nil
+	segs = guard(segs, pcm)
+	if err := r.hearing.heard(len(segs) > 0, r.Model(), r.log); err != nil {
+		return nil, "", err
+	}
+	return segs, detected, nil
+}
+
+// Unusable implements stt.Unusable: a model that yields no words on
+// speech is passed over.
+func (r *Route) Unusable() error { return r.hearing.failure() }
+
+// errNoWordsYet is a batch job's answer from a model that has never
+// yielded a word: the job goes to the next route rather than coming back
+// empty from a model that may hear nothing at all.
+func (r *Route) errNoWordsYet() error {
+	return &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "no words from whisper model " + r.Model(),
+		Err: errors.New("the whisper model has yielded no word yet, and none on this speech")}
 }
 
 // Transcribe implements stt.BatchProvider. The transcribe service hands
@@ -209,6 +238,9 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 	segs, detected, err := r.run(ctx, pcm, cfg.Language, false)
 	if err != nil {
 		return stt.Transcript{}, err
+	}
+	if len(segs) == 0 && r.hearing.unproven() {
+		return stt.Transcript{}, r.errNoWordsYet()
 	}
 	return transcript(segs, detected), nil
 }
