@@ -85,7 +85,8 @@ func (h *handoffStream) Send(pcm []int16) error {
 	}
 	err := h.cur.Send(pcm)
 	if err != nil && h.canHand(err) {
-		return nil // kept: the next route hears it
+		h.cur.Close() // a failed local stream ends when closed
+		return nil    // kept: the next route hears it
 	}
 	return err
 }
@@ -107,6 +108,9 @@ func (h *handoffStream) Drain() error {
 		}
 	}
 	err := d.Drain()
+	if err != nil && h.canHand(err) {
+		h.cur.Close()
+	}
 	if err == nil || h.canHand(err) {
 		h.drains++
 		return nil
