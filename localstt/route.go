@@ -210,7 +210,7 @@ func (r *Route) run(ctx context.Context, pcm []int16, language string, translate
 		return nil, "", &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
 	}
 	segs = guard(segs, pcm)
-	if err := r.hearing.heard(len(segs) > 0, r.Model(), r.log); err != nil {
+	if err := r.hearing.heard(len(segs) > 0, pcm, r.Model(), r.log); err != nil {
 		return nil, "", err
 	}
 	return segs, detected, nil

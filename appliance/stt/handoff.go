@@ -1,10 +1,12 @@
 package stt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
 	"sync"
+	"time"
 )
 
 // A live stream on a route whose model turns out to hear nothing fails
@@ -167,8 +169,12 @@ func (h *handoffStream) pump() {
 		h.cur, h.from, h.replaying = next, name, true
 		h.mu.Unlock()
 		if !h.replay(next) {
+			next.Close()
+			for range next.Words() {
+			}
 			h.mu.Lock()
-			h.err = next.Err()
+			h.err = cmp.Or(next.Err(), error(&Error{Outcome: UpstreamError, Provider: name, Reason: "handover_failed",
+				Err: errors.New("the next route ended while the session's audio was replayed into it")}))
 			h.mu.Unlock()
 			return
 		}
@@ -252,8 +258,11 @@ func (h *handoffStream) replay(s Stream) bool {
 		if !canDrain {
 			continue
 		}
-		if err := d.Drain(); err != nil {
-			return false
+		for err := d.Drain(); err != nil; err = d.Drain() {
+			if !errors.Is(err, ErrDrainBusy) {
+				return false
+			}
+			time.Sleep(50 * time.Millisecond) // the piece is still queued
 		}
 		for ws := range s.Words() { // up to the barrier
 			if len(ws) == 0 {
