@@ -169,3 +169,32 @@ func cliTiming(out, name string) time.Duration {
 	}
 	return 0
 }
+
+// TestRealModelMarksSpeechInAnotherLanguage: with a multilingual model
+// (HEARTH_TEST_WHISPER_MODEL=.../ggml-base.bin), recorded French and
+// Italian speech in an English session comes back as a marker naming the
+// language, and recorded English as words.
+func TestRealModelMarksSpeechInAnotherLanguage(t *testing.T) {
+	r := realModel(t)
+	if !r.Supports("fr", 1) {
+		t.Skip("an English-only model cannot tell languages apart")
+	}
+	for _, tc := range []struct{ file, lang string }{
+		{"/usr/share/asterisk/sounds/fr/conf-enteringno.g722", "fr"},
+		{"/usr/share/asterisk/sounds/it/conf-enteringno.g722", "it"},
+		{"/usr/share/asterisk/sounds/en/conf-enteringno.g722", ""},
+	} {
+		out, err := exec.Command("ffmpeg", "-v", "error", "-f", "g722", "-i", tc.file, "-ar", "16000", "-ac", "1", "-f", "s16le", "-").Output()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		tr, err := r.Transcribe(context.Background(), pcmOf(out), stt.Config{Language: "en"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := strings.HasPrefix(tr.Text, "[speech in another language")
+		if tc.lang != "" && (!marked || tr.DetectedLanguage != tc.lang) || tc.lang == "" && marked {
+			t.Errorf("%s: %q (detected %q)", tc.file, tr.Text, tr.DetectedLanguage)
+		}
+	}
+}

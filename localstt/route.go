@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -64,6 +65,8 @@ type Route struct {
 	pool    chan engine
 	log     *slog.Logger
 	hearing hearing
+	// otherLogged holds "session>heard" language pairs already logged.
+	otherLogged sync.Map
 }
 
 // preferred is the order a model is picked from the folder: the first one
@@ -213,7 +216,23 @@ func (r *Route) run(ctx context.Context, pcm []int16, language string, translate
 	if err := r.hearing.heard(len(segs) > 0, pcm, r.Model(), r.log); err != nil {
 		return nil, "", err
 	}
+	if lang != "auto" && detected != "" && detected != lang && len(segs) > 0 && !translate {
+		segs = r.otherLanguage(segs, lang, detected)
+	}
 	return segs, detected, nil
+}
+
+// otherLanguage replaces what whisper wrote of speech in another language
+// than the session's by one marker segment, and logs the first time a
+// language is heard in place of another.
+func (r *Route) otherLanguage(segs []heard, session, heardLang string) []heard {
+	if _, seen := r.otherLogged.LoadOrStore(session+">"+heardLang, true); !seen {
+		r.log.Info("speech in another language than the session's: marked, not transcribed; a session opened with language=multi (or that language) transcribes it",
+			"session_language", session, "heard_language", heardLang)
+	}
+	m := otherLanguageMarker(heardLang)
+	start, end := segs[0].Start, segs[len(segs)-1].End
+	return []heard{{Segment: stt.Segment{Start: start, End: end, Text: m}, words: []stt.Word{{Text: m, Start: start, End: end}}}}
 }
 
 // Unusable implements stt.Unusable: a model that yields no words on

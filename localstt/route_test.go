@@ -94,6 +94,11 @@ func TestGeneratedModelLoadsAndRuns(t *testing.T) {
 	if _, err := m.TranslateToEnglish(context.Background(), jfk(t)[:16000*3], "multi"); err != nil {
 		t.Fatal(err)
 	}
+	// A fixed language on a multilingual model: the model is asked what
+	// it hears too (the random one is sure of nothing, and hears no words).
+	if _, err := m.Transcribe(context.Background(), jfk(t)[:16000*3], stt.Config{Language: "de"}); !errors.As(err, &e) || !strings.Contains(e.Reason, "no words") {
+		t.Fatalf("a German job on the random multilingual model: %v", err)
+	}
 }
 
 func TestWorkersAreBounded(t *testing.T) {
