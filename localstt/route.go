@@ -102,7 +102,7 @@ func New(cfg Config) (*Route, error) {
 		cfg.Model = FindModel(cfg.ModelsDir)
 	}
 	if cfg.Model == "" {
-		return nil, configError("no whisper model: hearth models pull base.en", nil)
+		return nil, configError("no whisper model: hearth models pull base.en (base for other languages)", nil)
 	}
 	if _, err := os.Stat(cfg.Model); err != nil {
 		return nil, configError("the whisper model "+cfg.Model+" is missing: run hearth models pull base.en", err)
@@ -238,6 +238,9 @@ func (r *Route) otherLanguage(segs []heard, session, heardLang string) []heard {
 // Unusable implements stt.Unusable: a model that yields no words on
 // speech is passed over.
 func (r *Route) Unusable() error { return r.hearing.failure() }
+
+// Unproven implements stt.Unproven: the model has yet to yield a word.
+func (r *Route) Unproven() bool { return r.hearing.unproven() }
 
 // errNoWordsYet is a batch job's answer from a model that has never
 // yielded a word: the job goes to the next route rather than coming back

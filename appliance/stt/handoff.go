@@ -44,11 +44,17 @@ type handoffStream struct {
 	err       error
 }
 
+// Unproven is a provider whose model has yet to yield a word: only such a
+// route can still be found to hear nothing.
+type Unproven interface {
+	Unproven() bool
+}
+
 // handoff wraps s, opened on p, so that it can be handed to the next of
-// rest that serves cfg. Only a route that can turn unusable (implements
-// Unusable) fails this way; other streams are returned as they are.
+// rest that serves cfg. Only a route still unproven fails this way; other
+// streams are returned as they are.
 func (r *Router) handoff(ctx context.Context, cfg Config, s Stream, p StreamingProvider, rest []StreamingProvider) Stream {
-	if _, ok := p.(Unusable); !ok {
+	if u, ok := p.(Unproven); !ok || !u.Unproven() {
 		return s
 	}
 	var next []StreamingProvider
