@@ -2,6 +2,7 @@ package localstt_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -126,7 +127,11 @@ func BenchmarkWhisperRTF(b *testing.B) {
 	b.ResetTimer()
 	t0 := time.Now()
 	for range b.N {
-		if _, err := r.Transcribe(context.Background(), audio, stt.Config{Language: "en"}); err != nil {
+		// A generated model hears no words: its job is handed on (after
+		// the same work), and the same audio is not another miss.
+		var e *stt.Error
+		if _, err := r.Transcribe(context.Background(), audio, stt.Config{Language: "en"}); err != nil &&
+			!(os.Getenv("HEARTH_TEST_WHISPER_MODEL") == "" && errors.As(err, &e) && strings.Contains(e.Reason, "no words")) {
 			b.Fatal(err)
 		}
 	}
