@@ -89,6 +89,15 @@ func (e *cgoEngine) transcribe(pcm []float32, language string, translate bool, t
 	if id := e.ctx.Whisper_full_lang_id(); id >= 0 {
 		detected = whisper.Whisper_lang_str(id)
 	}
+	// Told a language, whisper reports that language: ask the model what
+	// it hears (one more pass of the encoder, only when there is text).
+	if e.multilingual() && language != "auto" && len(segs) > 0 {
+		if probs, err := e.ctx.Whisper_lang_auto_detect(0, max(threads, 1)); err == nil {
+			if other := otherLanguage(probs, language, whisper.Whisper_lang_str); other != "" {
+				detected = other
+			}
+		}
+	}
 	return segs, detected, nil
 }
 

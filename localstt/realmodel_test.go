@@ -2,6 +2,7 @@ package localstt_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -126,7 +127,11 @@ func BenchmarkWhisperRTF(b *testing.B) {
 	b.ResetTimer()
 	t0 := time.Now()
 	for range b.N {
-		if _, err := r.Transcribe(context.Background(), audio, stt.Config{Language: "en"}); err != nil {
+		// A generated model hears no words: its job is handed on (after
+		// the same work), and the same audio is not another miss.
+		var e *stt.Error
+		if _, err := r.Transcribe(context.Background(), audio, stt.Config{Language: "en"}); err != nil &&
+			!(os.Getenv("HEARTH_TEST_WHISPER_MODEL") == "" && errors.As(err, &e) && strings.Contains(e.Reason, "no words")) {
 			b.Fatal(err)
 		}
 	}
@@ -168,4 +173,33 @@ func cliTiming(out, name string) time.Duration {
 		}
 	}
 	return 0
+}
+
+// TestRealModelMarksSpeechInAnotherLanguage: with a multilingual model
+// (HEARTH_TEST_WHISPER_MODEL=.../ggml-base.bin), recorded French and
+// Italian speech in an English session comes back as a marker naming the
+// language, and recorded English as words.
+func TestRealModelMarksSpeechInAnotherLanguage(t *testing.T) {
+	r := realModel(t)
+	if !r.Supports("fr", 1) {
+		t.Skip("an English-only model cannot tell languages apart")
+	}
+	for _, tc := range []struct{ file, lang string }{
+		{"/usr/share/asterisk/sounds/fr/conf-enteringno.g722", "fr"},
+		{"/usr/share/asterisk/sounds/it/conf-enteringno.g722", "it"},
+		{"/usr/share/asterisk/sounds/en/conf-enteringno.g722", ""},
+	} {
+		out, err := exec.Command("ffmpeg", "-v", "error", "-f", "g722", "-i", tc.file, "-ar", "16000", "-ac", "1", "-f", "s16le", "-").Output()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		tr, err := r.Transcribe(context.Background(), pcmOf(out), stt.Config{Language: "en"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := strings.HasPrefix(tr.Text, "[speech in another language")
+		if tc.lang != "" && (!marked || tr.DetectedLanguage != tc.lang) || tc.lang == "" && marked {
+			t.Errorf("%s: %q (detected %q)", tc.file, tr.Text, tr.DetectedLanguage)
+		}
+	}
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -32,6 +34,9 @@ type Config struct {
 	// Wait bounds how long a job waits for a worker before it is refused
 	// as busy (default 2 s): load sheds to the next route, never queues.
 	Wait time.Duration
+	// Logger receives whisper.cpp's own log (at debug level) and the
+	// route's verdict on a model that hears nothing.
+	Logger *slog.Logger
 }
 
 // heard is a segment with its words, timed from the recording's start
@@ -58,6 +63,10 @@ type Route struct {
 	model   string
 	english bool
 	pool    chan engine
+	log     *slog.Logger
+	hearing hearing
+	// otherLogged holds "session>heard" language pairs already logged.
+	otherLogged sync.Map
 }
 
 // preferred is the order a model is picked from the folder: the first one
@@ -83,6 +92,9 @@ func FindModel(dir string) string {
 // New loads the model once per worker. A build without whisper.cpp, or no
 // model, is a config_error saying what to do.
 func New(cfg Config) (*Route, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	if !Available {
 		return nil, configError("whisper.cpp is not built in: run make build with cmake and npm available (scripts/whisper.sh), or install libwhisper (Homebrew: whisper-cpp) and rebuild", nil)
 	}
@@ -90,7 +102,7 @@ func New(cfg Config) (*Route, error) {
 		cfg.Model = FindModel(cfg.ModelsDir)
 	}
 	if cfg.Model == "" {
-		return nil, configError("no whisper model: run hearth models pull base.en", nil)
+		return nil, configError("no whisper model: hearth models pull base.en (base for other languages)", nil)
 	}
 	if _, err := os.Stat(cfg.Model); err != nil {
 		return nil, configError("the whisper model "+cfg.Model+" is missing: run hearth models pull base.en", err)
@@ -104,7 +116,8 @@ func New(cfg Config) (*Route, error) {
 	if cfg.Wait <= 0 {
 		cfg.Wait = 2 * time.Second
 	}
-	r := &Route{cfg: cfg, model: cfg.Model, pool: make(chan engine, cfg.Workers)}
+	logTo(cfg.Logger)
+	r := &Route{cfg: cfg, model: cfg.Model, pool: make(chan engine, cfg.Workers), log: cfg.Logger}
 	for range cfg.Workers {
 		e, err := loadEngine(cfg.Model)
 		if err != nil {
@@ -178,6 +191,9 @@ func (r *Route) acquire(ctx context.Context) (engine, error) {
 
 // run transcribes samples (16 kHz mono) on a worker.
 func (r *Route) run(ctx context.Context, pcm []int16, language string, translate bool) ([]heard, string, error) {
+	if err := r.hearing.failure(); err != nil {
+		return nil, "", err
+	}
 	e, err := r.acquire(ctx)
 	if err != nil {
 		return nil, "", err
@@ -196,7 +212,42 @@ func (r *Route) run(ctx context.Context, pcm []int16, language string, translate
 	if err != nil {
 		return nil, "", &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
 	}
-	return guard(segs, pcm), detected, nil
+	segs = guard(segs, pcm)
+	if err := r.hearing.heard(len(segs) > 0, pcm, r.Model(), r.log); err != nil {
+		return nil, "", err
+	}
+	if lang != "auto" && detected != "" && detected != lang && len(segs) > 0 && !translate {
+		segs = r.otherLanguage(segs, lang, detected)
+	}
+	return segs, detected, nil
+}
+
+// otherLanguage replaces what whisper wrote of speech in another language
+// than the session's by one marker segment, and logs the first time a
+// language is heard in place of another.
+func (r *Route) otherLanguage(segs []heard, session, heardLang string) []heard {
+	if _, seen := r.otherLogged.LoadOrStore(session+">"+heardLang, true); !seen {
+		r.log.Info("speech in another language than the session's: marked, not transcribed; a session opened with language=multi (or that language) transcribes it",
+			"session_language", session, "heard_language", heardLang)
+	}
+	m := otherLanguageMarker(heardLang)
+	start, end := segs[0].Start, segs[len(segs)-1].End
+	return []heard{{Segment: stt.Segment{Start: start, End: end, Text: m}, words: []stt.Word{{Text: m, Start: start, End: end}}}}
+}
+
+// Unusable implements stt.Unusable: a model that yields no words on
+// speech is passed over.
+func (r *Route) Unusable() error { return r.hearing.failure() }
+
+// Unproven implements stt.Unproven: the model has yet to yield a word.
+func (r *Route) Unproven() bool { return r.hearing.unproven() }
+
+// errNoWordsYet is a batch job's answer from a model that has never
+// yielded a word: the job goes to the next route rather than coming back
+// empty from a model that may hear nothing at all.
+func (r *Route) errNoWordsYet() error {
+	return &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "no words from whisper model " + r.Model(),
+		Err: errors.New("the whisper model has yielded no word yet, and none on this speech")}
 }
 
 // Transcribe implements stt.BatchProvider. The transcribe service hands
@@ -209,6 +260,9 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 	segs, detected, err := r.run(ctx, pcm, cfg.Language, false)
 	if err != nil {
 		return stt.Transcript{}, err
+	}
+	if len(segs) == 0 && r.hearing.unproven() {
+		return stt.Transcript{}, r.errNoWordsYet()
 	}
 	return transcript(segs, detected), nil
 }

@@ -213,7 +213,9 @@ func (s *Server) batchError(c echo.Context, err error) error {
 		return appliance.Errorf(appliance.EUNAVAILABLE, "Transcription service not configured")
 	case errors.As(err, &e) && e.Outcome == stt.ConfigError:
 		s.log.Warn("speech route not usable", "provider", e.Provider, "err", err)
-		return appliance.Errorf(appliance.EUNAVAILABLE, "Transcription service not configured")
+		return appliance.Errorf(appliance.EUNAVAILABLE, "Transcription service not configured: %s", e.Reason)
+	case errors.Is(err, stt.ErrHearsNothing) && errors.As(err, &e):
+		return appliance.Errorf(appliance.EUPSTREAM, "Transcription failed upstream: %s", e.Reason)
 	case errors.As(err, &e):
 		s.log.Warn("transcription failed", "provider", e.Provider, "outcome", e.Outcome, "err", err)
 		return appliance.Errorf(appliance.EUPSTREAM, "Transcription failed upstream")

@@ -32,6 +32,15 @@ type sttFailed struct {
 	Reason    string `json:"reason"`
 }
 
+// sttFailedReason is the 1011 close reason: what is wrong, for a client
+// that shows only the close (hearth listen), within the close frame.
+func sttFailedReason(e *stt.Error) string {
+	if e.Reason == "" || e.Reason == string(e.Outcome) {
+		return "stt_failed"
+	}
+	return "stt_failed: " + e.Reason
+}
+
 func sttFailedStatus(e *stt.Error) sttFailed {
 	return sttFailed{Type: "service_status", Status: "stt_failed", Outcome: string(e.Outcome), Provider: e.Provider,
 		Retryable: e.Outcome.Retryable(), Reason: orDefault(e.Reason, string(e.Outcome))}

@@ -350,7 +350,7 @@ func (s *session) routeFailed(err error) {
 		s.srv.d.Logger.Info("kept audio the route did not transcribe", "conversation_id", convID, "path", path, "seconds", float64(n)/stt.SampleRate)
 	}
 	s.send(sttFailedStatus(e))
-	s.stop(websocket.CloseInternalServerErr, "stt_failed")
+	s.stop(websocket.CloseInternalServerErr, sttFailedReason(e))
 }
 
 // tick flushes results every Flush, sends the heartbeat, ends an
@@ -481,7 +481,7 @@ func (s *session) fail(err error) {
 			return
 		}
 		s.send(sttFailedStatus(se))
-		s.stop(websocket.CloseInternalServerErr, "stt_failed")
+		s.stop(websocket.CloseInternalServerErr, sttFailedReason(se))
 		return
 	}
 	s.srv.d.Logger.Error("open a listen session", "user", s.user, "err", err)

@@ -57,6 +57,28 @@ func (s Selection) Reason() string {
 // ErrNoRoute is the failure when no provider serves a language.
 var ErrNoRoute = errors.New("no speech route serves this language")
 
+// ErrHearsNothing is wrapped by a route whose model yields no words on
+// audio with speech, again and again: the router passes over it, and a
+// stream that fails with it before any word came is handed to the next
+// provider (handoff.go).
+var ErrHearsNothing = errors.New("the speech route's model yields no words on speech")
+
+// Unusable is a provider that cannot serve for now and says why: the
+// whisper route without a model, or with one that hears nothing. The
+// router passes over it without a word (the route logs its own state
+// once); its reason is the answer when no other provider serves.
+type Unusable interface {
+	Unusable() error
+}
+
+// unusable is p's reason not to be used, or nil.
+func unusable(p any) error {
+	if u, ok := p.(Unusable); ok {
+		return u.Unusable()
+	}
+	return nil
+}
+
 // Open opens a stream for cfg.
 func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error) {
 	cfg.Language = normLanguage(cfg.Language)
@@ -64,9 +86,15 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 		cfg.Channels = 1
 	}
 	var sel Selection
-	var last error
-	for _, p := range r.providers {
+	var last, skipped error
+	for i, p := range r.providers {
 		if !p.Supports(cfg.Language, cfg.Channels) {
+			continue
+		}
+		if err := unusable(p); err != nil {
+			if skipped == nil {
+				skipped = Classify(err, p.Name())
+			}
 			continue
 		}
 		for attempt := 1; attempt <= r.attempts; attempt++ {
@@ -76,7 +104,7 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 				if u, ok := p.(Undiarized); ok && u.Undiarized() {
 					sel.Undiarized = true
 				}
-				return s, sel, nil
+				return r.handoff(ctx, cfg, s, p, r.providers[i+1:]), sel, nil
 			}
 			last = Classify(err, p.Name())
 			r.log.Warn("speech route did not open", "provider", p.Name(), "attempt", attempt, "err", err)
@@ -93,6 +121,9 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 			sel.FallbackFrom = p.Name()
 		}
 	}
+	if last == nil && skipped != nil {
+		return nil, sel, skipped
+	}
 	if last == nil {
 		return nil, sel, &Error{Outcome: ConfigError, Provider: "", Reason: "unsupported_language",
 			Err: fmt.Errorf("%w: %s", ErrNoRoute, cfg.Language)}
@@ -100,7 +131,8 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 	return nil, sel, last
 }
 
-// Serves reports whether any provider serves language with channels.
+// Serves reports whether any provider serves language with channels (an
+// unusable one counts: Open then says why it cannot).
 func (r *Router) Serves(language string, channels int) bool {
 	for _, p := range r.providers {
 		if p.Supports(normLanguage(language), max(channels, 1)) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
+	"github.com/hearth-appliance/hearth/localstt"
 )
 
 func script(name string, mod func(*scripted.Script)) *scripted.Provider {
@@ -97,5 +98,31 @@ func TestScriptedHearsBurstsAndFailsOnCue(t *testing.T) {
 	var se *stt.Error
 	if !errors.As(s.Err(), &se) || se.Reason != "connection_lost" || !se.Outcome.Retryable() || err == nil {
 		t.Fatalf("failure %v / send %v", s.Err(), err)
+	}
+}
+
+// TestRouterPassesOverAnUnusableRoute: a route that says it cannot serve
+// (whisper without a model) is skipped without a fallback reason, and its
+// reason is the answer when nothing else serves the session.
+func TestRouterPassesOverAnUnusableRoute(t *testing.T) {
+	t.Parallel()
+	missing := localstt.Missing{Reason: "no whisper model: hearth models pull base.en"}
+	r := stt.NewRouter(nil, missing, script("b", nil)).WithRetry(3, time.Millisecond)
+	s, sel, err := r.Open(context.Background(), stt.Config{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if sel.Provider != "b" || sel.Reason() != "" {
+		t.Fatalf("selected %+v", sel)
+	}
+	alone := stt.NewRouter(nil, missing)
+	if !alone.Serves("en", 1) || alone.Serves("xx", 1) {
+		t.Fatal("an unusable route's languages")
+	}
+	_, _, err = alone.Open(context.Background(), stt.Config{Language: "en"})
+	var se *stt.Error
+	if !errors.As(err, &se) || se.Outcome != stt.ConfigError || se.Reason != missing.Reason || errors.Is(err, stt.ErrNoRoute) {
+		t.Fatalf("alone: %v", err)
 	}
 }

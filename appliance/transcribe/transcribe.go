@@ -8,6 +8,7 @@
 package transcribe
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -57,17 +58,28 @@ func New(logger *slog.Logger, routes ...stt.BatchProvider) *Service {
 
 // Serves reports whether a route serves language.
 func (s *Service) Serves(language string) bool {
-	return len(s.candidates(language)) > 0
+	routes, unusable := s.candidates(language)
+	return len(routes) > 0 || unusable != nil
 }
 
-func (s *Service) candidates(language string) []stt.BatchProvider {
+// candidates are the routes that serve language, and the reason of the
+// first one that would but cannot now (stt.Unusable), which is passed over.
+func (s *Service) candidates(language string) ([]stt.BatchProvider, error) {
 	var out []stt.BatchProvider
+	var unusable error
 	for _, r := range s.routes {
-		if r.Supports(language, 1) {
-			out = append(out, r)
+		if !r.Supports(language, 1) {
+			continue
 		}
+		if u, ok := r.(stt.Unusable); ok {
+			if err := u.Unusable(); err != nil {
+				unusable = cmp.Or(unusable, err)
+				continue
+			}
+		}
+		out = append(out, r)
 	}
-	return out
+	return out, unusable
 }
 
 // chunkTimeout bounds one route call: generous against real time, so that
@@ -86,7 +98,10 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 	if lang == "auto" {
 		lang = "multi"
 	}
-	routes := s.candidates(lang)
+	routes, unusable := s.candidates(lang)
+	if len(routes) == 0 && unusable != nil {
+		return Result{}, unusable // a route that says why it cannot serve
+	}
 	if len(routes) == 0 {
 		return Result{}, &stt.Error{Outcome: stt.ConfigError, Reason: "unsupported_language",
 			Err: fmt.Errorf("%w: %s", stt.ErrNoRoute, lang)}

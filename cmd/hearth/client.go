@@ -178,6 +178,15 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	}()
 
 	if err := sendRecording(ctx, conn, src, rate, enc, *speed); err != nil {
+		// A send fails when the appliance has closed the session: its
+		// close says why, the broken pipe does not.
+		select {
+		case cerr := <-closed:
+			if cerr := closedErr(cerr); cerr != nil {
+				return cerr
+			}
+		case <-time.After(time.Second):
+		}
 		return err
 	}
 	// Let the last words be recognised and flushed.

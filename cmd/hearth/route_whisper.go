@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -10,15 +11,25 @@ import (
 	"github.com/hearth-appliance/hearth/localstt"
 )
 
-// whisper.cpp: the best local route once a model is pulled.
+// whisper.cpp: the best local route once a model is pulled. Without one
+// the route stands in as localstt.Missing: sessions and jobs that no other
+// route serves are told to pull a model.
 func init() {
 	speechRouteKinds = append(speechRouteKinds, speechRoute{name: localstt.Name,
 		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+			if cfg.WhisperModel != "" {
+				// A model named on purpose and missing is a mistake to
+				// fix, not a route to fall back from in silence.
+				if _, err := os.Stat(cfg.WhisperModel); err != nil {
+					return nil, "", usageErr("--whisper-model %s: %v; pull one with hearth models pull base.en --data %s (it is then found without --whisper-model)",
+						cfg.WhisperModel, errors.Unwrap(err), cfg.DataDir)
+				}
+			}
 			r, err := localstt.New(localstt.Config{Model: cfg.WhisperModel, ModelsDir: filepath.Join(cfg.DataDir, "models"),
-				Workers: cfg.WhisperWorkers})
+				Workers: cfg.WhisperWorkers, Logger: logger})
 			var e *stt.Error
 			if errors.As(err, &e) && e.Outcome == stt.ConfigError {
-				return nil, e.Reason, nil
+				return localstt.Missing{Reason: e.Reason}, e.Reason, nil
 			}
 			if err != nil {
 				return nil, "", err

@@ -40,6 +40,14 @@ func TestWearableWhisperRouteKeepsTheLastWords(t *testing.T) {
 	srv := startServe(t, data, append(wearableEnv, "HEARTH_STT_ROUTES=whisper")...)
 	for _, codec := range []string{"pcm16", "opus_fs320"} {
 		t.Run(codec, func(t *testing.T) {
+			if real == "" && codec != "pcm16" {
+				// The generated model hears nothing: after three stretches
+				// of speech the route is found deaf (hearing.go). Each
+				// codec gets a fresh appliance, so that this test stays
+				// about the wiring.
+				srv.stop(t)
+				srv = startServe(t, data, append(wearableEnv, "HEARTH_STT_ROUTES=whisper")...)
+			}
 			o := newOwner(t, srv, data, "Ada "+codec)
 			sp := compose(t, 0.3,
 				said{text: "i will send the numbers to the finance team tomorrow", pause: 1.0},

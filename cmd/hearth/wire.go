@@ -148,18 +148,23 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 		if unavailable != "" {
 			logger.Info("speech route not available", "route", name, "why", unavailable)
 			r.status = append(r.status, appliance.RouteStatus{Name: name, Why: unavailable, Remote: isRemoteRoute(name)})
-			continue
+			if route == nil {
+				continue
+			}
+			// A stand-in that says why (stt.Unusable): passed over, its
+			// reason the answer when no other route serves.
+		} else {
+			r.status = append(r.status, appliance.RouteStatus{Name: name, On: true, Remote: isRemoteRoute(name)})
+			on = append(on, name)
 		}
-		r.status = append(r.status, appliance.RouteStatus{Name: name, On: true, Remote: isRemoteRoute(name)})
 		if s, ok := route.(stt.StreamingProvider); ok {
 			r.streaming = append(r.streaming, s)
 		}
 		if b, ok := route.(stt.BatchProvider); ok {
 			r.batch = append(r.batch, b)
 		}
-		on = append(on, name)
 	}
-	if len(on) == 0 && len(r.streaming) == 0 {
+	if len(on) == 0 && os.Getenv("HEARTH_STT_SCRIPT") == "" {
 		logger.Warn("no speech route is available: live sessions need custom_stt=enabled, and uploads answer 503; see the README's speech routes")
 	} else if len(on) > 0 {
 		logger.Info("speech routes", "order", strings.Join(on, ","))

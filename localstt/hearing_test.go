@@ -1,0 +1,70 @@
+package localstt_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/localstt"
+	"github.com/hearth-appliance/hearth/localstt/ggmltest"
+)
+
+// TestAModelThatHearsNothingIsPassedOver: the generated model yields no
+// words on real speech. Each batch job is handed on until it has missed
+// three stretches of speech; then the route is unusable, says why, and
+// has said so in the log once. whisper.cpp's own log is in slog too.
+func TestAModelThatHearsNothingIsPassedOver(t *testing.T) {
+	needWhisper(t)
+	var log bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	r, err := localstt.New(localstt.Config{Model: model(t, ggmltest.Tiny), Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	all := jfk(t)
+	speech := all[:3*stt.SampleRate]
+	// The same stretch again is not another miss.
+	for range 2 {
+		if _, err := r.Transcribe(context.Background(), speech, stt.Config{Language: "en"}); err == nil || errors.Is(err, stt.ErrHearsNothing) {
+			t.Fatalf("the same stretch twice: %v", err)
+		}
+	}
+	for i := range 3 {
+		speech = all[i*3*stt.SampleRate : (i+1)*3*stt.SampleRate]
+		if r.Unusable() != nil {
+			t.Fatalf("unusable after %d stretches", i)
+		}
+		_, err := r.Transcribe(context.Background(), speech, stt.Config{Language: "en"})
+		var e *stt.Error
+		if !errors.As(err, &e) || e.Outcome != stt.UpstreamError {
+			t.Fatalf("job %d: %v", i+1, err)
+		}
+		if i < 2 && (!strings.Contains(e.Reason, "no words") || errors.Is(err, stt.ErrHearsNothing)) {
+			t.Fatalf("job %d before the verdict: %v", i+1, err)
+		}
+		if i == 2 {
+			if !errors.Is(err, stt.ErrHearsNothing) || !strings.Contains(e.Reason, "hearth models pull") {
+				t.Fatalf("job 3, the verdict: %v", err)
+			}
+			break
+		}
+	}
+	if err := r.Unusable(); !errors.Is(err, stt.ErrHearsNothing) {
+		t.Fatalf("after the verdict: %v", err)
+	}
+	// Passed over at once from now on, without a word more in the log.
+	if _, err := r.Transcribe(context.Background(), speech, stt.Config{Language: "en"}); !errors.Is(err, stt.ErrHearsNothing) {
+		t.Fatalf("a job after the verdict: %v", err)
+	}
+	if n := strings.Count(log.String(), "yields no words on speech"); n != 1 {
+		t.Fatalf("the verdict is logged %d times:\n%s", n, log.String())
+	}
+	if !strings.Contains(log.String(), `"level":"DEBUG","msg":"whisper.cpp","line":"whisper_model_load`) {
+		t.Fatalf("whisper.cpp's log is not in slog:\n%.2000s", log.String())
+	}
+}
