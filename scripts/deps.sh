@@ -36,6 +36,13 @@ if [ "$mode" = test ]; then
   # festvox-kallpc16k, festvox-kdlpc16k (male voices) and espeak-ng: the
   # speaker tests' other voices.
   PACKAGES+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k espeak-ng sox ffmpeg opus-tools liblc3-tools)
+  # Recorded human speech for the real-speech tests and benchmark
+  # (appliance/stt/realspeech): five asterisk voices (the -g722 packages
+  # hold the audio, the others the prompts' texts), pocketsphinx-testdata's
+  # LibriVox reader, cards and TIDIGITS, alsa-utils' channel names.
+  PACKAGES+=(asterisk-core-sounds-en asterisk-core-sounds-en-g722 asterisk-core-sounds-fr asterisk-core-sounds-fr-g722
+    asterisk-core-sounds-it asterisk-core-sounds-it-g722 asterisk-core-sounds-es asterisk-core-sounds-es-g722
+    asterisk-core-sounds-ru asterisk-core-sounds-ru-g722 pocketsphinx-testdata alsa-utils)
   # strace observes that a default appliance connects nowhere; iproute2 and
   # util-linux build the network namespaces the mDNS tests run in; zbar-tools
   # reads the pairing QR code back.
