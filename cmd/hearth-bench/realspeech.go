@@ -132,7 +132,7 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 		}
 		p := &prepared{row: &realRow{condition: cond, seconds: s.Seconds(), live: map[string]realCell{}, engineOn: map[string]realCell{}},
 			stream: s, frames: map[string][][]byte{}}
-		p.row.engine = engineOnTurns(engine, s.Turns, s.PCM)
+		p.row.engine = engineOnTurns(ctx, engine, s.Turns, s.PCM)
 		logf("realspeech: %s: engine alone %s", cond, p.row.engine)
 		for _, codec := range opts.codecs {
 			frames, decoded, err := roundTrip(ctx, opts.dir, codec, s.PCM)
@@ -140,7 +140,11 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 				return res, fmt.Errorf("%s in %s: %w", cond, codec, err)
 			}
 			p.frames[codec] = frames
-			p.row.engineOn[codec] = engineOnTurns(engine, s.Turns, decoded)
+			if codec == "pcm16" { // the very samples: no need to decode them twice
+				p.row.engineOn[codec] = p.row.engine
+				continue
+			}
+			p.row.engineOn[codec] = engineOnTurns(ctx, engine, s.Turns, decoded)
 			logf("realspeech: %s: engine alone on %s audio %s", cond, codec, p.row.engineOn[codec])
 		}
 		preps = append(preps, p)
@@ -234,9 +238,13 @@ func condition(ctx context.Context, s realspeech.Stream, name string) (realspeec
 }
 
 // engineOnTurns is the engine alone on each turn's span of pcm.
-func engineOnTurns(e *pocketsphinx.Engine, turns []realspeech.Turn, pcm []int16) realCell {
+func engineOnTurns(ctx context.Context, e *pocketsphinx.Engine, turns []realspeech.Turn, pcm []int16) realCell {
 	var c realCell
 	for _, t := range turns {
+		if ctx.Err() != nil {
+			c.problem = "interrupted"
+			break
+		}
 		if t.End > len(pcm) {
 			c.problem = "decoded audio shorter than the recording"
 			break
