@@ -56,9 +56,10 @@ func TestEnglishCorpus(t *testing.T) {
 }
 
 func TestVoicesSpeakTheirOwnLanguage(t *testing.T) {
-	for _, v := range realspeech.Voices {
-		clips, err := realspeech.Prompts(context.Background(), v, 3)
-		need(t, err)
+	voices, err := realspeech.VoiceClips(context.Background(), 3)
+	need(t, err)
+	for i, v := range realspeech.Voices {
+		clips := voices[i]
 		if len(clips) != 3 {
 			t.Fatalf("%s: %d clips", v.Speaker, len(clips))
 		}
@@ -67,6 +68,10 @@ func TestVoicesSpeakTheirOwnLanguage(t *testing.T) {
 				t.Errorf("%+v: %q, %.2f s", v, c.Text, c.Seconds())
 			}
 		}
+	}
+	s := realspeech.Conversation(voices, 10, 1)
+	if len(s.Turns) != 10 || s.Turns[0].Clip.Speaker != "en_US_f_Allison" || s.Turns[6].Clip.Speaker != "fr_CA_f_June" {
+		t.Fatalf("conversation of %d turns: %+v", len(s.Turns), s.Turns[:2])
 	}
 }
 

@@ -1,6 +1,7 @@
 package realspeech
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -183,4 +184,19 @@ func clip16(x []float64) []int16 {
 		out[i] = int16(max(-32768, min(32767, math.Round(v))))
 	}
 	return out
+}
+
+// VoiceClips is n prompts of each of the five asterisk voices, in the
+// order of Voices: with Conversation, the speaker tests' streams (e.g.
+// Conversation(clips, 10, 1) is ten turns, each voice twice).
+func VoiceClips(ctx context.Context, n int) ([][]Clip, error) {
+	out := make([][]Clip, len(Voices))
+	for i, v := range Voices {
+		clips, err := Prompts(ctx, v, n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = clips
+	}
+	return out, nil
 }
