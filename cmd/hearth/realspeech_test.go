@@ -161,9 +161,12 @@ func batchHeard(t *testing.T, srv *server, token, wav string) string {
 }
 
 // unmetFloors are the floors today's code misses now and then, and why:
-// the test reports them and fails on them only with HEARTH_REAL_FLOORS=all.
-// Delete an entry when its cause is fixed.
+// the test holds them to unmetSlack points above the engine, and to the
+// issue's point only with HEARTH_REAL_FLOORS=all. Delete an entry when its
+// cause is fixed.
 var unmetFloors = map[string]string{
+	// 25.6, 28.2, 28.2 and 35.9 % in four runs (the engine alone: 30.8 %).
+	"clean batch": "batch recognition is not reproducible (issue #33)",
 	// The same audio came back at 30.8 and 33.3 % (clean pcm16), 28.2,
 	// 30.8 and 35.9 % (clean Opus), 43.6, 51.3 and 66.7 % (20 dB) in runs
 	// of this test against an engine alone at 30.8 and 43.6 % every time:
@@ -173,6 +176,10 @@ var unmetFloors = map[string]string{
 	"clean live opus_fs320": "live recognition is not reproducible (issue #33)",
 	"white20 live pcm16":    "live recognition is not reproducible (issue #33)",
 }
+
+// unmetSlack is how far above the engine alone an unmet floor may be:
+// the worst of the runs above was 23 points.
+const unmetSlack = 25.0
 
 // TestRealSpeechMatchesTheEngine (issue #33): on recorded human voices,
 // clean and in white noise at 20 dB SNR, each of Hearth's paths hears
@@ -277,8 +284,13 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 				msg := fmt.Sprintf("%s: %s hears %.1f %% of words wrong, the engine alone %.1f %% on the same audio (the floor: a point above)\nsaid: %q",
 					cond.name, path, got.pct(), ref.pct(), s.Text())
 				if why := unmetFloors[cond.name+" "+path]; why != "" && os.Getenv("HEARTH_REAL_FLOORS") != "all" {
-					t.Logf("%s\nnot yet enforced: %s", msg, why)
-					continue
+					// Still a floor: a path that loses a stretch of the
+					// recording or garbles a codec is far past this.
+					if got.pct() <= ref.pct()+unmetSlack {
+						t.Logf("%s\nnot yet enforced: %s", msg, why)
+						continue
+					}
+					msg += fmt.Sprintf("\nmore than %.0f points above even while %s", unmetSlack, why)
 				}
 				t.Error(msg)
 			}
