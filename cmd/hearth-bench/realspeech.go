@@ -68,7 +68,7 @@ func (c realCell) String() string {
 	}
 	s := fmt.Sprintf("%.1f %%", 100*float64(c.errs)/float64(c.words))
 	if c.problem != "" {
-		s += " (" + c.problem + ")"
+		s += ", " + c.problem
 	}
 	return s
 }
