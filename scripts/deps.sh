@@ -36,12 +36,17 @@ if [ "$mode" = test ]; then
   # festvox-kallpc16k, festvox-kdlpc16k (male voices) and espeak-ng: the
   # speaker tests' other voices.
   PACKAGES+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k espeak-ng sox ffmpeg opus-tools liblc3-tools)
-  # asterisk-core-sounds-*-g722: recorded human voices (four people, five
-  # languages) for the speaker tests on real speech (appliance/speaker).
-  PACKAGES+=(asterisk-core-sounds-en-g722 asterisk-core-sounds-es-g722 asterisk-core-sounds-fr-g722 asterisk-core-sounds-it-g722 asterisk-core-sounds-ru-g722)
-  # asterisk-core-sounds-en: the text of Allison's prompts; pocketsphinx: its
-  # pocketsphinx_continuous is the engine alone the route is measured against.
-  PACKAGES+=(asterisk-core-sounds-en pocketsphinx)
+  # Recorded human speech for the real-speech tests, the speaker tests and
+  # the benchmark (appliance/stt/realspeech, appliance/speaker): five
+  # asterisk voices (the -g722 packages hold the audio, the others the
+  # prompts' texts), pocketsphinx-testdata's LibriVox reader, cards and
+  # TIDIGITS, alsa-utils' channel names.
+  PACKAGES+=(asterisk-core-sounds-en asterisk-core-sounds-en-g722 asterisk-core-sounds-fr asterisk-core-sounds-fr-g722
+    asterisk-core-sounds-it asterisk-core-sounds-it-g722 asterisk-core-sounds-es asterisk-core-sounds-es-g722
+    asterisk-core-sounds-ru asterisk-core-sounds-ru-g722 pocketsphinx-testdata alsa-utils)
+  # pocketsphinx: its pocketsphinx_continuous is the engine alone the route
+  # is measured against.
+  PACKAGES+=(pocketsphinx)
   # strace observes that a default appliance connects nowhere; iproute2 and
   # util-linux build the network namespaces the mDNS tests run in; zbar-tools
   # reads the pairing QR code back.

@@ -56,6 +56,16 @@ type config struct {
 	wordsLost      bool // -scenarios words-lost
 	wordsSentences int  // recordings in the words-lost scenario
 	wordsSessions  int  // of them at once
+
+	realSpeech     bool // -scenarios realspeech
+	realConditions string
+	realCodecs     string
+	realClips      int
+	realPause      float64
+	realSpeed      float64
+	realSessions   int
+	realConds      []string // parsed
+	realCodecList  []string // parsed
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -72,7 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
-	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios) and words-lost run alone")
+	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios), words-lost and realspeech run alone")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
 	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
 	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript), scripted (the scripted route hears each burst of tone) or speech (the server's own routes hear a Festival phrase)")
@@ -80,12 +90,21 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.listenBatch, "listen-batch", 100*time.Millisecond, "socket scenario: send the 20 ms frames in batches this long")
 	fs.IntVar(&c.wordsSentences, "words-sentences", 100, "words-lost scenario: how many Festival sentences to send, each as its own recording (at most "+strconv.Itoa(len(wordsSentences))+")")
 	fs.IntVar(&c.wordsSessions, "words-sessions", 4, "words-lost scenario: recordings streamed at once (and sessions per SIGTERM)")
+	fs.StringVar(&c.realConditions, "real-conditions", strings.Join(realConditions, ","), "realspeech scenario: conditions to measure")
+	fs.StringVar(&c.realCodecs, "real-codecs", strings.Join(realCodecNames, ","), "realspeech scenario: live codecs to measure")
+	fs.IntVar(&c.realClips, "real-clips", 0, "realspeech scenario: clips to use, spread over the corpus (0: all 61)")
+	fs.Float64Var(&c.realPause, "real-pause", 2, "realspeech scenario: seconds of silence between clips")
+	fs.Float64Var(&c.realSpeed, "real-speed", 1, "realspeech scenario: live audio is sent this many times faster than real time")
+	fs.IntVar(&c.realSessions, "real-sessions", 2, "realspeech scenario: live sessions at once")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n"+
 			"-scenarios words-lost sends Festival sentences to /v4/listen, each a recording that ends the hard way (the app closes,\n"+
 			"a 5 s stall then a close, the owner ends it, SIGTERM to the server), in pcm16 and opus_fs320, and counts the words\n"+
 			"the server's own speech route (PocketSphinx) heard in the same audio that the stored transcript lacks.\n"+
-			"It needs festival (festvox-us-slt-hts), sox and ffmpeg, and a hearth built with PocketSphinx.\n\n")
+			"It needs festival (festvox-us-slt-hts), sox and ffmpeg, and a hearth built with PocketSphinx.\n\n"+
+			"-scenarios realspeech measures word error rates on recorded human speech (appliance/stt/realspeech) in noise, babble\n"+
+			"and at a low level: the engine alone (PocketSphinx in this process) against POST /v1/stt/transcribe and /v4/listen\n"+
+			"in pcm16, pcm8, opus_fs320, lc3 and aac. It needs the packages of scripts/deps.sh test and PocketSphinx in both builds.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -137,6 +156,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		if c.wordsSessions < 1 || c.wordsSessions > 16 {
 			return c, errors.New("-words-sessions must be between 1 and 16")
+		}
+	case "realspeech":
+		c.listenOnly, c.realSpeech = true, true
+		if c.realConds, err = parseRealList("real-conditions", c.realConditions, realConditions); err != nil {
+			return c, err
+		}
+		if c.realCodecList, err = parseRealList("real-codecs", c.realCodecs, realCodecNames); err != nil {
+			return c, err
+		}
+		if c.realSpeed <= 0 || c.realSessions < 1 || c.realPause < 0 || c.realClips < 0 {
+			return c, errors.New("-real-speed and -real-sessions must be positive, -real-pause and -real-clips not negative")
 		}
 	default:
 		if _, err := selectScenarios(c.scenarios); err != nil {
@@ -411,6 +441,15 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			return interrupted(err)
 		}
 		rep.listen += wr.markdown()
+	}
+	if cfg.realSpeech && ctx.Err() == nil {
+		ro := realOptions{conditions: cfg.realConds, codecs: cfg.realCodecList, clips: cfg.realClips, pause: cfg.realPause,
+			speed: cfg.realSpeed, sessions: cfg.realSessions, baseURL: "http://" + addr, dir: dataDir, dataDir: dataDir, cli: srv.cli}
+		rr, err := runRealSpeech(ctx, ro, logf)
+		rep.listen += rr.markdown()
+		if err != nil {
+			return interrupted(err)
+		}
 	}
 	if ctx.Err() != nil {
 		rep.interrupted = true

@@ -383,11 +383,17 @@ type wordsConn struct {
 var keepAlive = []byte{0x8A, 0x00}
 
 func dialWords(ctx context.Context, baseURL, codec string, r *wordsRecording) (*wordsConn, error) {
-	q := "language=en&sample_rate=16000&codec=" + codec + "&uid=" + r.uid +
+	return dialListenAs(ctx, baseURL, codec, 16000, r.uid, r.token)
+}
+
+// dialListenAs opens a session as the app does, for uid with its ID token,
+// and waits for the ready status.
+func dialListenAs(ctx context.Context, baseURL, codec string, rate int, uid, token string) (*wordsConn, error) {
+	q := "language=en&sample_rate=" + strconv.Itoa(rate) + "&codec=" + codec + "&uid=" + uid +
 		"&include_speech_profile=false&stt_service=soniox&conversation_timeout=120&speaker_auto_assign=enabled&create_speakers=false"
 	url := strings.Replace(baseURL, "http://", "ws://", 1) + "/v4/listen?" + q
 	dialer := websocket.Dialer{HandshakeTimeout: 30 * time.Second}
-	conn, _, err := dialer.DialContext(ctx, url, http.Header{"Authorization": {"Bearer " + r.token}})
+	conn, _, err := dialer.DialContext(ctx, url, http.Header{"Authorization": {"Bearer " + token}})
 	if err != nil {
 		return nil, fmt.Errorf("dial: %w", err)
 	}
@@ -410,7 +416,9 @@ func dialWords(ctx context.Context, baseURL, codec string, r *wordsRecording) (*
 			case kind == websocket.TextMessage && string(data) == "ping":
 				c.write(websocket.BinaryMessage, keepAlive)
 			case len(data) > 0 && data[0] == '[':
+				c.wmu.Lock()
 				c.segments++
+				c.wmu.Unlock()
 			case bytes.Contains(data, []byte(`"service_status"`)) && bytes.Contains(data, []byte(`"ready"`)):
 				readyOnce.Do(func() { close(c.ready) })
 			}
@@ -425,6 +433,13 @@ func dialWords(ctx context.Context, baseURL, codec string, r *wordsRecording) (*
 		conn.Close()
 		return nil, errors.New("no ready status within 30 s")
 	}
+}
+
+// segmentCount is how many segment messages have come so far.
+func (c *wordsConn) segmentCount() int {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.segments
 }
 
 func (c *wordsConn) write(kind int, b []byte) error {
