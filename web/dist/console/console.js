@@ -8,13 +8,14 @@ import * as actions from "./pages/actions.js";
 import * as people from "./pages/people.js";
 import * as live from "./pages/live.js";
 import * as keys from "./pages/keys.js";
+import * as devices from "./pages/devices.js";
 import * as speech from "./pages/speech.js";
 import * as system from "./pages/system.js";
 import * as members from "./pages/members.js";
 
 const pages = {
   conversations: [conversations, "Conversations"], memories: [memories, "Memories"], "action-items": [actions, "Action items"],
-  people: [people, "People"], live: [live, "Live"], keys: [keys, "Keys & assistants"], speech: [speech, "Speech"],
+  people: [people, "People"], live: [live, "Live"], devices: [devices, "Devices"], keys: [keys, "Keys & assistants"], speech: [speech, "Speech"],
   system: [system, "System"], members: [members, "Members"],
 };
 const $ = (id) => document.getElementById(id);
