@@ -74,8 +74,8 @@ const reachNote = {
 
 // snippet is a configuration to paste, with its copy button.
 function snippet(id, text) {
-  return h("div.snippet", h("pre", { id }, text),
-    h("button", { type: "button", "aria-label": "Copy this configuration", onclick: () => copy(text) }, "Copy"));
+  return h("div.snippet", h("button", { type: "button", "aria-label": "Copy this configuration", onclick: () => copy(text) }, "Copy"),
+    h("pre", { id }, text));
 }
 
 function connectCard(info) {
