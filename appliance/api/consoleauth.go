@@ -52,6 +52,7 @@ func (s *Server) consoleAuthRoutes() {
 	s.consoleConversationRoutes(signed)
 	s.consoleRecordRoutes(signed)
 	s.consoleKeyRoutes(signed)
+	s.consoleDeviceRoutes(signed)
 	s.consoleLiveRoutes(signed)
 	s.consoleSpeechRoutes(signed)
 	s.consolePeopleRoutes(signed)

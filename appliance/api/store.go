@@ -16,6 +16,10 @@ type Store interface {
 	// FirebaseUser is the user a Firebase uid is bound to (the live
 	// socket's uid may name the account so).
 	FirebaseUser(ctx context.Context, firebaseUID string) (string, error)
+	// FirebaseAccounts and UnbindFirebase: the Devices page lists and
+	// removes a member's own bindings.
+	FirebaseAccounts(ctx context.Context) ([]appliance.FirebaseAccount, error)
+	UnbindFirebase(ctx context.Context, userID, firebaseUID string) error
 
 	// Conversations, read only.
 	Conversation(ctx context.Context, userID, id string) (*appliance.Conversation, error)

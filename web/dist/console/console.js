@@ -8,13 +8,14 @@ import * as actions from "./pages/actions.js";
 import * as people from "./pages/people.js";
 import * as live from "./pages/live.js";
 import * as keys from "./pages/keys.js";
+import * as devices from "./pages/devices.js";
 import * as speech from "./pages/speech.js";
 import * as system from "./pages/system.js";
 import * as members from "./pages/members.js";
 
 const pages = {
   conversations: [conversations, "Conversations"], memories: [memories, "Memories"], "action-items": [actions, "Action items"],
-  people: [people, "People"], live: [live, "Live"], keys: [keys, "Keys & assistants"], speech: [speech, "Speech"],
+  people: [people, "People"], live: [live, "Live"], devices: [devices, "Devices"], keys: [keys, "Keys & assistants"], speech: [speech, "Speech"],
   system: [system, "System"], members: [members, "Members"],
 };
 const $ = (id) => document.getElementById(id);
@@ -75,8 +76,31 @@ function enter(st) {
   else route();
 }
 
+// The phone's menu: the button opens the pages and the account links;
+// choosing a page closes it.
+function menu(open) {
+  $("app").querySelector(".side").classList.toggle("open", open);
+  $("menu").setAttribute("aria-expanded", String(open));
+}
+$("menu").addEventListener("click", () => menu($("menu").getAttribute("aria-expanded") !== "true"));
+// A page link closes the menu even when it names the page already shown.
+$("nav-pages").addEventListener("click", (e) => { if (e.target.closest("a")) menu(false); });
+
+// labelCells names each table cell after its column (data-label), so
+// that on a phone, where rows become blocks, a cell says what it is.
+function labelCells(root) {
+  for (const table of root.querySelectorAll("table")) {
+    const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    for (const tr of table.querySelectorAll("tbody tr")) {
+      [...tr.children].forEach((td, i) => { if (heads[i] && !td.hasAttribute("data-label")) td.setAttribute("data-label", heads[i]); });
+    }
+  }
+}
+new MutationObserver(() => labelCells($("main"))).observe($("main"), { childList: true, subtree: true });
+
 async function route() {
   if ($("app").hidden) return;
+  menu(false);
   const [name, ...args] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   const entry = pages[name];
   if (!entry) { location.hash = "#/conversations"; return; }

@@ -134,6 +134,18 @@ export function confirmDialog(question, action = "Delete") {
   });
 }
 
+// copyRow shows a value with a button that copies it; copy says where
+// the clipboard is out of reach (plain HTTP on a LAN address).
+export function copyRow(label, id, value) {
+  return h("div.copy-row", h("span.label", label), h("code.wrap", { id }, value),
+    h("button", { type: "button", "aria-label": `Copy ${label.toLowerCase()}`, onclick: () => copy(value) }, "Copy"));
+}
+
+export function copy(text) {
+  if (!navigator.clipboard) { toast("Copying needs a secure page (HTTPS or localhost): select the text instead."); return; }
+  navigator.clipboard.writeText(text).then(() => toast("Copied"), () => toast("Could not copy: select the text instead."));
+}
+
 // notice is a status line inside a page.
 export function notice(text, kind = "") {
   return h(`p.notice${kind ? "." + kind : ""}`, { role: kind === "error" ? "alert" : "status" }, text);

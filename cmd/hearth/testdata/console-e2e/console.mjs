@@ -14,7 +14,10 @@
 // session now. It answers on stdin.
 import { chromium } from "playwright-core";
 import { createInterface } from "node:readline";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 
 const env = (k) => {
   if (!process.env[k]) throw new Error(`${k} is not set`);
@@ -43,7 +46,7 @@ const browser = await chromium.launch({
   args: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${env("AUDIO")}`,
     "--no-sandbox", "--disable-dev-shm-usage"],
 });
-const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, permissions: ["microphone", "clipboard-read", "clipboard-write"] });
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["microphone", "clipboard-read", "clipboard-write"] });
 const page = await context.newPage();
 const problems = [];
 // Refused requests the test makes on purpose log "Failed to load resource";
@@ -51,22 +54,60 @@ const problems = [];
 page.on("console", (m) => { if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(`console: ${m.text()}`); });
 page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
 
-// shot saves the page in both schemes, whole, and at phone width for the
-// pages that matter most on a phone.
-async function shot(name, { phone = false } = {}) {
+// shot saves the page in both schemes, whole, at desktop width (1280×900)
+// and at phone width (390×844), and checks at each that the page fits
+// its width (nothing scrolls sideways) and that no name in a table is
+// split across lines ("wh/isp/er").
+async function shot(name) {
   await page.waitForLoadState("networkidle").catch(() => {});
   await page.evaluate(() => document.getElementById("toast")?.setAttribute("hidden", ""));
-  for (const scheme of ["light", "dark"]) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `${SHOTS}/${name}-${scheme}.png`, fullPage: true });
+  for (const [size, suffix] of [[{ width: 1280, height: 900 }, ""], [{ width: 390, height: 844 }, "-phone"]]) {
+    await page.setViewportSize(size);
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await fits(`${name}${suffix} (${scheme})`);
+      await page.screenshot({ path: `${SHOTS}/${name}${suffix}-${scheme}.png`, fullPage: true });
+    }
   }
-  if (phone) {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.emulateMedia({ colorScheme: "light" });
-    await page.screenshot({ path: `${SHOTS}/${name}-phone.png`, fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 860 });
-  }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: "light" });
+}
+
+async function fits(what) {
+  const m = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth, inner: innerWidth,
+    split: [...document.querySelectorAll("td strong, td .badge")].filter((el) => el.getClientRects().length > 1 ||
+      (el.tagName === "STRONG" && !/\s/.test(el.textContent) && el.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(el).lineHeight || "20")))
+      .map((el) => el.textContent),
+  }));
+  check(m.scroll <= m.inner, `${what}: the page is ${m.scroll} px wide in a ${m.inner} px window`);
+  check(m.split.length === 0, `${what}: words split across lines: ${m.split.join(", ")}`);
+}
+
+// phoneMenu checks the navigation at phone width: one bar with a Menu
+// button; the menu lists every page within the window, and choosing one
+// goes there and closes it.
+async function phoneMenu() {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const menu = page.locator("#menu");
+  check(await menu.isVisible(), "a Menu button at phone width");
+  check(await page.locator("#nav-pages").isHidden(), "the pages are behind the menu at phone width");
+  const bar = await page.locator("nav.side").boundingBox();
+  check(bar.height < 80, `the closed bar is one line: ${bar.height} px`);
+  await menu.click();
+  check(await menu.getAttribute("aria-expanded") === "true", "the menu says it is open");
+  const links = await page.locator("#nav-pages a:visible").evaluateAll((as) => as.map((a) => {
+    const r = a.getBoundingClientRect();
+    return [a.textContent, r.left, r.right];
+  }));
+  check(links.length >= 9 && links.every(([, l, r]) => l >= 0 && r <= 390), `every page in the menu, within 390 px: ${JSON.stringify(links)}`);
+  await fits("the open menu");
+  await page.screenshot({ path: `${SHOTS}/menu-phone-light.png` });
+  await page.locator("#nav-pages a", { hasText: "System" }).click();
+  await page.getByRole("heading", { name: "System", exact: true }).waitFor();
+  check(await page.locator("#nav-pages").isHidden() && await menu.getAttribute("aria-expanded") === "false", "choosing a page closes the menu");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  check(await menu.isHidden() && await page.locator("#nav-pages").isVisible(), "no Menu button at desktop width");
 }
 
 async function go(hash) {
@@ -93,7 +134,7 @@ try {
   console.log(`USABLE ${Date.now() - t1}`);
   const fcp = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1);
   console.log(`FIRSTPAINT ${Math.round(fcp)}`);
-  await shot("setup", { phone: true });
+  await shot("setup");
   await page.locator("#setup-code").fill("0000-0000-0000-0000");
   await page.locator("#setup-name").fill(env("OWNER_NAME"));
   await page.locator("#setup-password").fill(env("OWNER_PASSWORD"));
@@ -135,10 +176,41 @@ try {
   // The address here is loopback: the card says Claude's and ChatGPT's
   // connectors cannot use it.
   check(/public HTTPS address/.test(await page.locator("#mcp-public-note").textContent()), "the MCP card says connectors need a public HTTPS address");
+  // Copy buttons put the URL on the clipboard.
+  await page.locator("#mcp-card").getByRole("button", { name: "Copy server url" }).click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  check(copied === (await page.locator("#mcp-url").textContent()).trim() && copied.endsWith("/v1/mcp/sse"), `the Copy button copies the URL: ${copied}`);
+  check((await page.locator("#mcp-claude-desktop").textContent()).includes('"mcp-remote"'), "a Claude Desktop configuration");
   await shot("keys");
   await page.reload();
   await page.locator("#keys-dev li[data-id]").first().waitFor();
   check(!(await page.content()).includes(key), "the key is not shown again");
+
+  // 2b. Pair a phone from the Devices page: the QR code, read back with a
+  // real QR reader, opens the pairing page with this address and a fresh
+  // key; the phone is listed and revoked.
+  step("devices");
+  await go("devices");
+  await page.locator("#pair-name").fill("Ada's phone");
+  await page.getByRole("button", { name: "Show a pairing code" }).click();
+  await page.locator("#pair-qr").waitFor();
+  const pairKey = (await page.locator("#pair-key").textContent()).trim();
+  check(pairKey.startsWith("hearth_dev_") && (await page.locator("#pair-address").textContent()).trim() === BASE, "the address and key to type");
+  check(/--public-url/.test(await page.locator("#pair-warning").textContent()), "a loopback address is said not to work on a phone");
+  const qrFile = join(mkdtempSync(join(tmpdir(), "hearth-qr-")), "qr.png");
+  await page.locator("#pair-qr").screenshot({ path: qrFile });
+  const read = execFileSync("zbarimg", ["--raw", "-q", qrFile]).toString().trim();
+  check(read.startsWith(`${BASE}/pair#`) && read.includes(`key=${pairKey}`), `the QR code opens the pairing page: ${read}`);
+  const phone = await fetch(`${BASE}/v1/dev/user/conversations`, { headers: { Authorization: `Bearer ${pairKey}` } });
+  check(phone.ok, `the paired key works (got ${phone.status})`);
+  const paired = page.locator("#devices-keys li", { hasText: "Ada's phone" });
+  await paired.waitFor();
+  await shot("devices");
+  await paired.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
+  await paired.waitFor({ state: "detached" });
+  const revoked = await fetch(`${BASE}/v1/dev/user/conversations`, { headers: { Authorization: `Bearer ${pairKey}` } });
+  check(revoked.status === 401, `a revoked phone is refused (got ${revoked.status})`);
 
   // 3. A conversation made through the API, with the new key.
   step("api");
@@ -163,7 +235,7 @@ try {
   await go("conversations");
   const row = page.locator(`#conversation-list li[data-id="${conv.id}"]`);
   await row.waitFor();
-  await shot("conversations", { phone: true });
+  await shot("conversations");
   await page.locator("#conv-q").fill("garden shed paint");
   await page.getByRole("button", { name: "Apply" }).click();
   await page.locator(`#conversation-list a[href="#/conversations/${conv.id}"]`).waitFor({ timeout: 15000 });
@@ -172,7 +244,7 @@ try {
   await page.getByRole("button", { name: "Apply" }).click();
   await row.locator("a.title").click();
   await page.locator("#transcript").getByText("repaint the garden shed").waitFor();
-  await shot("conversation", { phone: true });
+  await shot("conversation");
 
   // Edit the title.
   await page.getByRole("button", { name: "Edit title" }).click();
@@ -222,6 +294,7 @@ try {
   await page.locator("#profile-record").click();
   await page.locator("#profile-status", { hasText: "Hearth knows your voice" }).waitFor({ timeout: 60000 });
   await shot("speech");
+  await phoneMenu();
   await go("system");
   await page.locator("#system-stats").waitFor();
   await page.locator("#audit tr", { hasText: "speech key set" }).waitFor();
@@ -338,7 +411,7 @@ try {
   const total = sizes.reduce((s, [, n]) => s + n, 0);
   console.log(`JSBYTES ${total}`);
   check(total < 100 * 1024, `the console's JavaScript is ${total} bytes`);
-  for (const hash of ["conversations", "memories", "action-items", "keys", "speech"]) {
+  for (const hash of ["conversations", "memories", "action-items", "devices", "keys", "speech"]) {
     await go(hash);
     await page.waitForLoadState("networkidle");
     const unlabelled = await page.evaluate(() => [...document.querySelectorAll("#main input:not([type=hidden]), #main select, #main textarea")]

@@ -1,6 +1,6 @@
 // Keys and assistants: developer and MCP keys (each shown once), and how
 // to connect an assistant to this appliance.
-import { api, h, when, toast, confirmDialog, guard } from "../lib.js";
+import { api, h, when, toast, confirmDialog, guard, copyRow, copy } from "../lib.js";
 
 const all = ["conversations:read", "conversations:write", "memories:read", "memories:write", "action_items:read",
   "action_items:write", "goals:read", "goals:write"];
@@ -47,27 +47,55 @@ async function keySection(kind) {
   return section;
 }
 
-// reachableFromInternet guesses whether url could be a public HTTPS
-// address: Claude's and ChatGPT's connectors call it from their vendors'
-// servers, so a LAN or loopback address, or plain http, cannot work.
-function reachableFromInternet(url) {
+// reach says who can call url. Claude's and ChatGPT's connectors call it
+// from their vendors' servers, so they need a public HTTPS address; a
+// client on a computer (Claude Desktop through mcp-remote, Cursor) calls
+// it from there, so a LAN address works for it, a loopback one only on
+// this box.
+export function reach(url) {
   const u = new URL(url);
   const host = u.hostname.replace(/^\[|\]$/g, "");
-  const local = host === "localhost" || /\.(local|lan|home|internal|home\.arpa)$/.test(host) || !/[.:]/.test(host) ||
-    /^(10|127)\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^169\.254\./.test(host) || /^(::1|f[cd]|fe80)/i.test(host);
-  return u.protocol === "https:" && !local;
+  if (host === "localhost" || /^127\./.test(host) || host === "::1") return "loopback";
+  if (/\.(local|lan|home|internal|home\.arpa)$/.test(host) || !/[.:]/.test(host) ||
+    /^(10)\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^169\.254\.|^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./.test(host) || /^(f[cd]|fe80)/i.test(host)) return "private";
+  return u.protocol === "https:" ? "public" : "public-http";
+}
+
+const reachNote = {
+  loopback: (url) => `${url} is this appliance's loopback address: only an assistant running on the appliance itself can use it. ` +
+    "Claude and ChatGPT connect from their vendors' servers and need a public HTTPS address, such as a reverse proxy or a tunnel you run, " +
+    "with hearth serve --public-url set to it (see \"Connecting assistants\" in the README). Claude Desktop or Cursor on another computer " +
+    "can use the appliance's network address instead: open this console through it, or set --public-url.",
+  private: (url) => `${url} is a private address: Claude Desktop (through mcp-remote), Cursor and other clients on a computer in your network ` +
+    "can use it with an MCP key, but Claude and ChatGPT's connectors cannot, as they call from their vendors' servers. For them, put the " +
+    "appliance at a public HTTPS address (a reverse proxy or a tunnel you run) and set hearth serve --public-url to it (see \"Connecting assistants\" in the README).",
+  "public-http": (url) => `${url} is plain HTTP: Claude and ChatGPT's connectors need HTTPS. Put the appliance behind HTTPS and set hearth serve --public-url to that address.`,
+};
+
+// snippet is a configuration to paste, with its copy button.
+function snippet(id, text) {
+  return h("div.snippet", h("button", { type: "button", "aria-label": "Copy this configuration", onclick: () => copy(text) }, "Copy"),
+    h("pre", { id }, text));
 }
 
 function connectCard(info) {
   const url = info.authentication.oauth2.resource;
-  const publicNote = reachableFromInternet(url) ? null : h("p.notice", { id: "mcp-public-note" },
-    `Claude and ChatGPT connect from their vendors' servers, not from your browser, so ${url} will not work for them: they need this appliance at a public HTTPS address, such as a reverse proxy or a tunnel you run, with hearth serve --public-url set to it (see "Connecting assistants" in the README). Local clients (Cursor, mcp-remote) can use this address with an MCP key.`);
+  const where = reach(url);
+  const note = reachNote[where] ? h("p.notice", { id: "mcp-public-note", "data-reach": where }, reachNote[where](url)) : null;
+  // mcp-remote refuses plain HTTP except to localhost unless told.
+  const remote = ["mcp-remote", url, ...(url.startsWith("http:") && where !== "loopback" ? ["--allow-http"] : []),
+    "--header", "Authorization:${HEARTH_AUTH}"];
+  const desktop = { mcpServers: { hearth: { command: "npx", args: remote, env: { HEARTH_AUTH: "Bearer YOUR_MCP_KEY" } } } };
+  const cursor = { mcpServers: { hearth: { url, headers: { Authorization: "Bearer YOUR_MCP_KEY" } } } };
   return h("section.card", { id: "mcp-card" }, h("h2", "Connect an assistant (MCP)"),
-    h("p", "Server URL: ", h("code", { id: "mcp-url" }, url)),
-    h("p.muted", "Assistants that speak OAuth (Claude, ChatGPT) only need the URL: they open a consent page here, where you sign in and choose what they may see. Others take an MCP key as a bearer token."),
-    publicNote,
-    h("h3", "Claude"), h("p", "Settings → Connectors → Add custom connector, and paste the server URL."),
-    h("h3", "ChatGPT"), h("p", "Settings → Connectors → Create (developer mode), with the server URL and OAuth."),
-    h("h3", "Cursor"), h("pre", JSON.stringify({ mcpServers: { hearth: { url, headers: { Authorization: "Bearer YOUR_MCP_KEY" } } } }, null, 2)),
-    h("h3", "mcp-remote (any stdio client)"), h("pre", `npx mcp-remote ${url} --header "Authorization: Bearer YOUR_MCP_KEY"`));
+    copyRow("Server URL", "mcp-url", url),
+    h("p.muted", "Assistants that speak OAuth (Claude, ChatGPT) only need the URL: they open a consent page here, where you sign in and choose what they may see. Others take an MCP key (made above) as a bearer token: replace YOUR_MCP_KEY with it."),
+    note,
+    h("h3", "Claude and ChatGPT (connectors)"),
+    h("p", "Claude: Settings → Connectors → Add custom connector, and paste the server URL. ChatGPT: Settings → Connectors → Create (developer mode), with the server URL and OAuth."),
+    h("h3", "Claude Desktop"), h("p.muted.small", "In claude_desktop_config.json (Settings → Developer → Edit config); needs Node.js for npx."),
+    snippet("mcp-claude-desktop", JSON.stringify(desktop, null, 2)),
+    h("h3", "Cursor"), h("p.muted.small", "In ~/.cursor/mcp.json."), snippet("mcp-cursor", JSON.stringify(cursor, null, 2)),
+    h("h3", "mcp-remote (any stdio client)"),
+    snippet("mcp-remote", `npx ${remote.slice(0, -2).join(" ")} --header "Authorization: Bearer YOUR_MCP_KEY"`));
 }

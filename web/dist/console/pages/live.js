@@ -9,7 +9,8 @@ export function render(main) {
   main.append(h("div.page-head", h("h1", "Live")),
     h("section.card", h("h2", "Recording now"), sessions),
     h("section.card", h("div.spread", h("h2", "Transcript"), status), feed,
-      h("p.muted.small", { id: "live-empty" }, "Speech appears here as your wearable sends it.")));
+      h("p.muted.small", { id: "live-empty" }, "Speech appears here as your wearable sends it. ",
+        h("a", { href: "#/devices" }, "Connect a wearable or phone"), ".")));
 
   const src = new EventSource("/console/api/live/events");
   src.addEventListener("open", () => { status.textContent = "Connected"; });

@@ -3,7 +3,7 @@ import { api, h, when, toast, confirmDialog, guard } from "../lib.js";
 
 export async function render(main) {
   const people = await api("GET", "/people");
-  const list = h("ul.list.cards", { id: "people-list" });
+  const list = h("ul.list.cards.people", { id: "people-list" });
   main.append(h("div.page-head", h("h1", "People")),
     h("p.muted", "People are the speakers you have named. Hearth learns their voices from the segments you assign to them, and suggests them in later conversations."),
     list);
