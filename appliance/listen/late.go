@@ -160,10 +160,17 @@ func (s *session) transcribeLate(j lateJob) {
 	if err != nil {
 		path := s.keepLate(j, pcm)
 		s.srv.d.Logger.Warn("skipped audio not transcribed; kept", "user", s.user, "provider", s.providerName(),
-			"from_s", float64(j.skip.From)/stt.SampleRate, "path", path, "err", err)
+			"from_s", float64(j.skip.From)/stt.SampleRate, "to_s", float64(j.skip.To)/stt.SampleRate, "path", path, "err", err)
 		return
 	}
-	s.insertLate(ctx, j, lateSegments(tr, float64(j.skip.From)/stt.SampleRate, s.providerName()))
+	segs := lateSegments(tr, float64(j.skip.From)/stt.SampleRate, s.providerName())
+	s.insertLate(ctx, j, segs)
+	words := 0
+	for _, seg := range segs {
+		words += len(strings.Fields(seg.Text))
+	}
+	s.srv.d.Logger.Info("skipped audio transcribed", "user", s.user, "conversation_id", j.convID,
+		"from_s", float64(j.skip.From)/stt.SampleRate, "to_s", float64(j.skip.To)/stt.SampleRate, "words", words)
 }
 
 // hearLate transcribes pcm with the route's batch side, waiting while
@@ -249,6 +256,7 @@ func (s *session) insertLate(ctx context.Context, j lateJob, segs []appliance.Tr
 	if shown {
 		s.send(out)
 		s.rec.sentLate(out)
+		s.queueTranslation(j.convID, out)
 	}
 }
 

@@ -188,6 +188,9 @@ func (s *uttStream) Close() error {
 			select {
 			case s.queue <- uttJob{u: u}:
 			default:
+				if s.skipped != nil {
+					s.skip(u) // the last words are heard late, not lost
+				}
 			}
 		}
 	}
