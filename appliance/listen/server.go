@@ -136,6 +136,7 @@ func New(d Deps) *Server {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	removeStaleTapes(d.SpoolDir)
 	if d.Translation.Event != TranslationEvent {
 		d.Translation.Event = TranslatingEvent
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -23,6 +24,20 @@ type tape struct {
 	path string
 }
 
+// tapePattern names tapes: the ones a process that was killed left behind
+// are removed when the next one starts (no session is running then).
+const tapePattern = "listen-*.s16le"
+
+func removeStaleTapes(dir string) {
+	if dir == "" {
+		return
+	}
+	stale, _ := filepath.Glob(filepath.Join(dir, tapePattern))
+	for _, p := range stale {
+		os.Remove(p)
+	}
+}
+
 // openTape creates the session's tape in dir (the system's temporary
 // directory when dir is empty).
 func openTape(dir string) (*tape, error) {
@@ -31,7 +46,7 @@ func openTape(dir string) (*tape, error) {
 			return nil, err
 		}
 	}
-	f, err := os.CreateTemp(dir, "listen-*.s16le")
+	f, err := os.CreateTemp(dir, tapePattern)
 	if err != nil {
 		return nil, err
 	}
