@@ -34,13 +34,14 @@ const lateTimeout = 10 * time.Minute
 
 // lateQueue runs a session's late transcriptions one at a time, in order.
 type lateQueue struct {
-	mu      sync.Mutex
-	jobs    []lateJob
-	running bool
-	ended   bool          // the session is over: the last job cleans up
-	drained chan struct{} // closed when the running worker has no job left
-	run     func(lateJob)
-	cleanup func()
+	mu        sync.Mutex
+	jobs      []lateJob
+	running   bool
+	ended     bool          // the session is over: the last job cleans up
+	abandoned bool          // the appliance is stopping: nothing is cleaned up
+	drained   chan struct{} // closed when the running worker has no job left
+	run       func(lateJob)
+	cleanup   func()
 }
 
 func newLateQueue(run func(lateJob), cleanup func()) *lateQueue {
@@ -64,7 +65,7 @@ func (q *lateQueue) work(drained chan struct{}) {
 		q.mu.Lock()
 		if len(q.jobs) == 0 {
 			q.running = false
-			ended := q.ended
+			ended := q.ended && !q.abandoned
 			q.mu.Unlock()
 			close(drained)
 			if ended {
@@ -113,6 +114,19 @@ func (q *lateQueue) end() {
 	q.mu.Unlock()
 	if !running {
 		q.cleanup()
+	}
+}
+
+// abandon takes the stretches not started yet off the queue and hands
+// each to keep (the appliance is stopping).
+func (q *lateQueue) abandon(keep func(lateJob)) {
+	q.mu.Lock()
+	jobs := q.jobs
+	q.jobs = nil
+	q.abandoned = true // the tape stays for keep (the next start removes it)
+	q.mu.Unlock()
+	for _, j := range jobs {
+		keep(j)
 	}
 }
 
@@ -190,6 +204,18 @@ func (s *session) hearLate(ctx context.Context, pcm []int16) (stt.Transcript, er
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// keepLateAudio keeps a stretch that will not be transcribed (the
+// appliance is stopping) as a WAV in the spool directory.
+func (s *session) keepLateAudio(j lateJob) {
+	pcm, err := s.audio.tape.read(j.skip.From, j.skip.To)
+	if err != nil {
+		s.srv.d.Logger.Error("read skipped audio", "user", s.user, "err", err)
+		return
+	}
+	s.srv.d.Logger.Warn("skipped audio not transcribed; kept", "user", s.user, "from_s", float64(j.skip.From)/stt.SampleRate,
+		"to_s", float64(j.skip.To)/stt.SampleRate, "path", s.keepLate(j, pcm))
 }
 
 // keepLate writes a stretch that could not be transcribed to the spool

@@ -157,6 +157,7 @@ func (s *session) run(ctx context.Context) {
 		// transcribed and stored after the session.
 		if !s.late.wait(s.srv.d.Timing.Drain) {
 			s.srv.d.Logger.Info("skipped audio is still being transcribed; it is stored after the session", "user", s.user)
+			s.srv.linger(s)
 		}
 		s.late.end()
 	}
@@ -240,7 +241,7 @@ func (s *session) open(ctx context.Context) error {
 	s.audio = newFrames(dec, stream, ring, s.srv.d.Now)
 	if tp != nil {
 		s.audio.tape, s.audio.behind = tp, s.behind
-		s.late = newLateQueue(s.transcribeLate, tp.remove)
+		s.late = newLateQueue(s.transcribeLate, func() { tp.remove(); s.srv.unlinger(s) })
 	}
 	s.mu.Lock() // the live view reads provider (describe)
 	s.provider, s.readyReason = sel.Provider, sel.Reason()
