@@ -299,7 +299,9 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	if !r.Supports(cfg.Language, max(cfg.Channels, 1)) {
 		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language", Err: stt.ErrNoRoute}
 	}
-	s := &stream{r: r, language: cfg.Language, queue: make(chan vad.Event, 500), words: make(chan []stt.Word, 8)}
+	s := &stream{r: r, language: cfg.Language, queue: make(chan vad.Event, 500), words: make(chan []stt.Word, 8),
+		skipped: cfg.Skipped}
+	s.lag.Skip = cfg.Skipped != nil
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	go s.work()
 	return s, nil

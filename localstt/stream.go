@@ -3,6 +3,7 @@ package localstt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -26,6 +27,10 @@ type stream struct {
 	words    chan []stt.Word
 	err      error
 	closed   bool
+
+	lag     vad.Lag
+	sent    int // stream samples sent, guarded by mu
+	skipped func(stt.Skip)
 }
 
 // passEvery is how much new audio starts another pass over a long
@@ -44,17 +49,26 @@ func (s *stream) Send(pcm []int16) error {
 	if s.err != nil {
 		return s.err
 	}
-	for _, e := range s.vad.Events(pcm) {
-		select {
-		case s.queue <- e:
-		default:
-			s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded",
-				Err: errors.New("whisper: speech comes faster than it is transcribed")}
-			s.shutLocked()
-			return s.err
-		}
+	s.sent += len(pcm)
+	behind, full := s.lag.Offer(s.queue, s.vad.Events(pcm))
+	if full {
+		s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded",
+			Err: errors.New("whisper: speech comes faster than it is transcribed")}
+		s.shutLocked()
+		return s.err
+	}
+	if behind {
+		return fmt.Errorf("whisper: %w", stt.ErrBehind)
 	}
 	return nil
+}
+
+// sentSamples is how much audio the stream was sent: where a skip still
+// on when the stream ends stops.
+func (s *stream) sentSamples() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent
 }
 
 func (s *stream) work() {
@@ -66,6 +80,7 @@ func (s *stream) work() {
 		sinceRun int     // samples added since the last pass
 		agree    agreement
 		open     bool
+		skip     vad.Skipping
 	)
 	emit := func(ws []stt.Word) {
 		if len(ws) > 0 {
@@ -93,8 +108,10 @@ func (s *stream) work() {
 		return true
 	}
 	for e := range s.queue {
+		skip.Took(e)
 		switch e.Kind {
 		case vad.Start:
+			skip.End(e.At, s.skipped) // live audio again
 			buf, start, sinceRun, agree, open = append([]int16(nil), e.PCM...), e.At, 0, agreement{}, true
 		case vad.Audio:
 			if !open {
@@ -117,8 +134,21 @@ func (s *stream) work() {
 				return
 			}
 			open, buf = false, nil
+		case vad.Skipped:
+			from := -1
+			if open {
+				// The words already committed stay; the rest of the
+				// utterance is heard again with the skipped audio.
+				from = start
+				if n := len(agree.committed); n > 0 {
+					from = int(agree.committed[n-1].End * stt.SampleRate)
+				}
+			}
+			open, buf = false, nil
+			skip.Begin(e, from)
 		}
 	}
+	skip.End(s.sentSamples(), s.skipped)
 }
 
 func (s *stream) drain() {

@@ -80,6 +80,32 @@ func (s *Service) Append(ctx context.Context, userID, id string, segs []applianc
 	return nil
 }
 
+// Insert puts segments transcribed late into a conversation's transcript
+// by their start time, whatever its status: a live session's route that
+// fell behind skipped audio, and the session transcribed it afterwards.
+// Segments without an id get one. A recording still in progress waits
+// its silence timeout again from now before it is processed.
+func (s *Service) Insert(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment) error {
+	if len(segs) == 0 {
+		return nil
+	}
+	out := make([]appliance.TranscriptSegment, len(segs))
+	for i, seg := range segs {
+		if seg.ID == "" {
+			seg.ID = appliance.NewID()
+		}
+		if seg.Translations == nil {
+			seg.Translations = []appliance.Translation{}
+		}
+		out[i] = seg
+	}
+	if err := s.store.InsertSegments(ctx, userID, id, out, s.now().UTC()); err != nil {
+		return err
+	}
+	s.publish(appliance.StreamEvent{Type: appliance.EventConversationChanged, UserID: userID, ConversationID: id})
+	return nil
+}
+
 // FinishReason says why a recording ends.
 type FinishReason int
 

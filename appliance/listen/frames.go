@@ -2,6 +2,7 @@ package listen
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,11 @@ type frames struct {
 	spool  *spool
 	ring   *voiceRing // nil unless the session recognises voices
 	now    func() time.Time
+	// tape keeps every frame on disk while the route may skip audio
+	// (nil when it may not); behind is told when the route starts
+	// skipping.
+	tape   *tape
+	behind func()
 
 	lastAudio atomic.Int64 // unix nanoseconds of the last decoded frame
 	drained   atomic.Bool  // the route was drained since that frame
@@ -57,7 +63,12 @@ func (f *frames) feed(frame []byte) {
 	if f.ring != nil {
 		f.ring.add(pcm)
 	}
-	f.stream.Send(pcm)
+	if f.tape != nil {
+		f.tape.add(pcm)
+	}
+	if err := f.stream.Send(pcm); errors.Is(err, stt.ErrBehind) && f.behind != nil {
+		f.behind()
+	}
 }
 
 // pump collects the route's words until its Words channel closes; each

@@ -46,6 +46,24 @@ func sttFailedStatus(e *stt.Error) sttFailed {
 		Retryable: e.Outcome.Retryable(), Reason: orDefault(e.Reason, string(e.Outcome))}
 }
 
+// behindStatus is service_status "stt_behind": the route fell behind the
+// audio and skipped to live audio. Nothing is lost (the session keeps the
+// skipped audio and transcribes it as soon as it can), so the session
+// goes on; "ready" follows once the route hears live audio again. The Omi
+// app keeps the last service_status as its state: any status but "ready"
+// shows as "Connecting", or as status_text with its diagnostics on.
+type behindStatus struct {
+	Type       string `json:"type"`
+	Status     string `json:"status"`
+	Provider   string `json:"provider,omitempty"`
+	StatusText string `json:"status_text"`
+}
+
+func behind(provider string) behindStatus {
+	return behindStatus{Type: "service_status", Status: "stt_behind", Provider: provider,
+		StatusText: "Transcription is behind: the skipped audio is kept and transcribed shortly"}
+}
+
 // lastMemory names the user's latest processed conversation, right after
 // connect.
 type lastMemory struct {

@@ -92,6 +92,18 @@ func (r *recorder) sent(out []appliance.TranscriptSegment) {
 	}
 }
 
+// sentLate records segments transcribed late, just sent: they are the
+// last the client got, but earlier than the live words, so none of them
+// is ever extended by what comes next (tailAbsorbed), and whether the app
+// joins the next live segment to the last of them is judged as usual.
+func (r *recorder) sentLate(out []appliance.TranscriptSegment) {
+	if len(out) == 0 {
+		return
+	}
+	last := out[len(out)-1]
+	r.tail, r.tailAbsorbed = &last, true
+}
+
 // flush turns the words and suggestions gathered since the last flush into
 // segments, appends them durably to the recording, and only then sends
 // them. final flushes hold nothing back (the session or the recording is

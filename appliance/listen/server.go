@@ -28,6 +28,7 @@ type Conversations interface {
 	Resume(ctx context.Context, r conversation.Recording) (*appliance.Conversation, bool, error)
 	Start(ctx context.Context, r conversation.Recording) (*appliance.Conversation, error)
 	Append(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces ...string) error
+	Insert(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment) error
 	Finish(ctx context.Context, userID, id string, why conversation.FinishReason) (*appliance.Conversation, error)
 	AssignSpeaker(ctx context.Context, a appliance.SpeakerAssignment) (int, error)
 	SetTranslations(ctx context.Context, userID, id string, tr map[string][]appliance.Translation) error
@@ -88,6 +89,9 @@ type Server struct {
 	wg       sync.WaitGroup
 	mu       sync.Mutex
 	live     map[liveConn]struct{}
+	// lingering are ended sessions still transcribing audio their route
+	// skipped (late.go): their recording waits for it as for a live one.
+	lingering map[*session]struct{}
 }
 
 // liveConn is a running connection: a /v4/listen session or a custom-STT
@@ -135,6 +139,7 @@ func New(d Deps) *Server {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	removeStaleTapes(d.SpoolDir)
 	if d.Translation.Event != TranslationEvent {
 		d.Translation.Event = TranslatingEvent
 	}
@@ -235,7 +240,43 @@ func (s *Server) HearOut(ctx context.Context, user, id string) {
 		wg.Add(1)
 		go func() { defer wg.Done(); ss.hearOut(ctx, true) }()
 	}
+	for _, ss := range s.lingerers(user) {
+		if ss.convID() == id {
+			wg.Add(1)
+			go func() { defer wg.Done(); ss.late.wait(s.d.Timing.Drain) }()
+		}
+	}
 	wg.Wait()
+}
+
+// linger keeps an ended session whose skipped audio is still being
+// transcribed, until unlinger.
+func (s *Server) linger(ss *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lingering == nil {
+		s.lingering = map[*session]struct{}{}
+	}
+	s.lingering[ss] = struct{}{}
+}
+
+func (s *Server) unlinger(ss *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.lingering, ss)
+}
+
+// lingerers lists user's lingering sessions ("" for all).
+func (s *Server) lingerers(user string) []*session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*session
+	for ss := range s.lingering {
+		if user == "" || ss.user == user {
+			out = append(out, ss)
+		}
+	}
+	return out
 }
 
 // Shutdown ends every connection with 1001 (going away), each after
@@ -250,6 +291,10 @@ func (s *Server) Shutdown(ctx context.Context) {
 	select {
 	case <-done:
 	case <-ctx.Done():
+	}
+	// Skipped audio not transcribed yet is kept, as a failed route's is.
+	for _, ss := range s.lingerers("") {
+		ss.late.abandon(ss.keepLateAudio)
 	}
 }
 

@@ -47,7 +47,9 @@ type session struct {
 	people      map[int]string            // speaker id → person id the owner assigned
 	photos      map[string]*photoAssembly // photos being reassembled, by the client's id
 	provider    string
+	readyReason string         // the ready event's reason (a fallback's)
 	introduced  map[int]string // the name each speaker gave
+	lagging     bool           // the route is skipping audio (stt_behind was sent)
 
 	// The recorder's own state: flushMu serialises flushes and guards it.
 	flushMu sync.Mutex
@@ -55,6 +57,10 @@ type session struct {
 
 	audio *frames // nil for a custom-STT session: the app transcribes
 	trq   chan translateJob
+	// batch is the route's batch side, for the stretches the stream
+	// skipped while behind; late transcribes them (late.go).
+	batch stt.BatchProvider
+	late  *lateQueue
 
 	household Household // nil unless the session recognises voices
 	// diarizing: the route names no speakers, so the session tells voices
@@ -145,6 +151,16 @@ func (s *session) run(ctx context.Context) {
 		}
 	}
 	s.flush(quiet, true)
+	if s.late != nil {
+		// Stretches skipped while behind are sent while the client may
+		// still listen, as long as a drain may take; the rest are
+		// transcribed and stored after the session.
+		if !s.late.wait(s.srv.d.Timing.Drain) {
+			s.srv.d.Logger.Info("skipped audio is still being transcribed; it is stored after the session", "user", s.user)
+			s.srv.linger(s)
+		}
+		s.late.end()
+	}
 }
 
 // handle is one client message.
@@ -204,14 +220,31 @@ func (s *session) open(ctx context.Context) error {
 			s.household, ring = h, &voiceRing{}
 		}
 	}
-	stream, sel, err := s.srv.d.Router.Open(ctx, stt.Config{Language: s.p.Language, Channels: s.p.Channels, Diarize: true})
+	cfg := stt.Config{Language: s.p.Language, Channels: s.p.Channels, Diarize: true}
+	// A route that falls behind may skip audio only while the session
+	// keeps every frame to transcribe the stretch later.
+	tp, err := openTape(s.srv.d.SpoolDir)
+	if err != nil {
+		s.srv.d.Logger.Warn("no audio tape: a route that falls behind ends the session", "user", s.user, "err", err)
+	} else {
+		cfg.Skipped = s.skipped
+	}
+	stream, sel, err := s.srv.d.Router.Open(ctx, cfg)
 	if err != nil {
 		dec.Close()
+		if tp != nil {
+			tp.remove()
+		}
 		return err
 	}
+	s.batch = sel.Batch
 	s.audio = newFrames(dec, stream, ring, s.srv.d.Now)
+	if tp != nil {
+		s.audio.tape, s.audio.behind = tp, s.behind
+		s.late = newLateQueue(s.transcribeLate, func() { tp.remove(); s.srv.unlinger(s) })
+	}
 	s.mu.Lock() // the live view reads provider (describe)
-	s.provider = sel.Provider
+	s.provider, s.readyReason = sel.Provider, sel.Reason()
 	s.mu.Unlock()
 	s.diarizing = sel.Undiarized && s.household != nil
 	s.send(ready(sel.Provider, sel.Reason()))
@@ -399,6 +432,9 @@ func (s *session) hearOut(ctx context.Context, final bool) {
 		}
 	}
 	s.flush(context.WithoutCancel(ctx), final)
+	if final && s.late != nil {
+		s.late.wait(s.srv.d.Timing.Drain) // the recording ends: its skipped stretches first
+	}
 }
 
 // A recording ended from outside first takes the frames still arriving:
@@ -414,6 +450,10 @@ func (s *session) checkSilence(ctx context.Context) {
 	s.mu.Lock()
 	if s.conv == nil || s.convEnded || s.finishing || !s.heard || s.now().Sub(s.lastSpeech) < s.p.ConversationTimeout {
 		s.mu.Unlock()
+		return
+	}
+	if s.late != nil && s.late.pending() {
+		s.mu.Unlock() // words said in it are still being transcribed
 		return
 	}
 	s.finishing = true

@@ -44,6 +44,9 @@ type Selection struct {
 	// FallbackFrom names the preferred provider that could not be opened,
 	// when another one serves the session instead.
 	FallbackFrom string
+	// Batch is the provider's batch side, when it has one: a live session
+	// transcribes with it the audio its stream skipped while behind.
+	Batch BatchProvider
 }
 
 // Reason is the ready event's reason: "fallback_from_<x>", or "".
@@ -101,6 +104,7 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 			s, err := p.Open(ctx, cfg)
 			if err == nil {
 				sel.Provider = p.Name()
+				sel.Batch, _ = p.(BatchProvider)
 				if u, ok := p.(Undiarized); ok && u.Undiarized() {
 					sel.Undiarized = true
 				}

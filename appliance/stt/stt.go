@@ -32,7 +32,27 @@ type Config struct {
 	Language string // a code such as "en", or "multi" for detection
 	Channels int
 	Diarize  bool
+	// Skipped, when set, lets a live stream that falls behind skip to live
+	// audio instead of failing: its Send returns an error wrapping
+	// ErrBehind when it starts skipping (the stream stays open), and each
+	// stretch it skipped is handed to Skipped once live audio is decoded
+	// again (or the stream ends). The caller keeps the audio and
+	// transcribes the stretch itself. Skipped is called from the route's
+	// goroutine and must not block. Nil keeps the old contract: a stream
+	// that falls too far behind fails as overloaded.
+	Skipped func(Skip)
 }
+
+// Skip is a stretch of a live stream's audio its route did not transcribe
+// because it fell behind: samples [From, To) of the stream (16 kHz).
+type Skip struct {
+	From, To int
+}
+
+// ErrBehind is wrapped by a live stream's Send when the route falls behind
+// and starts skipping audio (see Config.Skipped): nothing failed, the
+// stream goes on with live audio.
+var ErrBehind = errors.New("speech route behind: skipping to live audio")
 
 // Stream is one live transcription.
 type Stream interface {

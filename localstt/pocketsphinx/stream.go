@@ -3,6 +3,7 @@ package pocketsphinx
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -11,9 +12,9 @@ import (
 )
 
 // queueLen bounds the audio a stream has waiting to be decoded, in 20 ms
-// frames (10 s). A stream that falls this far behind fails (the session
-// reports it and keeps the audio) rather than letting its latency grow
-// without bound.
+// frames (10 s). A stream that falls this far behind skips to live audio
+// when its consumer keeps the audio (stt.Config.Skipped), and fails
+// otherwise, rather than letting its latency grow without bound.
 const queueLen = 500
 
 // Open implements stt.StreamingProvider.
@@ -31,7 +32,9 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	r.mu.Unlock()
 	r.warm()
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &stream{r: r, queue: make(chan vad.Event, queueLen), words: make(chan []stt.Word, 16), cancel: cancel}
+	s := &stream{r: r, queue: make(chan vad.Event, queueLen), words: make(chan []stt.Word, 16), cancel: cancel,
+		skipped: cfg.Skipped}
+	s.lag.Skip = cfg.Skipped != nil
 	s.wg.Add(1)
 	go s.work(ctx)
 	return s, nil
@@ -47,6 +50,10 @@ type stream struct {
 	closed bool
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	lag     vad.Lag
+	sent    int // stream samples sent, guarded by mu
+	skipped func(stt.Skip)
 }
 
 // Send implements stt.Stream: it never waits for a decoder.
@@ -59,17 +66,26 @@ func (s *stream) Send(pcm []int16) error {
 	if s.err != nil {
 		return s.err
 	}
-	for _, e := range s.vad.Events(pcm) {
-		select {
-		case s.queue <- e:
-		default:
-			s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded",
-				Err: errors.New("pocketsphinx: audio queued faster than it decodes")}
-			s.shutLocked()
-			return s.err
-		}
+	s.sent += len(pcm)
+	behind, full := s.lag.Offer(s.queue, s.vad.Events(pcm))
+	if full {
+		s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded",
+			Err: errors.New("pocketsphinx: audio queued faster than it decodes")}
+		s.shutLocked()
+		return s.err
+	}
+	if behind {
+		return fmt.Errorf("pocketsphinx: %w", stt.ErrBehind)
 	}
 	return nil
+}
+
+// sentSamples is how much audio the stream was sent: where a skip still
+// on when the stream ends stops.
+func (s *stream) sentSamples() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent
 }
 
 // work decodes the stream's utterances as they are spoken: a decoder is
@@ -81,6 +97,7 @@ func (s *stream) work(ctx context.Context) {
 	var (
 		d     decoder
 		start int
+		skip  vad.Skipping
 	)
 	fail := func(err error) {
 		s.mu.Lock()
@@ -97,8 +114,10 @@ func (s *stream) work(ctx context.Context) {
 		}
 	}
 	for e := range s.queue {
+		skip.Took(e)
 		switch e.Kind {
 		case vad.Start:
+			skip.End(e.At, s.skipped) // live audio again
 			var err error
 			if d, err = s.r.acquire(ctx); err != nil {
 				fail(err)
@@ -129,10 +148,20 @@ func (s *stream) work(ctx context.Context) {
 			if !s.endUtterance(&d, start, fail) {
 				return
 			}
+		case vad.Skipped:
+			open := -1
+			if d != nil { // its words would stop where the skip begins
+				open = start
+				d.finish()
+				s.r.release(d)
+				d = nil
+			}
+			skip.Begin(e, open)
 		}
 	}
 	// The queue closed mid-utterance (no room for its end): hear it out.
 	s.endUtterance(&d, start, fail)
+	skip.End(s.sentSamples(), s.skipped)
 }
 
 // endUtterance finishes the open utterance, if any, and sends its words;

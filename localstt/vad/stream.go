@@ -3,6 +3,7 @@ package vad
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -17,16 +18,27 @@ type Transcriber func(ctx context.Context, pcm []int16) ([]stt.Word, error)
 // when it ends, in order. Send never waits on the route: a stream whose
 // utterances queue up faster than they are heard fails as overloaded.
 func NewStream(ctx context.Context, provider string, hear Transcriber) stt.Stream {
-	s := &uttStream{provider: provider, hear: hear, queue: make(chan uttJob, 4), words: make(chan []stt.Word, 8)}
+	return NewStreamFor(ctx, provider, stt.Config{}, hear)
+}
+
+// NewStreamFor is NewStream for a stream opened with cfg: with
+// cfg.Skipped set, utterances that queue up faster than they are heard
+// are skipped (the waiting ones with them) and handed to cfg.Skipped,
+// instead of failing the stream.
+func NewStreamFor(ctx context.Context, provider string, cfg stt.Config, hear Transcriber) stt.Stream {
+	s := &uttStream{provider: provider, hear: hear, queue: make(chan uttJob, 4), words: make(chan []stt.Word, 8),
+		skipped: cfg.Skipped}
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	go s.work()
 	return s
 }
 
-// uttJob is an utterance to hear, or a drain's barrier.
+// uttJob is an utterance to hear, a drain's barrier, or a skipped
+// stretch to report (in order: after the utterances heard before it).
 type uttJob struct {
 	u       Utterance
 	barrier bool
+	skip    *stt.Skip
 }
 
 type uttStream struct {
@@ -40,6 +52,7 @@ type uttStream struct {
 	words    chan []stt.Word
 	err      error
 	closed   bool
+	skipped  func(stt.Skip)
 }
 
 func (s *uttStream) Send(pcm []int16) error {
@@ -51,17 +64,55 @@ func (s *uttStream) Send(pcm []int16) error {
 	if s.err != nil {
 		return s.err
 	}
+	behind := false
 	for _, u := range s.vad.Push(pcm) {
 		select {
 		case s.queue <- uttJob{u: u}:
+			continue
 		default:
+		}
+		if s.skipped == nil {
 			s.err = &stt.Error{Outcome: stt.Timeout, Provider: s.provider, Reason: "overloaded",
 				Err: errors.New(s.provider + ": utterances come faster than they are heard")}
 			s.shutLocked()
 			return s.err
 		}
+		s.skip(u)
+		behind = true
+	}
+	if behind {
+		return fmt.Errorf("%s: %w", s.provider, stt.ErrBehind)
 	}
 	return nil
+}
+
+// skip takes the utterances waiting off the queue and hands them, with u
+// (the one that found no room), to the consumer as one skipped stretch:
+// the route goes on with the utterances said from now on. A drain's
+// barriers are put back.
+func (s *uttStream) skip(u Utterance) {
+	from, barriers := u.Start, 0
+	first := true
+	for taken := true; taken; {
+		select {
+		case j := <-s.queue:
+			switch {
+			case j.barrier:
+				barriers++
+			case !first:
+			case j.skip != nil: // a skip not reported yet: this one goes on from it
+				from, first = j.skip.From, false
+			default:
+				from, first = j.u.Start, false
+			}
+		default:
+			taken = false
+		}
+	}
+	s.queue <- uttJob{skip: &stt.Skip{From: from, To: u.Start + len(u.PCM)}}
+	for range barriers {
+		s.queue <- uttJob{barrier: true}
+	}
 }
 
 func (s *uttStream) work() {
@@ -70,6 +121,10 @@ func (s *uttStream) work() {
 	for j := range s.queue {
 		if j.barrier {
 			s.words <- Barrier()
+			continue
+		}
+		if j.skip != nil {
+			s.skipped(*j.skip)
 			continue
 		}
 		u := j.u
@@ -133,6 +188,9 @@ func (s *uttStream) Close() error {
 			select {
 			case s.queue <- uttJob{u: u}:
 			default:
+				if s.skipped != nil {
+					s.skip(u) // the last words are heard late, not lost
+				}
 			}
 		}
 	}

@@ -14,7 +14,7 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	if !r.Supports(cfg.Language, max(cfg.Channels, 1)) {
 		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language", Err: stt.ErrNoRoute}
 	}
-	return vad.NewStream(ctx, Name, func(ctx context.Context, pcm []int16) ([]stt.Word, error) {
+	return vad.NewStreamFor(ctx, Name, cfg, func(ctx context.Context, pcm []int16) ([]stt.Word, error) {
 		tr, err := r.Transcribe(ctx, pcm, cfg)
 		if err != nil {
 			return nil, err
