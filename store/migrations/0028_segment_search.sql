@@ -11,7 +11,7 @@
 -- segment's row here gives it one. Triggers on transcript_segments keep it
 -- in step with every write (segments are upserted by position, replaced
 -- on merge and deleted with their conversation through its foreign key,
--- whose cascade fires the delete trigger).
+-- whose cascade fires the delete trigger, or soft-deleted with it).
 CREATE TABLE segment_docs (
     doc_id          INTEGER PRIMARY KEY,
     user_id         TEXT NOT NULL,
@@ -33,6 +33,7 @@ CREATE VIRTUAL TABLE segment_fts USING fts5(
 INSERT INTO segment_docs (user_id, conversation_id, idx, text, speaker, person_id, start_s)
     SELECT c.user_id, s.conversation_id, s.idx, s.text, s.speaker, s.person_id, s.start_s
     FROM transcript_segments s JOIN conversations c ON c.id = s.conversation_id
+    WHERE c.deleted = 0
     ORDER BY s.conversation_id, s.idx;
 INSERT INTO segment_fts (segment_fts) VALUES ('rebuild');
 
@@ -61,6 +62,12 @@ CREATE TRIGGER transcript_segments_search_au AFTER UPDATE ON transcript_segments
 END;
 CREATE TRIGGER transcript_segments_search_ad AFTER DELETE ON transcript_segments BEGIN
     DELETE FROM segment_docs WHERE conversation_id = old.conversation_id AND idx = old.idx;
+END;
+
+-- A deleted conversation (a soft delete: its rows stay) leaves the index.
+CREATE TRIGGER conversations_deleted_segments AFTER UPDATE OF deleted ON conversations
+    WHEN new.deleted = 1 AND old.deleted = 0 BEGIN
+    DELETE FROM segment_docs WHERE conversation_id = new.id;
 END;
 
 -- A person filter finds the segments a person spoke.
