@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -25,6 +27,14 @@ const (
 	textFloor = 0.1
 	// snippetTokens is how many words a snippet shows around the match.
 	snippetTokens = 16
+	// saidWindow bounds BM25's work in the segment index as textWindow
+	// does in the others: a common word is said in tens of thousands of
+	// segments, and FTS5 scores every match before it sorts them. The
+	// newest saidWindow matches are ranked first; all of them only when
+	// those name too few conversations (a rare word's matches are fewer
+	// than the window anyway). BenchmarkSearchConversations5k p99: 479 ms
+	// ranking every match, see docs/benchmarks.md for the windowed figure.
+	saidWindow = 2048
 )
 
 // saidHit is where a conversation's words were said.
@@ -52,10 +62,14 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 	said := map[int64]saidHit{}
 
 	// Title and overview. bm25() is lower for better matches.
+	from, err := db.windowStart(ctx, "search_fts_conversation", match, textWindow)
+	if err != nil {
+		return nil, nil, err
+	}
 	rows, err := db.query(ctx, `SELECT d.doc_id, bm25(search_fts_conversation) FROM search_fts_conversation f
 		JOIN search_docs d ON d.doc_id = f.rowid JOIN conversations c ON c.id = d.item_id
-		WHERE search_fts_conversation MATCH ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
-		append(append([]any{match}, fargs...), n)...)
+		WHERE search_fts_conversation MATCH ? AND f.rowid >= ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
+		append(append([]any{match, from}, fargs...), n)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("text search: %w", err)
 	}
@@ -145,15 +159,44 @@ type saidMatch struct {
 }
 
 // saidMatches returns the best segment matches, best first, each named by
-// its conversation's search document.
+// its conversation's search document: among the newest saidWindow matches,
+// or all of them when those are too few.
 func (db *DB) saidMatches(ctx context.Context, match, filter string, fargs []any, limit int) ([]saidMatch, error) {
+	from, err := db.windowStart(ctx, "segment_fts", match, saidWindow)
+	if err != nil {
+		return nil, err
+	}
+	out, err := db.saidMatchesFrom(ctx, match, filter, fargs, limit, from)
+	if err != nil || from == 0 || len(out) >= limit/segmentsPerResult {
+		return out, err
+	}
+	return db.saidMatchesFrom(ctx, match, filter, fargs, limit, 0)
+}
+
+// windowStart is the rowid from which the newest window matches of the
+// index start (0 when there are fewer): finding it walks the match list
+// in rowid order without scoring it.
+func (db *DB) windowStart(ctx context.Context, table, match string, window int) (int64, error) {
+	var from int64
+	err := db.queryRow(ctx, `SELECT rowid FROM `+table+` WHERE `+table+` MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+		match, window-1).Scan(&from)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("text search: %w", err)
+	}
+	return from, nil
+}
+
+func (db *DB) saidMatchesFrom(ctx context.Context, match, filter string, fargs []any, limit int, from int64) ([]saidMatch, error) {
 	rows, err := db.query(ctx, `SELECT d.doc_id, f.rank, snippet(segment_fts, 0, '<mark>', '</mark>', '…', ?),
 			s.start_s, s.speaker
 		FROM segment_fts f JOIN segment_docs s ON s.doc_id = f.rowid
 		JOIN conversations c ON c.id = s.conversation_id
 		JOIN search_docs d ON d.item_id = s.conversation_id AND d.kind = 'conversation'
-		WHERE segment_fts MATCH ? AND s.user_id = ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
-		append(append([]any{snippetTokens, match, fargs[0]}, fargs...), limit)...)
+		WHERE segment_fts MATCH ? AND f.rowid >= ? AND s.user_id = ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
+		append(append([]any{snippetTokens, match, from, fargs[0]}, fargs...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("transcript search: %w", err)
 	}
