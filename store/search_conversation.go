@@ -34,11 +34,12 @@ const (
 	// those name too few conversations (a rare word's matches are fewer
 	// than the window anyway). BenchmarkSearchConversations5k p99: 479 ms
 	// ranking every match, see docs/benchmarks.md for the windowed figure.
-	saidWindow = 2048
+	saidWindow = 512
 )
 
 // saidHit is where a conversation's words were said.
 type saidHit struct {
+	seg     int64 // the segment's doc id; its snippet is made last
 	snippet string
 	start   float64
 	speaker string
@@ -102,7 +103,8 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 
 	// An exact phrase said, in order, goes first.
 	var phrased []int64
-	if phrase := ftsPhrase(q.Text); phrase != "" {
+	phrase := ftsPhrase(q.Text)
+	if phrase != "" {
 		ps, err := db.saidMatches(ctx, phrase, filter, fargs, n*segmentsPerResult)
 		if err != nil {
 			return nil, nil, err
@@ -149,7 +151,62 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 	if len(ids) > n {
 		ids = ids[:n]
 	}
+	if err := db.saidSnippets(ctx, ids, phrased, said, match, phrase); err != nil {
+		return nil, nil, err
+	}
 	return ids, said, nil
+}
+
+// saidSnippets makes the snippets of the conversations kept: the matched
+// words (or the phrase, where it was said) between <mark> and </mark>.
+func (db *DB) saidSnippets(ctx context.Context, ids, phrased []int64, said map[int64]saidHit, match, phrase string) error {
+	inPhrase := map[int64]bool{}
+	for _, d := range phrased {
+		inPhrase[d] = true
+	}
+	bySeg := map[int64]int64{}
+	var words, phrases []int64
+	for _, d := range ids {
+		h, ok := said[d]
+		if !ok {
+			continue
+		}
+		bySeg[h.seg] = d
+		if inPhrase[d] {
+			phrases = append(phrases, h.seg)
+		} else {
+			words = append(words, h.seg)
+		}
+	}
+	for _, part := range []struct {
+		match string
+		segs  []int64
+	}{{match, words}, {phrase, phrases}} {
+		if len(part.segs) == 0 {
+			continue
+		}
+		rows, err := db.query(ctx, `SELECT rowid, snippet(segment_fts, 0, '<mark>', '</mark>', '…', ?) FROM segment_fts
+			WHERE segment_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, snippetTokens, part.match, idList(part.segs))
+		if err != nil {
+			return fmt.Errorf("transcript snippets: %w", err)
+		}
+		for rows.Next() {
+			var seg int64
+			var text string
+			if err := rows.Scan(&seg, &text); err != nil {
+				rows.Close()
+				return fmt.Errorf("transcript snippets: %w", err)
+			}
+			h := said[bySeg[seg]]
+			h.snippet = text
+			said[bySeg[seg]] = h
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("transcript snippets: %w", err)
+		}
+	}
+	return nil
 }
 
 type saidMatch struct {
@@ -190,13 +247,14 @@ func (db *DB) windowStart(ctx context.Context, table, match string, window int) 
 }
 
 func (db *DB) saidMatchesFrom(ctx context.Context, match, filter string, fargs []any, limit int, from int64) ([]saidMatch, error) {
-	rows, err := db.query(ctx, `SELECT d.doc_id, f.rank, snippet(segment_fts, 0, '<mark>', '</mark>', '…', ?),
-			s.start_s, s.speaker
+	// No snippet here: making one reads the segment's text, and only the
+	// few shown need one (saidSnippets).
+	rows, err := db.query(ctx, `SELECT d.doc_id, f.rank, s.doc_id, s.start_s, s.speaker
 		FROM segment_fts f JOIN segment_docs s ON s.doc_id = f.rowid
 		JOIN conversations c ON c.id = s.conversation_id
 		JOIN search_docs d ON d.item_id = s.conversation_id AND d.kind = 'conversation'
 		WHERE segment_fts MATCH ? AND f.rowid >= ? AND s.user_id = ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
-		append(append([]any{snippetTokens, match, from, fargs[0]}, fargs...), limit)...)
+		append(append([]any{match, from, fargs[0]}, fargs...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("transcript search: %w", err)
 	}
@@ -204,7 +262,7 @@ func (db *DB) saidMatchesFrom(ctx context.Context, match, filter string, fargs [
 	var out []saidMatch
 	for rows.Next() {
 		var m saidMatch
-		if err := rows.Scan(&m.doc, &m.rank, &m.hit.snippet, &m.hit.start, &m.hit.speaker); err != nil {
+		if err := rows.Scan(&m.doc, &m.rank, &m.hit.seg, &m.hit.start, &m.hit.speaker); err != nil {
 			return nil, fmt.Errorf("transcript search: %w", err)
 		}
 		out = append(out, m)
