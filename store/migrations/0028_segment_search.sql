@@ -28,6 +28,11 @@ CREATE VIRTUAL TABLE segment_fts USING fts5(
     text, content = 'segment_docs', content_rowid = 'doc_id',
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- Merging happens while the indexer is idle (MaintainIndex), as for the
+-- other indexes (migration 0011).
+INSERT INTO segment_fts (segment_fts, rank) VALUES ('automerge', 0);
+INSERT INTO segment_fts (segment_fts, rank) VALUES ('usermerge', 4);
+INSERT INTO segment_fts (segment_fts, rank) VALUES ('crisismerge', 16);
 
 -- Backfill: every segment already stored, then one pass to index them.
 INSERT INTO segment_docs (user_id, conversation_id, idx, text, speaker, person_id, start_s)
@@ -37,15 +42,25 @@ INSERT INTO segment_docs (user_id, conversation_id, idx, text, speaker, person_i
     ORDER BY s.conversation_id, s.idx;
 INSERT INTO segment_fts (segment_fts) VALUES ('rebuild');
 
+-- Segments wait in segment_fts_pending and IndexText moves them into the
+-- index in batches, as it does documents (migration 0020 says why: one
+-- FTS5 write per row doubled the cost of a create); a search first brings
+-- the index up to date. A segment deleted or edited while it waits only
+-- leaves the queue.
+CREATE TABLE segment_fts_pending (doc_id INTEGER PRIMARY KEY) STRICT;
+
 CREATE TRIGGER segment_docs_ai AFTER INSERT ON segment_docs BEGIN
-    INSERT INTO segment_fts (rowid, text) VALUES (new.doc_id, new.text);
+    INSERT INTO segment_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
 END;
 CREATE TRIGGER segment_docs_ad AFTER DELETE ON segment_docs BEGIN
-    INSERT INTO segment_fts (segment_fts, rowid, text) VALUES ('delete', old.doc_id, old.text);
+    INSERT INTO segment_fts (segment_fts, rowid, text) SELECT 'delete', old.doc_id, old.text
+        WHERE NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
+    DELETE FROM segment_fts_pending WHERE doc_id = old.doc_id;
 END;
 CREATE TRIGGER segment_docs_au AFTER UPDATE OF text ON segment_docs WHEN old.text IS NOT new.text BEGIN
-    INSERT INTO segment_fts (segment_fts, rowid, text) VALUES ('delete', old.doc_id, old.text);
-    INSERT INTO segment_fts (rowid, text) VALUES (new.doc_id, new.text);
+    INSERT INTO segment_fts (segment_fts, rowid, text) SELECT 'delete', old.doc_id, old.text
+        WHERE NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
+    INSERT INTO segment_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
 END;
 
 CREATE TRIGGER transcript_segments_search_ai AFTER INSERT ON transcript_segments BEGIN
