@@ -2,11 +2,14 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/store"
 )
 
 // TestSearch_SaidWordsFollowWrites: the transcript's words are found as
@@ -86,5 +89,50 @@ func TestSearch_SaidWordsFollowWrites(t *testing.T) {
 	}
 	if got, err := db.Search(ctx, "someone-else", appliance.SearchQuery{Kind: appliance.KindConversation, Text: "swan", Limit: 10}); err != nil || len(got) != 0 {
 		t.Errorf("another user found %v (%v)", got, err)
+	}
+}
+
+// TestMigration0028_BackfillsSegments: segments stored before migration
+// 0028 are searchable after it (the migration indexes them), and
+// segments written later follow.
+func TestMigration0028_BackfillsSegments(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := MustCreateUser(t, db, "Ada")
+	old := lifecycleConversation("old", user, appliance.StatusCompleted, time.Now().UTC())
+	old.Structured.Title = "Before"
+	old.TranscriptSegments = []appliance.TranscriptSegment{{ID: "o1", Text: "The dentist moved to Lagos", Speaker: "SPEAKER_00", Start: 7}}
+	if err := db.SaveConversation(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// Back to the schema before 0028, its segments kept.
+	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`DROP TRIGGER transcript_segments_search_ai`, `DROP TRIGGER transcript_segments_search_au`,
+		`DROP TRIGGER transcript_segments_search_ad`, `DROP TRIGGER conversations_deleted_segments`,
+		`DROP TABLE segment_fts`, `DROP TABLE segment_docs`, `DROP TABLE segment_fts_pending`,
+		`DELETE FROM schema_migrations WHERE version = 28`,
+	} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	raw.Close()
+	if db, err = store.Open(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hits, err := db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: "Lagos", Limit: 5})
+	if err != nil || len(hits) != 1 || hits[0].ItemID != "old" || hits[0].Start != 7 || !strings.Contains(hits[0].Snippet, "<mark>Lagos</mark>") {
+		t.Fatalf("after the migration: %+v, %v", hits, err)
 	}
 }
