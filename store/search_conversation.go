@@ -274,8 +274,8 @@ func (db *DB) saidMatchesFrom(ctx context.Context, match, filter string, fargs [
 // document d), as SQL and its arguments; the user's id is the first.
 func conversationFilter(userID string, q appliance.SearchQuery) (string, []any) {
 	where, args := []string{"c.user_id = ?", "c.deleted = 0"}, []any{userID}
-	where, args = timeBound(where, args, "c.started_at >= ?", q.Since)
-	where, args = timeBound(where, args, "c.started_at <= ?", q.Until)
+	where, args = timeBound(where, args, "COALESCE(c.started_at, c.created_at) >= ?", q.Since)
+	where, args = timeBound(where, args, "COALESCE(c.started_at, c.created_at) <= ?", q.Until)
 	if q.Category != "" {
 		where, args = append(where, "c.category = ?"), append(args, q.Category)
 	}
