@@ -32,8 +32,8 @@ const (
 	// segments, and FTS5 scores every match before it sorts them. The
 	// newest saidWindow matches are ranked first; all of them only when
 	// those name too few conversations (a rare word's matches are fewer
-	// than the window anyway). BenchmarkSearchConversations5k p99: 479 ms
-	// ranking every match, see docs/benchmarks.md for the windowed figure.
+	// than the window anyway). BenchmarkSearchConversations5k: p99 479 ms
+	// ranking every match; p50 7.5 ms with 2,048, 4.9 ms with 512.
 	saidWindow = 512
 )
 
