@@ -111,6 +111,13 @@ type SearchQuery struct {
 	// so a search returns matches rather than whatever is nearest. Zero
 	// keeps every neighbour.
 	MinSimilarity float64
+	// Conversations only, applied in the store's query: the category, the
+	// folder, starred or not, and a person (a person id, or a speaker's
+	// name) who spoke in it. Zero values filter nothing.
+	Category string
+	FolderID string
+	Starred  *bool
+	Person   string
 }
 
 // SearchHit is one fused result.
@@ -121,6 +128,13 @@ type SearchHit struct {
 	// Similarity is the cosine similarity to the query vector (0 when the
 	// item was found by text alone).
 	Similarity float64
+	// Snippet is where the words were said (conversations): the best
+	// matching segment's text around them, each matched word between
+	// <mark> and </mark>; Start is that segment's start in the recording,
+	// in seconds. Empty when the words were not found in the transcript.
+	Snippet string
+	Start   float64
+	Speaker string
 }
 
 // SearchDoc is an indexed item waiting for its vector.

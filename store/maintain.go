@@ -37,6 +37,14 @@ func (db *DB) optimize(ctx context.Context) error {
 	return nil
 }
 
+func textIndexes() []string {
+	out := make([]string, 0, len(textKinds))
+	for _, kind := range textKinds {
+		out = append(out, textIndex[kind])
+	}
+	return out
+}
+
 // MaintainIndex implements appliance.SearchIndex: one bounded step of
 // upkeep best done while nothing is being written. The text index is
 // written with automerge off (migration 0011), so that no create pays for
@@ -55,8 +63,7 @@ func (db *DB) MaintainIndex(ctx context.Context) (more bool, err error) {
 		// FTS5 tells whether a merge did anything only through the change
 		// counter: fewer than two changes means there was nothing to merge.
 		// One step merges each kind's index (migration 0022).
-		for _, kind := range textKinds {
-			t := textIndex[kind]
+		for _, t := range append(textIndexes(), "segment_fts") {
 			var before, after int64
 			if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
 				return err

@@ -68,10 +68,15 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	alone := db.searches.Add(1) == 1
 	defer db.searches.Add(-1)
 	var text []int64
+	var said map[int64]saidHit
 	textDone := make(chan error, 1)
 	findText := func() {
 		var err error
-		text, err = db.textCandidates(ctx, userID, q, want)
+		if q.Kind == appliance.KindConversation {
+			text, said, err = db.conversationText(ctx, userID, q, want)
+		} else {
+			text, err = db.textCandidates(ctx, userID, q, want)
+		}
 		textDone <- err
 	}
 	if alone {
@@ -138,7 +143,9 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	hits := make([]appliance.SearchHit, 0, len(ranked))
 	for _, f := range ranked {
 		if id, ok := names[f.doc]; ok { // gone since it was found
-			hits = append(hits, appliance.SearchHit{ItemID: id, Score: f.score, Similarity: sims[f.doc]})
+			sh := said[f.doc]
+			hits = append(hits, appliance.SearchHit{ItemID: id, Score: f.score, Similarity: sims[f.doc],
+				Snippet: sh.snippet, Start: sh.start, Speaker: sh.speaker})
 		}
 	}
 	sort.Slice(hits, func(i, j int) bool {
@@ -228,7 +235,12 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 	// date, so it reads the documents too.
 	where, args := []string{"v.doc_id IN (SELECT value FROM json_each(?))", "v.model = ?"}, []any{idList(docIDs), model}
 	from := `search_vectors v`
-	if q.Since != nil || q.Until != nil {
+	if filtersConversations(appliance.SearchQuery(q)) {
+		// The conversation's own filters, on its row.
+		filter, fargs := conversationFilter(userID, appliance.SearchQuery(q))
+		from = `search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id JOIN conversations c ON c.id = d.item_id`
+		where, args = append(where, filter), append(args, fargs...)
+	} else if q.Since != nil || q.Until != nil {
 		from = `search_vectors v JOIN search_docs d ON d.doc_id = v.doc_id`
 		where, args = timeBound(where, args, "d.at >= ?", q.Since)
 		where, args = timeBound(where, args, "d.at <= ?", q.Until)

@@ -35,11 +35,27 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 			}
 			n += moved
 		}
-		if n == 0 {
-			return nil
+		if n > 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM search_fts_pending
+				WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch); err != nil {
+				return err
+			}
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM search_fts_pending
-			WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+		// What was said, the same way (migration 0028): a batch of
+		// segments, one FTS5 write for them all.
+		res, err := tx.ExecContext(ctx, `INSERT INTO segment_fts (rowid, text)
+			SELECT doc_id, text FROM segment_docs
+			WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+		if err != nil {
+			return err
+		}
+		moved, err := res.RowsAffected()
+		if err != nil || moved == 0 {
+			return err
+		}
+		n += moved
+		_, err = tx.ExecContext(ctx, `DELETE FROM segment_fts_pending
+			WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
 		return err
 	})
 	if err != nil {
@@ -66,7 +82,7 @@ var textIndex = map[string]string{
 // as documents arrive), else the missing batches.
 func (db *DB) textCaughtUp(ctx context.Context) error {
 	var waiting bool
-	if err := db.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_fts_pending)`).Scan(&waiting); err != nil {
+	if err := db.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_fts_pending) OR EXISTS (SELECT 1 FROM segment_fts_pending)`).Scan(&waiting); err != nil {
 		return fmt.Errorf("text index: %w", err)
 	}
 	for waiting {
@@ -74,7 +90,7 @@ func (db *DB) textCaughtUp(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		waiting = n == textBatch
+		waiting = n > 0
 	}
 	return nil
 }

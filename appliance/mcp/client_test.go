@@ -198,8 +198,11 @@ func TestClient_ListAndReadTools(t *testing.T) {
 		t.Errorf("locked memory found by search: %+v", found)
 	}
 
+	// Every fixture conversation says "the quarterly budget" aloud: the
+	// titled one first, the locked one listed too (truncated).
 	callJSON(t, cs, "search_conversations", map[string]any{"query": "budget"}, &convs)
-	if len(convs.Conversations) != 1 || convs.Conversations[0].ID != f.convID || convs.Conversations[0].RelevanceScore == nil {
+	if len(convs.Conversations) != 2 || convs.Conversations[0].ID != f.convID || convs.Conversations[0].RelevanceScore == nil ||
+		convs.Conversations[1].ID != f.lockedConvID {
 		t.Errorf("search_conversations: %+v", convs)
 	}
 	callJSON(t, cs, "search_conversations", map[string]any{"query": "mortgage inheritance"}, &convs)
@@ -207,7 +210,7 @@ func TestClient_ListAndReadTools(t *testing.T) {
 		t.Errorf("locked conversation in search: %+v", convs)
 	}
 	callJSON(t, cs, "search_conversations", map[string]any{"query": "budget", "start_date": "2026-01-11"}, &convs)
-	if len(convs.Conversations) != 0 {
+	if len(convs.Conversations) != 1 || convs.Conversations[0].ID != f.lockedConvID {
 		t.Errorf("date-bounded search: %+v", convs)
 	}
 

@@ -76,7 +76,7 @@ func (a *searchConversationsArgs) check() error {
 
 func searchConversationsTool(d *Deps) serverTool {
 	return newTool(d, "search_conversations", "Search conversations",
-		"Find the user's conversations by meaning, best match first, optionally within dates. Conversations from the last few minutes may not be found yet.",
+		"Find the user's conversations by what was said in them, their title and overview, and by meaning, best match first, optionally within dates. Conversations from the last few minutes may not be found yet.",
 		ScopeConversationsRead, kindRead,
 		func(ctx context.Context, c *call, a searchConversationsArgs) (any, error) {
 			cs, err := c.deps.Records.SearchConversations(ctx, c.userID, a.Query, a.StartDate, a.EndDate, a.Limit)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/view"
@@ -89,29 +90,68 @@ func (s *Service) SearchMemories(ctx context.Context, userID, query string, limi
 }
 
 // SearchConversations finds up to limit (1..100) completed, kept
-// conversations by meaning, started within the days given (the user's time
-// zone). Locked ones appear as in lists.
+// conversations by what was said in them, their title and overview, and by
+// meaning, started within the days given (the user's time zone). Locked
+// ones appear as in lists.
 func (s *Service) SearchConversations(ctx context.Context, userID, query, startDate, endDate string, limit int) ([]view.ConversationSummary, error) {
-	limit = min(max(limit, 1), MaxSearchConversations)
-	loc := s.location(ctx, userID)
-	since, err := ParseDay("start_date", startDate, loc, false)
+	found, err := s.FindConversations(ctx, userID, ConversationSearch{Query: query, StartDate: startDate, EndDate: endDate, Limit: limit})
 	if err != nil {
 		return nil, err
 	}
-	until, err := ParseDay("end_date", endDate, loc, true)
+	out := make([]view.ConversationSummary, len(found))
+	for i, f := range found {
+		out[i] = f.Summary
+	}
+	return out, nil
+}
+
+// ConversationSearch is a conversation search with its filters; the store
+// applies them in its query, so a filtered search still fills its limit.
+type ConversationSearch struct {
+	Query              string
+	StartDate, EndDate string // days in the user's time zone, inclusive
+	Limit              int
+	Category, FolderID string
+	Starred            *bool
+	Person             string // a person's id or a speaker's name
+}
+
+// FoundConversation is a conversation found, with where its words were
+// said (an empty snippet when it was found by title, overview or meaning).
+type FoundConversation struct {
+	Summary view.ConversationSummary
+	Hit     appliance.SearchHit
+	Locked  bool
+}
+
+// Location is the user's time zone, in which search dates are days.
+func (s *Service) Location(ctx context.Context, userID string) *time.Location {
+	return s.location(ctx, userID)
+}
+
+// FindConversations runs a conversation search with filters.
+func (s *Service) FindConversations(ctx context.Context, userID string, cs ConversationSearch) ([]FoundConversation, error) {
+	limit := min(max(cs.Limit, 1), MaxSearchConversations)
+	loc := s.location(ctx, userID)
+	since, err := ParseDay("start_date", cs.StartDate, loc, false)
+	if err != nil {
+		return nil, err
+	}
+	until, err := ParseDay("end_date", cs.EndDate, loc, true)
 	if err != nil {
 		return nil, err
 	}
 	search := func(n int) ([]appliance.SearchHit, error) {
-		return s.hits(ctx, userID, appliance.SearchQuery{Kind: appliance.KindConversation, Text: query,
-			Limit: n, Since: since, Until: until})
+		return s.hits(ctx, userID, appliance.SearchQuery{Kind: appliance.KindConversation, Text: cs.Query,
+			Limit: n, Since: since, Until: until, Category: cs.Category, FolderID: cs.FolderID,
+			Starred: cs.Starred, Person: cs.Person})
 	}
-	return keptHits(limit, 2*MaxSearchConversations, search, func(hs []appliance.SearchHit) ([]view.ConversationSummary, error) {
+	return keptHits(limit, 2*MaxSearchConversations, search, func(hs []appliance.SearchHit) ([]FoundConversation, error) {
 		byID, err := s.store.ConversationsByID(ctx, userID, hitIDs(hs))
 		if err != nil {
 			return nil, err
 		}
-		out := []view.ConversationSummary{}
+		out := []FoundConversation{}
 		for _, h := range hs {
 			c, ok := byID[h.ItemID]
 			if !ok || c.Discarded || c.Deleted || c.Status != appliance.StatusCompleted {
@@ -119,7 +159,10 @@ func (s *Service) SearchConversations(ctx context.Context, userID, query, startD
 			}
 			sum := view.SummaryOf(c)
 			sum.RelevanceScore = view.Relevance(h)
-			if out = append(out, sum); len(out) == limit {
+			if c.IsLocked { // what was said is content: a locked one shows none
+				h.Snippet, h.Speaker = "", ""
+			}
+			if out = append(out, FoundConversation{Summary: sum, Hit: h, Locked: c.IsLocked}); len(out) == limit {
 				break
 			}
 		}

@@ -240,6 +240,9 @@ try {
   await page.getByRole("button", { name: "Apply" }).click();
   await page.locator(`#conversation-list a[href="#/conversations/${conv.id}"]`).waitFor({ timeout: 15000 });
   await shot("search");
+  // The words said are marked in the hit, and the URL keeps the query.
+  await page.locator(`#conversation-list li[data-id="${conv.id}"] mark`).first().waitFor();
+  check(new URL(page.url()).searchParams.get("q") === "garden shed paint", `the URL keeps the query: ${page.url()}`);
   await page.locator("#conv-q").fill("");
   await page.getByRole("button", { name: "Apply" }).click();
   await row.locator("a.title").click();

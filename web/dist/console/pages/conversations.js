@@ -5,6 +5,31 @@ import { api, h, when, clock, duration, dayBound, toast, confirmDialog, guard, c
 const PAGE = 25;
 // The list's filters survive opening a conversation and coming back.
 const filters = { q: "", from: "", to: "", category: "", folder: "", starred: false, bin: false };
+// The URL keeps them too (its query, beside the page's #/route), so a
+// search can be bookmarked, shared and reloaded.
+const urlKeys = { q: "q", from: "from", to: "to", category: "category", folder: "folder", starred: "starred", bin: "bin" };
+
+function filtersFromURL() {
+  const p = new URLSearchParams(location.search);
+  for (const [k, name] of Object.entries(urlKeys)) {
+    if (!p.has(name)) continue;
+    filters[k] = typeof filters[k] === "boolean" ? p.get(name) === "true" : p.get(name);
+  }
+}
+
+function filtersToURL() {
+  const p = new URLSearchParams();
+  for (const [k, name] of Object.entries(urlKeys)) if (filters[k]) p.set(name, String(filters[k]));
+  const query = p.toString();
+  history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
+}
+
+// marked renders a snippet whose matched words are between <mark> and
+// </mark> as text and mark elements (never as HTML).
+function marked(snippet) {
+  return snippet.split(/(<mark>.*?<\/mark>)/).filter(Boolean).map((part) =>
+    part.startsWith("<mark>") ? h("mark", part.slice(6, -7)) : part);
+}
 
 export async function render(main, id) {
   if (id) return detail(main, id);
@@ -12,6 +37,7 @@ export async function render(main, id) {
 }
 
 async function list(main) {
+  filtersFromURL();
   const folders = await api("GET", "/folders");
   const results = h("ul.list.cards", { id: "conversation-list", "aria-live": "polite" });
   const more = h("button", { type: "button", hidden: true }, "Older conversations");
@@ -42,6 +68,7 @@ async function list(main) {
   async function reload() {
     Object.assign(filters, { q: q.value.trim(), from: from.value, to: to.value, category: cat.value, folder: folder.value,
       starred: starred.checked, bin: bin.checked });
+    filtersToURL();
     offset = 0;
     results.replaceChildren();
     more.hidden = true;
@@ -64,12 +91,23 @@ async function list(main) {
     if (offset === 0) results.append(h("li.empty", filters.bin ? "Nothing discarded." : "No conversations match."));
   }
 
+  // The search applies the filters in its query (the bin is not searched).
   async function search() {
-    const r = await api("GET", "/search?" + new URLSearchParams({ q: filters.q, kind: "conversation", limit: 50 }));
+    const p = new URLSearchParams({ q: filters.q, kind: "conversation", limit: 50 });
+    if (filters.from) p.set("start_date", filters.from);
+    if (filters.to) p.set("end_date", filters.to);
+    if (filters.category) p.set("category", filters.category);
+    if (filters.folder) p.set("folder_id", filters.folder);
+    if (filters.starred) p.set("starred", "true");
+    const r = await api("GET", "/search?" + p);
     for (const hit of r.results) {
-      results.append(h("li.item", h("div.emoji", { "aria-hidden": "true" }, "🔎"),
+      const said = hit.snippet ? h("p.small.snippet", hit.start != null ? h("span.badge", clock(hit.start)) : null, " ",
+        hit.speaker ? `${hit.speaker}: ` : "", ...marked(hit.snippet)) : null;
+      results.append(h("li.item", { "data-id": hit.id }, h("div.emoji", { "aria-hidden": "true" }, "🔎"),
         h("div.body", h("a.title", { href: `#/conversations/${encodeURIComponent(hit.id)}` }, hit.text.split("\n")[0] || "Untitled"),
-          h("div.meta", hit.locked ? h("span.badge.lock", "Locked") : null, ` relevance ${hit.similarity.toFixed(2)}`))));
+          h("div.meta", hit.date ? when(hit.date) : "", hit.category ? ` · ${hit.category} ` : " ",
+            hit.locked ? h("span.badge.lock", "Locked") : null),
+          said)));
     }
     if (!r.results.length) results.append(h("li.empty", "Nothing found."));
   }

@@ -1,0 +1,138 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/store"
+)
+
+// TestSearch_SaidWordsFollowWrites: the transcript's words are found as
+// segments are written, upserted by id and deleted with their
+// conversation; a filter on the conversation is applied by the query.
+func TestSearch_SaidWordsFollowWrites(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	found := func(word string, q appliance.SearchQuery) map[string]appliance.SearchHit {
+		t.Helper()
+		q.Kind, q.Text, q.Limit = appliance.KindConversation, word, 10
+		hits, err := db.Search(ctx, user, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]appliance.SearchHit{}
+		for _, h := range hits {
+			out[h.ItemID] = h
+		}
+		return out
+	}
+
+	fed := lifecycleConversation("fed", user, appliance.StatusCompleted, now)
+	fed.Structured.Title, fed.Structured.Category = "Morning", appliance.Category("family")
+	fed.TranscriptSegments = []appliance.TranscriptSegment{
+		{ID: "f0", Text: "Good morning", Speaker: "SPEAKER_00"},
+		{ID: "f1", Text: "We fed the goose by the pond", Speaker: "SPEAKER_01", Start: 12.5, End: 15},
+	}
+	if err := db.SaveConversation(ctx, fed); err != nil {
+		t.Fatal(err)
+	}
+	h, ok := found("goose", appliance.SearchQuery{})["fed"]
+	if !ok || h.Start != 12.5 || !strings.Contains(h.Snippet, "<mark>goose</mark>") || h.Speaker != "SPEAKER_01" {
+		t.Fatalf("goose: %+v (found %v)", h, ok)
+	}
+	if got := found("goose", appliance.SearchQuery{Category: "work"}); len(got) != 0 {
+		t.Errorf("category work found %v", got)
+	}
+	starred := true
+	if got := found("goose", appliance.SearchQuery{Starred: &starred}); len(got) != 0 {
+		t.Errorf("starred found %v", got)
+	}
+	if got := found("goose", appliance.SearchQuery{Category: "family", Person: "SPEAKER_01"}); len(got) != 1 {
+		t.Errorf("family, said by SPEAKER_01: found %v", got)
+	}
+
+	// A recording's segment upserted by id: the old words leave the index.
+	if err := db.SaveConversation(ctx, lifecycleConversation("rec", user, appliance.StatusInProgress, now)); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"a goose again", "a swan after all"} {
+		if err := db.AppendSegments(ctx, user, "rec", []appliance.TranscriptSegment{{ID: "r1", Text: text, Speaker: "SPEAKER_00"}}, nil, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.SetConversationStatus(ctx, user, "rec", []appliance.ConversationStatus{appliance.StatusInProgress}, appliance.StatusCompleted); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetConversationTitle(ctx, user, "rec", "Walk"); err != nil {
+		t.Fatal(err)
+	}
+	if got := found("swan", appliance.SearchQuery{}); len(got) != 1 || got["rec"].Snippet == "" {
+		t.Errorf("swan: %v", got)
+	}
+	if _, ok := found("goose", appliance.SearchQuery{})["rec"]; ok {
+		t.Error("an upserted segment's old words are still found")
+	}
+
+	if err := db.DeleteConversation(ctx, user, "fed"); err != nil {
+		t.Fatal(err)
+	}
+	if got := found("goose", appliance.SearchQuery{}); len(got) != 0 {
+		t.Errorf("a deleted conversation's words are found: %v", got)
+	}
+	if got, err := db.Search(ctx, "someone-else", appliance.SearchQuery{Kind: appliance.KindConversation, Text: "swan", Limit: 10}); err != nil || len(got) != 0 {
+		t.Errorf("another user found %v (%v)", got, err)
+	}
+}
+
+// TestMigration0028_BackfillsSegments: segments stored before migration
+// 0028 are searchable after it (the migration indexes them), and
+// segments written later follow.
+func TestMigration0028_BackfillsSegments(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := MustCreateUser(t, db, "Ada")
+	old := lifecycleConversation("old", user, appliance.StatusCompleted, time.Now().UTC())
+	old.Structured.Title = "Before"
+	old.TranscriptSegments = []appliance.TranscriptSegment{{ID: "o1", Text: "The dentist moved to Lagos", Speaker: "SPEAKER_00", Start: 7}}
+	if err := db.SaveConversation(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// Back to the schema before 0028, its segments kept.
+	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`DROP TRIGGER transcript_segments_search_ai`, `DROP TRIGGER transcript_segments_search_au`,
+		`DROP TRIGGER transcript_segments_search_ad`, `DROP TRIGGER conversations_deleted_segments`,
+		`DROP TABLE segment_fts`, `DROP TABLE segment_docs`, `DROP TABLE segment_fts_pending`,
+		`DELETE FROM schema_migrations WHERE version = 28`,
+	} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	raw.Close()
+	if db, err = store.Open(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hits, err := db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: "Lagos", Limit: 5})
+	if err != nil || len(hits) != 1 || hits[0].ItemID != "old" || hits[0].Start != 7 || !strings.Contains(hits[0].Snippet, "<mark>Lagos</mark>") {
+		t.Fatalf("after the migration: %+v, %v", hits, err)
+	}
+}
