@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
 )
 
@@ -73,7 +74,8 @@ func (r *voiceRing) cut(from, to float64) []int16 {
 	return append([]int16(nil), r.pcm[a:b]...)
 }
 
-const sampleRate = 16000
+// sampleRate is the rate every route hears, the appliance's one rate.
+const sampleRate = audio.Rate
 
 // speakerVoice is what the session knows of one speaker's voice.
 type speakerVoice struct {
