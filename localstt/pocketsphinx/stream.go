@@ -54,6 +54,13 @@ type stream struct {
 	lag     vad.Lag
 	sent    int // stream samples sent, guarded by mu
 	skipped func(stt.Skip)
+
+	// heard is the normalisation the stream's utterances have adapted,
+	// nil before the first: each utterance resumes it in whichever pooled
+	// decoder it gets, so that the words depend on this stream's audio
+	// alone, not on what another session said to that decoder before.
+	// Only the worker touches it.
+	heard *normalisation
 }
 
 // Send implements stt.Stream: it never waits for a decoder.
@@ -107,7 +114,7 @@ func (s *stream) work(ctx context.Context) {
 		s.mu.Unlock()
 		if d != nil {
 			d.finish()
-			s.r.release(d)
+			s.release(d)
 			d = nil
 		}
 		for range s.queue { // drain: the stream has failed
@@ -124,6 +131,10 @@ func (s *stream) work(ctx context.Context) {
 				return
 			}
 			start = e.At
+			if err := d.resume(s.heard); err != nil {
+				fail(err)
+				return
+			}
 			if err := d.start(); err != nil {
 				fail(err)
 				return
@@ -153,7 +164,7 @@ func (s *stream) work(ctx context.Context) {
 			if d != nil { // its words would stop where the skip begins
 				open = start
 				d.finish()
-				s.r.release(d)
+				s.release(d)
 				d = nil
 			}
 			skip.Begin(e, open)
@@ -164,6 +175,14 @@ func (s *stream) work(ctx context.Context) {
 	skip.End(s.sentSamples(), s.skipped)
 }
 
+// release keeps what the decoder's normalisation learnt from the
+// stream's utterance, then returns the decoder to the pool.
+func (s *stream) release(d decoder) {
+	heard := d.learnt()
+	s.heard = &heard
+	s.r.release(d)
+}
+
 // endUtterance finishes the open utterance, if any, and sends its words;
 // false when the decoder failed (fail has run).
 func (s *stream) endUtterance(d *decoder, start int, fail func(error)) bool {
@@ -171,7 +190,7 @@ func (s *stream) endUtterance(d *decoder, start int, fail func(error)) bool {
 		return true
 	}
 	words, err := (*d).finish()
-	s.r.release(*d)
+	s.release(*d)
 	*d = nil
 	if err != nil {
 		fail(err)
