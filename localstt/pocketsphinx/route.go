@@ -69,7 +69,8 @@ type idle struct {
 // own previous utterance left it. (Every live utterance from the state
 // as loaded is wrong: a live utterance decoded from the model's initial
 // mean hears narrow-band (pcm8) speech as noise, 25 of 26 words wrong;
-// the mean must adapt over the stream's utterances.)
+// the mean must adapt over the stream's utterances, and a stream's first
+// utterance is heard whole.)
 type decoder interface {
 	resume(n *normalisation) error
 	learnt() normalisation
