@@ -33,57 +33,45 @@ static ps_decoder_t *hs_init(const char *hmm, const char *lm, const char *dict) 
 	return ps;
 }
 
-// hs_fresh is what a decoder knew of the audio when it was loaded: the
-// cepstral mean normalisation's kind and running mean. A decoder learns
-// from what it hears: the live normalisation keeps its mean across
-// utterances, the first live audio turns the model's batch normalisation
-// into live for good, and the front end keeps its noise estimate from
-// one utterance to the next. Restoring this and starting a new stream
-// makes a decoder hear an utterance as a freshly loaded one would.
-typedef struct {
-	cmn_type_t type;
-	int32 nframe, veclen;
-	mfcc_t *mean, *sum;
-} hs_fresh;
+// A decoder learns from what it hears: the cepstral mean normalisation
+// keeps its running mean across utterances, and the first live audio
+// turns the model's batch normalisation into live for good. hs_cmn_size,
+// hs_cmn_get and hs_cmn_set copy that state (kind, frame count, running
+// mean and the sums behind it) out of a decoder and back into one, so
+// that it belongs to whoever owns the audio (a batch job: the state as
+// loaded; a live stream: its own) rather than to the pooled decoder.
+_Static_assert(sizeof(mfcc_t) == 4, "mfcc_t is copied as 32-bit values");
 
-static hs_fresh *hs_snapshot(ps_decoder_t *ps) {
+static int hs_cmn_size(ps_decoder_t *ps) {
 	feat_t *f = ps_get_feat(ps);
-	hs_fresh *s = calloc(1, sizeof *s);
-	if (s == NULL) return NULL;
-	s->type = f->cmn;
+	return f->cmn_struct == NULL ? 0 : f->cmn_struct->veclen;
+}
+
+static void hs_cmn_get(ps_decoder_t *ps, int *kind, int *nframe, mfcc_t *mean, mfcc_t *sum) {
+	feat_t *f = ps_get_feat(ps);
+	*kind = f->cmn;
 	if (f->cmn_struct != NULL) {
 		cmn_t *c = f->cmn_struct;
-		s->veclen = c->veclen;
-		s->nframe = c->nframe;
-		s->mean = malloc(c->veclen * sizeof(mfcc_t));
-		s->sum = malloc(c->veclen * sizeof(mfcc_t));
-		if (s->mean == NULL || s->sum == NULL) {
-			free(s->mean); free(s->sum); free(s);
-			return NULL;
-		}
-		memcpy(s->mean, c->cmn_mean, c->veclen * sizeof(mfcc_t));
-		memcpy(s->sum, c->sum, c->veclen * sizeof(mfcc_t));
+		*nframe = c->nframe;
+		memcpy(mean, c->cmn_mean, c->veclen * sizeof(mfcc_t));
+		memcpy(sum, c->sum, c->veclen * sizeof(mfcc_t));
 	}
-	return s;
 }
 
-static int hs_restore(ps_decoder_t *ps, const hs_fresh *s) {
+// hs_cmn_set also starts a new stream, which forgets the front end's
+// noise estimate: it would otherwise carry what the decoder's previous
+// user said into the next utterance. Each utterance then begins as it
+// would in a freshly loaded decoder, which is how the engine alone hears.
+static int hs_cmn_set(ps_decoder_t *ps, int kind, int nframe, const mfcc_t *mean, const mfcc_t *sum) {
 	feat_t *f = ps_get_feat(ps);
-	f->cmn = s->type;
-	if (f->cmn_struct != NULL && s->mean != NULL) {
+	f->cmn = kind;
+	if (f->cmn_struct != NULL) {
 		cmn_t *c = f->cmn_struct;
-		memcpy(c->cmn_mean, s->mean, s->veclen * sizeof(mfcc_t));
-		memcpy(c->sum, s->sum, s->veclen * sizeof(mfcc_t));
-		c->nframe = s->nframe;
+		memcpy(c->cmn_mean, mean, c->veclen * sizeof(mfcc_t));
+		memcpy(c->sum, sum, c->veclen * sizeof(mfcc_t));
+		c->nframe = nframe;
 	}
 	return ps_start_stream(ps);
-}
-
-static void hs_fresh_free(hs_fresh *s) {
-	if (s == NULL) return;
-	free(s->mean);
-	free(s->sum);
-	free(s);
 }
 
 // hs_process feeds part of an utterance.
@@ -118,7 +106,7 @@ var lifecycle sync.Mutex
 // cDecoder is one loaded recognizer.
 type cDecoder struct {
 	ps    *C.ps_decoder_t
-	fresh *C.hs_fresh // its state as loaded
+	fresh normalisation // as loaded
 }
 
 func newDecoder(modelDir string) (decoder, error) {
@@ -134,20 +122,36 @@ func newDecoder(modelDir string) (decoder, error) {
 	if ps == nil {
 		return nil, errors.New("pocketsphinx: the model did not load")
 	}
-	fresh := C.hs_snapshot(ps)
-	if fresh == nil {
-		lifecycle.Lock()
-		C.hs_free(ps)
-		lifecycle.Unlock()
-		return nil, errors.New("pocketsphinx: out of memory")
-	}
-	return &cDecoder{ps: ps, fresh: fresh}, nil
+	d := &cDecoder{ps: ps}
+	d.fresh = d.learnt()
+	return d, nil
 }
 
-// reset makes the decoder hear the next utterance as it would have when
-// loaded, whatever it heard before.
-func (d *cDecoder) reset() error {
-	if C.hs_restore(d.ps, d.fresh) < 0 {
+func (d *cDecoder) learnt() normalisation {
+	n := int(C.hs_cmn_size(d.ps))
+	l := normalisation{mean: make([]float32, n), sum: make([]float32, n)}
+	var kind, frames C.int
+	var mean, sum *C.mfcc_t
+	if n > 0 {
+		mean, sum = (*C.mfcc_t)(unsafe.Pointer(&l.mean[0])), (*C.mfcc_t)(unsafe.Pointer(&l.sum[0]))
+	}
+	C.hs_cmn_get(d.ps, &kind, &frames, mean, sum)
+	l.kind, l.frames = int32(kind), int32(frames)
+	return l
+}
+
+func (d *cDecoder) resume(n *normalisation) error {
+	if n == nil {
+		n = &d.fresh
+	}
+	if len(n.mean) != int(C.hs_cmn_size(d.ps)) {
+		return errors.New("pocketsphinx: a normalisation from another model")
+	}
+	var mean, sum *C.mfcc_t
+	if len(n.mean) > 0 {
+		mean, sum = (*C.mfcc_t)(unsafe.Pointer(&n.mean[0])), (*C.mfcc_t)(unsafe.Pointer(&n.sum[0]))
+	}
+	if C.hs_cmn_set(d.ps, C.int(n.kind), C.int(n.frames), mean, sum) < 0 {
 		return errors.New("pocketsphinx: could not start a stream")
 	}
 	return nil
@@ -205,8 +209,7 @@ func (d *cDecoder) close() {
 		lifecycle.Lock()
 		C.hs_free(d.ps)
 		lifecycle.Unlock()
-		C.hs_fresh_free(d.fresh)
-		d.ps, d.fresh = nil, nil
+		d.ps = nil
 	}
 }
 

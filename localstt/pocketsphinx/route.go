@@ -59,27 +59,41 @@ type idle struct {
 }
 
 // decoder decodes an utterance (16 kHz mono) into words timed from its
-// start: start, process its audio as it comes, finish. Audio given whole
-// (whole=true) is normalised over the whole utterance, which hears
-// better than the running normalisation a live stream gets. A decoder
-// learns from what it hears (the live normalisation's mean, the noise
-// estimate); reset forgets it. Only batch jobs reset: a live utterance
-// decoded from the model's initial mean hears narrow-band (pcm8) speech
-// as noise (25 of 26 words wrong), so the live path keeps the mean that
-// the utterances before it adapted.
+// start: resume, start, process its audio as it comes, finish. Audio
+// given whole (whole=true) is normalised over the whole utterance, which
+// hears better than the running normalisation a live stream gets. A
+// decoder learns from what it hears (the normalisation's kind and
+// running mean); learnt copies that out and resume puts it back, so that
+// it follows the audio rather than the pooled decoder: a batch job
+// resumes from the state as loaded (nil), a live stream from where its
+// own previous utterance left it. (Every live utterance from the state
+// as loaded is wrong: a live utterance decoded from the model's initial
+// mean hears narrow-band (pcm8) speech as noise, 25 of 26 words wrong;
+// the mean must adapt over the stream's utterances, and a stream's first
+// utterance is heard whole.)
 type decoder interface {
-	reset() error
+	resume(n *normalisation) error
+	learnt() normalisation
 	start() error
 	process(pcm []int16, whole bool) error
 	finish() ([]stt.Word, error)
 	close()
 }
 
+// normalisation is what a decoder's cepstral mean normalisation has
+// learnt: its kind (batch until live audio makes it live), how many
+// frames its running mean stands for, the mean and the sums behind it,
+// as the library holds them.
+type normalisation struct {
+	kind, frames int32
+	mean, sum    []float32
+}
+
 // decodeWhole decodes a whole utterance at once, as a freshly loaded
 // decoder would: the same recording gives the same words whichever pooled
 // decoder hears it and whatever that decoder heard before.
 func decodeWhole(d decoder, pcm []int16) ([]stt.Word, error) {
-	if err := d.reset(); err != nil {
+	if err := d.resume(nil); err != nil {
 		return nil, err
 	}
 	if err := d.start(); err != nil {
