@@ -316,9 +316,23 @@ func (s *session) message(data []byte) {
 	}
 }
 
+// maxSuggestedSegments bounds one suggested_transcript. A custom STT sends
+// a few segments per message, as it hears them; the reference sets no
+// bound, but one 1 MB message of tiny segments is a lot of work for
+// nothing a real recognizer would send.
+const maxSuggestedSegments = 1000
+
 // suggest queues a custom STT's segments, with its provider name on each.
 // Unlike the reference, they are taken even before the first audio frame.
+// A message over the bound is ignored whole (the socket stays open, as
+// for malformed JSON) and logged.
 func (s *session) suggest(m clientMessage) {
+	if len(m.Segments) > maxSuggestedSegments {
+		s.badJSON.Add(1)
+		s.srv.d.Logger.Warn("ignored a suggested_transcript with too many segments", "user", s.user,
+			"segments", len(m.Segments), "max", maxSuggestedSegments)
+		return
+	}
 	segs := suggestedSegments(m)
 	s.mu.Lock()
 	s.suggested = append(s.suggested, segs...)
