@@ -189,7 +189,7 @@ func (s *session) open(ctx context.Context) error {
 		}
 		if s.srv.d.Router == nil || !s.srv.d.Router.Serves(s.p.Language, s.p.Channels) {
 			dec.Close()
-			return &closeErr{code: websocket.ClosePolicyViolation, reason: "The language is not supported, " + s.p.Language}
+			return &closeErr{code: websocket.ClosePolicyViolation, reason: s.unserved()}
 		}
 	}
 	conv, _, err := s.srv.d.Conversations.Resume(ctx, s.recording(time.Time{}))
@@ -521,6 +521,16 @@ func (s *session) follow(sub appliance.Subscription) {
 	}
 }
 
+// unserved is the close reason when no route takes the session: the
+// reference's for a language, or, when the language would be served in
+// mono, what is really wrong.
+func (s *session) unserved() string {
+	if r := s.srv.d.Router; r != nil && s.p.Channels != 1 && r.Serves(s.p.Language, 1) {
+		return fmt.Sprintf("Only mono audio is supported: channels=%d", s.p.Channels)
+	}
+	return "The language is not supported, " + s.p.Language
+}
+
 // fail ends a session that could not open.
 func (s *session) fail(err error) {
 	var ce *closeErr
@@ -531,7 +541,7 @@ func (s *session) fail(err error) {
 	var se *stt.Error
 	if errors.As(err, &se) {
 		if errors.Is(err, stt.ErrNoRoute) {
-			s.stop(websocket.ClosePolicyViolation, "The language is not supported, "+s.p.Language)
+			s.stop(websocket.ClosePolicyViolation, s.unserved())
 			return
 		}
 		s.send(sttFailedStatus(se))
