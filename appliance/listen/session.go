@@ -56,7 +56,9 @@ type session struct {
 	rec     recorder
 
 	audio *frames // nil for a custom-STT session: the app transcribes
-	trq   chan translateJob
+	// releaseStream gives back the user's stream slot (slots.go).
+	releaseStream func()
+	trq           chan translateJob
 	// batch is the route's batch side, for the stretches the stream
 	// skipped while behind; late transcribes them (late.go).
 	batch stt.BatchProvider
@@ -144,6 +146,7 @@ func (s *session) run(ctx context.Context) {
 	quiet := context.WithoutCancel(ctx)
 	if s.audio != nil {
 		s.audio.stream.Close()
+		s.releaseStream()
 		select {
 		case <-s.audio.pumpDone:
 		case <-time.After(s.srv.d.Timing.Drain):
@@ -229,7 +232,7 @@ func (s *session) open(ctx context.Context) error {
 	} else {
 		cfg.Skipped = s.skipped
 	}
-	stream, sel, err := s.srv.d.Router.Open(ctx, cfg)
+	stream, sel, err := s.openRoute(ctx, cfg)
 	if err != nil {
 		dec.Close()
 		if tp != nil {

@@ -173,6 +173,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	profiles := &speaker.Profiles{Store: db, Voices: db, Extractor: voice}
+	household := console.NewHousehold(db, nil)
 	m.listen = listen.New(listen.Deps{
 		Conversations: conversations, History: db, Events: m.events, Router: router,
 		Voices:      households{profiles},
@@ -180,10 +181,10 @@ func (m *Main) Run(ctx context.Context) error {
 		Translator:  liveTranslator(m.Config, extractor, m.Logger),
 		Translation: listen.Translation{To: m.Config.TranslateTo, Event: m.Config.TranslationEvent},
 		Timing:      listen.Timing{AudioGap: m.Config.ListenAudioGap},
-		Logger:      m.Logger,
+		UserStreams: m.Config.ListenUserStreams, Owner: household.Service,
+		Logger: m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
-	household := console.NewHousehold(db, nil)
 	m.api, err = api.New(api.Deps{
 		Listen:         m.listen,
 		Transcriber:    transcribe.New(m.Logger, routes.batch...).WithDiarizer(profiles.Extractor),
