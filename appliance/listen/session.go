@@ -56,9 +56,7 @@ type session struct {
 	rec     recorder
 
 	audio *frames // nil for a custom-STT session: the app transcribes
-	// releaseStream gives back the user's stream slot (slots.go).
-	releaseStream func()
-	trq           chan translateJob
+	trq   chan translateJob
 	// batch is the route's batch side, for the stretches the stream
 	// skipped while behind; late transcribes them (late.go).
 	batch stt.BatchProvider
@@ -146,7 +144,6 @@ func (s *session) run(ctx context.Context) {
 	quiet := context.WithoutCancel(ctx)
 	if s.audio != nil {
 		s.audio.stream.Close()
-		s.releaseStream()
 		select {
 		case <-s.audio.pumpDone:
 		case <-time.After(s.srv.d.Timing.Drain):
@@ -242,6 +239,8 @@ func (s *session) open(ctx context.Context) error {
 	}
 	s.batch = sel.Batch
 	s.audio = newFrames(dec, stream, ring, s.srv.d.Now)
+	// A session that never sends audio gives its slot back too.
+	s.audio.lastAudio.Store(s.now().UnixNano())
 	if tp != nil {
 		s.audio.tape, s.audio.behind = tp, s.behind
 		s.late = newLateQueue(s.transcribeLate, func() { tp.remove(); s.srv.unlinger(s) })
@@ -387,6 +386,13 @@ func (s *session) pump() {
 // gone and closes with 1011. The session never switches routes silently
 // once audio has flowed.
 func (s *session) routeFailed(err error) {
+	var ce *closeErr
+	if errors.As(err, &ce) { // refused a stream slot when audio resumed
+		s.srv.d.Logger.Info("live session refused a speech stream", "user", s.user, "reason", ce.reason)
+		s.flush(context.Background(), true)
+		s.stop(ce.code, ce.reason)
+		return
+	}
 	e := stt.Classify(err, s.provider)
 	s.srv.d.Logger.Warn("speech route failed mid-session", "user", s.user, "provider", s.provider, "err", err)
 	s.flush(context.Background(), true)
@@ -424,8 +430,9 @@ func (s *session) tick(ctx context.Context) {
 				return
 			}
 			if s.audio != nil && s.audio.stalled(t.AudioGap) {
-				// Audio stopped mid-utterance: hear it out now.
-				go s.hearOut(ctx, false)
+				// Audio stopped mid-utterance: hear it out now, and give
+				// the route's slot back until the next frame.
+				go s.idle(ctx)
 			}
 			s.flush(ctx, false)
 			s.checkSilence(ctx)

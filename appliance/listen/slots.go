@@ -70,17 +70,32 @@ func (t *streamSlots) isOwner(ctx context.Context, user string) bool {
 }
 
 // openRoute holds one of the user's stream slots and opens the speech
-// route on it; the session gives the slot back when it closes the stream.
+// route on it, as a slotStream: the slot is given back while the
+// session's audio has stopped, and taken again on its next frame.
 func (s *session) openRoute(ctx context.Context, cfg stt.Config) (stt.Stream, stt.Selection, error) {
-	release, err := s.srv.slots.take(ctx, s.user)
-	if err != nil {
-		return nil, stt.Selection{}, err
+	var ss *slotStream
+	if to := cfg.Skipped; to != nil {
+		cfg.Skipped = func(k stt.Skip) { ss.skipped(to)(k) }
 	}
-	stream, sel, err := s.srv.d.Router.Open(ctx, cfg)
+	open := func(ctx context.Context) (stt.Stream, stt.Selection, func(), error) {
+		release, err := s.srv.slots.take(ctx, s.user)
+		if err != nil {
+			return nil, stt.Selection{}, nil, err
+		}
+		stream, sel, err := s.srv.d.Router.Open(ctx, cfg)
+		if err != nil {
+			release()
+			return nil, sel, nil, err
+		}
+		return stream, sel, release, nil
+	}
+	first, sel, release, err := open(ctx)
 	if err != nil {
-		release()
 		return nil, sel, err
 	}
-	s.releaseStream = release
-	return stream, sel, nil
+	ss = newSlotStream(first, release, func() (stt.Stream, func(), error) {
+		stream, _, release, err := open(context.Background())
+		return stream, release, err
+	})
+	return ss, sel, nil
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // TestListenSaysWhatIsNotServed: the routes out of the box serve mono
@@ -39,7 +41,8 @@ func TestListenStreamsPerUser(t *testing.T) {
 	t.Parallel()
 	needPocketSphinx(t)
 	data := t.TempDir()
-	srv := startServe(t, data, "HEARTH_LISTEN_USER_STREAMS=2")
+	// A minute's audio gap: these silent sessions keep their streams.
+	srv := startServe(t, data, "HEARTH_LISTEN_USER_STREAMS=2", "HEARTH_LISTEN_AUDIO_GAP=1m")
 	owner := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
 	member := mustCLI(t, "users", "add", "--data", data, "--name", "Bob")
 	setPassword(t, data, owner, "correct horse battery")
@@ -85,4 +88,80 @@ func TestListenStreamsPerUser(t *testing.T) {
 	if again == nil || again["provider"] != "pocketsphinx" {
 		t.Fatalf("no member session after one ended: %v", again)
 	}
+}
+
+// TestListenQuietSessionsGiveTheirStreamBack: one stream per user. A
+// session that sends no audio gives its stream back, so the same user's
+// next session opens; while that one streams, the quiet one's speech is
+// refused with the reason; another user still gets a stream; and once the
+// second session has been quiet for a while, it speaks again and is heard.
+func TestListenQuietSessionsGiveTheirStreamBack(t *testing.T) {
+	t.Parallel()
+	needPocketSphinx(t)
+	data := t.TempDir()
+	const gap = time.Second
+	srv := startServe(t, data, "HEARTH_LISTEN_USER_STREAMS=1", "HEARTH_LISTEN_AUDIO_GAP="+gap.String())
+	bob := mustCLI(t, "users", "add", "--data", data, "--name", "Bob")
+	carol := mustCLI(t, "users", "add", "--data", data, "--name", "Carol")
+	bobTok, carolTok := ownerToken(t, data, bob), ownerToken(t, data, carol)
+	open := func(uid, token string) (*wsClient, map[string]any) {
+		c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), token)
+		m := c.until(10*time.Second, "ready or close", func(m wsMsg) bool { return event(m, "service_status") != nil || m.closeCode != 0 })
+		return c, event(m, "service_status")
+	}
+	speech := encodeFrames(t, "pcm16", speechWAV(t, heardPhrase))
+	heard := func(c *wsClient, who string) {
+		t.Helper()
+		go c.stream(speech, 4)
+		segs := segmentsOf(c.until(30*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil }))
+		if segs[0]["text"] != liveHeardPhrase {
+			t.Fatalf("%s heard %v", who, segs)
+		}
+	}
+
+	quiet, ready := open(bob, bobTok)
+	if ready == nil {
+		t.Fatal("Bob's first session refused")
+	}
+	// Bob's second session opens once the first, quiet, gave its stream back.
+	var second *wsClient
+	for deadline := time.Now().Add(15 * time.Second); second == nil && time.Now().Before(deadline); {
+		if c, ready := open(bob, bobTok); ready != nil {
+			second = c
+		}
+	}
+	if second == nil {
+		t.Fatal("the quiet session never gave its stream back")
+	}
+	// The second streams silence (audio all the same): it keeps its stream.
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		silence := make([]byte, 640)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				second.conn.WriteMessage(websocket.BinaryMessage, silence)
+			}
+		}
+	}()
+	go quiet.stream(speech, 4)
+	m := quiet.until(30*time.Second, "close", func(m wsMsg) bool { return m.closeCode != 0 })
+	if m.closeCode != 1008 || m.closeText != "Too many live sessions: this account already streams speech in 1, the limit per user" {
+		t.Fatalf("the quiet session's speech while Bob's other streams: close %d %q", m.closeCode, m.closeText)
+	}
+	// Carol is not held back by Bob's cap.
+	c, ready := open(carol, carolTok)
+	if ready == nil {
+		t.Fatal("Carol's session refused")
+	}
+	heard(c, "Carol")
+	// The second goes quiet, gives its stream back, and is heard when it
+	// speaks again.
+	close(stop)
+	<-stopped
+	time.Sleep(3 * gap)
+	heard(second, "Bob's second session after a quiet spell")
 }
