@@ -67,6 +67,14 @@ func ParseCustomSTTParams(q url.Values) (CustomSTTParams, error) {
 // counts among the live sessions: the owner sees it, and a shutdown
 // hears it out and closes it like the others.
 func (s *Server) ServeCustomSTT(w http.ResponseWriter, r *http.Request, user string, p CustomSTTParams) {
+	// The user's stream cap counts this connection too, for as long as it
+	// lasts (its client ends it after each recording).
+	release, err := s.slots.take(r.Context(), user)
+	if ce := (*closeErr)(nil); errors.As(err, &ce) {
+		s.Refuse(w, r, ce.code, ce.reason)
+		return
+	}
+	defer release()
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return

@@ -1,11 +1,14 @@
 package listen_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/listen"
@@ -67,5 +70,29 @@ func TestSuggestedTranscriptIsBounded(t *testing.T) {
 	segs := c.segments(5 * time.Second)
 	if len(segs) != 1 || !strings.HasPrefix(segs[0].Text, "w0 w1 w2") || !strings.HasSuffix(segs[0].Text, "w998 w999") {
 		t.Fatalf("a 1,000-segment message became %d segments", len(segs))
+	}
+}
+
+// TestCustomSTTCountsAgainstTheUsersStreams: the custom-STT service opens
+// the same routes, so the per-user cap holds there too.
+func TestCustomSTTCountsAgainstTheUsersStreams(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, fast, noScript, func(d *listen.Deps) { d.UserStreams = 1 })
+	url := "ws" + strings.TrimPrefix(e.http.URL, "http") + "/custom-stt?codec=pcm16"
+	first, _, err := websocket.DefaultDialer.Dial(url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	second, _, err := websocket.DefaultDialer.Dial(url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	second.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_, _, err = second.ReadMessage()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.ClosePolicyViolation || !strings.HasPrefix(ce.Text, "Too many live sessions") {
+		t.Fatalf("the second connection: %v", err)
 	}
 }
