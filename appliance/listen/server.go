@@ -78,12 +78,16 @@ type Deps struct {
 	// is_user to the route and the owner's assignments.
 	Voices Voices
 	// UserStreams caps the speech-route streams one user's sessions hold
-	// at once (0: no cap); Owner's sessions are never refused.
-	UserStreams int
-	Owner       Owner
-	Timing      Timing
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// at once (0: no cap); StreamsRoute runs Streams streams at most (0:
+	// no bound), of which the others leave one to the owner; Owner's
+	// sessions are never refused.
+	UserStreams  int
+	StreamsRoute string
+	Streams      int
+	Owner        Owner
+	Timing       Timing
+	Logger       *slog.Logger
+	Now          func() time.Time
 }
 
 // Server runs sessions.
@@ -163,7 +167,7 @@ func New(d Deps) *Server {
 	if d.Timing.Drain <= 0 {
 		d.Timing.Drain = DefaultTiming.Drain
 	}
-	return &Server{d: d, live: map[liveConn]struct{}{}, slots: &streamSlots{cap: d.UserStreams, owner: d.Owner, held: map[string]int{}},
+	return &Server{d: d, live: map[liveConn]struct{}{}, slots: &streamSlots{cap: d.UserStreams, route: d.StreamsRoute, total: d.Streams, owner: d.Owner, held: map[string]int{}},
 		upgrader: websocket.Upgrader{
 			ReadBufferSize: 4096, WriteBufferSize: 4096,
 			// Wearables and phone apps are not browsers and send no Origin;

@@ -165,3 +165,46 @@ func TestListenQuietSessionsGiveTheirStreamBack(t *testing.T) {
 	time.Sleep(3 * gap)
 	heard(second, "Bob's second session after a quiet spell")
 }
+
+// TestListenKeepsAStreamForTheOwner: with no cap per user, the member's
+// sessions take every PocketSphinx stream but one; the next is refused,
+// and the owner's session still opens and is heard.
+func TestListenKeepsAStreamForTheOwner(t *testing.T) {
+	t.Parallel()
+	needPocketSphinx(t)
+	data := t.TempDir()
+	srv := startServe(t, data, "HEARTH_LISTEN_USER_STREAMS=0", "HEARTH_LISTEN_AUDIO_GAP=1m")
+	owner := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	member := mustCLI(t, "users", "add", "--data", data, "--name", "Bob")
+	setPassword(t, data, owner, "correct horse battery")
+	memberTok := ownerToken(t, data, member)
+	held := 0
+	for ; ; held++ {
+		if held > 64 {
+			t.Fatal("the member's sessions were never refused")
+		}
+		c := dialListen(t, srv.base, appQuery(member, "pcm16", 120, ""), memberTok)
+		m := c.until(10*time.Second, "ready or close", func(m wsMsg) bool { return event(m, "service_status") != nil || m.closeCode != 0 })
+		if event(m, "service_status") != nil {
+			continue
+		}
+		if m.closeCode != 1008 || m.closeText != "Every speech stream is in use (the last is kept for the owner): try again later" {
+			t.Fatalf("after %d member sessions: close %d %q", held, m.closeCode, m.closeText)
+		}
+		break
+	}
+	t.Logf("the member held %d streams", held)
+	if held == 0 {
+		t.Fatal("the member got no stream at all")
+	}
+	c := dialListen(t, srv.base, appQuery(owner, "pcm16", 120, ""), ownerToken(t, data, owner))
+	ready := event(c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil || m.closeCode != 0 }), "service_status")
+	if ready == nil || ready["provider"] != "pocketsphinx" {
+		t.Fatalf("the owner's session: %v", ready)
+	}
+	go c.stream(encodeFrames(t, "pcm16", speechWAV(t, heardPhrase)), 4)
+	segs := segmentsOf(c.until(30*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil }))
+	if segs[0]["text"] != liveHeardPhrase {
+		t.Fatalf("the owner heard %v", segs)
+	}
+}
