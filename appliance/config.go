@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +60,10 @@ type Config struct {
 	// this long ends the utterance in progress (a released button, a lost
 	// Bluetooth link), so its words are heard without waiting for a pause.
 	ListenAudioGap time.Duration
+	// ListenUserStreams caps the speech-route streams one user's live
+	// sessions hold at once (0: no cap), so that one account cannot take
+	// every stream the box runs; the owner's sessions are never refused.
+	ListenUserStreams int
 	// SilenceTimeout ends a live recording after this long without new
 	// speech; it is then processed into a conversation.
 	SilenceTimeout time.Duration
@@ -276,6 +281,9 @@ func DefaultConfig() Config {
 		MDNS:             true,
 		PlainHTTP:        "lan",
 		FirebaseCertsURL: DefaultFirebaseCertsURL,
+
+		// Half the streams the PocketSphinx route runs (4 per core).
+		ListenUserStreams: max(1, 2*runtime.NumCPU()),
 	}
 }
 
@@ -335,6 +343,9 @@ func (c Config) Validate() error {
 	}
 	if c.VoiceBudget < 0 {
 		errs = append(errs, fmt.Errorf("voice budget %v is negative", c.VoiceBudget))
+	}
+	if c.ListenUserStreams < 0 {
+		errs = append(errs, fmt.Errorf("listen user streams %d is negative", c.ListenUserStreams))
 	}
 	if c.ListenAudioGap < 200*time.Millisecond || c.ListenAudioGap > time.Minute {
 		errs = append(errs, fmt.Errorf("listen audio gap %v is outside 200ms to 1m", c.ListenAudioGap))

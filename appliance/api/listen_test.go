@@ -178,7 +178,7 @@ func TestLiveSocketRefusals(t *testing.T) {
 	if err := e.db.RevokeKey(context.Background(), e.ada, keyID(revoked), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	const noCred, invalid, unbound = "Auth error: an ID token or a device key is required", "Invalid token",
+	const noCred, invalid, unbound = "Auth error: an ID token (hearth token) or a device key (hearth keys create --kind stt) is required", "Invalid token",
 		"Invalid token: Firebase account not bound (hearth users bind-firebase)"
 
 	for _, tc := range []struct {

@@ -17,7 +17,7 @@ import (
 // closes with one of these: 1008, or 4001 for an expired token (the Omi
 // app then refreshes its token and reconnects).
 const (
-	reasonNoCredential = "Auth error: an ID token or a device key is required"
+	reasonNoCredential = "Auth error: an ID token (hearth token) or a device key (hearth keys create --kind stt) is required"
 	reasonInvalidToken = "Invalid token"
 	reasonUnbound      = "Invalid token: Firebase account not bound (hearth users bind-firebase)"
 	reasonExpired      = "Token expired"

@@ -67,11 +67,19 @@ func ParseCustomSTTParams(q url.Values) (CustomSTTParams, error) {
 // counts among the live sessions: the owner sees it, and a shutdown
 // hears it out and closes it like the others.
 func (s *Server) ServeCustomSTT(w http.ResponseWriter, r *http.Request, user string, p CustomSTTParams) {
+	// The user's stream cap counts this connection too, for as long as it
+	// lasts (its client ends it after each recording).
+	sl, err := s.slots.take(r.Context(), user)
+	if ce := (*closeErr)(nil); errors.As(err, &ce) {
+		s.Refuse(w, r, ce.code, ce.reason)
+		return
+	}
+	defer sl.release()
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return
 	}
-	c := &customSTT{srv: s, conn: conn, user: user, p: p, opened: s.d.Now(), done: make(chan struct{})}
+	c := &customSTT{srv: s, conn: conn, user: user, p: p, slot: sl, opened: s.d.Now(), done: make(chan struct{})}
 	s.track(c, func() { c.run(r.Context()) })
 }
 
@@ -79,6 +87,7 @@ type customSTT struct {
 	srv    *Server
 	conn   *websocket.Conn
 	user   string
+	slot   *slot
 	p      CustomSTTParams
 	opened time.Time
 	audio  *frames
@@ -126,6 +135,11 @@ func (c *customSTT) run(ctx context.Context) {
 	if err != nil {
 		e := stt.Classify(err, "")
 		c.close(websocket.CloseInternalServerErr, "stt_failed: "+string(e.Outcome))
+		return
+	}
+	if err := c.slot.place(sel.Provider); err != nil {
+		discard(stream)
+		c.close(err.(*closeErr).code, err.(*closeErr).reason)
 		return
 	}
 	c.audio, c.name = newFrames(dec, stream, nil, c.srv.d.Now), sel.Provider

@@ -143,7 +143,9 @@ func (f *frames) drain(ctx context.Context) error {
 	case <-f.barrier:
 	default:
 	}
-	if err := d.Drain(); err != nil {
+	if err := d.Drain(); errors.Is(err, errIdle) {
+		return nil
+	} else if err != nil {
 		return err
 	}
 	select {

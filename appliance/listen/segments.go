@@ -3,6 +3,8 @@ package listen
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -56,7 +58,7 @@ func canMerge(a, b appliance.TranscriptSegment) bool {
 		return false
 	}
 	same := a.SpeakerID == b.SpeakerID || (a.IsUser && b.IsUser)
-	if same && (len([]rune(a.Text)) < shortChars || !endsSentence(a.Text)) {
+	if same && (shorter(a.Text, shortChars) || !endsSentence(a.Text)) {
 		return true
 	}
 	return !endsSentence(a.Text) && startsLower(b.Text) && same
@@ -69,13 +71,25 @@ func provider(s appliance.TranscriptSegment) string {
 	return *s.STTProvider
 }
 
-func endsSentence(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return false
+// shorter says whether s has fewer than n runes, counting no further than
+// n: a merged segment can be long, and merging asks once per segment.
+func shorter(s string, n int) bool {
+	if len(s) < n {
+		return true
 	}
-	r := []rune(s)
-	return strings.ContainsRune(".?!。？！؟।", r[len(r)-1])
+	for range s {
+		if n--; n <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// endsSentence looks only at the last rune, for the same reason.
+func endsSentence(s string) bool {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	r, size := utf8.DecodeLastRuneInString(s)
+	return size > 0 && strings.ContainsRune(".?!。？！؟।", r)
 }
 
 func startsLower(s string) bool {
@@ -85,8 +99,19 @@ func startsLower(s string) bool {
 	return false
 }
 
-func join(a, b appliance.TranscriptSegment) appliance.TranscriptSegment {
-	a.Text = cleanText(a.Text + " " + b.Text)
+// join appends b to a. Both texts are clean, so only the seam can need
+// cleaning: no space before a leading , . ? ! of b. The text grows in
+// text, so that folding many segments into one costs their length once,
+// not once per segment.
+func join(a, b appliance.TranscriptSegment, text *strings.Builder) appliance.TranscriptSegment {
+	if text.Len() == 0 {
+		text.WriteString(a.Text)
+	}
+	if !strings.ContainsAny(b.Text[:1], ",.?!") {
+		text.WriteByte(' ')
+	}
+	text.WriteString(b.Text)
+	a.Text = text.String()
 	a.End = max(a.End, b.End)
 	if b.PersonID != nil {
 		a.PersonID = b.PersonID
@@ -109,17 +134,19 @@ func cleanText(s string) string {
 // segments have no id yet.
 func merge(tail *appliance.TranscriptSegment, fresh []appliance.TranscriptSegment) []appliance.TranscriptSegment {
 	var out []appliance.TranscriptSegment
+	var text strings.Builder // the last of out's text, while it grows
 	for _, s := range fresh {
 		s.Text = cleanText(s.Text)
 		if s.Text == "" {
 			continue
 		}
 		if n := len(out); n > 0 && canMerge(out[n-1], s) {
-			out[n-1] = join(out[n-1], s)
+			out[n-1] = join(out[n-1], s, &text)
 			continue
 		}
+		text = strings.Builder{}
 		if len(out) == 0 && tail != nil && canMerge(*tail, s) {
-			out = append(out, join(*tail, s))
+			out = append(out, join(*tail, s, &text))
 			continue
 		}
 		out = append(out, s)

@@ -77,9 +77,17 @@ type Deps struct {
 	// Voices identifies the owner by their speech profile; nil leaves
 	// is_user to the route and the owner's assignments.
 	Voices Voices
-	Timing Timing
-	Logger *slog.Logger
-	Now    func() time.Time
+	// UserStreams caps the speech-route streams one user's sessions hold
+	// at once (0: no cap); StreamsRoute runs Streams streams at most (0:
+	// no bound), of which the others leave one to the owner; Owner's
+	// sessions are never refused.
+	UserStreams  int
+	StreamsRoute string
+	Streams      int
+	Owner        Owner
+	Timing       Timing
+	Logger       *slog.Logger
+	Now          func() time.Time
 }
 
 // Server runs sessions.
@@ -92,6 +100,7 @@ type Server struct {
 	// lingering are ended sessions still transcribing audio their route
 	// skipped (late.go): their recording waits for it as for a live one.
 	lingering map[*session]struct{}
+	slots     *streamSlots
 }
 
 // liveConn is a running connection: a /v4/listen session or a custom-STT
@@ -158,7 +167,7 @@ func New(d Deps) *Server {
 	if d.Timing.Drain <= 0 {
 		d.Timing.Drain = DefaultTiming.Drain
 	}
-	return &Server{d: d, live: map[liveConn]struct{}{},
+	return &Server{d: d, live: map[liveConn]struct{}{}, slots: &streamSlots{cap: d.UserStreams, route: d.StreamsRoute, total: d.Streams, owner: d.Owner, held: map[string]int{}},
 		upgrader: websocket.Upgrader{
 			ReadBufferSize: 4096, WriteBufferSize: 4096,
 			// Wearables and phone apps are not browsers and send no Origin;

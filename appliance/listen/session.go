@@ -189,7 +189,7 @@ func (s *session) open(ctx context.Context) error {
 		}
 		if s.srv.d.Router == nil || !s.srv.d.Router.Serves(s.p.Language, s.p.Channels) {
 			dec.Close()
-			return &closeErr{code: websocket.ClosePolicyViolation, reason: "The language is not supported, " + s.p.Language}
+			return &closeErr{code: websocket.ClosePolicyViolation, reason: s.unserved()}
 		}
 	}
 	conv, _, err := s.srv.d.Conversations.Resume(ctx, s.recording(time.Time{}))
@@ -229,7 +229,7 @@ func (s *session) open(ctx context.Context) error {
 	} else {
 		cfg.Skipped = s.skipped
 	}
-	stream, sel, err := s.srv.d.Router.Open(ctx, cfg)
+	stream, sel, err := s.openRoute(ctx, cfg)
 	if err != nil {
 		dec.Close()
 		if tp != nil {
@@ -239,6 +239,8 @@ func (s *session) open(ctx context.Context) error {
 	}
 	s.batch = sel.Batch
 	s.audio = newFrames(dec, stream, ring, s.srv.d.Now)
+	// A session that never sends audio gives its slot back too.
+	s.audio.lastAudio.Store(s.now().UnixNano())
 	if tp != nil {
 		s.audio.tape, s.audio.behind = tp, s.behind
 		s.late = newLateQueue(s.transcribeLate, func() { tp.remove(); s.srv.unlinger(s) })
@@ -316,9 +318,23 @@ func (s *session) message(data []byte) {
 	}
 }
 
+// maxSuggestedSegments bounds one suggested_transcript. A custom STT sends
+// a few segments per message, as it hears them; the reference sets no
+// bound, but one 1 MB message of tiny segments is a lot of work for
+// nothing a real recognizer would send.
+const maxSuggestedSegments = 1000
+
 // suggest queues a custom STT's segments, with its provider name on each.
 // Unlike the reference, they are taken even before the first audio frame.
+// A message over the bound is ignored whole (the socket stays open, as
+// for malformed JSON) and logged.
 func (s *session) suggest(m clientMessage) {
+	if len(m.Segments) > maxSuggestedSegments {
+		s.badJSON.Add(1)
+		s.srv.d.Logger.Warn("ignored a suggested_transcript with too many segments", "user", s.user,
+			"segments", len(m.Segments), "max", maxSuggestedSegments)
+		return
+	}
 	segs := suggestedSegments(m)
 	s.mu.Lock()
 	s.suggested = append(s.suggested, segs...)
@@ -370,6 +386,13 @@ func (s *session) pump() {
 // gone and closes with 1011. The session never switches routes silently
 // once audio has flowed.
 func (s *session) routeFailed(err error) {
+	var ce *closeErr
+	if errors.As(err, &ce) { // refused a stream slot when audio resumed
+		s.srv.d.Logger.Info("live session refused a speech stream", "user", s.user, "reason", ce.reason)
+		s.flush(context.Background(), true)
+		s.stop(ce.code, ce.reason)
+		return
+	}
 	e := stt.Classify(err, s.provider)
 	s.srv.d.Logger.Warn("speech route failed mid-session", "user", s.user, "provider", s.provider, "err", err)
 	s.flush(context.Background(), true)
@@ -407,8 +430,9 @@ func (s *session) tick(ctx context.Context) {
 				return
 			}
 			if s.audio != nil && s.audio.stalled(t.AudioGap) {
-				// Audio stopped mid-utterance: hear it out now.
-				go s.hearOut(ctx, false)
+				// Audio stopped mid-utterance: hear it out now, and give
+				// the route's slot back until the next frame.
+				go s.idle(ctx)
 			}
 			s.flush(ctx, false)
 			s.checkSilence(ctx)
@@ -507,6 +531,16 @@ func (s *session) follow(sub appliance.Subscription) {
 	}
 }
 
+// unserved is the close reason when no route takes the session: the
+// reference's for a language, or, when the language would be served in
+// mono, what is really wrong.
+func (s *session) unserved() string {
+	if r := s.srv.d.Router; r != nil && s.p.Channels != 1 && r.Serves(s.p.Language, 1) {
+		return fmt.Sprintf("Only mono audio is supported: channels=%d", s.p.Channels)
+	}
+	return "The language is not supported, " + s.p.Language
+}
+
 // fail ends a session that could not open.
 func (s *session) fail(err error) {
 	var ce *closeErr
@@ -517,7 +551,7 @@ func (s *session) fail(err error) {
 	var se *stt.Error
 	if errors.As(err, &se) {
 		if errors.Is(err, stt.ErrNoRoute) {
-			s.stop(websocket.ClosePolicyViolation, "The language is not supported, "+s.p.Language)
+			s.stop(websocket.ClosePolicyViolation, s.unserved())
 			return
 		}
 		s.send(sttFailedStatus(se))

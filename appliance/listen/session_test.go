@@ -29,7 +29,7 @@ import (
 // env is the socket in process (so the race detector sees the session),
 // on a real store, the real lifecycle and pipeline, and the scripted route.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	db     *store.DB
 	srv    *listen.Server
 	http   *httptest.Server
@@ -38,7 +38,7 @@ type env struct {
 	conv   *conversation.Service
 }
 
-func newEnv(t *testing.T, timing listen.Timing, script scripted.Script, opts ...func(*listen.Deps)) *env {
+func newEnv(t testing.TB, timing listen.Timing, script scripted.Script, opts ...func(*listen.Deps)) *env {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, t.TempDir())
@@ -88,7 +88,7 @@ func newEnv(t *testing.T, timing listen.Timing, script scripted.Script, opts ...
 }
 
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	conn *websocket.Conn
 	msgs chan string
 	code chan int

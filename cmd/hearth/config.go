@@ -97,6 +97,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.DurationVar(&cfg.STTMaxDuration, "stt-max-duration", cfg.STTMaxDuration, "longest recording /v1/stt/transcribe and voice messages take (413 beyond)")
 	fs.DurationVar(&cfg.VoiceBudget, "voice-budget", cfg.VoiceBudget, "each user's voice-message audio per rolling 24 h (429 beyond); 0 is unlimited")
 	fs.DurationVar(&cfg.SilenceTimeout, "silence-timeout", cfg.SilenceTimeout, "end a live recording after this long without speech")
+	fs.IntVar(&cfg.ListenUserStreams, "listen-user-streams", cfg.ListenUserStreams, "speech streams one user's live sessions may hold at once (0: no cap); past it a session closes 1008, except the owner's")
 	fs.DurationVar(&cfg.ListenAudioGap, "listen-audio-gap", cfg.ListenAudioGap, "when a live session's audio stops arriving for this long, end the utterance in progress and send its words (a released button, a lost Bluetooth link)")
 	fs.StringVar(&cfg.LLMBaseURL, "llm-base-url", cfg.LLMBaseURL, "OpenAI-compatible chat server for structure and memories, e.g. http://127.0.0.1:11434/v1 (default: built-in, offline)")
 	fs.StringVar(&cfg.LLMModel, "llm-model", cfg.LLMModel, "model name on the LLM server")

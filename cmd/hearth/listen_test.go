@@ -337,7 +337,7 @@ func TestListenRefusals(t *testing.T) {
 		code              int
 		reason            string
 	}{
-		{"a uid alone", appQuery(uid, "opus_fs320", 120, ""), "", 1008, "Auth error: an ID token or a device key is required"},
+		{"a uid alone", appQuery(uid, "opus_fs320", 120, ""), "", 1008, "Auth error: an ID token (hearth token) or a device key (hearth keys create --kind stt) is required"},
 		{"Bearer and nothing", appQuery(uid, "opus_fs320", 120, ""), "Bearer ", 1008, invalid},
 		{"Basic", appQuery(uid, "opus_fs320", 120, ""), "Basic eDp5", 1008, invalid},
 		{"garbage token", appQuery(uid, "opus_fs320", 120, ""), "Bearer not-a-token", 1008, invalid},

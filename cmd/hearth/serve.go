@@ -173,6 +173,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	profiles := &speaker.Profiles{Store: db, Voices: db, Extractor: voice}
+	household := console.NewHousehold(db, nil)
+	boundedRoute, routeStreams := boundedRoute(routes.streaming)
 	m.listen = listen.New(listen.Deps{
 		Conversations: conversations, History: db, Events: m.events, Router: router,
 		Voices:      households{profiles},
@@ -180,10 +182,11 @@ func (m *Main) Run(ctx context.Context) error {
 		Translator:  liveTranslator(m.Config, extractor, m.Logger),
 		Translation: listen.Translation{To: m.Config.TranslateTo, Event: m.Config.TranslationEvent},
 		Timing:      listen.Timing{AudioGap: m.Config.ListenAudioGap},
-		Logger:      m.Logger,
+		UserStreams: m.Config.ListenUserStreams, Owner: household.Service,
+		StreamsRoute: boundedRoute, Streams: routeStreams,
+		Logger: m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
-	household := console.NewHousehold(db, nil)
 	m.api, err = api.New(api.Deps{
 		Listen:         m.listen,
 		Transcriber:    transcribe.New(m.Logger, routes.batch...).WithDiarizer(profiles.Extractor),
@@ -418,4 +421,15 @@ func newLogger(cfg appliance.Config, w io.Writer) (*slog.Logger, error) {
 		return slog.New(slog.NewTextHandler(w, opts)), nil
 	}
 	return slog.New(slog.NewJSONHandler(w, opts)), nil
+}
+
+// boundedRoute is the first speech route that says how many live streams
+// it runs, and that number (PocketSphinx, the route out of the box, does).
+func boundedRoute(routes []stt.StreamingProvider) (string, int) {
+	for _, r := range routes {
+		if b, ok := r.(interface{ MaxStreams() int }); ok {
+			return r.Name(), b.MaxStreams()
+		}
+	}
+	return "", 0
 }

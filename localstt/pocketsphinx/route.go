@@ -272,6 +272,10 @@ func (r *Route) Supports(language string, channels int) bool {
 	return channels <= 1 && (l == "en" || strings.HasPrefix(l, "en-"))
 }
 
+// MaxStreams is how many live streams the route runs at once: the
+// sessions' stream accounting keeps one of them for the owner.
+func (r *Route) MaxStreams() int { return r.cfg.MaxStreams }
+
 // Close frees the decoders.
 func (r *Route) Close() {
 	// Under mu: warm checks stop under it before it starts a load, so no
