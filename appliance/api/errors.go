@@ -81,9 +81,6 @@ func (s *Server) logInternal(c echo.Context, err error) {
 
 // Error constructors used by handlers; messages follow the reference's wording.
 func errNotFound(msg string) error { return appliance.Errorf(appliance.ENOTFOUND, "%s", msg) }
-func errLocked(what string) error {
-	return appliance.LockedError(what)
-}
 func errBadRequest(msg string) error { return appliance.Errorf(appliance.EINVALID, "%s", msg) }
 
 func errUnprocessable(typ, msg string, loc ...any) error {
