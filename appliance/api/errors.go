@@ -80,7 +80,7 @@ func (s *Server) logInternal(c echo.Context, err error) {
 }
 
 // Error constructors used by handlers; messages follow the reference's wording.
-func errNotFound(msg string) error { return appliance.Errorf(appliance.ENOTFOUND, "%s", msg) }
+func errNotFound(msg string) error   { return appliance.Errorf(appliance.ENOTFOUND, "%s", msg) }
 func errBadRequest(msg string) error { return appliance.Errorf(appliance.EINVALID, "%s", msg) }
 
 func errUnprocessable(typ, msg string, loc ...any) error {
