@@ -110,6 +110,11 @@ func (d *aacDecoder) Decode(dst []int16, frame []byte) ([]int16, error) {
 		return dst, nil // the decoder is priming
 	}
 	if d.rs == nil || int(rate) != d.rate {
+		// A corrupt frame can claim any rate, 0 among them, and a
+		// resampler from 0 Hz never advances: the session hung on it.
+		if int(rate) < 4000 || int(rate) > 192000 {
+			return dst, fmt.Errorf("aac: frame claims a sample rate of %d", int(rate))
+		}
 		d.rate = int(rate)
 		d.rs = NewResampler(d.rate, Rate)
 	}
