@@ -2,6 +2,7 @@ package audio_test
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"math"
 	"os"
@@ -245,6 +246,10 @@ func FuzzDecode(f *testing.F) {
 	f.Add("pcm16", []byte{1, 2, 3})
 	f.Add("lc3_fs1030", make([]byte, 30))
 	f.Add("aac", []byte{0xff, 0xf1, 0x60, 0x40, 0x30, 0x1f, 0xfc})
+	// Noise behind an ADTS header that decodes with a claimed sample rate
+	// of 0 (a resampler from 0 Hz never advanced: the decoder hung).
+	rate0, _ := hex.DecodeString("fff15080191ffcc1f2ba041ae538a3d7ac916fc0b247994a848b183d5b36205ed7bc3673b3951c88df70fa206d40b4bc233982c37dae88c0d35dc341e723339a0d5ba21912e5ce8227a629e3380f65c851ef51ea56dff16e55bbac5f9407a2e3a0fe2b9d7842fd4201592fe954a5eb87802a5bee8d1e92fc371e9ec2623ffb227d6531c05034ea2479e32d3e54e48d0dc547befa454892610e27c1c11b3055c23d388d2cc2a9cb6e2ddb56b46d4cb6b6dd59978a1858511dc5597ed660b99fa2fec4733f1b24e3f8")
+	f.Add("aac", rate0)
 	f.Fuzz(func(t *testing.T, codec string, frame []byte) {
 		d, err := audio.NewDecoder(audio.Format{Codec: codec, SampleRate: 16000})
 		if err != nil {
