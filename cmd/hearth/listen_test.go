@@ -219,11 +219,15 @@ func dialListenWith(t *testing.T, base, query string, h http.Header) *wsClient {
 func (c *wsClient) until(d time.Duration, what string, ok func(wsMsg) bool) wsMsg {
 	c.t.Helper()
 	deadline := time.After(d)
+	var closed wsMsg // the close frame, when one came, for the failure's message
 	for {
 		select {
 		case m, open := <-c.msgs:
 			if !open {
-				c.t.Fatalf("socket closed while waiting for %s", what)
+				c.t.Fatalf("socket closed (%d %q) while waiting for %s", closed.closeCode, closed.closeText, what)
+			}
+			if m.closeCode != 0 {
+				closed = m
 			}
 			if ok(m) {
 				return m

@@ -61,7 +61,10 @@ func TestWithoutAWhisperModelTheAnswerSaysSo(t *testing.T) {
 // PocketSphinx's words; the verdict is logged once, later sessions open on
 // PocketSphinx at once, and whisper.cpp's own log stays in the JSON log.
 func TestAWhisperModelThatHearsNothingIsPassedOver(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the hand-over replays the session's audio to the next
+	// route while it goes on, and beside this package's other speech tests
+	// on two cores its socket was once closed before the last words came
+	// (the close's code is now in until's failure message).
 	needWhisperRoute(t)
 	needPocketSphinx(t)
 	data := t.TempDir()
