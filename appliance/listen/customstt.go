@@ -157,7 +157,7 @@ func (c *customSTT) run(ctx context.Context) {
 	}
 	c.deadlineMu.Unlock()
 	// Hear out what the route holds before the reply and the close.
-	c.audio.stream.Close()
+	c.audio.close()
 	select {
 	case <-c.audio.pumpDone:
 	case <-time.After(c.srv.d.Timing.Drain):

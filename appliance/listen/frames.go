@@ -32,6 +32,7 @@ type frames struct {
 	lastAudio atomic.Int64 // unix nanoseconds of the last decoded frame
 	drained   atomic.Bool  // the route was drained since that frame
 	bad       atomic.Int64 // undecodable frames
+	closing   atomic.Bool  // the connection ended: the route hears out the rest
 
 	// A drain waits for the route's barrier (an empty batch on Words), or
 	// for the pump's end; one drain at a time, so that a barrier answers
@@ -129,12 +130,28 @@ func (f *frames) settle(quiet, max time.Duration) {
 	}
 }
 
+// close ends the route's input when the connection ends: the route
+// decodes what it holds and closes Words, and the pump takes the rest.
+func (f *frames) close() {
+	f.closing.Store(true)
+	f.stream.Close()
+}
+
 // drain ends the utterance in progress and waits until its words have
 // been collected (take returns them), at most until ctx ends. A route that
 // cannot drain (a remote vendor ends utterances itself) is left alone.
+//
+// Once the connection has ended (close), a closed stream takes no drain,
+// but it is hearing out its last words all the same: drain then waits for
+// the pump's end. A recording ended from outside just after the app
+// closed its socket (the app does both when the owner stops) would
+// otherwise be processed without the words still being decoded.
 func (f *frames) drain(ctx context.Context) error {
 	f.drainMu.Lock()
 	defer f.drainMu.Unlock()
+	if f.closing.Load() {
+		return f.heardOut(ctx)
+	}
 	d, ok := f.stream.(stt.Drainer)
 	if !ok {
 		return nil
@@ -146,12 +163,25 @@ func (f *frames) drain(ctx context.Context) error {
 	if err := d.Drain(); errors.Is(err, errIdle) {
 		return nil
 	} else if err != nil {
+		if f.closing.Load() { // closed while this drain asked
+			return f.heardOut(ctx)
+		}
 		return err
 	}
 	select {
 	case <-f.barrier:
 		return nil
 	case <-f.pumpDone: // the route ended: the pump took all it gave
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// heardOut waits until the pump has taken the closed route's last words.
+func (f *frames) heardOut(ctx context.Context) error {
+	select {
+	case <-f.pumpDone:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

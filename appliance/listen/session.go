@@ -143,7 +143,7 @@ func (s *session) run(ctx context.Context) {
 	// Hear out what was said before the end.
 	quiet := context.WithoutCancel(ctx)
 	if s.audio != nil {
-		s.audio.stream.Close()
+		s.audio.close()
 		select {
 		case <-s.audio.pumpDone:
 		case <-time.After(s.srv.d.Timing.Drain):

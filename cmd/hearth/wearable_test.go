@@ -436,9 +436,10 @@ func TestWearableKeepsTheLastWords(t *testing.T) {
 }
 
 // closeAndSettle closes the socket as the app does and waits for the
-// server's answer to the close (it finishes the session's last words
-// before it answers), then a second more, before the owner ends the
-// recording from outside.
+// server's answer to the close, then a second more, before the owner ends
+// the recording from outside. The close is answered at once, while the
+// session may still be decoding its last words (on a busy box, for longer
+// than that second): ending the recording must wait for them.
 func closeAndSettle(c *omiapp.Client) {
 	c.Close(40 * time.Second)
 	time.Sleep(time.Second)
