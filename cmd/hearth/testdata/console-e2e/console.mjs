@@ -46,6 +46,7 @@ const browser = await chromium.launch({
   args: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${env("AUDIO")}`,
     "--no-sandbox", "--disable-dev-shm-usage"],
 });
+console.log(`BROWSER ${browser.version()}`);
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["microphone", "clipboard-read", "clipboard-write"] });
 const page = await context.newPage();
 const problems = [];
