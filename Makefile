@@ -84,7 +84,7 @@ WITH_NODE = PATH="$$($(CURDIR)/scripts/node.sh):$$PATH"
 # That Node, and the Chromium the console's test drives (scripts/chromium.sh:
 # the distribution's, or where it has none that runs, as on Ubuntu, one
 # from the npm registry; HEARTH_CHROMIUM=npm forces that one).
-WITH_BROWSER = PATH="$$($(CURDIR)/scripts/node.sh):$$($(CURDIR)/scripts/chromium.sh):$$PATH"
+WITH_BROWSER = PATH="$$($(CURDIR)/scripts/chromium.sh):$$($(CURDIR)/scripts/node.sh):$$PATH"
 
 .PHONY: test
 test: mcp-client console-e2e whisper onnxruntime ## Run every test (PKG=./store, RUN=TestName to narrow)

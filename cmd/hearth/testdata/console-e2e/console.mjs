@@ -379,6 +379,9 @@ try {
 
   // The invited member follows the owner's link, chooses a password and is in.
   await page.getByRole("button", { name: "Sign out" }).click();
+  // Signing out ends by drawing the sign-in form: the link is followed
+  // after that, or the form would be drawn over the code's.
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await page.goto(`${BASE}/console#/code/${invite}`);
   await page.getByRole("heading", { name: "I have a code" }).waitFor();
   check(await page.locator("#redeem-code").inputValue() === invite, "the link fills the code in");
