@@ -81,10 +81,14 @@ CONSOLE_E2E := cmd/hearth/testdata/console-e2e
 # tests run: the system's when it is new enough, else one scripts/node.sh
 # fetched (Debian 12's is 18; playwright-core and the Inspector need 20).
 WITH_NODE = PATH="$$($(CURDIR)/scripts/node.sh):$$PATH"
+# That Node, and the Chromium the console's test drives (scripts/chromium.sh:
+# the distribution's, or where it has none that runs, as on Ubuntu, one
+# from the npm registry; HEARTH_CHROMIUM=npm forces that one).
+WITH_BROWSER = PATH="$$($(CURDIR)/scripts/chromium.sh):$$($(CURDIR)/scripts/node.sh):$$PATH"
 
 .PHONY: test
 test: mcp-client console-e2e whisper onnxruntime ## Run every test (PKG=./store, RUN=TestName to narrow)
-	$(WITH_NODE) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(if $(RUN),-run '$(RUN)') $(PKG)
+	$(WITH_BROWSER) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(if $(RUN),-run '$(RUN)') $(PKG)
 
 .PHONY: onnxruntime
 onnxruntime: ## Fetch the onnxruntime library (ONNX speaker models) into .cache/ (once)
@@ -102,16 +106,20 @@ $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
 	cd $(MCP_CLIENT) && $(WITH_NODE) npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: console-e2e
-console-e2e: test-deps node $(CONSOLE_E2E)/node_modules/.package-lock.json
+console-e2e: test-deps node chromium $(CONSOLE_E2E)/node_modules/.package-lock.json
 
-# playwright-core drives Debian's chromium (scripts/deps.sh installs it);
-# it downloads no browser.
+.PHONY: chromium
+chromium: test-deps node ## Find the Chromium the console test drives, or fetch one from npm where the system has none (once)
+	@$(WITH_NODE) scripts/chromium.sh >/dev/null
+
+# playwright-core drives the chromium scripts/chromium.sh finds; it
+# downloads no browser.
 $(CONSOLE_E2E)/node_modules/.package-lock.json: $(CONSOLE_E2E)/package-lock.json
 	cd $(CONSOLE_E2E) && $(WITH_NODE) PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: console-shots
 console-shots: console-e2e ## Screenshot every console page, light and dark, into docs/console/
-	$(WITH_NODE) HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_CONSOLE_SHOTS=$(CURDIR)/docs/console go test -count=1 -run TestConsoleInChromium ./cmd/hearth
+	$(WITH_BROWSER) HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_CONSOLE_SHOTS=$(CURDIR)/docs/console go test -count=1 -run TestConsoleInChromium ./cmd/hearth
 
 .PHONY: test-release
 test-release: release ## Build the release binaries and run them: the .exe under wine64, arm64 under qemu-user (a few minutes)
@@ -130,7 +138,7 @@ release-tests:
 
 .PHONY: test-race
 test-race: mcp-client console-e2e whisper onnxruntime ## Run the tests under the race detector, shuffled
-	$(WITH_NODE) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
+	$(WITH_BROWSER) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
 
 .PHONY: fuzz
 fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)

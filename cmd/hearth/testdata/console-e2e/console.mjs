@@ -46,6 +46,7 @@ const browser = await chromium.launch({
   args: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${env("AUDIO")}`,
     "--no-sandbox", "--disable-dev-shm-usage"],
 });
+console.log(`BROWSER ${browser.version()}`);
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["microphone", "clipboard-read", "clipboard-write"] });
 const page = await context.newPage();
 const problems = [];
@@ -378,6 +379,9 @@ try {
 
   // The invited member follows the owner's link, chooses a password and is in.
   await page.getByRole("button", { name: "Sign out" }).click();
+  // Signing out ends by drawing the sign-in form: the link is followed
+  // after that, or the form would be drawn over the code's.
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await page.goto(`${BASE}/console#/code/${invite}`);
   await page.getByRole("heading", { name: "I have a code" }).waitFor();
   check(await page.locator("#redeem-code").inputValue() === invite, "the link fills the code in");
