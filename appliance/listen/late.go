@@ -32,11 +32,17 @@ type lateJob struct {
 // lateTimeout bounds one stretch's transcription, busy retries included.
 const lateTimeout = 10 * time.Minute
 
+// lateHoldMax bounds how long live words wait for the skipped stretches
+// before them (see lateQueue.holds).
+const lateHoldMax = 10 * time.Second
+
 // lateQueue runs a session's late transcriptions one at a time, in order.
 type lateQueue struct {
 	mu        sync.Mutex
 	jobs      []lateJob
 	running   bool
+	since     time.Time     // when the worker last started from idle
+	from      int           // stream sample where the earliest stretch not heard yet begins
 	ended     bool          // the session is over: the last job cleans up
 	abandoned bool          // the appliance is stopping: nothing is cleaned up
 	drained   chan struct{} // closed when the running worker has no job left
@@ -56,8 +62,23 @@ func (q *lateQueue) add(j lateJob) {
 	if q.running {
 		return
 	}
-	q.running, q.drained = true, make(chan struct{})
+	q.running, q.drained, q.since, q.from = true, make(chan struct{}), time.Now(), j.skip.From
 	go q.work(q.drained)
+}
+
+// holdsFrom says from which stream sample live words should wait for
+// the stretches being transcribed: the app shows segments in the order
+// they arrive and never reorders them, so words said after a skipped
+// stretch are sent after it, as long as its transcription has taken less
+// than lateHoldMax (a route that stays behind, in loud noise, then sends
+// live words late, not never). Words said before the stretch never wait.
+func (q *lateQueue) holdsFrom(now time.Time) (from int, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.running || now.Sub(q.since) >= lateHoldMax {
+		return 0, false
+	}
+	return q.from, true
 }
 
 func (q *lateQueue) work(drained chan struct{}) {
@@ -75,6 +96,7 @@ func (q *lateQueue) work(drained chan struct{}) {
 		}
 		j := q.jobs[0]
 		q.jobs = q.jobs[1:]
+		q.from = j.skip.From
 		q.mu.Unlock()
 		q.run(j)
 	}

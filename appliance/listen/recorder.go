@@ -135,6 +135,14 @@ func (s *session) flush(ctx context.Context, final bool) {
 	if len(fresh) == 0 {
 		return
 	}
+	var afterSkip []appliance.TranscriptSegment // said after a stretch still being transcribed
+	if from, ok := s.lateHoldsFrom(final); ok {
+		k := len(fresh)
+		for k > 0 && fresh[k-1].Start >= from {
+			k--
+		}
+		fresh, afterSkip = fresh[:k], append([]appliance.TranscriptSegment(nil), fresh[k:]...)
+	}
 	n := s.identify(ctx, fresh, final)
 	if n < len(fresh) {
 		if s.rec.heldSince.IsZero() {
@@ -145,6 +153,7 @@ func (s *session) flush(ctx context.Context, final bool) {
 	} else {
 		s.rec.heldSince = time.Time{}
 	}
+	s.rec.held = append(s.rec.held, afterSkip...)
 	corrected := s.correctTail()
 	if len(fresh) == 0 && !corrected {
 		return
@@ -263,4 +272,15 @@ func (s *session) announceProcessing(conv *appliance.Conversation) {
 	s.mu.Unlock()
 	c.Status = appliance.StatusProcessing
 	s.send(memoryMessage("memory_processing_started", &c))
+}
+
+// lateHoldsFrom is the stream second from which fresh segments wait for a
+// skipped stretch being transcribed (see lateQueue.holdsFrom); never in a
+// final flush.
+func (s *session) lateHoldsFrom(final bool) (float64, bool) {
+	if final || s.late == nil {
+		return 0, false
+	}
+	from, ok := s.late.holdsFrom(time.Now())
+	return float64(from) / stt.SampleRate, ok
 }
