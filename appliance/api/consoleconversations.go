@@ -20,6 +20,7 @@ import (
 // Changes go through the same lifecycle service as every other surface.
 func (s *Server) consoleConversationRoutes(g *echo.Group) {
 	g.GET("/conversations", s.consoleConversations)
+	g.GET("/conversations/days", s.consoleConversationDays)
 	g.GET("/conversations/:id", s.consoleConversation)
 	g.PATCH("/conversations/:id", s.consolePatchConversation, s.consoleUnlocked)
 	g.DELETE("/conversations/:id", s.deleteConversation, s.consoleUnlocked)
@@ -163,6 +164,55 @@ func (s *Server) consoleConversations(c echo.Context) error {
 	out, err := s.consoleConversationsOf(ctx, uid, cs, false)
 	if err != nil {
 		return err
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// dayCount is how many conversations started on one day.
+type dayCount struct {
+	Day   string `json:"day"` // YYYY-MM-DD
+	Count int    `json:"count"`
+}
+
+// GET /console/api/conversations/days?tz=&<the list's filters>: how many
+// conversations the list holds, in all and per day (newest first), so
+// that its day headings count the whole day, not the page loaded. Days
+// are in tz, the zone the console shows times in (an IANA name); the
+// user's own zone when it is absent or unknown here.
+func (s *Server) consoleConversationDays(c echo.Context) error {
+	f := appliance.ConversationFilter{IncludeLocked: true,
+		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted, appliance.StatusProcessing, appliance.StatusFailed}}
+	if err := readConversationFilter(c, &f); err != nil {
+		return err
+	}
+	var err error
+	if f.OnlyDiscarded, err = queryBool(c, "discarded", false); err != nil {
+		return err
+	}
+	ctx, uid := c.Request().Context(), userID(c)
+	loc, err := time.LoadLocation(c.QueryParam("tz"))
+	if c.QueryParam("tz") == "" || err != nil {
+		u, err := s.store.User(ctx, uid)
+		if err != nil {
+			return err
+		}
+		loc = u.Location()
+	}
+	starts, err := s.store.ConversationStarts(ctx, uid, f)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Total int        `json:"total"`
+		Days  []dayCount `json:"days"`
+	}{Total: len(starts), Days: []dayCount{}}
+	for _, t := range starts {
+		day := t.In(loc).Format(time.DateOnly)
+		if n := len(out.Days); n > 0 && out.Days[n-1].Day == day {
+			out.Days[n-1].Count++
+			continue
+		}
+		out.Days = append(out.Days, dayCount{Day: day, Count: 1})
 	}
 	return c.JSON(http.StatusOK, out)
 }
