@@ -81,8 +81,8 @@ export function day(t) {
   return t ? new Date(t).toLocaleDateString(undefined, { dateStyle: "medium", timeZone: zone() }) : "";
 }
 
-export function time(t) {
-  return t ? new Date(t).toLocaleTimeString(undefined, { timeStyle: "medium", timeZone: zone() }) : "";
+export function time(t, timeStyle = "medium") {
+  return t ? new Date(t).toLocaleTimeString(undefined, { timeStyle, timeZone: zone() }) : "";
 }
 
 // wall is t's date and time of day in the user's zone, as numbers.

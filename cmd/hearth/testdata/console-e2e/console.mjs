@@ -266,7 +266,7 @@ try {
     const older = await fetch(`${BASE}/v1/dev/user/conversations/from-segments`, {
       method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
       body: JSON.stringify({ started_at: start.toISOString(), finished_at: new Date(start.getTime() + 60e3).toISOString(), transcript_segments: [
-        { text: `The bins go out on Tuesday night and the recycling every other week, ${daysAgo} days ago we forgot.`, speaker: "SPEAKER_00", is_user: true, start: 0, end: 5 },
+        { text: `The bins go out on Tuesday night and the recycling every other week; ${daysAgo === 1 ? "yesterday" : "three days ago"} we forgot.`, speaker: "SPEAKER_00", is_user: true, start: 0, end: 5 },
       ] }),
     });
     check(older.ok, `an older conversation: ${older.status}`);

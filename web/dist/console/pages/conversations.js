@@ -1,6 +1,6 @@
 // Conversations: the list (search, filters, paging) and one conversation
 // (transcript, structure, and the owner's changes).
-import { api, h, when, clock, duration, dayBound, toast, confirmDialog, askDialog, guard, categories, categoryName, notice, plural,
+import { api, h, when, time, clock, duration, dayBound, toast, confirmDialog, askDialog, guard, categories, categoryName, notice, plural,
   dayKey, dayName, session } from "../lib.js";
 
 const PAGE = 25;
@@ -176,13 +176,14 @@ async function list(main) {
   return () => { left = { key: JSON.stringify(filters), count: offset, y: scrollY }; };
 }
 
+// row is a conversation in its day's list: its time of day is enough.
 function row(c) {
   const s = c.structured;
   return h("li.item", { "data-id": c.id },
     h("div.emoji", { "aria-hidden": "true" }, s.emoji),
     h("div.body",
       h("a.title", { href: `#/conversations/${encodeURIComponent(c.id)}` }, s.title || "Untitled"),
-      h("div.meta", when(c.started_at || c.created_at), " · ", duration(c.started_at, c.finished_at) || "—", " · ", categoryName(s.category),
+      h("div.meta", time(c.started_at || c.created_at, "short"), " · ", duration(c.started_at, c.finished_at) || "—", " · ", categoryName(s.category),
         c.folder_name ? ` · ${c.folder_name}` : "", " ",
         c.starred ? h("span.badge.warn", "★ Starred") : null, " ",
         c.locked ? h("span.badge.lock", "Locked") : null, " ",
