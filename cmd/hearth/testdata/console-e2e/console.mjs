@@ -52,7 +52,9 @@ const browser = await chromium.launch({
   args: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${env("AUDIO")}`,
     "--no-sandbox", "--disable-dev-shm-usage"],
 });
-const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["microphone", "clipboard-read", "clipboard-write"] });
+// The browser is in another zone than the appliance (Berlin, which the
+// Go test sets): times on the pages are the user's, not the browser's.
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "America/Los_Angeles", permissions: ["microphone", "clipboard-read", "clipboard-write"] });
 const page = await context.newPage();
 const problems = [];
 // Refused requests the test makes on purpose log "Failed to load resource";
@@ -311,6 +313,13 @@ try {
   await page.getByRole("button", { name: "Apply" }).click();
   await row.locator("a.title").click();
   await page.locator("#transcript").getByText("repaint the garden shed").waitFor();
+  check(state.user.time_zone === "Europe/Berlin", `the user's zone: ${state.user.time_zone}`);
+  const shownAt = (await page.locator("#main p.meta").first().textContent()).split(" · ")[0];
+  const inBerlin = await page.evaluate(async (id) => {
+    const c = await fetch(`/console/api/conversations/${id}`).then((r) => r.json());
+    return new Date(c.started_at || c.created_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Berlin" });
+  }, conv.id);
+  check(shownAt === inBerlin, `times in the user's zone: ${shownAt}, want ${inBerlin}`);
   await shot("conversation");
 
   // Edit the title.
