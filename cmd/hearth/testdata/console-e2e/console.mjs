@@ -357,6 +357,8 @@ try {
   await page.locator("#mem-new").fill("The garden shed is to be painted dark green.");
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await page.locator("#memory-list").getByText("painted dark green").waitFor();
+  // Categories by their names, not the API's words ("manual").
+  check(/^Added by you · /.test(await page.locator("#memory-list li", { hasText: "painted dark green" }).locator(".meta").textContent()), "a memory's category by its name");
   await shot("memories");
   await go("action-items");
   await page.locator("#action-list").getByText("Buy dark green paint").waitFor();
