@@ -312,12 +312,12 @@ func (db *DB) Conversations(ctx context.Context, userID string, f appliance.Conv
 }
 
 // ConversationStarts returns when each conversation f selects started
-// (its limit and offset aside; when it was created if it has no start),
-// newest first: the console counts them by day in the user's time zone,
-// which SQLite does not know.
+// (its limit and offset aside; when it was created if it has no start), in
+// no order: the console counts them by day in the user's time zone, which
+// SQLite does not know.
 func (db *DB) ConversationStarts(ctx context.Context, userID string, f appliance.ConversationFilter) ([]time.Time, error) {
 	where, args := conversationWhere(userID, f)
-	rows, err := db.query(ctx, `SELECT COALESCE(started_at, created_at) AS t FROM conversations WHERE `+where+` ORDER BY t DESC`, args...)
+	rows, err := db.query(ctx, `SELECT COALESCE(started_at, created_at) FROM conversations WHERE `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("conversation starts: %w", err)
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -202,18 +203,18 @@ func (s *Server) consoleConversationDays(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	counts := map[string]int{}
+	for _, t := range starts {
+		counts[t.In(loc).Format(time.DateOnly)]++
+	}
 	out := struct {
 		Total int        `json:"total"`
 		Days  []dayCount `json:"days"`
-	}{Total: len(starts), Days: []dayCount{}}
-	for _, t := range starts {
-		day := t.In(loc).Format(time.DateOnly)
-		if n := len(out.Days); n > 0 && out.Days[n-1].Day == day {
-			out.Days[n-1].Count++
-			continue
-		}
-		out.Days = append(out.Days, dayCount{Day: day, Count: 1})
+	}{Total: len(starts), Days: make([]dayCount, 0, len(counts))}
+	for day, n := range counts {
+		out.Days = append(out.Days, dayCount{Day: day, Count: n})
 	}
+	slices.SortFunc(out.Days, func(a, b dayCount) int { return strings.Compare(b.Day, a.Day) })
 	return c.JSON(http.StatusOK, out)
 }
 
