@@ -221,6 +221,7 @@ try {
   await page.locator("#pair-name").fill("Ada's phone");
   await page.getByRole("button", { name: "Show a pairing code" }).click();
   await page.locator("#pair-qr").waitFor();
+  check(await page.evaluate(() => document.activeElement?.id) === "pair-shown", "the pairing code shown has the focus");
   const pairKey = (await page.locator("#pair-key").textContent()).trim();
   check(pairKey.startsWith("hearth_dev_") && (await page.locator("#pair-address").textContent()).trim() === BASE, "the address and key to type");
   check(/--public-url/.test(await page.locator("#pair-warning").textContent()), "a loopback address is said not to work on a phone");
@@ -414,6 +415,7 @@ try {
   await page.getByRole("button", { name: "Invite" }).click();
   const invite = (await page.locator("#member-code-value").textContent()).trim();
   check(/^\d{4}-\d{4}-\d{4}-\d{4}$/.test(invite), `an invite code is shown: ${invite}`);
+  check(await page.evaluate(() => document.activeElement?.id) === "member-code-title", "the invite shown has the focus");
   await page.locator("#members-list li", { hasText: "Hal" }).getByText("Code open").waitFor();
   await shot("members");
   const backup = await page.evaluate(() => fetch("/console/api/system/backup").then(async (r) => [r.status, new Uint8Array(await r.arrayBuffer()).slice(0, 15)]));
