@@ -129,6 +129,7 @@ async function phoneMenu() {
   }));
   check(links.length >= 9 && links.every(([, l, r]) => l >= 0 && r <= 390), `every page in the menu, within 390 px: ${JSON.stringify(links)}`);
   await fits("the open menu");
+  await axe("the open menu");
   await page.screenshot({ path: `${SHOTS}/menu-phone-light.png` });
   await page.locator("#nav-pages a", { hasText: "System" }).click();
   await page.getByRole("heading", { name: "System", exact: true }).waitFor();
