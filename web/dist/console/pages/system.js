@@ -80,7 +80,7 @@ async function auditCard() {
     h("p.muted", "Settings, members and backups: who changed what, and when. Refused attempts by members are marked."),
     audit.length ? h("table", h("thead", h("tr", h("th", "When"), h("th", "Who"), h("th", "What"), h("th", h("span.visually-hidden", "Outcome")))),
       h("tbody", audit.map((e) => h("tr", h("td", when(e.at)), h("td", e.user_name || "—"),
-        h("td", e.action.charAt(0).toUpperCase() + e.action.slice(1), e.target ? h("span.muted", ` · ${e.target}`) : ""),
-        h("td", e.refused ? h("span.badge.warn", "Refused") : "")))))
+        h("td", h("span", e.action.charAt(0).toUpperCase() + e.action.slice(1), e.target ? h("span.muted", ` · ${e.target}`) : "")),
+        h("td", e.refused ? h("span.badge.warn", "Refused") : null)))))
       : h("p", "Nothing yet."));
 }
