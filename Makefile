@@ -28,6 +28,7 @@ export CGO_LDFLAGS = -g -O2$(if $(WHISPER_PREFIX), -L$(WHISPER_PREFIX)/lib)
 export CGO_ENABLED := 1
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
 BIN     := bin/hearth
 DATA    ?= ./data
 ADDR    ?= 0.0.0.0:8080
@@ -65,8 +66,8 @@ whisper: ## Build whisper.cpp into .cache/ when no libwhisper is installed (once
 build: whisper ## Build bin/hearth (says which optional features it lacks)
 	@scripts/features.sh
 	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec in C: several minutes on 2 cores; later ones seconds)"
-	@echo "go build -trimpath -ldflags \"-s -w -X main.version=$(VERSION)\" -o $(BIN) ./cmd/hearth"
-	@scripts/go-build.sh -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/hearth
+	@echo "go build -trimpath -ldflags \"-s -w -X main.version=$(VERSION) -X main.commitDate=$(COMMIT_DATE)\" -o $(BIN) ./cmd/hearth"
+	@scripts/go-build.sh -trimpath -ldflags "-s -w -X main.version=$(VERSION) -X main.commitDate=$(COMMIT_DATE)" -o $(BIN) ./cmd/hearth
 
 .PHONY: release
 release: ## Cross-compile dist/hearth-windows-amd64.exe and dist/hearth-linux-arm64 (and linux-amd64)

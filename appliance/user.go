@@ -1,7 +1,9 @@
 package appliance
 
 import (
+	"os"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -141,6 +143,29 @@ func (u *User) Location() *time.Location {
 		}
 	}
 	return time.Local
+}
+
+// ZoneName is the IANA name of Location(), for a browser to show times
+// in: the user's own zone, else the appliance's when the system names it
+// ($TZ, or the zone file /etc/localtime links to); "" when it does not.
+func (u *User) ZoneName() string {
+	if u != nil && u.TimeZone != "" {
+		if _, err := time.LoadLocation(u.TimeZone); err == nil {
+			return u.TimeZone
+		}
+	}
+	name := strings.TrimPrefix(os.Getenv("TZ"), ":")
+	if name == "" {
+		if link, err := os.Readlink("/etc/localtime"); err == nil {
+			if _, after, ok := strings.Cut(link, "zoneinfo/"); ok {
+				name = after
+			}
+		}
+	}
+	if _, err := time.LoadLocation(name); name == "" || err != nil {
+		return ""
+	}
+	return name
 }
 
 // DisplayName is how the user's own speech is labelled: their name, or

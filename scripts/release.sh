@@ -16,7 +16,8 @@ mkdir -p "$OUT" .cache/xinclude
 # sqlite-vec's cgo binding includes <sqlite3.h>; the cross compilers do not
 # search the host's /usr/include, and the header is the same on every target.
 cp /usr/include/sqlite3.h /usr/include/sqlite3ext.h .cache/xinclude/
-LDFLAGS="-s -w -X main.version=$VERSION"
+COMMIT_DATE=${COMMIT_DATE:-$(git log -1 --format=%cs 2>/dev/null || true)}
+LDFLAGS="-s -w -X main.version=$VERSION -X main.commitDate=$COMMIT_DATE"
 
 build() { # GOOS GOARCH CC OUTPUT
   echo "building $4" >&2

@@ -277,6 +277,75 @@ func (db *DB) InProgressConversation(ctx context.Context, userID string) (*appli
 
 // Conversations implements appliance.ConversationStore, newest started first.
 func (db *DB) Conversations(ctx context.Context, userID string, f appliance.ConversationFilter) ([]*appliance.Conversation, error) {
+	where, args := conversationWhere(userID, f)
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 25
+	}
+	args = append(args, limit, max(f.Offset, 0))
+	rows, err := db.query(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE `+
+		where+` ORDER BY started_at DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list conversations: %w", err)
+	}
+	defer rows.Close()
+	cs := []*appliance.Conversation{}
+	for rows.Next() {
+		c, err := scanConversation(rows, nil)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list conversations: %w", err)
+	}
+	if f.WithTranscript {
+		if err := db.loadSegments(ctx, cs); err != nil {
+			return nil, err
+		}
+	}
+	if err := db.loadActionItems(ctx, userID, cs); err != nil {
+		return nil, err
+	}
+	return cs, nil
+}
+
+// ConversationStarts returns when each conversation f selects started
+// (its limit and offset aside; when it was created if it has no start), in
+// no order: the console counts them by day in the user's time zone, which
+// SQLite does not know.
+func (db *DB) ConversationStarts(ctx context.Context, userID string, f appliance.ConversationFilter) ([]time.Time, error) {
+	where, args := conversationWhere(userID, f)
+	rows, err := db.query(ctx, `SELECT COALESCE(started_at, created_at) FROM conversations WHERE `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("conversation starts: %w", err)
+	}
+	defer rows.Close()
+	out := []time.Time{}
+	for rows.Next() {
+		var s sql.NullString
+		if err := rows.Scan(&s); err != nil {
+			return nil, fmt.Errorf("conversation starts: %w", err)
+		}
+		if !s.Valid {
+			continue
+		}
+		t, err := parseTime(s.String)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("conversation starts: %w", err)
+	}
+	return out, nil
+}
+
+// conversationWhere is the WHERE clause (without the word) and its
+// arguments for the conversations f selects.
+func conversationWhere(userID string, f appliance.ConversationFilter) (string, []any) {
 	where := []string{"user_id = ?", "deleted = 0"}
 	args := []any{userID}
 	if len(f.Statuses) > 0 {
@@ -316,37 +385,7 @@ func (db *DB) Conversations(ctx context.Context, userID string, f appliance.Conv
 		where = append(where, "starred = ?")
 		args = append(args, boolInt(*f.Starred))
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = 25
-	}
-	args = append(args, limit, max(f.Offset, 0))
-	rows, err := db.query(ctx, `SELECT `+conversationColumns+` FROM conversations WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY started_at DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list conversations: %w", err)
-	}
-	defer rows.Close()
-	cs := []*appliance.Conversation{}
-	for rows.Next() {
-		c, err := scanConversation(rows, nil)
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list conversations: %w", err)
-	}
-	if f.WithTranscript {
-		if err := db.loadSegments(ctx, cs); err != nil {
-			return nil, err
-		}
-	}
-	if err := db.loadActionItems(ctx, userID, cs); err != nil {
-		return nil, err
-	}
-	return cs, nil
+	return strings.Join(where, " AND "), args
 }
 
 // SetConversationTitle implements appliance.ConversationStore.

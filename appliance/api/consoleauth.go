@@ -138,7 +138,8 @@ func (s *Server) sessionReply(c echo.Context, out map[string]any, sess *applianc
 	out["signed_in"], out["csrf_token"] = true, sess.CSRF
 	// The console hides what only the owner may do from a member, and
 	// names who to ask.
-	out["user"] = map[string]string{"id": u.ID, "name": u.Name, "role": string(role)}
+	// It shows times in the user's zone, not the browser's.
+	out["user"] = map[string]string{"id": u.ID, "name": u.Name, "role": string(role), "time_zone": u.ZoneName()}
 	out["owner_name"] = s.ownerName(c.Request().Context())
 	return nil
 }

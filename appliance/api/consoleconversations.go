@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 // Changes go through the same lifecycle service as every other surface.
 func (s *Server) consoleConversationRoutes(g *echo.Group) {
 	g.GET("/conversations", s.consoleConversations)
+	g.GET("/conversations/days", s.consoleConversationDays)
 	g.GET("/conversations/:id", s.consoleConversation)
 	g.PATCH("/conversations/:id", s.consolePatchConversation, s.consoleUnlocked)
 	g.DELETE("/conversations/:id", s.deleteConversation, s.consoleUnlocked)
@@ -164,6 +166,55 @@ func (s *Server) consoleConversations(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// dayCount is how many conversations started on one day.
+type dayCount struct {
+	Day   string `json:"day"` // YYYY-MM-DD
+	Count int    `json:"count"`
+}
+
+// GET /console/api/conversations/days?tz=&<the list's filters>: how many
+// conversations the list holds, in all and per day (newest first), so
+// that its day headings count the whole day, not the page loaded. Days
+// are in tz, the zone the console shows times in (an IANA name); the
+// user's own zone when it is absent or unknown here.
+func (s *Server) consoleConversationDays(c echo.Context) error {
+	f := appliance.ConversationFilter{IncludeLocked: true,
+		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted, appliance.StatusProcessing, appliance.StatusFailed}}
+	if err := readConversationFilter(c, &f); err != nil {
+		return err
+	}
+	var err error
+	if f.OnlyDiscarded, err = queryBool(c, "discarded", false); err != nil {
+		return err
+	}
+	ctx, uid := c.Request().Context(), userID(c)
+	loc, err := time.LoadLocation(c.QueryParam("tz"))
+	if c.QueryParam("tz") == "" || err != nil {
+		u, err := s.store.User(ctx, uid)
+		if err != nil {
+			return err
+		}
+		loc = u.Location()
+	}
+	starts, err := s.store.ConversationStarts(ctx, uid, f)
+	if err != nil {
+		return err
+	}
+	counts := map[string]int{}
+	for _, t := range starts {
+		counts[t.In(loc).Format(time.DateOnly)]++
+	}
+	out := struct {
+		Total int        `json:"total"`
+		Days  []dayCount `json:"days"`
+	}{Total: len(starts), Days: make([]dayCount, 0, len(counts))}
+	for day, n := range counts {
+		out.Days = append(out.Days, dayCount{Day: day, Count: n})
+	}
+	slices.SortFunc(out.Days, func(a, b dayCount) int { return strings.Compare(b.Day, a.Day) })
 	return c.JSON(http.StatusOK, out)
 }
 

@@ -329,6 +329,10 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// AccessLogMessage is the message of the access log's lines, which the
+// console's log keeps at any level.
+const AccessLogMessage = "http"
+
 // accessLog logs one line per request at debug (errors at warn); it never
 // logs headers, query values or bodies, which may carry secrets.
 func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
@@ -343,7 +347,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if status >= 500 {
 			level = slog.LevelWarn
 		}
-		s.log.Log(c.Request().Context(), level, "http",
+		s.log.Log(c.Request().Context(), level, AccessLogMessage,
 			"req_id", c.Response().Header().Get(echo.HeaderXRequestID),
 			"method", c.Request().Method, "route", c.Path(), "status", status,
 			"ms", float64(time.Since(start).Microseconds())/1000)

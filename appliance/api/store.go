@@ -59,6 +59,10 @@ type Store interface {
 	RevokeToken(ctx context.Context, hash string, now time.Time) error
 	RevokeReusedRefresh(ctx context.Context, hash string, now time.Time) (bool, error)
 
+	// ConversationStarts: when each conversation a filter selects
+	// started, newest first, for the console's counts per day.
+	ConversationStarts(ctx context.Context, userID string, f appliance.ConversationFilter) ([]time.Time, error)
+
 	// The console's System page.
 	CountUserItems(ctx context.Context, userID string) (conversations, memories int, err error)
 	DatabaseBytes() (int64, error)

@@ -103,6 +103,7 @@ func (s *session) now() time.Time { return s.srv.d.Now() }
 // stop reading, close the route, take all of its words, a last flush (sent
 // while the client may still listen), then the close frame.
 func (s *session) run(ctx context.Context) {
+	opened := s.now()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); s.sock.writer() }()
@@ -117,14 +118,20 @@ func (s *session) run(ctx context.Context) {
 		if s.audio != nil {
 			n = s.audio.bad.Load()
 		}
+		// Every session's end is logged (the console's System log shows
+		// the sessions), with what went wrong in it, if anything.
+		ended := []any{"user", s.user, "seconds", int(s.now().Sub(opened).Seconds())}
 		if j, t := s.badJSON.Load(), s.untranslated.Load(); n > 0 || j > 0 || t > 0 {
-			s.srv.d.Logger.Info("listen session ended", "user", s.user, "bad_frames", n, "bad_json", j, "untranslated", t)
+			ended = append(ended, "bad_frames", n, "bad_json", j, "untranslated", t)
 		}
+		s.srv.d.Logger.Info("listen session ended", ended...)
 	}()
 	if err := s.open(ctx); err != nil {
 		s.fail(err)
 		return
 	}
+	s.srv.d.Logger.Info("listen session started", "user", s.user, "codec", s.p.Codec, "sample_rate", s.p.SampleRate,
+		"language", s.p.Language, "route", s.provider)
 	sub := s.srv.d.Events.Subscribe(s.user)
 	defer sub.Close()
 	wg.Add(2)

@@ -53,32 +53,35 @@ func (r *Ring) Records() []Record {
 }
 
 // Handler tees records to another handler and keeps those at Min and above
-// in a Ring. The ring's level is its own: a quiet log (--log-level warn)
-// still leaves the console its info lines, and a debug log does not push
-// them out with per-request lines.
+// in a Ring, and those of the messages it is told to keep at any level.
+// The ring's level is its own: a quiet log (--log-level warn) still leaves
+// the console its info lines, and a debug log does not push them out with
+// the libraries' chatter; the request lines, debug in the log, are what
+// the console's owner looks for first, so they are kept by name.
 type Handler struct {
 	next   slog.Handler
 	ring   *Ring
 	min    slog.Leveler
+	also   []string          // messages kept whatever their level
 	prefix string            // group prefix for attribute keys ("a.b.")
 	fixed  map[string]string // attributes from WithAttrs, flattened; never changed once set
 }
 
-// New returns a handler that passes records on to next and keeps those at
-// min and above in ring.
-func New(next slog.Handler, ring *Ring, min slog.Leveler) *Handler {
-	return &Handler{next: next, ring: ring, min: min}
+// New returns a handler that passes records on to next and keeps in ring
+// those at min and above and those whose message is one of also.
+func New(next slog.Handler, ring *Ring, min slog.Leveler, also ...string) *Handler {
+	return &Handler{next: next, ring: ring, min: min, also: also}
 }
 
 // Enabled reports whether either the next handler or the ring wants level.
 func (h *Handler) Enabled(ctx context.Context, level slog.Level) bool {
-	return level >= h.min.Level() || h.next.Enabled(ctx, level)
+	return level >= h.min.Level() || len(h.also) > 0 || h.next.Enabled(ctx, level)
 }
 
-// Handle keeps r when it is at the ring's level, then passes it on when
-// the next handler wants it.
+// Handle keeps r when it is at the ring's level or one of the messages
+// kept by name, then passes it on when the next handler wants it.
 func (h *Handler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level >= h.min.Level() {
+	if r.Level >= h.min.Level() || slices.Contains(h.also, r.Message) {
 		h.ring.add(h.record(r))
 	}
 	if h.next.Enabled(ctx, r.Level) {

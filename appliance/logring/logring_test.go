@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -84,6 +85,52 @@ func TestHandlerLevels(t *testing.T) {
 				}
 			}
 			if diff := cmp.Diff(tt.wantOut, got); diff != "" {
+				t.Errorf("next handler (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestHandlerKeepsByName: the messages named (the request lines) are
+// kept at any level, in the order logged, while other debug lines are not
+// and the next handler still sees only what its level allows.
+func TestHandlerKeepsByName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		logLevel slog.Level
+		wantOut  []string
+	}{
+		{"info log", slog.LevelInfo, []string{"started", "http", "failed"}},
+		{"debug log", slog.LevelDebug, []string{"chatter", "http", "started", "http", "failed"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			ring := logring.NewRing(10)
+			next := slog.NewTextHandler(&out, &slog.HandlerOptions{Level: tt.logLevel})
+			log := slog.New(logring.New(next, ring, slog.LevelInfo, "http"))
+			log.Debug("chatter")
+			log.Debug("http", "status", 200)
+			log.Info("started")
+			log.Warn("http", "status", 503)
+			log.Error("failed")
+			want := []logring.Record{{Level: "DEBUG", Msg: "http", Attrs: map[string]string{"status": "200"}}, {Level: "INFO", Msg: "started"},
+				{Level: "WARN", Msg: "http", Attrs: map[string]string{"status": "503"}}, {Level: "ERROR", Msg: "failed"}}
+			got := ring.Records()
+			for i := range got {
+				got[i].Time = time.Time{}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("ring (-want +got):\n%s", diff)
+			}
+			var lines []string
+			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				if i := strings.Index(line, "msg="); i >= 0 {
+					lines = append(lines, strings.Fields(line[i+4:])[0])
+				}
+			}
+			if diff := cmp.Diff(tt.wantOut, lines); diff != "" {
 				t.Errorf("next handler (-want +got):\n%s", diff)
 			}
 		})

@@ -46,7 +46,11 @@ func TestConsoleInChromium(t *testing.T) {
 	packets := speechOpusFS320(t, "We should repaint the garden shed before the rain.")
 
 	data := t.TempDir()
-	srv := startServe(t, data, writeScript(t, `{"name":"scripted","utterances":[{"text":"We should repaint the garden shed before the rain.","speaker":0}]}`))
+	// The appliance lives in Berlin, the browser in Los Angeles: the
+	// console shows the user's times (the appliance's zone, theirs having
+	// none of its own), not the browser's.
+	srv := startServe(t, data, writeScript(t, `{"name":"scripted","utterances":[{"text":"We should repaint the garden shed before the rain.","speaker":0}]}`),
+		"TZ=Europe/Berlin")
 	code := setupCode(t, srv)
 
 	cmd := exec.Command(node, "console.mjs")

@@ -163,6 +163,23 @@ func TestConsoleSystem(t *testing.T) {
 	if !serving {
 		t.Errorf("no serving line in the log: %+v", sys.Log)
 	}
+	// The requests are there too, debug as they are in the log itself:
+	// the conversation made with the key and the refused calls without a
+	// session. The test binary is a plain go build: its version says so.
+	requests := map[string]bool{}
+	for _, r := range sys.Log {
+		if r.Msg == "http" {
+			requests[r.Attrs["method"]+" "+r.Attrs["route"]+" "+r.Attrs["status"]] = true
+		}
+	}
+	for _, want := range []string{"POST /v1/dev/user/conversations/from-segments 200", "GET /console/api/system 401", "POST /console/api/setup 200"} {
+		if !requests[want] {
+			t.Errorf("no request line %q in the log: %v", want, requests)
+		}
+	}
+	if !strings.HasPrefix(sys.Version, "development build") {
+		t.Errorf("version %q, want a development build's", sys.Version)
+	}
 	// Nothing the sign-in handled may reach the log the page shows.
 	if raw, _ := json.Marshal(sys.Log); bytes.Contains(raw, []byte("correct horse")) || bytes.Contains(raw, []byte(code)) || bytes.Contains(raw, []byte(key)) {
 		t.Error("a secret in the log the console shows")

@@ -14,9 +14,6 @@ import (
 	"syscall"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -83,7 +80,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "discover":
 		err = runDiscover(ctx, rest, stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintln(stdout, "hearth", version)
+		fmt.Fprintln(stdout, "hearth", readableVersion())
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:

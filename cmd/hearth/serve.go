@@ -254,7 +254,7 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 		fmt.Fprintf(out, "\nNobody owns this appliance yet. Open %s/console and enter the setup code %s\n\n", public.Default(), code)
 	}
-	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", version)
+	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", readableVersion())
 	return nil
 }
 
@@ -269,7 +269,7 @@ func (m *Main) capConns(ln net.Listener, public *api.PublicURL) net.Listener {
 
 // system describes the running appliance for the console's System page.
 func (m *Main) system(startedAt time.Time, routes speechRoutes) api.System {
-	sys := api.System{Version: version, StartedAt: startedAt}
+	sys := api.System{Version: readableVersion(), StartedAt: startedAt}
 	for _, r := range routes.streaming {
 		sys.Routes = append(sys.Routes, r.Name())
 	}
@@ -373,9 +373,10 @@ func serve(ctx context.Context, m *Main, stderr io.Writer) error {
 		return err
 	}
 	// Every record also goes to a ring the console's System page shows:
-	// the owner sees what the box did lately without a shell.
+	// the owner sees what the box did lately without a shell, the
+	// requests among it (debug in the log itself).
 	m.logRing = logring.NewRing(logRecordsKept)
-	logger = slog.New(logring.New(logger.Handler(), m.logRing, slog.LevelInfo))
+	logger = slog.New(logring.New(logger.Handler(), m.logRing, slog.LevelInfo, api.AccessLogMessage))
 	m.Logger, m.Stderr = logger, stderr
 	for _, name := range m.deprecated {
 		logger.Warn("a deprecated flag was given; it does nothing", "flag", "--"+name, "why", deprecatedFlags[name])
@@ -398,8 +399,9 @@ func serve(ctx context.Context, m *Main, stderr io.Writer) error {
 	return err
 }
 
-// logRecordsKept is how many of the last log records the console shows.
-const logRecordsKept = 200
+// logRecordsKept is how many of the last log records the console shows:
+// with a line per request, some half an hour of a household's use.
+const logRecordsKept = 500
 
 // newLogger builds the one logger: text on a terminal, JSON otherwise.
 func newLogger(cfg appliance.Config, w io.Writer) (*slog.Logger, error) {

@@ -67,14 +67,90 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+// Times are shown in the user's time zone (their account's, which the
+// server resolves dates in), not the browser's; the browser's when the
+// account names none.
+const zone = () => session.user?.time_zone || undefined;
+
 export function when(t) {
   if (!t) return "";
-  const d = new Date(t);
-  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return new Date(t).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: zone() });
 }
 
 export function day(t) {
-  return t ? new Date(t).toLocaleDateString(undefined, { dateStyle: "medium" }) : "";
+  return t ? new Date(t).toLocaleDateString(undefined, { dateStyle: "medium", timeZone: zone() }) : "";
+}
+
+export function time(t, timeStyle = "medium") {
+  return t ? new Date(t).toLocaleTimeString(undefined, { timeStyle, timeZone: zone() }) : "";
+}
+
+// wall is t's date and time of day in the user's zone, as numbers.
+function wall(t) {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone(), hourCycle: "h23", year: "numeric", month: "2-digit",
+    day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(new Date(t));
+  const n = Object.fromEntries(parts.filter((p) => p.type !== "literal").map((p) => [p.type, Number(p.value)]));
+  return n;
+}
+
+// dayKey is t's day in the user's zone, YYYY-MM-DD (as the server counts
+// days).
+export function dayKey(t) {
+  const w = wall(t);
+  return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+}
+
+// dayName names a YYYY-MM-DD day: Today, Yesterday, or its weekday and
+// date (with the year when it is not this year's).
+export function dayName(key) {
+  const now = Date.now();
+  if (key === dayKey(now)) return "Today";
+  if (key === dayKey(now - 86400e3)) return "Yesterday";
+  const d = new Date(key + "T12:00:00Z");
+  const opts = { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" };
+  if (key.slice(0, 4) !== dayKey(now).slice(0, 4)) opts.year = "numeric";
+  return d.toLocaleDateString(undefined, opts);
+}
+
+// due says when an action item is due. A due date without a time of day
+// is kept as 23:59 in the user's zone (as the app does): it is shown as
+// the date alone. Overdue is past due and not done.
+export function due(a) {
+  if (!a.due_at) return { text: "no due date", overdue: false };
+  const w = wall(a.due_at);
+  const dateOnly = w.hour === 23 && w.minute === 59;
+  const key = dayKey(a.due_at);
+  const named = key === dayKey(Date.now() + 86400e3) ? "Tomorrow" : ["Today", "Yesterday"].includes(dayName(key)) ? dayName(key)
+    : new Date(a.due_at).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", timeZone: zone(),
+      year: key.slice(0, 4) === dayKey(Date.now()).slice(0, 4) ? undefined : "numeric" });
+  const text = dateOnly ? `due ${named}` : `due ${named}, ${new Date(a.due_at).toLocaleTimeString(undefined, { timeStyle: "short", timeZone: zone() })}`;
+  return { text, overdue: !a.completed && new Date(a.due_at).getTime() < Date.now() };
+}
+
+// zoneOffset is how far the user's zone is ahead of UTC at t, in ms.
+function zoneOffset(t) {
+  const w = wall(t);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(t / 1000) * 1000;
+}
+
+// toZoned is the value of a datetime-local input showing t in the user's
+// zone; fromZoned reads one back as an instant.
+export function toZoned(t) {
+  if (!t) return "";
+  const ms = new Date(t).getTime();
+  return new Date(ms + zoneOffset(ms)).toISOString().slice(0, 16);
+}
+
+export function fromZoned(value) {
+  const guess = Date.parse(value + ":00Z");
+  let t = guess - zoneOffset(guess);
+  t = guess - zoneOffset(t); // again, in case a clock change lies between
+  return new Date(t).toISOString();
+}
+
+// plural counts: "1 segment", "2 segments".
+export function plural(n, one, many = one + "s") {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function clock(seconds) {
@@ -99,11 +175,12 @@ export function bytes(n) {
   return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
 }
 
-// toISODate turns a date input's value into the API's RFC 3339 bound.
+// dayBound turns a date input's value into the API's RFC 3339 bound: the
+// day's start or end in the user's zone.
 export function dayBound(value, end) {
   if (!value) return "";
-  const d = new Date(value + (end ? "T23:59:59" : "T00:00:00"));
-  return d.toISOString();
+  const t = Date.parse(fromZoned(value + (end ? "T23:59" : "T00:00"))) + (end ? 59999 : 0);
+  return new Date(t).toISOString();
 }
 
 let toastTimer;
@@ -119,18 +196,38 @@ export function toast(text) {
   toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
 }
 
-// confirmDialog asks before something that cannot be undone.
+// confirmDialog asks before something that cannot be undone. The safe
+// answer, Cancel, has the focus: Enter or Escape leaves things as they are.
 export function confirmDialog(question, action = "Delete") {
   return new Promise((resolve) => {
-    const yes = h("button.danger", { type: "submit", value: "yes" }, action);
+    const no = h("button", { type: "submit", value: "no" }, "Cancel");
     const dlg = h("dialog", { "aria-labelledby": "confirm-q" },
       h("form", { method: "dialog" },
         h("p", { id: "confirm-q" }, question),
-        h("div.row", h("button", { type: "submit", value: "no" }, "Cancel"), yes)));
+        h("div.row", no, h("button.danger", { type: "submit", value: "yes" }, action))));
     dlg.addEventListener("close", () => { resolve(dlg.returnValue === "yes"); dlg.remove(); });
     document.body.append(dlg);
     dlg.showModal();
-    yes.focus();
+    no.focus();
+  });
+}
+
+// askDialog asks for one line of text in the page (the browser's prompt()
+// is unstyled, blocks the page and is not announced as part of it): it
+// resolves to the text, or "" when cancelled.
+export function askDialog(title, label, action) {
+  return new Promise((resolve) => {
+    const input = h("input.field", { id: "ask-input", name: "value", required: true, maxlength: 100, autocomplete: "off" });
+    const form = h("form", { method: "dialog" },
+      h("h2", { id: "ask-title" }, title), h("label", { for: "ask-input" }, label), input,
+      h("div.row.dialog-buttons", h("button", { type: "button", onclick: () => dlg.close("") }, "Cancel"),
+        h("button.primary", { type: "submit", value: "ok" }, action)));
+    const dlg = h("dialog", { "aria-labelledby": "ask-title" }, form);
+    form.addEventListener("submit", (e) => { e.preventDefault(); dlg.close(input.value.trim() ? "ok" : ""); });
+    dlg.addEventListener("close", () => { resolve(dlg.returnValue === "ok" ? input.value.trim() : ""); dlg.remove(); });
+    document.body.append(dlg);
+    dlg.showModal();
+    input.focus();
   });
 }
 
@@ -165,3 +262,11 @@ export const categories = ["personal", "education", "health", "finance", "legal"
   "entrepreneurship", "parenting", "romantic", "travel", "inspiration", "technology", "business", "social", "work",
   "sports", "politics", "literature", "history", "architecture", "music", "weather", "news", "entertainment",
   "psychology", "real", "design", "family", "economics", "environment", "other"];
+
+// categoryName is how a conversation's or memory's category reads.
+const categoryNames = { real: "Real estate", romantic: "Romance", interesting: "Interesting", system: "About you",
+  manual: "Added by you", auto: "Automatic", core: "Core" };
+export function categoryName(c) {
+  if (!c) return "";
+  return categoryNames[c] || c.charAt(0).toUpperCase() + c.slice(1);
+}

@@ -3,7 +3,8 @@
 // through the API, invite a member; then a second user, a member who must
 // see none of it nor any of the appliance's settings; then the invited
 // member joins with the link.
-// Every page is screenshotted, light and dark, into SHOTS.
+// Every page is screenshotted, light and dark, into SHOTS, and checked
+// with axe-core at both widths in both schemes: no violation allowed.
 //
 // The Go test (cmd/hearth/console_e2e_test.go) starts the appliance and
 // passes: BASE, CODE (the setup code), OWNER_NAME, OWNER_PASSWORD,
@@ -18,12 +19,17 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 
 const env = (k) => {
   if (!process.env[k]) throw new Error(`${k} is not set`);
   return process.env[k];
 };
 const BASE = env("BASE");
+// axe-core's script, evaluated in the page through the driver (the
+// console's CSP admits no injected script tag, rightly).
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const SHOTS = env("SHOTS");
 mkdirSync(SHOTS, { recursive: true });
 
@@ -47,7 +53,9 @@ const browser = await chromium.launch({
     "--no-sandbox", "--disable-dev-shm-usage"],
 });
 console.log(`BROWSER ${browser.version()}`);
-const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["microphone", "clipboard-read", "clipboard-write"] });
+// The browser is in another zone than the appliance (Berlin, which the
+// Go test sets): times on the pages are the user's, not the browser's.
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "America/Los_Angeles", permissions: ["microphone", "clipboard-read", "clipboard-write"] });
 const page = await context.newPage();
 const problems = [];
 // Refused requests the test makes on purpose log "Failed to load resource";
@@ -67,6 +75,7 @@ async function shot(name) {
     for (const scheme of ["light", "dark"]) {
       await page.emulateMedia({ colorScheme: scheme });
       await fits(`${name}${suffix} (${scheme})`);
+      await axe(`${name}${suffix} (${scheme})`);
       await page.screenshot({ path: `${SHOTS}/${name}${suffix}-${scheme}.png`, fullPage: true });
     }
   }
@@ -83,6 +92,24 @@ async function fits(what) {
   }));
   check(m.scroll <= m.inner, `${what}: the page is ${m.scroll} px wide in a ${m.inner} px window`);
   check(m.split.length === 0, `${what}: words split across lines: ${m.split.join(", ")}`);
+}
+
+// axe runs axe-core's WCAG 2.x A and AA rules and best practices on the
+// page as it is now (a dialog open, if one is), and fails on any
+// violation, naming the rule and the elements: all of them, at the end,
+// so that one run lists what there is to fix.
+const inaccessible = [];
+async function axe(what) {
+  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.evaluate(AXE);
+  // The Speech page's models table has a column without a heading; that
+  // page is being reworked beside this test (issue 27, item 4), and the
+  // exception goes with it.
+  const rules = what.startsWith("speech") ? { "empty-table-header": { enabled: false } } : {};
+  const violations = await page.evaluate(async (rules) => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"], rules });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  }, rules);
+  if (violations.length) inaccessible.push(`${what}:\n    ${violations.join("\n    ")}`);
 }
 
 // phoneMenu checks the navigation at phone width: one bar with a Menu
@@ -103,6 +130,7 @@ async function phoneMenu() {
   }));
   check(links.length >= 9 && links.every(([, l, r]) => l >= 0 && r <= 390), `every page in the menu, within 390 px: ${JSON.stringify(links)}`);
   await fits("the open menu");
+  await axe("the open menu");
   await page.screenshot({ path: `${SHOTS}/menu-phone-light.png` });
   await page.locator("#nav-pages a", { hasText: "System" }).click();
   await page.getByRole("heading", { name: "System", exact: true }).waitFor();
@@ -152,7 +180,7 @@ try {
   check(!/setup code/i.test(await page.locator("#gate-message").textContent()), "the wrong code's message is gone after the next error");
   await page.locator("#setup-password").fill(env("OWNER_PASSWORD"));
   await page.getByRole("button", { name: "Claim" }).click();
-  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.getByRole("heading", { name: "Conversations", exact: true }).waitFor();
   const state = await page.evaluate(() => fetch("/console/api/state").then((r) => r.json()));
   check(state.signed_in && state.user.name === env("OWNER_NAME"), "signed in as the owner");
   const cookies = await context.cookies();
@@ -195,6 +223,7 @@ try {
   await page.locator("#pair-name").fill("Ada's phone");
   await page.getByRole("button", { name: "Show a pairing code" }).click();
   await page.locator("#pair-qr").waitFor();
+  check(await page.evaluate(() => document.activeElement?.id) === "pair-shown", "the pairing code shown has the focus");
   const pairKey = (await page.locator("#pair-key").textContent()).trim();
   check(pairKey.startsWith("hearth_dev_") && (await page.locator("#pair-address").textContent()).trim() === BASE, "the address and key to type");
   check(/--public-url/.test(await page.locator("#pair-warning").textContent()), "a loopback address is said not to work on a phone");
@@ -229,13 +258,52 @@ try {
     const st = await fetch("/console/api/state").then((r) => r.json());
     const post = (path, body) => fetch("/console/api" + path, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": st.csrf_token }, body: JSON.stringify(body) });
     await post("/action-items", { description: "Buy dark green paint", due_at: new Date(Date.now() + 3 * 86400e3).toISOString() });
+    // Due two days ago, a date without a time (23:59 in the user's zone,
+    // as the app keeps one), and tomorrow at ten.
+    const lib = await import("/console/lib.js");
+    await post("/action-items", { description: "Call the plumber", due_at: lib.fromZoned(lib.dayKey(Date.now() - 2 * 86400e3) + "T23:59") });
+    await post("/action-items", { description: "Water the tomatoes", due_at: lib.fromZoned(lib.dayKey(Date.now() + 86400e3) + "T10:00") });
   });
+  // Two older conversations, for the list's days: one yesterday, one
+  // three days ago.
+  for (const daysAgo of [1, 3]) {
+    const start = new Date(Date.now() - daysAgo * 86400e3);
+    const older = await fetch(`${BASE}/v1/dev/user/conversations/from-segments`, {
+      method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ started_at: start.toISOString(), finished_at: new Date(start.getTime() + 60e3).toISOString(), transcript_segments: [
+        { text: `The bins go out on Tuesday night and the recycling every other week; ${daysAgo === 1 ? "yesterday" : "three days ago"} we forgot.`, speaker: "SPEAKER_00", is_user: true, start: 0, end: 5 },
+      ] }),
+    });
+    check(older.ok, `an older conversation: ${older.status}`);
+  }
 
   // 4. The list shows it; search finds it; the detail page shows the transcript.
   step("conversations");
   await go("conversations");
   const row = page.locator(`#conversation-list li[data-id="${conv.id}"]`);
   await row.waitFor();
+  // Grouped by day, each with its count, the total above: today's two
+  // (this one and the recorded one), one yesterday, one three days ago.
+  const days = await page.locator("#conversation-list .day").evaluateAll((ds) => ds.map((d) =>
+    [d.querySelector("h2").textContent, d.querySelectorAll("li[data-id]").length]));
+  check(days.length === 3 && days[0][0] === "Today 2 conversations" && days[0][1] === 2 && days[1][0] === "Yesterday 1 conversation" && days[1][1] === 1 &&
+    days[2][1] === 1 && !/Today|Yesterday/.test(days[2][0]), `conversations by day: ${JSON.stringify(days)}`);
+  check((await page.locator("#conv-total").textContent()) === "4 conversations", `the total: ${await page.locator("#conv-total").textContent()}`);
+  // Back from a conversation returns to the list where it was left, the
+  // conversation opened focused; opening one focuses its heading.
+  await page.setViewportSize({ width: 390, height: 500 });
+  const last = page.locator("#conversation-list .day").last().locator("a.title");
+  await last.scrollIntoViewIfNeeded();
+  const y = await page.evaluate(() => scrollY);
+  check(y > 0, `the list scrolls at 390×500: ${y}`);
+  await last.click();
+  await page.locator("#transcript").waitFor();
+  check(await page.evaluate(() => document.activeElement?.id) === "conv-title", "an opened conversation's heading has the focus");
+  await page.goBack();
+  await row.waitFor();
+  const back = await page.evaluate(() => [scrollY, document.activeElement?.closest("li")?.dataset.id ?? "", document.activeElement?.className]);
+  check(Math.abs(back[0] - y) <= 2 && back[2] === "title", `back at the list's place (${y}), the opened one focused: ${back}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
   await shot("conversations");
   await page.locator("#conv-q").fill("garden shed paint");
   await page.getByRole("button", { name: "Apply" }).click();
@@ -248,6 +316,13 @@ try {
   await page.getByRole("button", { name: "Apply" }).click();
   await row.locator("a.title").click();
   await page.locator("#transcript").getByText("repaint the garden shed").waitFor();
+  check(state.user.time_zone === "Europe/Berlin", `the user's zone: ${state.user.time_zone}`);
+  const shownAt = (await page.locator("#main p.meta").first().textContent()).split(" · ")[0];
+  const inBerlin = await page.evaluate(async (id) => {
+    const c = await fetch(`/console/api/conversations/${id}`).then((r) => r.json());
+    return new Date(c.started_at || c.created_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Berlin" });
+  }, conv.id);
+  check(shownAt === inBerlin, `times in the user's zone: ${shownAt}, want ${inBerlin}`);
   await shot("conversation");
 
   // Edit the title.
@@ -255,6 +330,17 @@ try {
   await page.locator("#conv-title-input").fill("Painting the shed");
   await page.getByRole("button", { name: "Save" }).click();
   await page.locator("#conv-title", { hasText: "Painting the shed" }).waitFor();
+
+  // A new folder, named in the page's own dialog (not the browser's
+  // prompt), its field focused.
+  await page.locator("#conv-move").selectOption("__new");
+  const ask = page.getByRole("dialog");
+  await ask.waitFor();
+  check(await page.evaluate(() => document.activeElement?.id) === "ask-input", "the folder's name field has the focus");
+  await axe("the new folder dialog");
+  await page.locator("#ask-input").fill("Garden");
+  await ask.getByRole("button", { name: "Create and move" }).click();
+  await page.locator("#main .meta", { hasText: "in Garden" }).waitFor();
 
   // Lock it: the developer API no longer sees it; the owner still does.
   await page.locator("#conv-lock").click();
@@ -274,9 +360,21 @@ try {
   await page.locator("#mem-new").fill("The garden shed is to be painted dark green.");
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await page.locator("#memory-list").getByText("painted dark green").waitFor();
+  // Categories by their names, not the API's words ("manual").
+  check(/^Added by you · /.test(await page.locator("#memory-list li", { hasText: "painted dark green" }).locator(".meta").textContent()), "a memory's category by its name");
   await shot("memories");
   await go("action-items");
   await page.locator("#action-list").getByText("Buy dark green paint").waitFor();
+  // By due date, the overdue first and flagged; a date without a time
+  // shows no time.
+  const items = await page.locator("#action-list li[data-id]").evaluateAll((lis) => lis.map((li) =>
+    [li.querySelector("label").textContent, li.querySelector(".due").textContent, !!li.querySelector(".badge.danger")]));
+  // (The recorded conversations' own items, without due dates, come last.)
+  check(items.slice(0, 3).map((i) => i[0]).join(" | ") === "Call the plumber | Water the tomatoes | Buy dark green paint" &&
+    items.slice(3).every((i) => i[1] === "no due date"), `by due date: ${JSON.stringify(items)}`);
+  check(items[0][2] && items.slice(1).every((i) => !i[2]), `only the past one is overdue: ${JSON.stringify(items)}`);
+  check(!/\d:\d\d/.test(items[0][1]) && /^due Tomorrow, \d+:\d\d/.test(items[1][1]), `a date-only due date shows no time: ${JSON.stringify(items)}`);
+  check(new RegExp(`^${items.length} action items, 1 overdue$`).test(await page.locator("#ai-count").textContent()), "the count says one is overdue");
   await shot("action-items");
   await go("people");
   await page.locator("#people-list li[data-id]").first().waitFor();
@@ -302,6 +400,16 @@ try {
   await go("system");
   await page.locator("#system-stats").waitFor();
   await page.locator("#audit tr", { hasText: "speech key set" }).waitFor();
+  // The version as a person reads it (this test's binary is a plain go
+  // build), and the log's requests, filtered.
+  check(/development build/.test(await page.locator("#system-stats").textContent()), "the version a person reads");
+  await page.locator("#log div", { hasText: "POST /console/api/action-items → 200" }).first().waitFor();
+  await page.locator("#log-q").fill("action-items");
+  check(await page.locator("#log div").evaluateAll((ds) => ds.every((d) => d.textContent.includes("action-items"))), "the text filter keeps only matching lines");
+  await page.locator("#log-q").fill("");
+  await page.locator("#log-level").selectOption("1");
+  check(await page.locator("#log div", { hasText: "→" }).count() === 0, "without requests, no request line");
+  await page.locator("#log-level").selectOption("0");
   await shot("system");
   // The owner invites a member: a one-time code and its link, shown once.
   await go("members");
@@ -309,6 +417,7 @@ try {
   await page.getByRole("button", { name: "Invite" }).click();
   const invite = (await page.locator("#member-code-value").textContent()).trim();
   check(/^\d{4}-\d{4}-\d{4}-\d{4}$/.test(invite), `an invite code is shown: ${invite}`);
+  check(await page.evaluate(() => document.activeElement?.id) === "member-code-title", "the invite shown has the focus");
   await page.locator("#members-list li", { hasText: "Hal" }).getByText("Code open").waitFor();
   await shot("members");
   const backup = await page.evaluate(() => fetch("/console/api/system/backup").then(async (r) => [r.status, new Uint8Array(await r.arrayBuffer()).slice(0, 15)]));
@@ -324,13 +433,25 @@ try {
   await shot("live");
   console.log("LIVE-SEEN");
   await waitFor("LIVE-DONE");
+  // The session is in the System page's log.
+  await go("system");
+  await page.locator("#log-q").fill("listen session");
+  await page.locator("#log div", { hasText: "listen session started" }).first().waitFor();
 
   // 7. Delete the conversation.
   step("delete");
   await go(`conversations/${conv.id}`);
+  // The safe answer has the focus: Enter keeps the conversation.
+  await page.locator("#conv-delete").click();
+  await page.getByRole("dialog").waitFor();
+  check(await page.evaluate(() => document.activeElement?.textContent) === "Cancel", "Cancel has the focus in the delete dialog");
+  await axe("the delete dialog");
+  await page.keyboard.press("Enter");
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+  check((await fetch(`${BASE}/v1/dev/user/conversations/${conv.id}`, { headers: { Authorization: `Bearer ${key}` } })).status === 200, "Enter in the delete dialog deletes nothing");
   await page.locator("#conv-delete").click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
-  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.getByRole("heading", { name: "Conversations", exact: true }).waitFor();
   await page.locator(`#conversation-list li[data-id="${conv.id}"]`).waitFor({ state: "detached" });
   const gone = await fetch(`${BASE}/v1/dev/user/conversations/${conv.id}`, { headers: { Authorization: `Bearer ${key}` } });
   check(gone.status === 404, `deleted over the console, gone from the API (got ${gone.status})`);
@@ -343,8 +464,11 @@ try {
   await page.locator("#login-name").fill(env("OTHER_NAME"));
   await page.locator("#login-password").fill(env("OTHER_PASSWORD"));
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.getByRole("heading", { name: "Conversations", exact: true }).waitFor();
   await page.locator("#conversation-list .empty").waitFor();
+  // An empty list says how to start.
+  await page.locator("#conversation-list .empty").getByRole("link", { name: "Devices page" }).waitFor();
+  await axe("an empty list");
   const theirs = await page.evaluate(async (ids) => {
     const get = (p) => fetch("/console/api" + p).then(async (r) => [r.status, await r.text()]);
     return { list: await get("/conversations"), memories: await get("/memories"), items: await get("/action-items"),
@@ -384,10 +508,11 @@ try {
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await page.goto(`${BASE}/console#/code/${invite}`);
   await page.getByRole("heading", { name: "I have a code" }).waitFor();
+  await axe("the code page");
   check(await page.locator("#redeem-code").inputValue() === invite, "the link fills the code in");
   await page.locator("#redeem-password").fill("hal's own long password");
   await page.getByRole("button", { name: "Set password and sign in" }).click();
-  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.getByRole("heading", { name: "Conversations", exact: true }).waitFor();
   check((await page.locator("#who").textContent()) === "Hal", "signed in as the invited member");
 
   // The owner signs back in.
@@ -398,11 +523,11 @@ try {
   await page.locator("#gate-message.error").waitFor();
   await page.locator("#login-password").fill(env("OWNER_PASSWORD"));
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.getByRole("heading", { name: "Conversations", exact: true }).waitFor();
   check((await page.locator("#who").textContent()) === env("OWNER_NAME"), "signed in as the owner again");
   // Keyboard order: the skip link first, then the pages in order.
   await page.reload();
-  await page.getByRole("heading", { name: "Conversations" }).waitFor();
+  await page.getByRole("heading", { name: "Conversations", exact: true }).waitFor();
   const order = [];
   for (let i = 0; i < 5; i++) {
     await page.keyboard.press("Tab");
@@ -426,10 +551,12 @@ try {
     check(unlabelled.length === 0, `every field on ${hash} has a label: ${unlabelled.join(" | ")}`);
   }
   check(problems.length === 0, `no script errors: ${problems.join("; ")}`);
+  check(inaccessible.length === 0, `accessibility violations (axe-core):\n  ${inaccessible.join("\n  ")}`);
   console.log("OK");
 } catch (err) {
   await page.screenshot({ path: `${SHOTS}/failure.png`, fullPage: true }).catch(() => {});
   console.log(`FAIL ${err.message}`);
+  if (inaccessible.length) console.log(`and accessibility violations (axe-core):\n  ${inaccessible.join("\n  ")}`);
   console.log(problems.join("\n"));
   process.exitCode = 1;
 } finally {

@@ -1,10 +1,13 @@
-// Action items: check off, edit, due dates, filters.
-import { api, h, when, dayBound, toast, confirmDialog, guard } from "../lib.js";
+// Action items: check off, edit, due dates, filters. Sorted by due date,
+// the soonest (and the overdue, flagged) first; those without one last.
+import { api, h, dayBound, toast, confirmDialog, guard, due as dueText, toZoned, fromZoned, plural } from "../lib.js";
 
 const PAGE = 100;
 
 export async function render(main) {
-  const results = h("ul.list.cards", { id: "action-list", "aria-live": "polite" });
+  const results = h("ul.list.cards", { id: "action-list" });
+  const count = h("p.muted", { id: "ai-count", role: "status" });
+  let loaded = [];
   const more = h("button", { type: "button", hidden: true }, "More");
   let offset = 0;
   const state = h("select", { id: "ai-state" }, h("option", { value: "false" }, "Open"), h("option", { value: "true" }, "Done"),
@@ -17,7 +20,7 @@ export async function render(main) {
   main.append(h("div.page-head", h("h1", "Action items")),
     h("form.card", { onsubmit: (e) => { e.preventDefault(); guard(async () => {
       const body = { description: desc.value };
-      if (due.value) body.due_at = new Date(due.value).toISOString();
+      if (due.value) body.due_at = fromZoned(due.value);
       await api("POST", "/action-items", body);
       desc.value = ""; due.value = "";
       toast("Action item added");
@@ -27,12 +30,13 @@ export async function render(main) {
       h("div", h("label", { for: "ai-new-due" }, "Due (optional)"), due), h("button.primary", { type: "submit" }, "Add"))),
     h("div.toolbar", h("div", h("label", { for: "ai-state" }, "Show"), state),
       h("div", h("label", { for: "ai-from" }, "Due from"), from), h("div", h("label", { for: "ai-to" }, "Due until"), to)),
-    results, h("p", more));
+    count, results, h("p", more));
   for (const el of [state, from, to]) el.addEventListener("change", () => guard(reload));
   more.addEventListener("click", () => guard(page));
 
   async function reload() {
     offset = 0;
+    loaded = [];
     results.replaceChildren();
     await page();
   }
@@ -45,9 +49,25 @@ export async function render(main) {
     if (to.value) p.set("end_date", dayBound(to.value, true));
     const items = await api("GET", "/action-items?" + p);
     offset += items.length;
-    for (const a of items) results.append(row(a));
+    loaded.push(...items);
     more.hidden = items.length < PAGE;
-    if (offset === 0) results.append(h("li.empty", "Nothing here."));
+    draw();
+  }
+
+  function draw() {
+    loaded.sort(byDue);
+    results.replaceChildren(...loaded.map(row));
+    const overdue = loaded.filter((a) => dueText(a).overdue).length;
+    count.textContent = loaded.length ? plural(loaded.length, "action item") + (overdue ? `, ${overdue} overdue` : "") : "";
+    if (!loaded.length) results.append(h("li.empty", "Nothing here."));
+  }
+
+  // byDue: due first, soonest first; then those without a due date, the
+  // newest first.
+  function byDue(a, b) {
+    if (a.due_at && b.due_at) return new Date(a.due_at) - new Date(b.due_at);
+    if (a.due_at || b.due_at) return a.due_at ? -1 : 1;
+    return new Date(b.created_at || 0) - new Date(a.created_at || 0);
   }
 
   function row(a) {
@@ -57,28 +77,30 @@ export async function render(main) {
         Object.assign(a, await api("PATCH", `/action-items/${encodeURIComponent(a.id)}`, { completed: box.checked }));
         toast(a.completed ? "Done" : "Reopened");
         view();
+        document.getElementById(`ai-${a.id}`)?.focus();
       }) });
-      li.className = a.completed ? "item done" : "item";
+      const d = dueText(a);
+      li.className = a.completed ? "item done" : d.overdue ? "item overdue" : "item";
       li.replaceChildren(box,
         h("div.body", h("label.inline.text", { for: `ai-${a.id}` }, a.description),
-          h("div.meta", a.due_at ? `due ${when(a.due_at)}` : "no due date",
+          h("div.meta", d.overdue ? [h("span.badge.danger", "Overdue"), " "] : null, h("span.due", d.text),
             a.conversation_id ? [" · ", h("a", { href: `#/conversations/${encodeURIComponent(a.conversation_id)}` }, "from a conversation")] : "")),
         h("div.actions", h("button.link", { type: "button", onclick: edit }, "Edit"),
           h("button.link", { type: "button", onclick: async () => {
             if (!(await confirmDialog("Delete this action item?"))) return;
-            await guard(async () => { await api("DELETE", `/action-items/${encodeURIComponent(a.id)}`); li.remove(); toast("Deleted"); });
+            await guard(async () => { await api("DELETE", `/action-items/${encodeURIComponent(a.id)}`); loaded.splice(loaded.indexOf(a), 1); draw(); toast("Deleted"); });
           } }, "Delete")));
     };
     const edit = () => {
       const d = h("input.field", { value: a.description, maxlength: 500, "aria-label": "Description" });
-      const local = a.due_at ? new Date(new Date(a.due_at).getTime() - new Date().getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "";
-      const du = h("input", { type: "datetime-local", value: local, "aria-label": "Due" });
+      const du = h("input", { type: "datetime-local", value: toZoned(a.due_at), "aria-label": "Due" });
       li.replaceChildren(h("form.body.row", { onsubmit: (e) => { e.preventDefault(); guard(async () => {
         const body = { description: d.value };
-        if (du.value) body.due_at = new Date(du.value).toISOString();
+        if (du.value) body.due_at = fromZoned(du.value);
         Object.assign(a, await api("PATCH", `/action-items/${encodeURIComponent(a.id)}`, body));
         toast("Saved");
-        view();
+        draw();
+        document.getElementById(`ai-${a.id}`)?.focus();
       }); } }, d, du, h("button.primary", { type: "submit" }, "Save"), h("button", { type: "button", onclick: view }, "Cancel")));
       d.focus();
     };

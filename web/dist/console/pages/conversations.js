@@ -1,10 +1,15 @@
 // Conversations: the list (search, filters, paging) and one conversation
 // (transcript, structure, and the owner's changes).
-import { api, h, when, clock, duration, dayBound, toast, confirmDialog, guard, categories, notice } from "../lib.js";
+import { api, h, when, time, clock, duration, dayBound, toast, confirmDialog, askDialog, guard, categories, categoryName, notice, plural,
+  dayKey, dayName, session } from "../lib.js";
 
 const PAGE = 25;
 // The list's filters survive opening a conversation and coming back.
 const filters = { q: "", from: "", to: "", category: "", folder: "", starred: false, bin: false };
+// Back from a conversation returns to the list as it was left: as many
+// conversations loaded, scrolled as far, the one opened focused.
+let left = null; // {key, count, y} when the list was left
+let opened = ""; // the conversation opened from it
 // The URL keeps them too (its query, beside the page's #/route), so a
 // search can be bookmarked, shared and reloaded.
 const urlKeys = { q: "q", from: "from", to: "to", category: "category", folder: "folder", starred: "starred", bin: "bin" };
@@ -38,16 +43,22 @@ export async function render(main, id) {
 
 async function list(main) {
   filtersFromURL();
+  const back = left && left.key === JSON.stringify(filters) && opened ? left : null;
+  left = null;
   const folders = await api("GET", "/folders");
-  const results = h("ul.list.cards", { id: "conversation-list", "aria-live": "polite" });
+  // Not a live region: a screen reader would read the whole list again
+  // at each change. The count line is the one that speaks.
+  const results = h("div", { id: "conversation-list" });
+  const total = h("p.muted", { id: "conv-total", role: "status" });
   const more = h("button", { type: "button", hidden: true }, "Older conversations");
   let offset = 0;
+  let days = new Map(); // day → how many conversations it holds in all
 
   const q = h("input", { id: "conv-q", type: "search", value: filters.q, placeholder: "Words or meaning…" });
   const from = h("input", { id: "conv-from", type: "date", value: filters.from });
   const to = h("input", { id: "conv-to", type: "date", value: filters.to });
   const cat = h("select", { id: "conv-category" }, h("option", { value: "" }, "Any category"),
-    categories.map((c) => h("option", { value: c, selected: c === filters.category }, c)));
+    categories.map((c) => h("option", { value: c, selected: c === filters.category }, categoryName(c))));
   const folder = h("select", { id: "conv-folder" }, h("option", { value: "" }, "Any folder"),
     folders.map((f) => h("option", { value: f.id, selected: f.id === filters.folder }, f.name)));
   const starred = h("input", { id: "conv-starred", type: "checkbox", checked: filters.starred });
@@ -63,32 +74,72 @@ async function list(main) {
     h("button.primary", { type: "submit" }, "Apply"));
   for (const el of [from, to, cat, folder, starred, bin]) el.addEventListener("change", reload);
 
-  main.append(h("div.page-head", h("h1", "Conversations")), toolbar, results, h("p", more));
+  main.append(h("div.page-head", h("h1", "Conversations")), toolbar, total, results, h("p", more));
 
-  async function reload() {
-    Object.assign(filters, { q: q.value.trim(), from: from.value, to: to.value, category: cat.value, folder: folder.value,
-      starred: starred.checked, bin: bin.checked });
-    filtersToURL();
-    offset = 0;
-    results.replaceChildren();
-    more.hidden = true;
-    if (filters.q) return search();
-    await page();
-  }
+  const filtered = () => filters.from || filters.to || filters.category || filters.folder || filters.starred;
 
-  async function page() {
-    const p = new URLSearchParams({ limit: PAGE, offset });
+  function query() {
+    const p = new URLSearchParams();
     if (filters.from) p.set("start_date", dayBound(filters.from, false));
     if (filters.to) p.set("end_date", dayBound(filters.to, true));
     if (filters.category) p.set("categories", filters.category);
     if (filters.folder) p.set("folder_id", filters.folder);
     if (filters.starred) p.set("starred", "true");
     if (filters.bin) p.set("discarded", "true");
+    return p;
+  }
+
+  async function reload(count = PAGE) {
+    Object.assign(filters, { q: q.value.trim(), from: from.value, to: to.value, category: cat.value, folder: folder.value,
+      starred: starred.checked, bin: bin.checked });
+    filtersToURL();
+    offset = 0;
+    results.replaceChildren();
+    total.textContent = "";
+    more.hidden = true;
+    if (filters.q) return search();
+    const p = query();
+    const tz = session.user?.time_zone || Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (tz) p.set("tz", tz);
+    const counted = await api("GET", "/conversations/days?" + p);
+    days = new Map(counted.days.map((d) => [d.day, d.count]));
+    total.textContent = counted.total ? `${plural(counted.total, "conversation")}${filtered() || filters.bin ? " match" : ""}` : "";
+    await page(count);
+  }
+
+  async function page(count = PAGE) {
+    const p = query();
+    p.set("limit", Math.min(count, 100));
+    p.set("offset", offset);
     const cs = await api("GET", "/conversations?" + p);
     offset += cs.length;
-    for (const c of cs) results.append(row(c));
-    more.hidden = cs.length < PAGE;
-    if (offset === 0) results.append(h("li.empty", filters.bin ? "Nothing discarded." : "No conversations match."));
+    for (const c of cs) dayList(c).append(row(c));
+    more.hidden = cs.length < Math.min(count, 100);
+    if (offset === 0) results.append(emptyList());
+  }
+
+  // dayList is the list of c's day, made with its heading when it is the
+  // first of that day.
+  function dayList(c) {
+    const key = dayKey(c.started_at || c.created_at);
+    let ul = results.querySelector(`ul[data-day="${key}"]`);
+    if (!ul) {
+      const id = `day-${key}`;
+      ul = h("ul.list.cards", { "data-day": key, "aria-labelledby": id });
+      const n = days.get(key);
+      results.append(h("section.day", { "data-day": key },
+        h("h2.day-head", { id }, dayName(key), n ? [" ", h("span.count", plural(n, "conversation"))] : null), ul));
+    }
+    return ul;
+  }
+
+  function emptyList() {
+    if (filters.bin) return h("p.empty", "Nothing discarded.");
+    if (filtered()) return h("p.empty", "No conversations match these filters.");
+    return h("div.empty.start", h("p", h("strong", "No conversations yet.")),
+      h("p", "Connect your wearable or phone on the ", h("a", { href: "#/devices" }, "Devices page"),
+        ": what you say appears here as you speak. An app or script with a ", h("a", { href: "#/keys" }, "developer key"),
+        " can upload recordings and transcripts too."));
   }
 
   // The search applies the filters in its query (the bin is not searched).
@@ -100,29 +151,39 @@ async function list(main) {
     if (filters.folder) p.set("folder_id", filters.folder);
     if (filters.starred) p.set("starred", "true");
     const r = await api("GET", "/search?" + p);
+    const ul = h("ul.list.cards", { "aria-label": "Search results" });
     for (const hit of r.results) {
       const said = hit.snippet ? h("p.small.snippet", hit.start != null ? h("span.badge", clock(hit.start)) : null, " ",
         hit.speaker ? `${hit.speaker}: ` : "", ...marked(hit.snippet)) : null;
-      results.append(h("li.item", { "data-id": hit.id }, h("div.emoji", { "aria-hidden": "true" }, "🔎"),
+      ul.append(h("li.item", { "data-id": hit.id }, h("div.emoji", { "aria-hidden": "true" }, "🔎"),
         h("div.body", h("a.title", { href: `#/conversations/${encodeURIComponent(hit.id)}` }, hit.text.split("\n")[0] || "Untitled"),
-          h("div.meta", hit.date ? when(hit.date) : "", hit.category ? ` · ${hit.category} ` : " ",
+          h("div.meta", hit.date ? when(hit.date) : "", hit.category ? ` · ${categoryName(hit.category)} ` : " ",
             hit.locked ? h("span.badge.lock", "Locked") : null),
           said)));
     }
-    if (!r.results.length) results.append(h("li.empty", "Nothing found."));
+    total.textContent = plural(r.results.length, "conversation") + " found";
+    results.append(r.results.length ? ul : h("p.empty", "Nothing found."));
   }
 
-  more.addEventListener("click", () => guard(page));
-  await reload();
+  more.addEventListener("click", () => guard(() => page()));
+  await reload(back ? Math.max(PAGE, back.count) : PAGE);
+  if (back) {
+    scrollTo(0, back.y);
+    results.querySelector(`li[data-id="${CSS.escape(opened)}"] a.title`)?.focus({ preventScroll: true });
+  }
+  opened = "";
+  // Leaving the list remembers where it was.
+  return () => { left = { key: JSON.stringify(filters), count: offset, y: scrollY }; };
 }
 
+// row is a conversation in its day's list: its time of day is enough.
 function row(c) {
   const s = c.structured;
   return h("li.item", { "data-id": c.id },
     h("div.emoji", { "aria-hidden": "true" }, s.emoji),
     h("div.body",
       h("a.title", { href: `#/conversations/${encodeURIComponent(c.id)}` }, s.title || "Untitled"),
-      h("div.meta", when(c.started_at || c.created_at), " · ", duration(c.started_at, c.finished_at) || "—", " · ", s.category,
+      h("div.meta", time(c.started_at || c.created_at, "short"), " · ", duration(c.started_at, c.finished_at) || "—", " · ", categoryName(s.category),
         c.folder_name ? ` · ${c.folder_name}` : "", " ",
         c.starred ? h("span.badge.warn", "★ Starred") : null, " ",
         c.locked ? h("span.badge.lock", "Locked") : null, " ",
@@ -130,19 +191,21 @@ function row(c) {
       s.overview ? h("p.small", s.overview.length > 220 ? s.overview.slice(0, 220) + "…" : s.overview) : null));
 }
 
-async function detail(main, id) {
+async function detail(main, id, focus = "conv-title") {
   const [c, folders] = await Promise.all([api("GET", `/conversations/${encodeURIComponent(id)}`), api("GET", "/folders")]);
   const s = c.structured;
-  const refresh = () => { main.replaceChildren(); return detail(main, id); };
+  opened = id;
+  // A change redraws the page; the control used keeps the focus.
+  const refresh = () => { const was = document.activeElement?.id; main.replaceChildren(); return detail(main, id, was || "conv-title"); };
   const change = (fn, done) => guard(async () => { await fn(); if (done) toast(done); await refresh(); });
 
-  const title = h("h1", { id: "conv-title" }, `${s.emoji} ${s.title || "Untitled"}`);
+  const title = h("h1", { id: "conv-title", tabindex: "-1" }, `${s.emoji} ${s.title || "Untitled"}`);
   const titleInput = h("input.field", { id: "conv-title-input", value: s.title, "aria-label": "Title", maxlength: 500 });
   const titleForm = h("form.row", { hidden: true, onsubmit: (e) => { e.preventDefault();
     change(() => api("PATCH", `/conversations/${encodeURIComponent(id)}`, { title: titleInput.value }), "Title saved"); } },
   titleInput, h("button.primary", { type: "submit" }, "Save"),
   h("button", { type: "button", onclick: () => { titleForm.hidden = true; title.hidden = false; } }, "Cancel"));
-  const editTitle = h("button", { type: "button", disabled: c.locked, onclick: () => { title.hidden = true; titleForm.hidden = false; titleInput.focus(); } }, "Edit title");
+  const editTitle = h("button", { type: "button", id: "conv-edit", disabled: c.locked, onclick: () => { title.hidden = true; titleForm.hidden = false; titleInput.focus(); } }, "Edit title");
 
   const folderSel = h("select", { id: "conv-move", "aria-label": "Folder", disabled: c.locked },
     h("option", { value: "" }, "No folder"), folders.map((f) => h("option", { value: f.id, selected: f.id === c.folder_id }, f.name)),
@@ -150,8 +213,8 @@ async function detail(main, id) {
   folderSel.addEventListener("change", () => change(async () => {
     let target = folderSel.value || null;
     if (target === "__new") {
-      const name = prompt("Name of the new folder");
-      if (!name) return;
+      const name = await askDialog("New folder", "Name of the new folder", "Create and move");
+      if (!name) { folderSel.value = c.folder_id || ""; return; }
       target = (await api("POST", "/folders", { name })).id;
     }
     await api("PUT", `/conversations/${encodeURIComponent(id)}/folder`, { folder_id: target });
@@ -159,7 +222,7 @@ async function detail(main, id) {
 
   const actions = h("div.row",
     editTitle,
-    h("button", { type: "button", disabled: c.locked, "aria-pressed": String(c.starred),
+    h("button", { type: "button", id: "conv-star", disabled: c.locked, "aria-pressed": String(c.starred),
       onclick: () => change(() => api("PATCH", `/conversations/${encodeURIComponent(id)}`, { starred: !c.starred })) },
     c.starred ? "★ Unstar" : "☆ Star"),
     h("button", { type: "button", id: "conv-lock", "aria-pressed": String(c.locked),
@@ -167,7 +230,7 @@ async function detail(main, id) {
         c.locked ? "Assistants can see it again" : "Hidden from assistants") },
     c.locked ? "Unlock" : "Lock from assistants"),
     folderSel,
-    h("button", { type: "button", disabled: c.locked,
+    h("button", { type: "button", id: "conv-discard", disabled: c.locked,
       onclick: () => change(() => api("PATCH", `/conversations/${encodeURIComponent(id)}`, { discarded: !c.discarded }),
         c.discarded ? "Restored" : "Discarded") }, c.discarded ? "Restore" : "Discard"),
     h("button.danger", { type: "button", id: "conv-delete", disabled: c.locked, onclick: async () => {
@@ -183,7 +246,7 @@ async function detail(main, id) {
     h("p", h("a", { href: "#/conversations" }, "← All conversations")),
     h("div.page-head", h("div", title, titleForm)),
     h("p.meta.muted", when(c.started_at || c.created_at), " · ", duration(c.started_at, c.finished_at) || "—", " · ",
-      s.category, " · ", c.source, c.language ? ` · ${c.language}` : "", c.folder_name ? ` · in ${c.folder_name}` : "", " ",
+      categoryName(s.category), " · ", c.source, c.language ? ` · ${c.language}` : "", c.folder_name ? ` · in ${c.folder_name}` : "", " ",
       c.locked ? h("span.badge.lock", "Locked from assistants") : null, " ", c.discarded ? h("span.badge", "Discarded") : null),
     c.locked ? notice("Locked: assistants and developer keys cannot see it. Unlock it to change it.") : null,
     h("div.card", actions),
@@ -198,6 +261,11 @@ async function detail(main, id) {
       h("figure", p.data_url ? h("img", { src: p.data_url, alt: p.description || "Photo from the recording" }) : null,
         h("figcaption.small.muted", p.description))))) : null,
     h("section.card", h("h2", "Transcript"), transcript(c.transcript_segments || []))].filter(Boolean));
+  // Focus moves to what was opened, so that a screen reader reads its
+  // title and Tab goes on from there.
+  (document.getElementById(focus) || title).focus();
+  // Only a way back to the list keeps its place; elsewhere forgets it.
+  return () => { if (!/^#\/conversations\/?$/.test(location.hash)) opened = ""; };
 }
 
 function transcript(segs) {

@@ -44,13 +44,15 @@ function pairCard(reload) {
     name.value = "";
     shown.replaceChildren(
       p.warning ? h("p.notice.error", { id: "pair-warning", role: "alert" }, p.warning) : null,
-      h("div.pair",
+      h("div.pair", { id: "pair-shown", tabindex: "-1" },
         h("img.qr", { id: "pair-qr", src: p.qr_png, width: 240, height: 240, alt: "QR code that opens the pairing page with this appliance's address and your new key" }),
         h("div.body",
           h("p", "Scan it with the phone's camera, or type in the app:"),
           copyRow("Address", "pair-address", p.base_url),
           copyRow("Key", "pair-key", p.key),
           h("p.muted.small", "The key is shown this once; Hearth keeps only its hash."))));
+    // What was made has the focus: a screen reader reads it at once.
+    document.getElementById("pair-shown").focus();
     await reload();
   }); } },
   h("label", { for: "pair-name" }, "Name of the device (optional)"), name,

@@ -5,7 +5,7 @@ import { h, clock, when } from "../lib.js";
 export function render(main) {
   const sessions = h("div", { id: "live-sessions" }, h("p.muted", "Connecting…"));
   const feed = h("div.transcript", { id: "live-feed", "aria-live": "polite" });
-  const status = h("p.small.muted", { id: "live-status" });
+  const status = h("p.small.muted", { id: "live-status", role: "status" });
   main.append(h("div.page-head", h("h1", "Live")),
     h("section.card", h("h2", "Recording now"), sessions),
     h("section.card", h("div.spread", h("h2", "Transcript"), status), feed,

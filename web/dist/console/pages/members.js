@@ -19,6 +19,7 @@ export async function render(main) {
       const r = await api("POST", "/members", { name: name.value });
       await refresh();
       document.getElementById("member-code").replaceWith(codeCard(`Invite for ${r.member.name}`, r));
+      document.getElementById("member-code-title").focus();
     }); } },
     h("label.inline", { for: "invite-name" }, "Invite someone by name"), name, h("button.primary", { type: "submit" }, "Invite")),
     codeBox,
@@ -27,7 +28,7 @@ export async function render(main) {
 
 // codeCard shows a one-time code once: the owner passes it on by hand.
 function codeCard(title, r) {
-  return h("section.card", { id: "member-code" }, h("h2", title),
+  return h("section.card", { id: "member-code" }, h("h2", { id: "member-code-title", tabindex: "-1" }, title),
     h("p", "Give them this code (valid until ", when(r.expires_at), "). On the sign-in page they choose “I have a code” and pick their own password; or they open the link."),
     h("p", h("strong.code", { id: "member-code-value" }, r.code)),
     h("p.small", h("a", { href: r.link, id: "member-code-link" }, r.link)),
@@ -53,6 +54,7 @@ function memberItem(m, refresh) {
         const r = await api("POST", `/members/${encodeURIComponent(m.id)}/reset`);
         await refresh();
         document.getElementById("member-code").replaceWith(codeCard(`Reset code for ${m.name}`, r));
+      document.getElementById("member-code-title").focus();
       }),
       m.can_sign_in ? act("Make owner", `Hand the appliance to ${m.name}? They get its settings, members and backups; you become a member.`, "Hand over", async () => {
         await api("POST", `/members/${encodeURIComponent(m.id)}/owner`);

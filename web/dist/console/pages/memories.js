@@ -1,17 +1,17 @@
 // Memories: search, add, edit, lock from assistants, delete.
-import { api, h, when, toast, confirmDialog, guard } from "../lib.js";
+import { api, h, when, toast, confirmDialog, guard, categoryName } from "../lib.js";
 
 const PAGE = 50;
 
 export async function render(main) {
-  const results = h("ul.list.cards", { id: "memory-list", "aria-live": "polite" });
+  const results = h("ul.list.cards", { id: "memory-list" });
   const more = h("button", { type: "button", hidden: true }, "More");
   let offset = 0;
   const q = h("input", { id: "mem-q", type: "search", placeholder: "Search memories…" });
   const sort = h("select", { id: "mem-sort" }, h("option", { value: "created_desc" }, "Newest"),
     h("option", { value: "updated_desc" }, "Recently edited"), h("option", { value: "manual_first" }, "Added by you first"));
   const text = h("textarea", { id: "mem-new", maxlength: 500, required: true, placeholder: "Something worth remembering…" });
-  const cat = h("select", { id: "mem-new-category" }, ["manual", "interesting", "system"].map((c) => h("option", { value: c }, c)));
+  const cat = h("select", { id: "mem-new-category" }, ["manual", "interesting", "system"].map((c) => h("option", { value: c }, categoryName(c))));
 
   const add = h("form.card", { onsubmit: (e) => { e.preventDefault(); guard(async () => {
     await api("POST", "/memories", { content: text.value, category: cat.value });
@@ -53,8 +53,8 @@ export async function render(main) {
     const li = h("li.item", { "data-id": m.id });
     const view = () => li.replaceChildren(
       h("div.body", h("p.text", m.content),
-        h("div.meta", m.category, m.created_at ? ` · ${when(m.created_at)}` : "", " ",
-          m.is_locked ? h("span.badge.lock", "Locked") : null, m.manually_added ? h("span.badge", "Added by you") : null)),
+        h("div.meta", categoryName(m.category), m.created_at ? ` · ${when(m.created_at)}` : "", " ",
+          m.is_locked ? h("span.badge.lock", "Locked") : null, m.manually_added && m.category !== "manual" ? h("span.badge", "Added by you") : null)),
       h("div.actions",
         h("button.link", { type: "button", disabled: m.is_locked, onclick: edit }, "Edit"),
         h("button.link", { type: "button", onclick: () => guard(async () => {

@@ -1,5 +1,5 @@
 // People: the named speakers. Rename, merge two into one, delete.
-import { api, h, when, toast, confirmDialog, guard } from "../lib.js";
+import { api, h, when, toast, confirmDialog, guard, plural } from "../lib.js";
 
 export async function render(main) {
   const people = await api("GET", "/people");
@@ -30,7 +30,7 @@ export async function render(main) {
         toast("Renamed");
         await refresh();
       }); } }, name, h("button", { type: "submit" }, "Rename"),
-      h("span.meta", `${p.segments ?? 0} segments`, p.created_at ? ` · since ${when(p.created_at)}` : "")),
+      h("span.meta", plural(p.segments ?? 0, "segment"), p.created_at ? ` · since ${when(p.created_at)}` : "")),
       h("div.actions", others.length ? into : null,
         h("button.link", { type: "button", onclick: async () => {
           if (!(await confirmDialog(`Delete ${p.name}? Their segments stay, unnamed.`))) return;
