@@ -137,7 +137,7 @@ function row(c) {
 async function detail(main, id, at) {
   const [c, folders] = await Promise.all([api("GET", `/conversations/${encodeURIComponent(id)}`), api("GET", "/folders")]);
   const s = c.structured;
-  const refresh = () => { main.replaceChildren(); return detail(main, id); };
+  const refresh = () => { player.stop(); main.replaceChildren(); return detail(main, id); };
   const change = (fn, done) => guard(async () => { await fn(); if (done) toast(done); await refresh(); });
 
   const title = h("h1", { id: "conv-title" }, `${s.emoji} ${s.title || "Untitled"}`);
@@ -205,6 +205,7 @@ async function detail(main, id, at) {
     h("section.card", h("h2", "Transcript"), player.el, transcript(c.transcript_segments || [], player.el ? player.seek : null))].filter(Boolean));
   player.follow(main.querySelector("#transcript"));
   if (at != null) player.seek(at, false);
+  return player.stop; // leaving the page stops the sound
 }
 
 function transcript(segs, seek) {
@@ -225,7 +226,7 @@ function audioPlayer(c) {
   const files = (c.audio_files || []).map((f) => ({ ...f,
     offset: (Date.parse(f.started_at) - Date.parse(c.started_at || c.created_at)) / 1000,
     url: `/console/api/conversations/${encodeURIComponent(c.id)}/audio/${encodeURIComponent(f.id)}` }));
-  if (!files.length) return { el: null, seek: () => {}, follow: () => {} };
+  if (!files.length) return { el: null, seek: () => {}, follow: () => {}, stop: () => {} };
   let cur = files[0];
   const audio = h("audio", { id: "conv-audio", controls: true, preload: "metadata", src: cur.url });
   const fileAt = (t) => files.reduce((best, f) => (f.offset <= t ? f : best), files[0]);
@@ -250,5 +251,6 @@ function audioPlayer(c) {
     el: h("div.player", audio),
     seek,
     follow: (root) => { segs = root ? [...root.querySelectorAll(".seg")] : []; },
+    stop: () => audio.pause(),
   };
 }
