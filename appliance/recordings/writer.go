@@ -1,6 +1,7 @@
 package recordings
 
 import (
+	"os"
 	"sync"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
@@ -11,12 +12,9 @@ import (
 // when the user's quota is full or the disk refuses a write; the session
 // it serves goes on.
 type Writer struct {
-	k  *Keeper
-	mu sync.Mutex
-	f  interface {
-		Name() string
-		Close() error
-	}
+	k      *Keeper
+	mu     sync.Mutex
+	f      *os.File
 	ow     *audio.OggOpusWriter
 	user   string
 	budget int64 // bytes this file may take; ≤ 0 with a quota: none left
@@ -31,12 +29,19 @@ func (w *Writer) Write(pcm []int16) {
 	if w.err != nil || w.closed {
 		return
 	}
-	if w.k.Quota > 0 && w.ow.Size() >= w.budget {
-		w.stop(ErrQuota)
-		return
-	}
-	if err := w.ow.Write(pcm); err != nil {
-		w.stop(err)
+	// A page at a time, so that the quota holds to within a page.
+	const page = audio.OpusFrame * audio.PagePackets
+	for len(pcm) > 0 {
+		if w.k.Quota > 0 && w.ow.Size() >= w.budget {
+			w.stop(ErrQuota)
+			return
+		}
+		n := min(page, len(pcm))
+		if err := w.ow.Write(pcm[:n]); err != nil {
+			w.stop(err)
+			return
+		}
+		pcm = pcm[n:]
 	}
 }
 
