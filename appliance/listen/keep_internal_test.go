@@ -25,7 +25,7 @@ func TestKeeper_FilePerConversation(t *testing.T) {
 	start := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 	conv, open := "a", true
 	k := &keeper{
-		open: func(c string, started time.Time) (AudioSink, error) { return store.Create("ada", c, started) },
+		open:    func(c string, started time.Time) (AudioSink, error) { return store.Create("ada", c, started) },
 		current: func() (string, bool) { return conv, open },
 		start:   start,
 		log:     func(string, ...any) {},
