@@ -3,6 +3,7 @@ package audio_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -104,4 +105,28 @@ func decodedDuration(t *testing.T, path string) time.Duration {
 		}
 	}
 	return time.Duration(n) * time.Second / audio.Rate
+}
+
+// BenchmarkOggOpusWriter is what keeping a live session's audio costs:
+// one second of speech-band audio encoded and paged per op.
+func BenchmarkOggOpusWriter(b *testing.B) {
+	enc, err := audio.NewOpusEncoder()
+	if err != nil {
+		b.Skip(err)
+	}
+	sec := make([]int16, audio.Rate)
+	for i := range sec {
+		sec[i] = int16(6000*math.Sin(2*math.Pi*220*float64(i)/audio.Rate) + 2000*math.Sin(2*math.Pi*1330*float64(i)/audio.Rate))
+	}
+	w, err := audio.NewOggOpusWriter(io.Discard, enc, 1, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if err := w.Write(sec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(w.Size())*8/float64(b.N)/1000, "kbps")
 }
