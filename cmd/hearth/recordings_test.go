@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -127,6 +128,29 @@ func TestRecordingsKeptThroughKill9(t *testing.T) {
 		t.Fatalf("sign in again: %d %v", st, v)
 	}
 	convID := filepath.Base(filepath.Dir(file))
+	// Ended from the app after the crash: the conversation it gets back
+	// lists its audio in the reference's shape.
+	status, ended := srv.call(t, "POST", "/v1/conversations", ownerToken(t, data, adaID), "{}")
+	var end struct {
+		Conversation struct {
+			ID         string `json:"id"`
+			AudioFiles []struct {
+				ID             string    `json:"id"`
+				UID            string    `json:"uid"`
+				ConversationID string    `json:"conversation_id"`
+				Duration       float64   `json:"duration"`
+				StartedAt      string    `json:"started_at"`
+				Chunks         []float64 `json:"chunk_timestamps"`
+			} `json:"audio_files"`
+		} `json:"conversation"`
+	}
+	if err := json.Unmarshal([]byte(ended), &end); err != nil || status != 200 || end.Conversation.ID != convID || len(end.Conversation.AudioFiles) != 1 {
+		t.Fatalf("end the recording: %d %s", status, ended)
+	}
+	if f := end.Conversation.AudioFiles[0]; f.UID != adaID || f.ConversationID != convID || f.StartedAt == "" || f.Chunks == nil ||
+		f.Duration < (sent-time.Second).Seconds() {
+		t.Errorf("audio_files: %+v", f)
+	}
 	st, v, _ = ada.do("GET", "/console/api/conversations/"+convID, "")
 	files, _ := v["audio_files"].([]any)
 	if st != 200 || len(files) != 1 {
