@@ -10,6 +10,9 @@ import (
 // AudioSink is a kept recording being written (recordings.Writer).
 type AudioSink interface {
 	Write(pcm []int16)
+	// FlushIdle puts on disk the audio that has waited a second or more
+	// for its page.
+	FlushIdle()
 	Close() error
 }
 
@@ -66,6 +69,15 @@ func (k *keeper) add(pcm []int16) {
 		drop := len(k.ring) - keepRing
 		k.ring = append(k.ring[:0], k.ring[drop:]...)
 		k.ringAt += int64(drop)
+	}
+}
+
+// flushIdle puts the audio of a pause on disk (the session's ticker).
+func (k *keeper) flushIdle() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.sink != nil {
+		k.sink.FlushIdle()
 	}
 }
 

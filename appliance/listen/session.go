@@ -477,6 +477,9 @@ func (s *session) tick(ctx context.Context) {
 			}
 			s.flush(ctx, false)
 			s.checkSilence(ctx)
+			if s.audio != nil && s.audio.keep != nil {
+				s.audio.keep.flushIdle()
+			}
 		}
 	}
 }

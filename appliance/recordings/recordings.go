@@ -126,7 +126,7 @@ func (k *Keeper) Create(user, conv string, started time.Time) (*Writer, error) {
 		os.Remove(f.Name())
 		return nil, err
 	}
-	w := &Writer{k: k, f: f, ow: ow, user: user, budget: k.Quota - used}
+	w := &Writer{k: k, f: f, ow: ow, user: user, budget: k.Quota - used, paged: time.Now()}
 	k.mu.Lock()
 	if k.open == nil {
 		k.open = map[string]*Writer{}

@@ -140,3 +140,30 @@ func TestKeeper_Never(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 }
+
+// TestWriter_FlushIdle: audio that stops arriving mid-page is on disk
+// once a second has passed since the last page, not before.
+func TestWriter_FlushIdle(t *testing.T) {
+	t.Parallel()
+	k := newKeeper(t, appliance.AudioRetention{}, 0)
+	w, err := k.Create("ada", "c1", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.Write(tone(400 * time.Millisecond)) // less than a page
+	files, _ := k.Files("ada", "c1")
+	if len(files) != 0 {
+		t.Fatalf("a part page is on disk at once: %+v", files)
+	}
+	w.FlushIdle() // the page before (the headers) went out just now
+	if files, _ := k.Files("ada", "c1"); len(files) != 0 {
+		t.Fatalf("flushed within the second: %+v", files)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	w.FlushIdle()
+	files, _ = k.Files("ada", "c1")
+	if len(files) != 1 || math.Abs(files[0].Duration-0.4) > 0.03 {
+		t.Fatalf("after a second idle: %+v", files)
+	}
+}

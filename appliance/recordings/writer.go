@@ -3,6 +3,7 @@ package recordings
 import (
 	"os"
 	"sync"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
 )
@@ -17,8 +18,9 @@ type Writer struct {
 	f      *os.File
 	ow     *audio.OggOpusWriter
 	user   string
-	budget int64 // bytes this file may take; ≤ 0 with a quota: none left
-	err    error // why the writer stopped keeping audio
+	budget int64     // bytes this file may take; ≤ 0 with a quota: none left
+	err    error     // why the writer stopped keeping audio
+	paged  time.Time // when the last page went out
 	closed bool
 }
 
@@ -37,12 +39,32 @@ func (w *Writer) Write(pcm []int16) {
 			return
 		}
 		n := min(page, len(pcm))
+		size := w.ow.Size()
 		if err := w.ow.Write(pcm[:n]); err != nil {
 			w.stop(err)
 			return
 		}
+		if w.ow.Size() != size {
+			w.paged = time.Now()
+		}
 		pcm = pcm[n:]
 	}
+}
+
+// FlushIdle writes out the audio waiting for its page when the last page
+// went out a second ago or more: audio that stops arriving (a released
+// button) is on disk within about a second too, not only audio that
+// keeps coming.
+func (w *Writer) FlushIdle() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil || w.closed || time.Since(w.paged) < time.Second {
+		return
+	}
+	if err := w.ow.Flush(); err != nil {
+		w.stop(err)
+	}
+	w.paged = time.Now()
 }
 
 func (w *Writer) stop(err error) {
