@@ -239,7 +239,9 @@ func (k *Keeper) Usage(user string) (int64, error) {
 
 // Sweep removes the recordings past the retention and those of
 // conversations that are gone (alive says false), and returns how many
-// files it removed. Files being written are left alone.
+// files it removed. Files being written are left alone, and so is the
+// folder of a conversation still there, empty or not: a recording may be
+// starting in it.
 func (k *Keeper) Sweep(ctx context.Context, alive func(ctx context.Context, user, conv string) (bool, error)) (int, error) {
 	if k == nil || k.Dir == "" {
 		return 0, nil
@@ -277,7 +279,6 @@ func (k *Keeper) Sweep(ctx context.Context, alive func(ctx context.Context, user
 					removed++
 				}
 			}
-			os.Remove(dir) // only when empty
 		}
 	}
 	return removed, nil
