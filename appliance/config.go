@@ -126,6 +126,14 @@ type Config struct {
 	// VoiceBudget is each user's allowance of voice-message audio per
 	// rolling 24 hours; 0 is unlimited.
 	VoiceBudget time.Duration
+	// AudioRetention keeps what live sessions and uploads sounded like, as
+	// Ogg Opus in DATA/recordings: "forever" (until the conversation is
+	// deleted; the default, so that a conversation can be heard and
+	// transcribed again), "never", or a number of days ("30d").
+	AudioRetention string
+	// AudioQuotaMB caps one user's kept recordings (0: no cap); past it
+	// new audio is not kept.
+	AudioQuotaMB int
 	// TranslateTo, when set (a language code such as "en"), translates the
 	// live segments of sessions in other languages through the LLM route.
 	TranslateTo string
@@ -272,6 +280,8 @@ func DefaultConfig() Config {
 		TranslationEvent: "translating",
 		STTMaxDuration:   2 * time.Hour,
 		VoiceBudget:      2 * time.Hour,
+		AudioRetention:   "forever",
+		AudioQuotaMB:     10240,
 		BodyTimeout:      30 * time.Second,
 		MaxConns:         512,
 		MaxConnsPerAddr:  64,
@@ -340,6 +350,12 @@ func (c Config) Validate() error {
 	}
 	if c.STTMaxDuration < time.Second {
 		errs = append(errs, fmt.Errorf("stt max duration %v is below 1s", c.STTMaxDuration))
+	}
+	if _, err := ParseAudioRetention(c.AudioRetention); err != nil {
+		errs = append(errs, err)
+	}
+	if c.AudioQuotaMB < 0 {
+		errs = append(errs, fmt.Errorf("audio quota %d MB is negative", c.AudioQuotaMB))
 	}
 	if c.VoiceBudget < 0 {
 		errs = append(errs, fmt.Errorf("voice budget %v is negative", c.VoiceBudget))

@@ -25,8 +25,11 @@ type Conversation struct {
 	TranscriptSegments []TranscriptSegment `json:"transcript_segments"`
 	Geolocation        *Geolocation        `json:"geolocation"`
 	Photos             []Photo             `json:"photos"`
-	AppsResults        []AppResult         `json:"apps_results"`
-	ExternalData       map[string]any      `json:"external_data"`
+	// AudioFiles are the recordings kept on disk (appliance/recordings),
+	// filled where a conversation is shown, not stored in the database.
+	AudioFiles   AudioFiles     `json:"audio_files"`
+	AppsResults  []AppResult    `json:"apps_results"`
+	ExternalData map[string]any `json:"external_data"`
 
 	Discarded  bool       `json:"discarded"`
 	Deleted    bool       `json:"deleted"`

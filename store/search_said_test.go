@@ -120,7 +120,7 @@ func TestMigration0028_BackfillsSegments(t *testing.T) {
 		`DROP TRIGGER transcript_segments_search_ai`, `DROP TRIGGER transcript_segments_search_au`,
 		`DROP TRIGGER transcript_segments_search_ad`, `DROP TRIGGER conversations_deleted_segments`,
 		`DROP TABLE segment_fts`, `DROP TABLE segment_docs`, `DROP TABLE segment_fts_pending`,
-		`DELETE FROM schema_migrations WHERE version = 28`,
+		`DELETE FROM schema_migrations WHERE version >= 28`,
 	} {
 		if _, err := raw.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
@@ -134,5 +134,67 @@ func TestMigration0028_BackfillsSegments(t *testing.T) {
 	hits, err := db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: "Lagos", Limit: 5})
 	if err != nil || len(hits) != 1 || hits[0].ItemID != "old" || hits[0].Start != 7 || !strings.Contains(hits[0].Snippet, "<mark>Lagos</mark>") {
 		t.Fatalf("after the migration: %+v, %v", hits, err)
+	}
+}
+
+// TestSearch_UntitledSaidWordsFound: a conversation saved without a
+// title (no structure yet) is found by what was said in it, and, once
+// it gets a title, by its title as well; the ones stored before
+// migration 0029 are found after it.
+func TestSearch_UntitledSaidWordsFound(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := MustCreateUser(t, db, "Ada")
+	found := func(db *store.DB, word string) []appliance.SearchHit {
+		t.Helper()
+		hits, err := db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: word, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	for id, word := range map[string]string{"plain": "goose", "old": "Easter"} {
+		c := lifecycleConversation(id, user, appliance.StatusCompleted, time.Now().UTC())
+		c.Structured.Title, c.Structured.Overview = "", ""
+		c.TranscriptSegments = []appliance.TranscriptSegment{{ID: id + "1", Text: "We talked about " + word, Speaker: "SPEAKER_00", Start: 3}}
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hits := found(db, "goose"); len(hits) != 1 || hits[0].ItemID != "plain" || hits[0].Start != 3 {
+		t.Fatalf("untitled: %+v", hits)
+	}
+	if err := db.SetConversationTitle(ctx, user, "plain", "Teeth"); err != nil {
+		t.Fatal(err)
+	}
+	if hits := found(db, "teeth"); len(hits) != 1 || hits[0].ItemID != "plain" {
+		t.Fatalf("titled later: %+v", hits)
+	}
+	db.Close()
+	// "old" as it was before 0029: no search document.
+	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`DELETE FROM search_docs WHERE item_id = 'old'`,
+		`DELETE FROM schema_migrations WHERE version >= 29`,
+	} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	raw.Close()
+	if db, err = store.Open(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if hits := found(db, "easter"); len(hits) != 1 || hits[0].ItemID != "old" {
+		t.Fatalf("after the migration: %+v", hits)
 	}
 }

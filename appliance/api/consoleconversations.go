@@ -23,6 +23,7 @@ func (s *Server) consoleConversationRoutes(g *echo.Group) {
 	g.GET("/conversations", s.consoleConversations)
 	g.GET("/conversations/days", s.consoleConversationDays)
 	g.GET("/conversations/:id", s.consoleConversation)
+	g.GET("/conversations/:id/audio/:file", s.consoleAudio)
 	g.PATCH("/conversations/:id", s.consolePatchConversation, s.consoleUnlocked)
 	g.DELETE("/conversations/:id", s.deleteConversation, s.consoleUnlocked)
 	g.PUT("/conversations/:id/folder", s.moveConversation, s.consoleUnlocked)
@@ -67,6 +68,8 @@ type consoleConversation struct {
 	// Transcript and Photos are set on the detail page only.
 	Transcript *[]consoleSegment `json:"transcript_segments,omitempty"`
 	Photos     []consolePhoto    `json:"photos,omitempty"`
+	// AudioFiles are the kept recordings (the detail page's player).
+	AudioFiles appliance.AudioFiles `json:"audio_files,omitempty"`
 }
 
 // consoleSegment is a transcript segment with whether the owner spoke it.
@@ -123,6 +126,7 @@ func (s *Server) consoleConversationsOf(ctx context.Context, uid string, cs []*a
 				d.Photos = append(d.Photos, consolePhoto{ID: p.ID, Description: p.Description, CreatedAt: p.CreatedAt,
 					DataURL: photoDataURL(p.Base64)})
 			}
+			d.AudioFiles = s.audioFilesOf(uid, c.ID)
 		}
 		out[i] = d
 	}

@@ -43,6 +43,8 @@ type systemReply struct {
 	StartedAt     string        `json:"started_at"`
 	UptimeSeconds int64         `json:"uptime_seconds"`
 	Database      databaseReply `json:"database"`
+	// Audio is the signed-in user's kept audio against their quota.
+	Audio *appliance.AudioStatus `json:"audio,omitempty"`
 	// The rest is the box's, shown to the owner alone (OwnerOnly tells a
 	// member's console why it is missing).
 	OwnerOnly   bool              `json:"owner_only,omitempty"`
@@ -87,9 +89,16 @@ func (s *Server) consoleSystem(c echo.Context) error {
 	if out.Database.Conversations, out.Database.Memories, err = s.store.CountUserItems(ctx, userID(c)); err != nil {
 		return err
 	}
+	if s.recordings != nil {
+		st := s.recordings.Status(userID(c))
+		out.Audio = &st
+	}
 	if owner, err := s.isOwner(c); err != nil {
 		return err
 	} else if !owner {
+		if out.Audio != nil {
+			out.Audio.Dir = "" // the box's, the owner's to see
+		}
 		out.OwnerOnly = true
 		return c.JSON(http.StatusOK, out)
 	}

@@ -23,5 +23,6 @@ func (s *Server) endRecording(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	conv.AudioFiles = s.audioFilesOf(userID(c), conv.ID)
 	return c.JSON(http.StatusOK, map[string]any{"conversation": conv, "messages": []any{}})
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/view"
@@ -281,6 +282,27 @@ func TestSearch_WhatWasSaid(t *testing.T) {
 		k := slices.IndexFunc(console.Results, func(h consoleHit) bool { return h.ID == id })
 		if k < 0 || !console.Results[k].Locked || console.Results[k].Snippet != "" {
 			t.Errorf("console: locked conversation %+v", console.Results)
+		}
+	})
+
+	t.Run("untitled", func(t *testing.T) {
+		// A conversation stored without a structure (no title) is found
+		// by what was said in it too.
+		now := time.Now().UTC()
+		c := &appliance.Conversation{ID: appliance.NewID(), UserID: e.user, CreatedAt: now, UpdatedAt: now, StartedAt: &now, FinishedAt: &now,
+			Source: appliance.SourceOmi, Language: "en", Status: appliance.StatusCompleted, Structured: appliance.EmptyStructured(),
+			TranscriptSegments: []appliance.TranscriptSegment{{ID: appliance.NewID(), Text: "The kumquat tree by the door needs water.", Speaker: "SPEAKER_00", Start: 2, End: 4}},
+			ExternalData:       map[string]any{}, Visibility: appliance.VisibilityPrivate}
+		if err := e.db.SaveConversation(t.Context(), c); err != nil {
+			t.Fatal(err)
+		}
+		var console struct{ Results []consoleHit }
+		l.get("/v1/search?kind=conversation&q=kumquat", bearer(e.token), &console)
+		if len(console.Results) != 1 || console.Results[0].ID != c.ID || console.Results[0].Start == nil || *console.Results[0].Start != 2 {
+			t.Errorf("console: %+v", console.Results)
+		}
+		if tool := l.mcpSearch(e.mcp, map[string]any{"query": "kumquat"}); len(tool) != 1 || tool[0].ID != c.ID {
+			t.Errorf("MCP: %+v", tool)
 		}
 	})
 }

@@ -90,7 +90,9 @@ type Deps struct {
 	// System describes the running appliance for the console's System
 	// page; its zero value shows no version, uptime or log.
 	System System
-	Logger *slog.Logger
+	// Recordings serves conversations' kept audio; nil serves none.
+	Recordings Recordings
+	Logger     *slog.Logger
 	// Console is the web console's file tree (web.FS()); nil serves none.
 	Console fs.FS
 	// Templates holds server-rendered pages (web.Templates()); nil serves no
@@ -122,13 +124,14 @@ type Server struct {
 	progress     func() appliance.IndexProgress
 	system       System
 	// backingUp is set while a console backup is being made (one at a time).
-	backingUp atomic.Bool
-	searcher  Searcher
-	log       *slog.Logger
-	now       func() time.Time
-	limiter   *Limiter
-	oauth     *oauth
-	echo      *echo.Echo
+	backingUp  atomic.Bool
+	searcher   Searcher
+	recordings Recordings
+	log        *slog.Logger
+	now        func() time.Time
+	limiter    *Limiter
+	oauth      *oauth
+	echo       *echo.Echo
 }
 
 // New builds the router.
@@ -160,7 +163,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth, household: d.Household,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, records: d.Records, mcp: d.MCP, subscriber: d.Subscriber,
 		speechRoutes: d.SpeechRoutes, providerKeys: d.ProviderKeys, models: d.Models,
-		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, log: d.Logger, now: d.Now,
+		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, recordings: d.Recordings, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
 	}
 	e := echo.New()

@@ -75,6 +75,7 @@ func (s *Service) Delete(ctx context.Context, userID, id string) error {
 	if err := s.store.DeleteConversation(ctx, userID, id); err != nil {
 		return err
 	}
+	s.forgetAudio(ctx, userID, id)
 	s.publish(appliance.StreamEvent{Type: appliance.EventConversationChanged, UserID: userID, ConversationID: id})
 	return nil
 }

@@ -145,6 +145,7 @@ func (s *Service) Finish(ctx context.Context, userID, id string, why FinishReaso
 		if err := s.store.DeleteConversation(ctx, userID, id); err != nil {
 			return nil, err
 		}
+		s.forgetAudio(ctx, userID, id)
 		conv.Deleted = true
 		s.publish(appliance.StreamEvent{Type: appliance.EventConversationChanged, UserID: userID, ConversationID: id})
 		return conv, nil

@@ -88,6 +88,13 @@ type Deps struct {
 	// SilenceTimeout is the default time without speech after which a live
 	// recording ends; zero means DefaultSilenceTimeout.
 	SilenceTimeout time.Duration
+	// Audio holds the conversations' kept recordings; nil keeps none.
+	Audio Audio
+}
+
+// Audio is where a conversation's recordings are kept: they go with it.
+type Audio interface {
+	Forget(ctx context.Context, userID, id string) error
 }
 
 // Live is what records into recordings as they are said (the live
@@ -110,6 +117,7 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	silence time.Duration
+	audio   Audio
 }
 
 // New returns the lifecycle service.
@@ -126,7 +134,18 @@ func New(d Deps) *Service {
 	if d.SilenceTimeout <= 0 {
 		d.SilenceTimeout = DefaultSilenceTimeout
 	}
-	return &Service{store: d.Store, proc: d.Processor, events: d.Events, log: d.Logger, now: d.Now, silence: d.SilenceTimeout}
+	return &Service{store: d.Store, proc: d.Processor, events: d.Events, log: d.Logger, now: d.Now, silence: d.SilenceTimeout, audio: d.Audio}
+}
+
+// forgetAudio deletes a deleted conversation's recordings; a failure is
+// logged (the sweep removes them later).
+func (s *Service) forgetAudio(ctx context.Context, userID, id string) {
+	if s.audio == nil {
+		return
+	}
+	if err := s.audio.Forget(ctx, userID, id); err != nil {
+		s.log.Warn("delete a conversation's audio", "conversation_id", id, "err", err)
+	}
 }
 
 func (s *Service) publish(e appliance.StreamEvent) {

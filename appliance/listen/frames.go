@@ -28,6 +28,9 @@ type frames struct {
 	// skipping.
 	tape   *tape
 	behind func()
+	// keep writes the audio into the conversation's kept recording (nil:
+	// none is kept).
+	keep *keeper
 
 	lastAudio atomic.Int64 // unix nanoseconds of the last decoded frame
 	drained   atomic.Bool  // the route was drained since that frame
@@ -66,6 +69,9 @@ func (f *frames) feed(frame []byte) {
 	}
 	if f.tape != nil {
 		f.tape.add(pcm)
+	}
+	if f.keep != nil {
+		f.keep.add(pcm)
 	}
 	if err := f.stream.Send(pcm); errors.Is(err, stt.ErrBehind) && f.behind != nil {
 		f.behind()

@@ -271,7 +271,7 @@ func (s *session) announceProcessing(conv *appliance.Conversation) {
 	c := *conv
 	s.mu.Unlock()
 	c.Status = appliance.StatusProcessing
-	s.send(memoryMessage("memory_processing_started", &c))
+	s.send(memoryMessage("memory_processing_started", s.withAudio(&c)))
 }
 
 // lateHoldsFrom is the stream second from which fresh segments wait for a

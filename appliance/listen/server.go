@@ -85,9 +85,15 @@ type Deps struct {
 	StreamsRoute string
 	Streams      int
 	Owner        Owner
-	Timing       Timing
-	Logger       *slog.Logger
-	Now          func() time.Time
+	// Keep opens the recording a live session's audio is kept in, for a
+	// conversation whose first kept sample is at started; nil (or an
+	// error) keeps no audio. AudioFiles lists a conversation's kept
+	// recordings for the conversation events.
+	Keep       func(user, conv string, started time.Time) (AudioSink, error)
+	AudioFiles func(user, conv string) appliance.AudioFiles
+	Timing     Timing
+	Logger     *slog.Logger
+	Now        func() time.Time
 }
 
 // Server runs sessions.

@@ -158,6 +158,9 @@ func (s *session) run(ctx context.Context) {
 		}
 	}
 	s.flush(quiet, true)
+	if s.audio != nil && s.audio.keep != nil {
+		s.audio.keep.close()
+	}
 	if s.late != nil {
 		// Stretches skipped while behind are sent while the client may
 		// still listen, as long as a drain may take; the rest are
@@ -248,6 +251,9 @@ func (s *session) open(ctx context.Context) error {
 	s.audio = newFrames(dec, stream, ring, s.srv.d.Now)
 	// A session that never sends audio gives its slot back too.
 	s.audio.lastAudio.Store(s.now().UnixNano())
+	if s.srv.d.Keep != nil {
+		s.audio.keep = s.keeper()
+	}
 	if tp != nil {
 		s.audio.tape, s.audio.behind = tp, s.behind
 		s.late = newLateQueue(s.transcribeLate, func() { tp.remove(); s.srv.unlinger(s) })
@@ -258,6 +264,41 @@ func (s *session) open(ctx context.Context) error {
 	s.diarizing = sel.Undiarized && s.household != nil
 	s.send(ready(sel.Provider, sel.Reason()))
 	return nil
+}
+
+// withAudio is c with its kept recordings listed (a copy: the event's
+// conversation is shared with other subscribers).
+func (s *session) withAudio(c *appliance.Conversation) *appliance.Conversation {
+	if s.srv.d.AudioFiles == nil || c == nil {
+		return c
+	}
+	out := *c
+	out.AudioFiles = s.srv.d.AudioFiles(s.user, c.ID)
+	return &out
+}
+
+// keeper keeps the session's audio in its open conversation's recording.
+func (s *session) keeper() *keeper {
+	s.mu.Lock()
+	start := s.streamStart
+	s.mu.Unlock()
+	return &keeper{
+		open: func(conv string, started time.Time) (AudioSink, error) {
+			return s.srv.d.Keep(s.user, conv, started)
+		},
+		current: func() (string, bool) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.conv == nil || s.convEnded {
+				return "", false
+			}
+			return s.conv.ID, true
+		},
+		start: start,
+		log: func(msg string, args ...any) {
+			s.srv.d.Logger.Warn(msg, append([]any{"user", s.user}, args...)...)
+		},
+	}
 }
 
 func (s *session) recording(started time.Time) conversation.Recording {
@@ -443,6 +484,9 @@ func (s *session) tick(ctx context.Context) {
 			}
 			s.flush(ctx, false)
 			s.checkSilence(ctx)
+			if s.audio != nil && s.audio.keep != nil {
+				s.audio.keep.flushIdle()
+			}
 		}
 	}
 }
@@ -532,7 +576,7 @@ func (s *session) follow(sub appliance.Subscription) {
 					s.announceProcessing(conv)
 				}
 			case appliance.EventConversationProcessed:
-				s.send(memoryMessage("memory_created", e.Conversation))
+				s.send(memoryMessage("memory_created", s.withAudio(e.Conversation)))
 			}
 		}
 	}

@@ -19,6 +19,7 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("backup", stderr)
 	data := fs.String("data", "", "the appliance's data directory")
 	out := fs.String("out", "", "the backup file to write (must not exist)")
+	withAudio := fs.Bool("audio", false, "also copy the conversations' kept audio (DATA/recordings) into the folder FILE.recordings")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -46,8 +47,57 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	fmt.Fprintf(stderr, "backup: %s written in %s\n", fmtSize(st.Size()), time.Since(t0).Round(time.Millisecond))
+	if *withAudio {
+		// After the database: a recording whose conversation is in the
+		// copy is in the folder too (files are only ever appended to).
+		n, size, err := copyTree(filepath.Join(*data, recordingsDir), *out+audioSuffix)
+		if err != nil {
+			return fmt.Errorf("backup audio: %w", err)
+		}
+		fmt.Fprintf(stderr, "backup: %d recordings (%s) copied to %s\n", n, fmtSize(size), *out+audioSuffix)
+	}
 	fmt.Fprintln(stdout, *out)
 	return nil
+}
+
+// audioSuffix names the folder beside a backup that holds its audio.
+const audioSuffix = ".recordings"
+
+// copyTree copies the files under src into dst (created; a file already
+// there is kept), owner-only, and returns how many files and bytes it
+// copied. A missing src copies nothing.
+func copyTree(src, dst string) (n int, size int64, err error) {
+	err = filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) && path == src {
+				return filepath.SkipAll
+			}
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o700)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if _, err := os.Stat(to); err == nil {
+			return nil
+		}
+		if err := copyFile(path, to); err != nil {
+			return err
+		}
+		if info, err := d.Info(); err == nil {
+			size += info.Size()
+		}
+		n++
+		return nil
+	})
+	return n, size, err
 }
 
 // runRestore puts a backup in place of a stopped appliance's database. The
@@ -118,6 +168,13 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if err := os.Rename(staged, dbPath); err != nil {
 		return fmt.Errorf("restore: %w", err)
+	}
+	// A backup made with --audio has its recordings beside it: they join
+	// the data folder's (a file already there is kept).
+	if n, _, err := copyTree(file+audioSuffix, filepath.Join(*data, recordingsDir)); err != nil {
+		return fmt.Errorf("restore audio: %w", err)
+	} else if n > 0 {
+		fmt.Fprintf(stderr, "restore: %d recordings restored\n", n)
 	}
 	fmt.Fprintf(stderr, "restore: %s restored (schema version %d); start the appliance to use it\n", file, version)
 	fmt.Fprintln(stdout, dbPath)

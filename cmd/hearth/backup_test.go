@@ -152,3 +152,38 @@ func TestRestoreALitestreamStyleCopy(t *testing.T) {
 		t.Fatalf("the conversation only the log held: %d %s", code, resp)
 	}
 }
+
+// TestBackupAudio: `hearth backup --audio` copies the kept recordings
+// into FILE.recordings beside the database (without it, none), and
+// restore puts them back into a data folder.
+func TestBackupAudio(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	rec := filepath.Join("recordings", "u1", "c1", "1700000000000.ogg")
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(data, rec)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, rec), []byte("OggS and the rest"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	plain, withAudio := filepath.Join(dir, "plain.db"), filepath.Join(dir, "audio.db")
+	mustCLI(t, "backup", "--data", data, "--out", plain)
+	if _, err := os.Stat(plain + ".recordings"); !os.IsNotExist(err) {
+		t.Errorf("a backup without --audio copied the audio: %v", err)
+	}
+	if _, errOut, code := cli(t, "backup", "--data", data, "--out", withAudio, "--audio"); code != 0 || !strings.Contains(errOut, "1 recordings") {
+		t.Fatalf("backup --audio: exit %d\n%s", code, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(withAudio+".recordings", "u1", "c1", "1700000000000.ogg")); err != nil || string(b) != "OggS and the rest" {
+		t.Fatalf("the recording in the backup: %q %v", b, err)
+	}
+	fresh := t.TempDir()
+	if _, errOut, code := cli(t, "restore", withAudio, "--data", fresh); code != 0 || !strings.Contains(errOut, "1 recordings restored") {
+		t.Fatalf("restore: exit %d\n%s", code, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(fresh, rec)); err != nil || string(b) != "OggS and the rest" {
+		t.Fatalf("the restored recording: %q %v", b, err)
+	}
+}

@@ -128,10 +128,12 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.goBackground(func() { m.indexer.Follow(bctx, m.events.Subscribe("")) })
 
+	keeper := newKeeper(m.Config, dataDir, m.Logger)
 	conversations := conversation.New(conversation.Deps{
 		Store: db, Processor: pipeline.New(extractor, m.Logger), Events: m.events, Logger: m.Logger,
-		SilenceTimeout: m.Config.SilenceTimeout,
+		SilenceTimeout: m.Config.SilenceTimeout, Audio: keeper,
 	})
+	m.goBackground(func() { sweepAudio(bctx, keeper, db, m.Logger) })
 	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx) })
 
 	// Listen before building the HTTP parts: the appliance's own address
@@ -184,6 +186,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Timing:      listen.Timing{AudioGap: m.Config.ListenAudioGap},
 		UserStreams: m.Config.ListenUserStreams, Owner: household.Service,
 		StreamsRoute: boundedRoute, Streams: routeStreams,
+		Keep: keepFunc(keeper), AudioFiles: audioFiles(keeper, m.Logger),
 		Logger: m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
@@ -211,6 +214,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Searcher:       searcher,
 		IndexProgress:  m.indexer.Progress,
 		System:         m.system(startedAt, routes),
+		Recordings:     keeper,
 	})
 	if err != nil {
 		return err

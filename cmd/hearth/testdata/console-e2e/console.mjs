@@ -438,6 +438,35 @@ try {
   await page.locator("#log-q").fill("listen session");
   await page.locator("#log div", { hasText: "listen session started" }).first().waitFor();
 
+  // 6b. The live session's audio was kept: its conversation plays it, and
+  // a segment clicked (or a search hit's time) sets the player there.
+  step("player");
+  const heard = await page.evaluate(async () => {
+    for (let i = 0; i < 100; i++) {
+      for (const c of await fetch("/console/api/conversations").then((r) => r.json())) {
+        const d = await fetch(`/console/api/conversations/${c.id}`).then((r) => r.json());
+        if (d.audio_files?.length && d.transcript_segments?.length) {
+          return { id: d.id, offset: (Date.parse(d.audio_files[0].started_at) - Date.parse(d.started_at)) / 1000 };
+        }
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return null;
+  });
+  check(heard, "the live session's conversation lists its kept audio");
+  await go(`conversations/${heard.id}`);
+  await page.locator("#conv-audio").waitFor();
+  const seg = page.locator("#transcript .seg[data-start]").last();
+  const start = Number(await seg.getAttribute("data-start"));
+  await seg.click();
+  await page.locator("#transcript .seg.playing").waitFor();
+  const at = await page.locator("#conv-audio").evaluate((a) => a.currentTime);
+  check(Math.abs(at - Math.max(0, start - heard.offset)) < 0.5, `a clicked segment at ${start} s sets the player to ${at} s (offset ${heard.offset})`);
+  await go(`conversations/${heard.id}/${start + 0.25}`);
+  await page.locator("#transcript .seg.playing").waitFor();
+  const hit = await page.locator("#conv-audio").evaluate((a) => a.currentTime);
+  check(Math.abs(hit - Math.max(0, start + 0.25 - heard.offset)) < 0.5, `a search hit's time opens the player at ${hit} s`);
+
   // 7. Delete the conversation.
   step("delete");
   await go(`conversations/${conv.id}`);

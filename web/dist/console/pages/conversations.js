@@ -36,8 +36,10 @@ function marked(snippet) {
     part.startsWith("<mark>") ? h("mark", part.slice(6, -7)) : part);
 }
 
-export async function render(main, id) {
-  if (id) return detail(main, id);
+// #/conversations/ID/SECONDS opens a conversation at a time of its
+// recording (a search hit's).
+export async function render(main, id, at) {
+  if (id) return detail(main, id, at ? Number(at) : null);
   return list(main);
 }
 
@@ -153,7 +155,9 @@ async function list(main) {
     const r = await api("GET", "/search?" + p);
     const ul = h("ul.list.cards", { "aria-label": "Search results" });
     for (const hit of r.results) {
-      const said = hit.snippet ? h("p.small.snippet", hit.start != null ? h("span.badge", clock(hit.start)) : null, " ",
+      // The time said links to that moment of the recording.
+      const said = hit.snippet ? h("p.small.snippet", hit.start != null ? h("a.badge.at", { href: `#/conversations/${encodeURIComponent(hit.id)}/${hit.start}`,
+        title: "Play from here" }, clock(hit.start)) : null, " ",
         hit.speaker ? `${hit.speaker}: ` : "", ...marked(hit.snippet)) : null;
       ul.append(h("li.item", { "data-id": hit.id }, h("div.emoji", { "aria-hidden": "true" }, "🔎"),
         h("div.body", h("a.title", { href: `#/conversations/${encodeURIComponent(hit.id)}` }, hit.text.split("\n")[0] || "Untitled"),
@@ -191,12 +195,14 @@ function row(c) {
       s.overview ? h("p.small", s.overview.length > 220 ? s.overview.slice(0, 220) + "…" : s.overview) : null));
 }
 
-async function detail(main, id, focus = "conv-title") {
+// at, when set, is the second of the recording to open at; focus is the
+// id of the control that keeps the focus across a redraw.
+async function detail(main, id, at = null, focus = "conv-title") {
   const [c, folders] = await Promise.all([api("GET", `/conversations/${encodeURIComponent(id)}`), api("GET", "/folders")]);
   const s = c.structured;
   opened = id;
   // A change redraws the page; the control used keeps the focus.
-  const refresh = () => { const was = document.activeElement?.id; main.replaceChildren(); return detail(main, id, was || "conv-title"); };
+  const refresh = () => { const was = document.activeElement?.id; player.stop(); main.replaceChildren(); return detail(main, id, null, was || "conv-title"); };
   const change = (fn, done) => guard(async () => { await fn(); if (done) toast(done); await refresh(); });
 
   const title = h("h1", { id: "conv-title", tabindex: "-1" }, `${s.emoji} ${s.title || "Untitled"}`);
@@ -242,6 +248,7 @@ async function detail(main, id, focus = "conv-title") {
       });
     } }, "Delete"));
 
+  const player = audioPlayer(c);
   main.append(...[
     h("p", h("a", { href: "#/conversations" }, "← All conversations")),
     h("div.page-head", h("div", title, titleForm)),
@@ -260,17 +267,62 @@ async function detail(main, id, focus = "conv-title") {
     c.photos && c.photos.length ? h("section.card", h("h2", "Photos"), h("div.photos", c.photos.map((p) =>
       h("figure", p.data_url ? h("img", { src: p.data_url, alt: p.description || "Photo from the recording" }) : null,
         h("figcaption.small.muted", p.description))))) : null,
-    h("section.card", h("h2", "Transcript"), transcript(c.transcript_segments || []))].filter(Boolean));
+    h("section.card", h("h2", "Transcript"), player.el, transcript(c.transcript_segments || [], player.el ? player.seek : null))].filter(Boolean));
+  player.follow(main.querySelector("#transcript"));
+  if (at != null) player.seek(at, false);
   // Focus moves to what was opened, so that a screen reader reads its
   // title and Tab goes on from there.
   (document.getElementById(focus) || title).focus();
-  // Only a way back to the list keeps its place; elsewhere forgets it.
-  return () => { if (!/^#\/conversations\/?$/.test(location.hash)) opened = ""; };
+  return () => {
+    player.stop(); // leaving the page stops the sound
+    // Only a way back to the list keeps its place; elsewhere forgets it.
+    if (!/^#\/conversations\/?$/.test(location.hash)) opened = "";
+  };
 }
 
-function transcript(segs) {
+function transcript(segs, seek) {
   if (!segs.length) return h("p.muted", "No transcript.");
   return h("div.transcript", { id: "transcript" }, segs.map((g) =>
-    h(`div.seg${g.is_user ? ".user" : ""}`, h("time", clock(g.start)),
-      h("div", h("span.who", g.speaker_name || "Speaker"), h("span.text", g.text)))));
+    h(`div.seg${g.is_user ? ".user" : ""}`, seek ? { "data-start": g.start, title: "Play from here", tabindex: 0,
+      onclick: () => seek(g.start, true), onkeydown: (e) => { if (e.key === "Enter") seek(g.start, true); } } : null,
+    h("time", clock(g.start)),
+    h("div", h("span.who", g.speaker_name || "Speaker"), h("span.text", g.text)))));
+}
+
+// audioPlayer plays a conversation's kept recordings (audio_files): a
+// conversation second t is at t − offset in the file that started at
+// started_at, offset being how long after the conversation began the file
+// did. seek(t) jumps there (play: it starts playing, which only a click
+// may do); follow marks the segment being played.
+function audioPlayer(c) {
+  const files = (c.audio_files || []).map((f) => ({ ...f,
+    offset: (Date.parse(f.started_at) - Date.parse(c.started_at || c.created_at)) / 1000,
+    url: `/console/api/conversations/${encodeURIComponent(c.id)}/audio/${encodeURIComponent(f.id)}` }));
+  if (!files.length) return { el: null, seek: () => {}, follow: () => {}, stop: () => {} };
+  let cur = files[0];
+  const audio = h("audio", { id: "conv-audio", controls: true, preload: "metadata", src: cur.url });
+  const fileAt = (t) => files.reduce((best, f) => (f.offset <= t ? f : best), files[0]);
+  const seek = (t, play) => {
+    const f = fileAt(t);
+    if (f !== cur) { cur = f; audio.src = f.url; }
+    audio.currentTime = Math.max(0, t - f.offset);
+    mark(t);
+    if (play) audio.play().catch(() => {});
+  };
+  let segs = [];
+  const mark = (t) => {
+    let on = null;
+    for (const s of segs) if (Number(s.dataset.start) <= t + 0.05) on = s;
+    for (const s of segs) {
+      if (s === on) { s.classList.add("playing"); s.setAttribute("aria-current", "true"); } else { s.classList.remove("playing"); s.removeAttribute("aria-current"); }
+    }
+    if (on && !audio.paused) on.scrollIntoView({ block: "nearest" });
+  };
+  audio.addEventListener("timeupdate", () => mark(audio.currentTime + cur.offset));
+  return {
+    el: h("div.player", audio),
+    seek,
+    follow: (root) => { segs = root ? [...root.querySelectorAll(".seg")] : []; },
+    stop: () => audio.pause(),
+  };
 }

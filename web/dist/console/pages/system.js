@@ -11,12 +11,17 @@ export async function render(main) {
     : up >= 3600 ? `${Math.floor(up / 3600)} h ${Math.floor((up % 3600) / 60)} min` : `${Math.floor(up / 60)} min`;
   const stat = (label, value, extra) => h("div.card", h("div.small.muted", label), h("div.stat", value), extra ? h("div.small.muted", extra) : null);
   const counts = `${plural(s.database?.conversations ?? 0, "conversation")} · ${plural(s.database?.memories ?? 0, "memory", "memories")}`;
+  // The signed-in user's kept audio against their quota, or why none is kept.
+  const a = s.audio;
+  const audio = !a ? null : a.available
+    ? stat("Your kept audio", bytes(a.used_bytes), `${a.quota_bytes ? `of ${bytes(a.quota_bytes)} · ` : ""}kept ${a.retention === "forever" ? "until deleted" : `for ${a.retention.replace("d", " days")}`}`)
+    : stat("Your kept audio", "Not kept", a.retention === "never" ? "the owner turned it off (--audio-retention never)" : a.reason);
   main.append(h("div.page-head", h("h1", "System"),
     owner ? h("a.button.primary", { href: "/console/api/system/backup", download: "", id: "backup" }, "Download a backup") : null));
   if (!owner) {
     main.append(h("div.grid", { id: "system-stats" },
       stat("Version", s.version, `started ${when(s.started_at)}`), stat("Uptime", uptime),
-      stat("Your conversations", String(s.database?.conversations ?? 0), `and ${plural(s.database?.memories ?? 0, "memory", "memories")}`)),
+      stat("Your conversations", String(s.database?.conversations ?? 0), `and ${plural(s.database?.memories ?? 0, "memory", "memories")}`), audio),
     ownerOnly("The log, the data folder, backups and the audit trail hold every member's activity."));
     return;
   }
@@ -25,7 +30,8 @@ export async function render(main) {
     stat("Uptime", uptime),
     stat("Disk free", bytes(s.disk?.free_bytes), `of ${bytes(s.disk?.total_bytes)} · ${s.data_dir}`),
     stat("Database", bytes(s.database?.bytes), `${counts} (yours)`),
-    stat("Search index", `${Math.floor((idx.embedded ?? 1) * 100)} %`, [idx.model, idx.pending ? ` · ${idx.pending} waiting` : "", idx.reembedding ? " · re-embedding" : ""].join(""))),
+    stat("Search index", `${Math.floor((idx.embedded ?? 1) * 100)} %`, [idx.model, idx.pending ? ` · ${idx.pending} waiting` : "", idx.reembedding ? " · re-embedding" : ""].join("")),
+    audio),
   logCard(s.log || [], () => guard(async () => { main.replaceChildren(); await render(main); })),
   await auditCard());
   const log = document.getElementById("log");
