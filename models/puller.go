@@ -25,9 +25,9 @@ type Puller struct {
 
 // PullState is one model's download.
 type PullState struct {
-	Done    int64  `json:"done"`
-	Total   int64  `json:"total"`
-	Running bool   `json:"running"`
+	Done    int64 `json:"done"`
+	Total   int64 `json:"total"`
+	Running bool  `json:"running"`
 	// Err says why the pull failed, in a sentence for the owner.
 	Err string `json:"error,omitempty"`
 }
