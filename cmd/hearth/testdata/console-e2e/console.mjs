@@ -289,7 +289,7 @@ try {
   await page.locator("#routes").waitFor();
   await page.locator("#pk-deepgram").fill("dg-secret-never-shown-0123456789");
   await page.locator("#provider-keys li", { hasText: "deepgram" }).getByRole("button", { name: "Save" }).click();
-  await page.getByText("Applies after restart").waitFor();
+  await page.locator("#provider-keys li", { hasText: "deepgram" }).getByText("Route on").waitFor(); // at once, no restart
   const speech = await page.evaluate(() => fetch("/console/api/speech").then((r) => r.text()));
   check(!speech.includes("dg-secret"), "a provider key never comes back");
   // The voice profile, recorded from the (fake) microphone.
