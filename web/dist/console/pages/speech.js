@@ -45,8 +45,8 @@ function routesCard(info) {
         h("td", { "data-label": "State" }, r.on ? h("span.badge.on", "On") : [h("span.badge", "Off"), " ", h("span.small.muted", r.why)]),
         h("td", { "data-label": "Audio" }, r.remote ? h("span.badge.warn", "Leaves the house") : h("span.badge.ok", "Stays here")),
         fixed ? null : h("td", { "data-label": "" }, h("div.row",
-          h("button.link", { type: "button", disabled: i === 0, "aria-label": `Move ${r.name} up`, onclick: () => move(r.name, -1) }, "Up"),
-          h("button.link", { type: "button", disabled: i === routes.length - 1, "aria-label": `Move ${r.name} down`, onclick: () => move(r.name, 1) }, "Down")))))))
+          h("button.link", { type: "button", disabled: i === 0, "aria-label": `Move ${r.name} up`, title: "Move up", onclick: () => move(r.name, -1) }, "↑"),
+          h("button.link", { type: "button", disabled: i === routes.length - 1, "aria-label": `Move ${r.name} down`, title: "Move down", onclick: () => move(r.name, 1) }, "↓")))))))
       : h("p", "No route: live sessions need a client that brings its own transcripts (custom STT)."),
     !fixed && order.some((n) => !shown.includes(n))
       ? h("p.small.muted", "Not in the order: ", order.filter((n) => !shown.includes(n)).map((n, i) => [i ? ", " : "",
@@ -115,7 +115,8 @@ function modelState(m, fixed) {
 async function modelsCard(info) {
   const { models, settings } = info;
   const fixed = settings.whisper_model_fixed_by;
-  const recommended = models.filter((m) => m.recommended);
+  // English first: what most households speak to the box.
+  const recommended = models.filter((m) => m.recommended).sort((a, b) => (a.english === b.english ? 0 : a.english ? -1 : 1));
   const failed = (m) => !m.pull?.running && m.pull?.error;
   return h("section.card", { id: "models" }, h("h2", "Models"),
     recommended.length ? h("div", { id: "recommended" }, h("h3", "Recommended"),
