@@ -121,8 +121,15 @@ func TestSpeechSettingsApplyWithoutARestart(t *testing.T) {
 	}
 
 	// Deepgram first: the next session and the next voice message go to it.
-	if st, v := ada.change("PUT", "/console/api/speech/routes", `{"order":["nope"]}`); st != 400 || !strings.Contains(v["detail"].(string), "nope") {
-		t.Fatalf("an unknown route: %d %v", st, v)
+	for _, bad := range []struct{ body, says string }{
+		{`{"order":["nope"]}`, "No speech route is called"},
+		{`{"order":["deepgram","deepgram"]}`, "named twice"},
+		{`{"order":"deepgram"}`, "list"},
+	} {
+		st, v := ada.change("PUT", "/console/api/speech/routes", bad.body)
+		if b, _ := json.Marshal(v); (st != 400 && st != 422) || !strings.Contains(string(b), bad.says) {
+			t.Fatalf("the order %s: %d %s", bad.body, st, b)
+		}
 	}
 	if st, v := ada.change("PUT", "/console/api/speech/routes", `{"order":["deepgram","pocketsphinx"]}`); st != 200 {
 		t.Fatalf("set the order: %d %v", st, v)

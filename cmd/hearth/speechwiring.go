@@ -124,9 +124,12 @@ func (w *speechWiring) SetOrder(order []string) error {
 		return appliance.Errorf(appliance.ECONFLICT, "The routes' order is set by --stt-routes (HEARTH_STT_ROUTES) when the appliance starts; remove it there to choose the order here")
 	}
 	known := routeNames()
-	for _, name := range order {
+	for i, name := range order {
 		if !slices.Contains(known, name) {
 			return appliance.Errorf(appliance.EINVALID, "No speech route is called %q (known: %s)", name, strings.Join(known, ", "))
+		}
+		if slices.Contains(order[:i], name) {
+			return appliance.Errorf(appliance.EINVALID, "The route %s is named twice in the order", name)
 		}
 	}
 	if err := w.saved.Update(func(s *speechsettings.Settings) { s.Routes = order }); err != nil {

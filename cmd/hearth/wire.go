@@ -158,8 +158,7 @@ func newSpeechRoutes(cfg appliance.Config, d routeDeps, built *routeCache, stric
 		if err != nil && strict {
 			return r, fmt.Errorf("speech route %s: %w", name, err)
 		} else if err != nil {
-			d.logger.Warn("speech route not available", "route", name, "err", err)
-			unavailable = err.Error()
+			unavailable = err.Error() // logged below, as the reason
 		}
 		st := appliance.RouteStatus{Name: name, Remote: isRemoteRoute(name)}
 		if m, ok := route.(interface{ Model() string }); ok {
