@@ -42,7 +42,7 @@ function routesCard(info) {
     routes.length ? h("table", h("thead", h("tr", h("th", "#"), h("th", "Route"), h("th", "State"), h("th", "Where audio goes"), fixed ? null : h("th", "Order"))),
       h("tbody", routes.map((r, i) => h("tr", { "data-route": r.name }, h("td", { "data-label": "" }, String(i + 1)),
         h("td", { "data-label": "Route" }, h("strong", r.name), r.model ? h("span.small.muted", ` ${r.model}`) : null),
-        h("td", { "data-label": "State" }, r.on ? h("span.badge.on", "On") : [h("span.badge", "Off"), " ", h("span.small.muted", r.why)]),
+        h("td", { "data-label": "State" }, r.on ? h("span.badge.on", "On") : [h("span.badge", "Off"), " ", h("span.small.muted", why(r))]),
         h("td", { "data-label": "Audio" }, r.remote ? h("span.badge.warn", "Leaves the house") : h("span.badge.ok", "Stays here")),
         fixed ? null : h("td", { "data-label": "" }, h("div.row",
           h("button.link", { type: "button", disabled: i === 0, "aria-label": `Move ${r.name} up`, title: "Move up", onclick: () => move(r.name, -1) }, "↑"),
@@ -58,6 +58,13 @@ function routesCard(info) {
       await api("PUT", "/speech/routes", { order: [] });
       again("Back to the default order");
     }) }, "Use the default order") : null);
+}
+
+// why a route is off, in the page's words: the whisper route's reason
+// names the command line, and here a model is pulled below instead.
+function why(r) {
+  if (r.name === "whisper" && r.why.startsWith("no whisper model")) return "No model pulled yet: pull one under Models below (base.en for English).";
+  return r.why;
 }
 
 function keysCard(keys) {
