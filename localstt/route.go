@@ -37,6 +37,8 @@ type Config struct {
 	// Logger receives whisper.cpp's own log (at debug level) and the
 	// route's verdict on a model that hears nothing.
 	Logger *slog.Logger
+	// Meter, when set, adds up the model's speed on this box.
+	Meter *Meter
 }
 
 // heard is a segment with its words, timed from the recording's start
@@ -67,6 +69,7 @@ type Route struct {
 	hearing hearing
 	// otherLogged holds "session>heard" language pairs already logged.
 	otherLogged sync.Map
+	holders     holders // see retire.go
 }
 
 // preferred is the order a model is picked from the folder: the first one
@@ -194,6 +197,10 @@ func (r *Route) run(ctx context.Context, pcm []int16, language string, translate
 	if err := r.hearing.failure(); err != nil {
 		return nil, "", err
 	}
+	if err := r.hold(); err != nil {
+		return nil, "", err
+	}
+	defer r.release()
 	e, err := r.acquire(ctx)
 	if err != nil {
 		return nil, "", err
@@ -208,10 +215,12 @@ func (r *Route) run(ctx context.Context, pcm []int16, language string, translate
 	for i, v := range pcm {
 		f[i] = float32(v) / 32768
 	}
+	began := time.Now()
 	segs, detected, err := e.transcribe(f, lang, translate, r.cfg.Threads)
 	if err != nil {
 		return nil, "", &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
 	}
+	r.cfg.Meter.add(r.Model(), time.Duration(len(pcm))*time.Second/stt.SampleRate, time.Since(began))
 	segs = guard(segs, pcm)
 	if err := r.hearing.heard(len(segs) > 0, pcm, r.Model(), r.log); err != nil {
 		return nil, "", err
@@ -236,8 +245,13 @@ func (r *Route) otherLanguage(segs []heard, session, heardLang string) []heard {
 }
 
 // Unusable implements stt.Unusable: a model that yields no words on
-// speech is passed over.
-func (r *Route) Unusable() error { return r.hearing.failure() }
+// speech is passed over, and so is a retired route whose model is freed.
+func (r *Route) Unusable() error {
+	if err := r.retiredErr(); err != nil {
+		return err
+	}
+	return r.hearing.failure()
+}
 
 // Unproven implements stt.Unproven: the model has yet to yield a word.
 func (r *Route) Unproven() bool { return r.hearing.unproven() }
@@ -302,7 +316,12 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	s := &stream{r: r, language: cfg.Language, queue: make(chan vad.Event, 500), words: make(chan []stt.Word, 8),
 		skipped: cfg.Skipped}
 	s.lag.Skip = cfg.Skipped != nil
+	// The stream holds the route for its whole life: a retired route's
+	// model stays loaded until its last stream ends.
+	if err := r.hold(); err != nil {
+		return nil, err
+	}
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	go s.work()
+	go s.work() // which releases the route before Words closes
 	return s, nil
 }

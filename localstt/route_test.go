@@ -207,3 +207,48 @@ func TestConfigErrorsSayWhatToDo(t *testing.T) {
 		t.Fatalf("picked %s", got)
 	}
 }
+
+// TestARetiredRouteServesItsStreamsToTheEnd: a route the settings
+// replaced keeps its model for the stream still on it, frees it when that
+// stream ends, and is passed over from then on; the meter keeps the
+// model's measured speed.
+func TestARetiredRouteServesItsStreamsToTheEnd(t *testing.T) {
+	needWhisper(t)
+	meter := &localstt.Meter{}
+	r, err := localstt.New(localstt.Config{Model: model(t, ggmltest.Tiny), Meter: meter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.Open(context.Background(), stt.Config{Language: "en", Channels: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Retire()
+	speech := jfk(t)[:3*16000]
+	var e *stt.Error
+	if err := r.Unusable(); err != nil {
+		t.Fatalf("retired with a stream on it: %v", err)
+	}
+	// The random model hears no words, but it runs: the job is measured.
+	if _, err := r.Transcribe(context.Background(), speech, stt.Config{Language: "en"}); !errors.As(err, &e) || !strings.Contains(e.Reason, "no words") {
+		t.Fatalf("a job on a retired route with a stream on it: %v", err)
+	}
+	if sp, ok := meter.Speed("test"); !ok || sp.Audio != 3*time.Second || sp.Compute <= 0 || sp.RTF() <= 0 {
+		t.Fatalf("measured %+v %v, want 3 s of audio", sp, ok)
+	}
+	st.Close()
+	for range st.Words() {
+	}
+	if err := r.Unusable(); !errors.As(err, &e) || e.Outcome != stt.ConfigError || !strings.Contains(e.Reason, "replaced") {
+		t.Fatalf("retired and its last stream ended: %v", err)
+	}
+	if _, err := r.Transcribe(context.Background(), speech, stt.Config{Language: "en"}); !errors.As(err, &e) || e.Outcome != stt.ConfigError {
+		t.Fatalf("a job on a freed route: %v", err)
+	}
+	if _, err := r.Open(context.Background(), stt.Config{Language: "en", Channels: 1}); err == nil {
+		t.Fatal("a freed route opened a stream")
+	}
+	if _, ok := meter.Speed("base.en"); ok {
+		t.Fatal("a model that never ran has a speed")
+	}
+}

@@ -74,6 +74,7 @@ func (s *stream) sentSamples() int {
 func (s *stream) work() {
 	defer s.cancel()
 	defer close(s.words)
+	defer s.r.release() // held by Open
 	var (
 		buf      []int16 // the utterance's audio not yet committed past
 		start    int     // stream sample of buf[0]

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 )
 
@@ -12,6 +13,11 @@ type Puller struct {
 	Store *Store
 	// Ctx bounds every download (the appliance's lifetime).
 	Ctx context.Context
+	// Pulled, when set, is told of each model pulled whole (the wiring
+	// rebuilds the speech routes, so a first model serves at once).
+	Pulled func(Model)
+	// Logger gets a failed pull's own error; the console gets a sentence.
+	Logger *slog.Logger
 
 	mu      sync.Mutex
 	pulling map[string]*PullState
@@ -19,10 +25,11 @@ type Puller struct {
 
 // PullState is one model's download.
 type PullState struct {
-	Done    int64  `json:"done"`
-	Total   int64  `json:"total"`
-	Running bool   `json:"running"`
-	Err     string `json:"error,omitempty"`
+	Done    int64 `json:"done"`
+	Total   int64 `json:"total"`
+	Running bool  `json:"running"`
+	// Err says why the pull failed, in a sentence for the owner.
+	Err string `json:"error,omitempty"`
 }
 
 // ModelState is a catalog entry with what the folder holds of it.
@@ -58,12 +65,18 @@ func (p *Puller) Start(name string) error {
 			p.mu.Unlock()
 		})
 		p.mu.Lock()
-		defer p.mu.Unlock()
 		st.Running = false
 		if err != nil {
-			st.Err = err.Error()
+			st.Err = p.Store.Explain(m, err)
 		} else {
 			st.Done = st.Total
+		}
+		p.mu.Unlock()
+		switch {
+		case err != nil && p.Logger != nil:
+			p.Logger.Warn("model pull failed", "model", m.Name, "err", err)
+		case err == nil && p.Pulled != nil:
+			p.Pulled(m)
 		}
 	}()
 	return nil

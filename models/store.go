@@ -97,7 +97,7 @@ func (s *Store) Pull(ctx context.Context, m Model, progress Progress) error {
 	}
 	if err := checkFile(part, m); err != nil {
 		os.Remove(part)
-		return fmt.Errorf("%s: %w; the download was removed, pull it again", m.Name, err)
+		return fmt.Errorf("%s: %w: %w; the download was removed, pull it again", m.Name, errChecksum, err)
 	}
 	if err := os.Rename(part, s.Path(m)); err != nil {
 		return err
@@ -105,7 +105,10 @@ func (s *Store) Pull(ctx context.Context, m Model, progress Progress) error {
 	return os.Chmod(s.Path(m), 0o600)
 }
 
-var errPermanent = errors.New("permanent")
+var (
+	errPermanent = errors.New("permanent")
+	errChecksum  = errors.New("not the catalog's file")
+)
 
 // fetch downloads what part still lacks.
 func (s *Store) fetch(ctx context.Context, m Model, part string, progress Progress) error {
@@ -133,7 +136,9 @@ func (s *Store) fetch(ctx context.Context, m Model, part string, progress Progre
 		client = &http.Client{Timeout: 0} // a large model takes long; the context bounds it
 	}
 	resp, err := client.Do(req)
-	if err != nil {
+	if err != nil && unreachable(err) {
+		return fmt.Errorf("%w: download %s: %w", errPermanent, m.Name, err)
+	} else if err != nil {
 		return fmt.Errorf("download %s: %w", m.Name, err)
 	}
 	defer resp.Body.Close()

@@ -19,6 +19,19 @@ type ProviderKeys interface {
 	Set(provider, key string) error
 }
 
+// Speech is the speech routes in effect and the owner's settings of them.
+// A change is in effect for the next session when the call returns
+// (cmd/hearth rebuilds the routes); sessions already running keep theirs.
+type Speech interface {
+	Routes() []appliance.RouteStatus // in effect now, in order
+	Settings() appliance.SpeechSettings
+	// SetOrder sets the routes' order (empty: the default order).
+	SetOrder(order []string) error
+	// SetWhisperModel picks the whisper route's model by its catalog
+	// name (empty: the best one pulled).
+	SetWhisperModel(name string) error
+}
+
 // ModelPuller downloads speech models in the background. Start fails with
 // ErrModelPulling for a model already downloading; States is the catalog
 // with each model's download, which the console gets as JSON unchanged.
@@ -40,6 +53,8 @@ func (s *Server) consoleSpeechRoutes(g *echo.Group) {
 	g.PUT("/speech/keys/:provider", s.consoleSetProviderKey, s.ownerOnly(what, "speech key set", "provider", true))
 	g.DELETE("/speech/keys/:provider", s.consoleDeleteProviderKey, s.ownerOnly(what, "speech key removed", "provider", true))
 	g.POST("/speech/models/:name/pull", s.consolePullModel, s.ownerOnly(what, "model download started", "name", true))
+	g.PUT("/speech/routes", s.consoleSetRouteOrder, s.ownerOnly(what, "speech route order set", "", true))
+	g.PUT("/speech/whisper-model", s.consoleSetWhisperModel, s.ownerOnly(what, "whisper model chosen", "", true))
 	if s.profiles != nil {
 		g.GET("/speech-profile", s.speechProfileStatus)
 		g.POST("/speech-profile", s.uploadSpeechProfile, s.limit(PolicySpeechProfile))
@@ -49,13 +64,11 @@ func (s *Server) consoleSpeechRoutes(g *echo.Group) {
 }
 
 // providerKeyState is a vendor's key as the console sees it: set or not,
-// and whether the running routes already use it.
+// and whether a route of the vendor is on now.
 type providerKeyState struct {
-	Name string `json:"name"`
-	Set  bool   `json:"set"`
-	// Active: a route of this vendor is on now. A key saved since start
-	// applies when the appliance restarts.
-	Active bool `json:"active"`
+	Name   string `json:"name"`
+	Set    bool   `json:"set"`
+	Active bool   `json:"active"`
 }
 
 // GET /console/api/speech. A member sees only their own voice profile's
@@ -67,9 +80,11 @@ func (s *Server) consoleSpeech(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{"routes": []appliance.RouteStatus{}, "provider_keys": []providerKeyState{},
 			"models": []any{}, "voice_profile": s.profiles != nil, "owner_only": true})
 	}
-	routes := s.speechRoutes
-	if routes == nil {
-		routes = []appliance.RouteStatus{}
+	routes := []appliance.RouteStatus{}
+	settings := appliance.SpeechSettings{Order: []string{}}
+	if s.speech != nil {
+		routes = append(routes, s.speech.Routes()...)
+		settings = s.speech.Settings()
 	}
 	on := map[string]bool{}
 	for _, r := range routes {
@@ -89,12 +104,12 @@ func (s *Server) consoleSpeech(c echo.Context) error {
 	if s.models != nil {
 		ms = s.models.States()
 	}
-	return c.JSON(http.StatusOK, map[string]any{"routes": routes, "provider_keys": keys, "models": ms,
+	return c.JSON(http.StatusOK, map[string]any{"routes": routes, "settings": settings, "provider_keys": keys, "models": ms,
 		"voice_profile": s.profiles != nil})
 }
 
-// PUT /console/api/speech/keys/{provider} {key}: 204. The key is kept for
-// the next start; it is never shown again.
+// PUT /console/api/speech/keys/{provider} {key}: 204. The key is in use
+// for the next session; it is never shown again.
 func (s *Server) consoleSetProviderKey(c echo.Context) error {
 	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
 	if err != nil {
@@ -140,4 +155,65 @@ func (s *Server) consolePullModel(c echo.Context) error {
 		return errNotFound("No model by that name in the catalog")
 	}
 	return c.JSON(http.StatusAccepted, map[string]string{"status": "pulling"})
+}
+
+// PUT /console/api/speech/routes {order: [route…]}: 200 with the routes
+// now in effect. An empty order is the default one.
+func (s *Server) consoleSetRouteOrder(c echo.Context) error {
+	if s.speech == nil {
+		return appliance.Errorf(appliance.EUNAVAILABLE, "The speech routes cannot be changed on this appliance")
+	}
+	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	v := &appliance.ValidationError{}
+	f := newFields(m, v, "body")
+	if _, present := f.get("order", true); !present {
+		return v.Err()
+	}
+	order, _ := f.stringList("order")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := s.speech.SetOrder(order); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"routes": s.speech.Routes(), "settings": s.speech.Settings()})
+}
+
+// PUT /console/api/speech/whisper-model {name}: 200 with the routes now in
+// effect. An empty name is the best model pulled.
+func (s *Server) consoleSetWhisperModel(c echo.Context) error {
+	if s.speech == nil {
+		return appliance.Errorf(appliance.EUNAVAILABLE, "The whisper model cannot be chosen on this appliance")
+	}
+	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	v := &appliance.ValidationError{}
+	name, _ := newFields(m, v, "body").str("name", true)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := s.speech.SetWhisperModel(strings.TrimSpace(name)); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"routes": s.speech.Routes(), "settings": s.speech.Settings()})
+}
+
+// routesInEffect are the names of the speech routes on now, in the order
+// they are tried, for the System page.
+func (s *Server) routesInEffect() []string {
+	if s.speech == nil {
+		return s.system.Routes
+	}
+	var names []string
+	for _, r := range s.speech.Routes() {
+		if r.On {
+			names = append(names, r.Name)
+		}
+	}
+	return names
 }

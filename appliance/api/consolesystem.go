@@ -102,7 +102,7 @@ func (s *Server) consoleSystem(c echo.Context) error {
 		out.OwnerOnly = true
 		return c.JSON(http.StatusOK, out)
 	}
-	out.DataDir, out.Routes, out.Log = s.cfg.DataDir, s.system.Routes, []logring.Record{}
+	out.DataDir, out.Routes, out.Log = s.cfg.DataDir, s.routesInEffect(), []logring.Record{}
 	out.Disk = &diskReply{}
 	if out.Disk.FreeBytes, out.Disk.TotalBytes, err = diskUsage(s.dataDir()); err != nil {
 		return err

@@ -73,8 +73,9 @@ type Deps struct {
 	// Household manages the members and keeps the audit trail; nil
 	// serves no members page, and every owner-only console route refuses.
 	Household Household
-	// SpeechRoutes are the speech routes in order, for the console.
-	SpeechRoutes []appliance.RouteStatus
+	// Speech is the speech routes in effect and the owner's settings of
+	// them, for the console; nil shows no routes and refuses changes.
+	Speech Speech
 	// ProviderKeys keeps remote vendors' keys entered in the console; nil
 	// refuses them.
 	ProviderKeys ProviderKeys
@@ -118,7 +119,7 @@ type Server struct {
 	consoleAuth  ConsoleAuth
 	household    Household
 	subscriber   appliance.EventSubscriber
-	speechRoutes []appliance.RouteStatus
+	speech       Speech
 	providerKeys ProviderKeys
 	models       ModelPuller
 	progress     func() appliance.IndexProgress
@@ -162,7 +163,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth, household: d.Household,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, records: d.Records, mcp: d.MCP, subscriber: d.Subscriber,
-		speechRoutes: d.SpeechRoutes, providerKeys: d.ProviderKeys, models: d.Models,
+		speech: d.Speech, providerKeys: d.ProviderKeys, models: d.Models,
 		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, recordings: d.Recordings, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
 	}

@@ -127,11 +127,12 @@ func (c *customSTT) run(ctx context.Context) {
 		return
 	}
 	defer dec.Close()
-	if c.srv.d.Router == nil || !c.srv.d.Router.Serves(c.p.Language, 1) {
+	router := c.srv.d.Router.Pin() // the routes in place now, for the check and the open alike
+	if router == nil || !router.Serves(c.p.Language, 1) {
 		c.close(websocket.ClosePolicyViolation, "The language is not supported, "+c.p.Language)
 		return
 	}
-	stream, sel, err := c.srv.d.Router.Open(ctx, stt.Config{Language: c.p.Language, Channels: 1, Diarize: true})
+	stream, sel, err := router.Open(ctx, stt.Config{Language: c.p.Language, Channels: 1, Diarize: true})
 	if err != nil {
 		e := stt.Classify(err, "")
 		c.close(websocket.CloseInternalServerErr, "stt_failed: "+string(e.Outcome))

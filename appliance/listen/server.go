@@ -66,6 +66,7 @@ type Deps struct {
 	History       History
 	Events        appliance.EventSubscriber
 	// Router opens speech routes; nil serves only custom-STT sessions.
+	// Each session pins the routes in place when it opens (stt.Router.Pin).
 	Router *stt.Router
 	// SpoolDir keeps audio a failed route could not transcribe, for a
 	// later retry; empty keeps none.

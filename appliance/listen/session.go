@@ -26,6 +26,10 @@ type session struct {
 	sock *socket
 	user string
 	p    Params
+	// router is the speech routes in place when the session opened: a
+	// settings change reaches the next session, and this one reopens
+	// (after a pause, to hand over) on the routes it started with.
+	router *stt.Router
 	// opened is when the socket was accepted.
 	opened time.Time
 
@@ -69,7 +73,7 @@ type session struct {
 }
 
 func newSession(srv *Server, conn *websocket.Conn, user string, p Params) *session {
-	s := &session{srv: srv, sock: newSocket(conn, srv.d.Logger), user: user, p: p}
+	s := &session{srv: srv, sock: newSocket(conn, srv.d.Logger), user: user, p: p, router: srv.d.Router.Pin()}
 	s.opened = srv.d.Now()
 	s.lastClient.Store(s.opened.UnixNano())
 	return s
@@ -197,7 +201,7 @@ func (s *session) open(ctx context.Context) error {
 		if err != nil {
 			return &closeErr{code: websocket.ClosePolicyViolation, reason: fmt.Sprintf("codec %s: %v", s.p.Codec, errors.Unwrap(err))}
 		}
-		if s.srv.d.Router == nil || !s.srv.d.Router.Serves(s.p.Language, s.p.Channels) {
+		if s.router == nil || !s.router.Serves(s.p.Language, s.p.Channels) {
 			dec.Close()
 			return &closeErr{code: websocket.ClosePolicyViolation, reason: s.unserved()}
 		}
@@ -586,7 +590,7 @@ func (s *session) follow(sub appliance.Subscription) {
 // reference's for a language, or, when the language would be served in
 // mono, what is really wrong.
 func (s *session) unserved() string {
-	if r := s.srv.d.Router; r != nil && s.p.Channels != 1 && r.Serves(s.p.Language, 1) {
+	if r := s.router; r != nil && s.p.Channels != 1 && r.Serves(s.p.Language, 1) {
 		return fmt.Sprintf("Only mono audio is supported: channels=%d", s.p.Channels)
 	}
 	return "The language is not supported, " + s.p.Language

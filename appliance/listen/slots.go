@@ -118,7 +118,7 @@ func (s *session) openRoute(ctx context.Context, cfg stt.Config) (stt.Stream, st
 		if err != nil {
 			return nil, stt.Selection{}, nil, err
 		}
-		stream, sel, err := s.srv.d.Router.Open(ctx, cfg)
+		stream, sel, err := s.router.Open(ctx, cfg)
 		if err == nil {
 			if err = sl.place(sel.Provider); err != nil {
 				discard(stream)

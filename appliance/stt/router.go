@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,8 +14,12 @@ import (
 // connection time and falling back to the next. It fails closed when none
 // serves the language. Once audio has flowed, a failure is reported, never
 // papered over by switching provider (the session sends stt_failed).
+//
+// Its providers can be replaced while it serves (Set): a settings change
+// reaches the next session at once, and a session that pinned the router
+// (Pin) keeps the providers it started with.
 type Router struct {
-	providers []StreamingProvider
+	providers atomic.Pointer[[]StreamingProvider]
 	attempts  int
 	backoff   time.Duration
 	log       *slog.Logger
@@ -25,8 +30,31 @@ func NewRouter(logger *slog.Logger, providers ...StreamingProvider) *Router {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Router{providers: providers, attempts: 3, backoff: 200 * time.Millisecond, log: logger}
+	r := &Router{attempts: 3, backoff: 200 * time.Millisecond, log: logger}
+	r.providers.Store(&providers)
+	return r
 }
+
+// Set replaces the providers, in order of preference, for every Open from
+// now on; streams already open, and routers pinned before, keep theirs.
+func (r *Router) Set(providers ...StreamingProvider) {
+	r.providers.Store(&providers)
+}
+
+// Pin returns a router fixed to the providers in place now, for a
+// session that reopens its route (after a pause, or to hand over) and
+// must stay on the routes it started with. A nil router pins to nil.
+func (r *Router) Pin() *Router {
+	if r == nil {
+		return nil
+	}
+	p := &Router{attempts: r.attempts, backoff: r.backoff, log: r.log}
+	p.providers.Store(r.providers.Load())
+	return p
+}
+
+// current is the providers in place now.
+func (r *Router) current() []StreamingProvider { return *r.providers.Load() }
 
 // WithRetry sets how often each provider is tried at connection time and
 // the pause between tries (tests shorten it).
@@ -90,7 +118,8 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 	}
 	var sel Selection
 	var last, skipped error
-	for i, p := range r.providers {
+	providers := r.current()
+	for i, p := range providers {
 		if !p.Supports(cfg.Language, cfg.Channels) {
 			continue
 		}
@@ -108,7 +137,7 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 				if u, ok := p.(Undiarized); ok && u.Undiarized() {
 					sel.Undiarized = true
 				}
-				return r.handoff(ctx, cfg, s, p, r.providers[i+1:]), sel, nil
+				return r.handoff(ctx, cfg, s, p, providers[i+1:]), sel, nil
 			}
 			last = Classify(err, p.Name())
 			r.log.Warn("speech route did not open", "provider", p.Name(), "attempt", attempt, "err", err)
@@ -138,7 +167,7 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 // Serves reports whether any provider serves language with channels (an
 // unusable one counts: Open then says why it cannot).
 func (r *Router) Serves(language string, channels int) bool {
-	for _, p := range r.providers {
+	for _, p := range r.current() {
 		if p.Supports(normLanguage(language), max(channels, 1)) {
 			return true
 		}

@@ -126,3 +126,41 @@ func TestRouterPassesOverAnUnusableRoute(t *testing.T) {
 		t.Fatalf("alone: %v", err)
 	}
 }
+
+// TestRouterSetReachesNewSessionsAndPinKeepsOld: replaced providers serve
+// the next Open at once; a router pinned before keeps the old ones, and
+// Serves follows what is in place.
+func TestRouterSetReachesNewSessionsAndPinKeepsOld(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := stt.NewRouter(nil, script("a", nil)).WithRetry(1, time.Millisecond)
+	pinned := r.Pin()
+	r.Set(script("b", func(s *scripted.Script) { s.Languages = []string{"de"} }))
+	for _, tc := range []struct {
+		name   string
+		router *stt.Router
+		lang   string
+		want   string
+	}{
+		{"new sessions", r, "de", "b"},
+		{"a pinned session", pinned, "en", "a"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, sel, err := tc.router.Open(ctx, stt.Config{Language: tc.lang})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			if sel.Provider != tc.want {
+				t.Fatalf("opened on %s, want %s", sel.Provider, tc.want)
+			}
+		})
+	}
+	if r.Serves("en", 1) || !pinned.Serves("en", 1) {
+		t.Fatal("Serves does not follow the providers in place")
+	}
+	var none *stt.Router
+	if none.Pin() != nil {
+		t.Fatal("a nil router pinned to a router")
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
@@ -41,9 +42,11 @@ type Result struct {
 // ErrTooLong is returned for a recording over Options.MaxDuration.
 var ErrTooLong = errors.New("recording is longer than allowed")
 
-// Service runs batch jobs over routes, in order of preference.
+// Service runs batch jobs over routes, in order of preference. The routes
+// can be replaced while it serves (SetRoutes): a job keeps those it
+// started with.
 type Service struct {
-	routes   []stt.BatchProvider
+	routes   atomic.Pointer[[]stt.BatchProvider]
 	log      *slog.Logger
 	diarizer Diarizer // nil: speakers only as the route gives them
 }
@@ -53,8 +56,13 @@ func New(logger *slog.Logger, routes ...stt.BatchProvider) *Service {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{routes: routes, log: logger}
+	s := &Service{log: logger}
+	s.routes.Store(&routes)
+	return s
 }
+
+// SetRoutes replaces the routes for every job from now on.
+func (s *Service) SetRoutes(routes ...stt.BatchProvider) { s.routes.Store(&routes) }
 
 // Serves reports whether a route serves language.
 func (s *Service) Serves(language string) bool {
@@ -67,7 +75,7 @@ func (s *Service) Serves(language string) bool {
 func (s *Service) candidates(language string) ([]stt.BatchProvider, error) {
 	var out []stt.BatchProvider
 	var unusable error
-	for _, r := range s.routes {
+	for _, r := range *s.routes.Load() {
 		if !r.Supports(language, 1) {
 			continue
 		}

@@ -167,3 +167,18 @@ func TestLongMonologuesAreChunkedAndLimited(t *testing.T) {
 		t.Fatalf("over the limit: %v", err)
 	}
 }
+
+// TestSetRoutesReachesTheNextJob: routes replaced while the service runs
+// serve the next job.
+func TestSetRoutesReachesTheNextJob(t *testing.T) {
+	t.Parallel()
+	named := func(name string) *scripted.Provider {
+		return scripted.New(scripted.Script{Name: name, Utterances: []scripted.Utterance{{Text: "Water the tomatoes."}}})
+	}
+	svc := transcribe.New(nil, named("old"))
+	svc.SetRoutes(named("new"))
+	res, err := svc.Transcribe(context.Background(), recording(0.5, 1.5, 0.5), transcribe.Options{})
+	if err != nil || res.Provider != "new" {
+		t.Fatalf("%+v %v, want the job on the new route", res, err)
+	}
+}

@@ -61,6 +61,8 @@ func TestConsoleHousehold(t *testing.T) {
 		{"PUT", "/console/api/speech/keys/deepgram", `{"key":"dg-secret-of-bo"}`},
 		{"DELETE", "/console/api/speech/keys/openai", ""},
 		{"POST", "/console/api/speech/models/tiny.en/pull", ""},
+		{"PUT", "/console/api/speech/routes", `{"order":["deepgram"]}`},
+		{"PUT", "/console/api/speech/whisper-model", `{"name":"tiny.en"}`},
 		{"GET", "/console/api/system/backup", ""},
 		{"GET", "/console/api/system/audit", ""},
 		{"GET", "/console/api/members", ""},
@@ -92,6 +94,9 @@ func TestConsoleHousehold(t *testing.T) {
 	// Nothing changed: no key, no download, the same two members, and
 	// Ada's password still works.
 	_, speech, _ = ada.do("GET", "/console/api/speech", "")
+	if settings := speech["settings"].(map[string]any); settings["order"].([]any)[0] != "whisper" || settings["whisper_model"] != "" {
+		t.Errorf("the speech settings changed: %v", settings)
+	}
 	for _, k := range speech["provider_keys"].([]any) {
 		if k := k.(map[string]any); k["set"] == true {
 			t.Errorf("a key was saved: %v", k)

@@ -28,7 +28,7 @@ func TestModelPullerSaysAlreadyDownloading(t *testing.T) {
 	defer cancel()
 	store := &models.Store{Dir: filepath.Join(t.TempDir(), "models"), BaseURL: mirror.URL,
 		Catalog: []models.Model{{Name: "tiny", Size: 1000}}}
-	p := modelPuller{&models.Puller{Store: store, Ctx: ctx}}
+	p := modelPuller{Puller: &models.Puller{Store: store, Ctx: ctx}}
 
 	if err := p.Start("tiny"); err != nil {
 		t.Fatal(err)
@@ -39,13 +39,13 @@ func TestModelPullerSaysAlreadyDownloading(t *testing.T) {
 	if err := p.Start("nope"); err == nil || errors.Is(err, api.ErrModelPulling) {
 		t.Fatalf("unknown model: %v", err)
 	}
-	states, ok := p.States().([]models.ModelState)
+	states, ok := p.States().([]modelRow)
 	if !ok || len(states) != 1 || states[0].Pull == nil || !states[0].Pull.Running {
 		t.Fatalf("states while pulling: %#v", p.States())
 	}
 	close(release)
 	for { // let the download end before the folder goes
-		if st := p.States().([]models.ModelState); !st[0].Pull.Running {
+		if st := p.States().([]modelRow); !st[0].Pull.Running {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)

@@ -2,7 +2,7 @@ package main
 
 import (
 	"flag"
-	"log/slog"
+	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/remotestt/deepgram"
@@ -22,7 +22,7 @@ type remoteVendor struct {
 	key   stringFlag   // the API key: a saved provider key fills it
 	flags []stringFlag // its other settings
 	// build returns the route, or why it is off (not configured).
-	build func(cfg appliance.Config, logger *slog.Logger) (route any, unavailable string, err error)
+	build func(cfg appliance.Config, d routeDeps) (route any, unavailable string, err error)
 }
 
 // stringFlag is one string setting of appliance.Config.
@@ -71,6 +71,17 @@ var remoteVendors = []remoteVendor{
 		build: buildOpenAI},
 }
 
+// settings are the vendor's key and flags: a key saved or removed in the
+// console rebuilds its route.
+func (v remoteVendor) settings(cfg appliance.Config) string {
+	var b strings.Builder
+	for _, f := range append([]stringFlag{v.key}, v.flags...) {
+		b.WriteString(*f.field(&cfg))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
 // remoteVendorFlags registers every remote vendor's flags.
 func remoteVendorFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	for _, v := range remoteVendors {
@@ -85,7 +96,7 @@ func remoteVendorFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 func remoteVendorRoutes() []speechRoute {
 	var out []speechRoute
 	for _, v := range remoteVendors {
-		out = append(out, speechRoute{name: v.name, build: v.build})
+		out = append(out, speechRoute{name: v.name, build: v.build, settings: v.settings})
 	}
 	return out
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"log/slog"
-
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/remotestt/deepgram"
 )
 
 // Deepgram, when the owner gives it a key: audio leaves the box for it.
-func buildDeepgram(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+func buildDeepgram(cfg appliance.Config, d routeDeps) (any, string, error) {
 	if cfg.DeepgramAPIKey == "" {
 		return nil, "not configured (--deepgram-api-key)", nil
 	}
@@ -20,6 +18,6 @@ func buildDeepgram(cfg appliance.Config, logger *slog.Logger) (any, string, erro
 	if server == "" {
 		server = deepgram.DefaultURL
 	}
-	logger.Warn("speech route on: audio leaves this box for Deepgram", "route", deepgram.Name, "server", redactURL(server))
+	d.logger.Warn("speech route on: audio leaves this box for Deepgram", "route", deepgram.Name, "server", redactURL(server))
 	return r, "", nil
 }

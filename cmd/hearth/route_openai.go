@@ -1,14 +1,12 @@
 package main
 
 import (
-	"log/slog"
-
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/remotestt/openaistt"
 )
 
 // An OpenAI-compatible transcription server the owner configured.
-func buildOpenAI(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+func buildOpenAI(cfg appliance.Config, d routeDeps) (any, string, error) {
 	if cfg.OpenAISTTURL == "" {
 		return nil, "not configured (--openai-stt-url)", nil
 	}
@@ -16,7 +14,7 @@ func buildOpenAI(cfg appliance.Config, logger *slog.Logger) (any, string, error)
 	if err != nil {
 		return nil, "", usageErr("--openai-stt-url: %v", err)
 	}
-	logger.Warn("speech route on: audio leaves this box for the transcription server", "route", openaistt.Name,
+	d.logger.Warn("speech route on: audio leaves this box for the transcription server", "route", openaistt.Name,
 		"server", redactURL(cfg.OpenAISTTURL), "model", r.Model())
 	return r, "", nil
 }

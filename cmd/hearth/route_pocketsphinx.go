@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"log/slog"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -12,7 +11,7 @@ import (
 // PocketSphinx: English out of the box, from Debian's packages.
 func init() {
 	speechRouteKinds = append(speechRouteKinds, speechRoute{name: pocketsphinx.Name,
-		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+		build: func(cfg appliance.Config, _ routeDeps) (any, string, error) {
 			r, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: cfg.PocketSphinxModel, IdleAfter: cfg.PocketSphinxIdle})
 			var e *stt.Error
 			if errors.As(err, &e) && e.Outcome == stt.ConfigError {

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"log/slog"
-
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/remotestt/soniox"
 )
 
 // Soniox, when the owner gives it a key: audio leaves the box for it.
-func buildSoniox(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+func buildSoniox(cfg appliance.Config, d routeDeps) (any, string, error) {
 	if cfg.SonioxAPIKey == "" {
 		return nil, "not configured (--soniox-api-key)", nil
 	}
@@ -16,6 +14,6 @@ func buildSoniox(cfg appliance.Config, logger *slog.Logger) (any, string, error)
 	if err != nil {
 		return nil, "", usageErr("soniox: %v", err)
 	}
-	logger.Warn("speech route on: audio leaves this box for Soniox", "route", soniox.Name, "model", r.Model())
+	d.logger.Warn("speech route on: audio leaves this box for Soniox", "route", soniox.Name, "model", r.Model())
 	return r, "", nil
 }

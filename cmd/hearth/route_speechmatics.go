@@ -1,14 +1,12 @@
 package main
 
 import (
-	"log/slog"
-
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/remotestt/speechmatics"
 )
 
 // Speechmatics, when the owner gives it a key: audio leaves the box for it.
-func buildSpeechmatics(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+func buildSpeechmatics(cfg appliance.Config, d routeDeps) (any, string, error) {
 	if cfg.SpeechmaticsAPIKey == "" {
 		return nil, "not configured (--speechmatics-api-key)", nil
 	}
@@ -17,6 +15,6 @@ func buildSpeechmatics(cfg appliance.Config, logger *slog.Logger) (any, string, 
 	if err != nil {
 		return nil, "", usageErr("speechmatics: %v", err)
 	}
-	logger.Warn("speech route on: audio leaves this box for Speechmatics", "route", speechmatics.Name, "model", r.Model())
+	d.logger.Warn("speech route on: audio leaves this box for Speechmatics", "route", speechmatics.Name, "model", r.Model())
 	return r, "", nil
 }

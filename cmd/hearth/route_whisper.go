@@ -2,7 +2,7 @@ package main
 
 import (
 	"errors"
-	"log/slog"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -16,7 +16,17 @@ import (
 // route serves are told to pull a model.
 func init() {
 	speechRouteKinds = append(speechRouteKinds, speechRoute{name: localstt.Name,
-		build: func(cfg appliance.Config, logger *slog.Logger) (any, string, error) {
+		// The model it would load: a model pulled or chosen since start
+		// rebuilds the route.
+		settings: func(cfg appliance.Config) string {
+			model := cfg.WhisperModel
+			if model == "" {
+				model = localstt.FindModel(filepath.Join(cfg.DataDir, "models"))
+			}
+			return fmt.Sprint(model, " ", cfg.WhisperWorkers)
+		},
+		build: func(cfg appliance.Config, d routeDeps) (any, string, error) {
+			logger := d.logger
 			if cfg.WhisperModel != "" {
 				// A model named on purpose and missing is a mistake to
 				// fix, not a route to fall back from in silence.
@@ -26,7 +36,7 @@ func init() {
 				}
 			}
 			r, err := localstt.New(localstt.Config{Model: cfg.WhisperModel, ModelsDir: filepath.Join(cfg.DataDir, "models"),
-				Workers: cfg.WhisperWorkers, Logger: logger})
+				Workers: cfg.WhisperWorkers, Logger: logger, Meter: d.meter})
 			var e *stt.Error
 			if errors.As(err, &e) && e.Outcome == stt.ConfigError {
 				return localstt.Missing{Reason: e.Reason}, e.Reason, nil

@@ -31,6 +31,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/records"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
+	"github.com/hearth-appliance/hearth/appliance/speechsettings"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
 	"github.com/hearth-appliance/hearth/models"
@@ -157,19 +158,14 @@ func (m *Main) Run(ctx context.Context) error {
 		SameOrigin: public.SameOrigin, Logger: m.Logger,
 	})
 	keys := &providerkeys.File{Path: filepath.Join(dataDir, "provider-keys.json"), Providers: providerKeyNames()}
-	speechCfg, err := withProviderKeys(m.Config, keys)
-	if err != nil {
-		return err
-	}
-	routes, err := newSpeechRoutes(speechCfg, m.Logger)
-	if err != nil {
-		return err
-	}
 	pulls, err := newModelStore(m.Config, dataDir)
 	if err != nil {
 		return err
 	}
-	router := stt.NewRouter(m.Logger, routes.streaming...)
+	speech, routes, err := newSpeechWiring(m.Config, keys, &speechsettings.File{Path: filepath.Join(dataDir, "speech-settings.json")}, pulls, m.Logger)
+	if err != nil {
+		return err
+	}
 	voice, err := newVoiceExtractor(m.Config, m.Logger)
 	if err != nil {
 		return err
@@ -178,7 +174,7 @@ func (m *Main) Run(ctx context.Context) error {
 	household := console.NewHousehold(db, nil)
 	boundedRoute, routeStreams := boundedRoute(routes.streaming)
 	m.listen = listen.New(listen.Deps{
-		Conversations: conversations, History: db, Events: m.events, Router: router,
+		Conversations: conversations, History: db, Events: m.events, Router: speech.router,
 		Voices:      households{profiles},
 		SpoolDir:    filepath.Join(dataDir, "audio"),
 		Translator:  liveTranslator(m.Config, extractor, m.Logger),
@@ -192,7 +188,7 @@ func (m *Main) Run(ctx context.Context) error {
 	conversations.HearOutFrom(m.listen)
 	m.api, err = api.New(api.Deps{
 		Listen:         m.listen,
-		Transcriber:    transcribe.New(m.Logger, routes.batch...).WithDiarizer(profiles.Extractor),
+		Transcriber:    speech.batch.WithDiarizer(profiles.Extractor),
 		VoiceBudget:    transcribe.NewBudget(db, m.Config.VoiceBudget, nil),
 		SpeechProfiles: profiles,
 		ConsoleAuth:    household.Service,
@@ -208,12 +204,12 @@ func (m *Main) Run(ctx context.Context) error {
 		Console:        web.FS(),
 		Templates:      web.Templates(),
 		Subscriber:     m.events,
-		SpeechRoutes:   routes.status,
-		ProviderKeys:   keys,
-		Models:         modelPuller{&models.Puller{Store: pulls, Ctx: bctx}},
+		Speech:         speech,
+		ProviderKeys:   keysThatApply{keys, speech},
+		Models:         modelPuller{&models.Puller{Store: pulls, Ctx: bctx, Pulled: speech.modelPulled, Logger: m.Logger}, speech},
 		Searcher:       searcher,
 		IndexProgress:  m.indexer.Progress,
-		System:         m.system(startedAt, routes),
+		System:         m.system(startedAt),
 		Recordings:     keeper,
 	})
 	if err != nil {
@@ -271,12 +267,10 @@ func (m *Main) capConns(ln net.Listener, public *api.PublicURL) net.Listener {
 	return netutil.LimitListener(ln, m.Config.MaxConns)
 }
 
-// system describes the running appliance for the console's System page.
-func (m *Main) system(startedAt time.Time, routes speechRoutes) api.System {
+// system describes the running appliance for the console's System page
+// (its speech routes are those in effect, api.Speech's).
+func (m *Main) system(startedAt time.Time) api.System {
 	sys := api.System{Version: readableVersion(), StartedAt: startedAt}
-	for _, r := range routes.streaming {
-		sys.Routes = append(sys.Routes, r.Name())
-	}
 	if m.logRing != nil {
 		sys.Log = m.logRing.Records
 	}

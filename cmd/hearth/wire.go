@@ -24,6 +24,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/scripted"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
+	"github.com/hearth-appliance/hearth/localstt"
 	"github.com/hearth-appliance/hearth/models"
 	"github.com/hearth-appliance/hearth/store"
 )
@@ -93,7 +94,17 @@ type speechRoutes struct {
 // configured) so that the log can say so.
 type speechRoute struct {
 	name  string
-	build func(cfg appliance.Config, logger *slog.Logger) (route any, unavailable string, err error)
+	build func(cfg appliance.Config, d routeDeps) (route any, unavailable string, err error)
+	// settings are what the route is built from that can change while the
+	// appliance runs (a key saved, a model pulled or chosen): a rebuild
+	// builds the route again only when they changed. nil: built once.
+	settings func(cfg appliance.Config) string
+}
+
+// routeDeps are what routes are built with besides the configuration.
+type routeDeps struct {
+	logger *slog.Logger
+	meter  *localstt.Meter // whisper's speed on this box
 }
 
 // speechRouteKinds are the local routes, each in its own file; with the
@@ -109,18 +120,20 @@ func allSpeechRoutes() []speechRoute {
 }
 
 // newSpeechRoutes builds the speech routes in the owner's order
-// (--stt-routes). HEARTH_STT_SCRIPT names a script for the scripted test
-// route, which then comes first (end-to-end tests and the socket load
-// driver use it).
-func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, error) {
+// (cfg.STTRoutes: --stt-routes, or the order saved in the console).
+// HEARTH_STT_SCRIPT names a script for the scripted test route, which then
+// comes first (end-to-end tests and the socket load driver use it).
+// built keeps routes across rebuilds (routeCache); at start (strict) a
+// route that fails to build stops the appliance, later it is off with the
+// reason.
+func newSpeechRoutes(cfg appliance.Config, d routeDeps, built *routeCache, strict bool) (speechRoutes, error) {
 	var r speechRoutes
 	if path := os.Getenv("HEARTH_STT_SCRIPT"); path != "" {
-		s, err := scripted.Load(path)
+		route, _, err := built.build(scriptedRoute(path), cfg, d)
 		if err != nil {
-			return r, usageErr("HEARTH_STT_SCRIPT: %v", err)
+			return r, err
 		}
-		logger.Warn("the scripted speech route is on: transcripts are a script, not what was said", "script", path)
-		p := scripted.New(*s)
+		p := route.(*scripted.Provider)
 		r.streaming = append(r.streaming, p)
 		r.batch = append(r.batch, p)
 	}
@@ -141,20 +154,28 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 		if !ok {
 			return r, usageErr("--stt-routes: unknown route %q (known: %s)", name, strings.Join(routeNames(), ", "))
 		}
-		route, unavailable, err := k.build(cfg, logger)
-		if err != nil {
+		route, unavailable, err := built.build(k, cfg, d)
+		if err != nil && strict {
 			return r, fmt.Errorf("speech route %s: %w", name, err)
+		} else if err != nil {
+			unavailable = err.Error() // logged below, as the reason
+		}
+		st := appliance.RouteStatus{Name: name, Remote: isRemoteRoute(name)}
+		if m, ok := route.(interface{ Model() string }); ok {
+			st.Model = m.Model()
 		}
 		if unavailable != "" {
-			logger.Info("speech route not available", "route", name, "why", unavailable)
-			r.status = append(r.status, appliance.RouteStatus{Name: name, Why: unavailable, Remote: isRemoteRoute(name)})
+			d.logger.Info("speech route not available", "route", name, "why", unavailable)
+			st.Why = unavailable
+			r.status = append(r.status, st)
 			if route == nil {
 				continue
 			}
 			// A stand-in that says why (stt.Unusable): passed over, its
 			// reason the answer when no other route serves.
 		} else {
-			r.status = append(r.status, appliance.RouteStatus{Name: name, On: true, Remote: isRemoteRoute(name)})
+			st.On = true
+			r.status = append(r.status, st)
 			on = append(on, name)
 		}
 		if s, ok := route.(stt.StreamingProvider); ok {
@@ -164,12 +185,84 @@ func newSpeechRoutes(cfg appliance.Config, logger *slog.Logger) (speechRoutes, e
 			r.batch = append(r.batch, b)
 		}
 	}
+	built.keepOnly(append(order, scriptedName))
 	if len(on) == 0 && os.Getenv("HEARTH_STT_SCRIPT") == "" {
-		logger.Warn("no speech route is available: live sessions need custom_stt=enabled, and uploads answer 503; see the README's speech routes")
+		d.logger.Warn("no speech route is available: live sessions need custom_stt=enabled, and uploads answer 503; see the README's speech routes")
 	} else if len(on) > 0 {
-		logger.Info("speech routes", "order", strings.Join(on, ","))
+		d.logger.Info("speech routes", "order", strings.Join(on, ","))
 	}
 	return r, nil
+}
+
+const scriptedName = "scripted"
+
+// scriptedRoute is the test route that hears a script (HEARTH_STT_SCRIPT).
+func scriptedRoute(path string) speechRoute {
+	return speechRoute{name: scriptedName, build: func(_ appliance.Config, d routeDeps) (any, string, error) {
+		s, err := scripted.Load(path)
+		if err != nil {
+			return nil, "", usageErr("HEARTH_STT_SCRIPT: %v", err)
+		}
+		d.logger.Warn("the scripted speech route is on: transcripts are a script, not what was said", "script", path)
+		return scripted.New(*s), "", nil
+	}}
+}
+
+// routeCache keeps the routes built, by name, with the settings each was
+// built from: a rebuild builds again only a route whose settings changed
+// (a whisper model loads once), and retires the one it replaces or that
+// left the order. A nil cache builds every time.
+type routeCache struct {
+	routes map[string]cachedRoute
+}
+
+type cachedRoute struct {
+	settings, unavailable string
+	route                 any
+}
+
+func (c *routeCache) build(k speechRoute, cfg appliance.Config, d routeDeps) (any, string, error) {
+	if c == nil {
+		return k.build(cfg, d)
+	}
+	var settings string
+	if k.settings != nil {
+		settings = k.settings(cfg)
+	}
+	if got, ok := c.routes[k.name]; ok && got.settings == settings {
+		return got.route, got.unavailable, nil
+	}
+	c.retire(k.name)
+	route, unavailable, err := k.build(cfg, d)
+	if err != nil {
+		return nil, "", err
+	}
+	if c.routes == nil {
+		c.routes = map[string]cachedRoute{}
+	}
+	c.routes[k.name] = cachedRoute{settings: settings, unavailable: unavailable, route: route}
+	return route, unavailable, nil
+}
+
+// keepOnly retires the routes not named.
+func (c *routeCache) keepOnly(names []string) {
+	if c == nil {
+		return
+	}
+	for name := range c.routes {
+		if !slices.Contains(names, name) {
+			c.retire(name)
+		}
+	}
+}
+
+// retire drops a route; one that holds resources (a loaded whisper model)
+// frees them once the sessions still on it end.
+func (c *routeCache) retire(name string) {
+	if r, ok := c.routes[name].route.(interface{ Retire() }); ok {
+		r.Retire()
+	}
+	delete(c.routes, name)
 }
 
 // preferredRoutes is the order out of the box: local whisper when a model

@@ -388,7 +388,12 @@ try {
   await page.locator("#routes").waitFor();
   await page.locator("#pk-deepgram").fill("dg-secret-never-shown-0123456789");
   await page.locator("#provider-keys li", { hasText: "deepgram" }).getByRole("button", { name: "Save" }).click();
-  await page.getByText("Applies after restart").waitFor();
+  await page.locator("#provider-keys li", { hasText: "deepgram" }).getByText("Route on").waitFor(); // at once, no restart
+  // The order: deepgram up one place (before PocketSphinx), then back.
+  await page.getByRole("button", { name: "Move deepgram up" }).click();
+  await page.locator("#routes tbody tr:nth-child(2)[data-route=deepgram]").waitFor();
+  await page.getByRole("button", { name: "Move deepgram down" }).click();
+  await page.locator("#routes tbody tr:nth-child(3)[data-route=deepgram]").waitFor();
   const speech = await page.evaluate(() => fetch("/console/api/speech").then((r) => r.text()));
   check(!speech.includes("dg-secret"), "a provider key never comes back");
   // The voice profile, recorded from the (fake) microphone.
