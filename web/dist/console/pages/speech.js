@@ -140,7 +140,7 @@ async function modelsCard(info) {
         }) }, "use the best one pulled instead"), "."]
           : "The whisper route uses the best speech model pulled; Use picks another for the next session.",
       " A voice model is used with --speaker-onnx-model NAME."),
-    h("table", h("thead", h("tr", h("th", "Model"), h("th", "For"), h("th", "Size"), h("th", "Languages"), h("th", "Speed here"), h("th", ""))),
+    h("table", h("thead", h("tr", h("th", "Model"), h("th", "For"), h("th", "Size"), h("th", "Languages"), h("th", "Speed here"), h("th", h("span.visually-hidden", "Actions")))),
       h("tbody", models.map((m) => [h("tr", { "data-model": m.name },
         h("td", { "data-label": "Model" }, h("strong", m.name), m.quant ? h("span.small.muted", ` ${m.quant}`) : ""),
         h("td", { "data-label": "For" }, m.kind === "speaker" ? "Voices" : "Speech"), h("td", { "data-label": "Size" }, bytes(m.size)),
