@@ -268,6 +268,25 @@ func (c *wsClient) stream(packets [][]byte, speed float64) {
 	}
 }
 
+// streamThenKeepAlive streams packets, then answers keep-alives as the
+// app does while it stays connected (a socket silent for 90 s is closed
+// for inactivity), until stop is closed.
+func (c *wsClient) streamThenKeepAlive(packets [][]byte, speed float64, stop <-chan struct{}) {
+	c.stream(packets, speed)
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			if c.conn.WriteMessage(websocket.BinaryMessage, []byte{0x8A, 0x00}) != nil {
+				return
+			}
+		}
+	}
+}
+
 // TestListenEndToEnd streams real Opus speech as current firmware does,
 // with the app's exact query string and token, and follows one recording
 // from the first segment to the processed conversation.
