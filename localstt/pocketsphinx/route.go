@@ -82,8 +82,8 @@ func New(cfg Config) (*Route, error) {
 		cfg.ModelDir = DefaultModelDir
 	}
 	if cfg.Decoders <= 0 {
-		// Live streams hold a decoder while someone speaks; more decoders
-		// than cores lets several people speak at once.
+		// A decoder is held while an utterance is decoded; more decoders
+		// than cores lets utterances that end together start together.
 		cfg.Decoders = 2 * runtime.NumCPU()
 	}
 	if cfg.MaxStreams <= 0 {
