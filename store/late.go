@@ -16,11 +16,12 @@ import (
 // behind). The segments already there keep their order; each new one goes
 // before the first that starts after it. An in_progress recording's
 // silence timeout starts again from now, so that it is not processed
-// while late words still arrive. A conversation that is missing or
-// deleted is ENOTFOUND.
-func (db *DB) InsertSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, now time.Time) error {
+// while late words still arrive. It returns the conversation's status
+// (a processed one was structured without these segments). A
+// conversation that is missing or deleted is ENOTFOUND.
+func (db *DB) InsertSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, now time.Time) (appliance.ConversationStatus, error) {
 	if len(segs) == 0 {
-		return nil
+		return "", nil
 	}
 	ctx = context.WithoutCancel(ctx)
 	fresh := slices.Clone(segs)
@@ -33,8 +34,8 @@ func (db *DB) InsertSegments(ctx context.Context, userID, id string, segs []appl
 		}
 		return 0
 	})
+	var status string
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
-		var status string
 		var timeout sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT status, silence_timeout_s FROM conversations
 			WHERE id = ? AND user_id = ? AND deleted = 0`, id, userID).Scan(&status, &timeout)
@@ -82,9 +83,9 @@ func (db *DB) InsertSegments(ctx context.Context, userID, id string, segs []appl
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("insert segments into %s: %w", id, err)
+		return "", fmt.Errorf("insert segments into %s: %w", id, err)
 	}
-	return nil
+	return appliance.ConversationStatus(status), nil
 }
 
 // placed is a stored segment's key and start.

@@ -34,8 +34,8 @@ func TestInsertSegmentsByTime(t *testing.T) {
 	}
 	late := []appliance.TranscriptSegment{{ID: "f", Text: "f", Start: 11, End: 12}, {ID: "b", Text: "b", Start: 3, End: 4},
 		{ID: "c", Text: "c", Start: 5, End: 6}, {ID: "z", Text: "z", Start: 20, End: 21}, {ID: "0", Text: "0", Start: 0, End: 0.5}}
-	if err := db.InsertSegments(ctx, user, "rec", late, now); err != nil {
-		t.Fatal(err)
+	if status, err := db.InsertSegments(ctx, user, "rec", late, now); err != nil || status != appliance.StatusInProgress {
+		t.Fatal(status, err)
 	}
 	if got := texts(t, db, user, "rec"); got != "0 a b c e f g z" {
 		t.Fatalf("in progress: %q", got)
@@ -43,13 +43,13 @@ func TestInsertSegmentsByTime(t *testing.T) {
 	if err := db.SetConversationStatus(ctx, user, "rec", []appliance.ConversationStatus{appliance.StatusInProgress}, appliance.StatusCompleted); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.InsertSegments(ctx, user, "rec", []appliance.TranscriptSegment{{ID: "d", Text: "d", Start: 7, End: 8}}, now); err != nil {
-		t.Fatal(err)
+	if status, err := db.InsertSegments(ctx, user, "rec", []appliance.TranscriptSegment{{ID: "d", Text: "d", Start: 7, End: 8}}, now); err != nil || status != appliance.StatusCompleted {
+		t.Fatal(status, err)
 	}
 	if got := texts(t, db, user, "rec"); got != "0 a b c d e f g z" {
 		t.Fatalf("completed: %q", got)
 	}
-	if err := db.InsertSegments(ctx, "someone-else", "rec", late, now); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+	if _, err := db.InsertSegments(ctx, "someone-else", "rec", late, now); appliance.ErrorCode(err) != appliance.ENOTFOUND {
 		t.Fatalf("another user's insert: %v", err)
 	}
 }

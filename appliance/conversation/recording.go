@@ -84,10 +84,12 @@ func (s *Service) Append(ctx context.Context, userID, id string, segs []applianc
 // by their start time, whatever its status: a live session's route that
 // fell behind skipped audio, and the session transcribed it afterwards.
 // Segments without an id get one. A recording still in progress waits
-// its silence timeout again from now before it is processed.
-func (s *Service) Insert(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment) error {
+// its silence timeout again from now before it is processed; stale says
+// that it was not in progress any more: processed (or being processed)
+// without these segments, it wants Restructure once they are all in.
+func (s *Service) Insert(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment) (stale bool, err error) {
 	if len(segs) == 0 {
-		return nil
+		return false, nil
 	}
 	out := make([]appliance.TranscriptSegment, len(segs))
 	for i, seg := range segs {
@@ -99,11 +101,12 @@ func (s *Service) Insert(ctx context.Context, userID, id string, segs []applianc
 		}
 		out[i] = seg
 	}
-	if err := s.store.InsertSegments(ctx, userID, id, out, s.now().UTC()); err != nil {
-		return err
+	status, err := s.store.InsertSegments(ctx, userID, id, out, s.now().UTC())
+	if err != nil {
+		return false, err
 	}
 	s.publish(appliance.StreamEvent{Type: appliance.EventConversationChanged, UserID: userID, ConversationID: id})
-	return nil
+	return status != appliance.StatusInProgress, nil
 }
 
 // FinishReason says why a recording ends.

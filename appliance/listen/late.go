@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,8 +19,10 @@ import (
 // the client is told (service_status stt_behind, then ready), and the
 // session transcribes each skipped stretch from its tape with the route's
 // batch side, one at a time, as soon as a decoder is free, and puts the
-// segments into the recording they were said in, in time order. What is
-// left when the session ends is transcribed after it.
+// segments into the recording they were said in, in time order, with
+// their speakers told as live segments' are. What is left when the
+// session ends is transcribed after it. A recording processed before its
+// late stretches were in is processed again once they all are.
 
 // lateJob is a skipped stretch and the recording it was said in (empty
 // when none was open: the stretch then goes where a flush would put it).
@@ -46,12 +49,24 @@ type lateQueue struct {
 	ended     bool          // the session is over: the last job cleans up
 	abandoned bool          // the appliance is stopping: nothing is cleaned up
 	drained   chan struct{} // closed when the running worker has no job left
+	stale     []string      // recordings processed before their late stretches were in
 	run       func(lateJob)
+	settle    func(stale []string) // once no stretch is left: process stale again
 	cleanup   func()
 }
 
-func newLateQueue(run func(lateJob), cleanup func()) *lateQueue {
-	return &lateQueue{run: run, cleanup: cleanup}
+func newLateQueue(run func(lateJob), settle func([]string), cleanup func()) *lateQueue {
+	return &lateQueue{run: run, settle: settle, cleanup: cleanup}
+}
+
+// staled notes that recording id got late segments after it was
+// processed: once the queue is empty it is processed again, once.
+func (q *lateQueue) staled(id string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !slices.Contains(q.stale, id) {
+		q.stale = append(q.stale, id)
+	}
 }
 
 // add queues j and starts the worker if none runs.
@@ -84,6 +99,13 @@ func (q *lateQueue) holdsFrom(now time.Time) (from int, ok bool) {
 func (q *lateQueue) work(drained chan struct{}) {
 	for {
 		q.mu.Lock()
+		if len(q.jobs) == 0 && len(q.stale) > 0 && !q.abandoned {
+			stale := q.stale
+			q.stale = nil
+			q.mu.Unlock()
+			q.settle(stale)
+			continue // a stretch may have come meanwhile
+		}
 		if len(q.jobs) == 0 {
 			q.running = false
 			ended := q.ended && !q.abandoned
@@ -286,6 +308,10 @@ func (s *session) insertLate(ctx context.Context, j lateJob, segs []appliance.Tr
 		j.convID, j.shift = s.conv.ID, s.streamStart.Sub(*s.conv.StartedAt).Seconds()
 		s.mu.Unlock()
 	}
+	s.diarizeLate(ctx, segs)
+	s.mu.Lock()
+	s.applyPeople(segs)
+	s.mu.Unlock()
 	for i := range segs {
 		segs[i].Start = max(segs[i].Start+j.shift, 0)
 		segs[i].End = max(segs[i].End+j.shift, segs[i].Start)
@@ -294,9 +320,13 @@ func (s *session) insertLate(ctx context.Context, j lateJob, segs []appliance.Tr
 	for i := range out {
 		out[i].ID = appliance.NewID()
 	}
-	if err := s.srv.d.Conversations.Insert(ctx, s.user, j.convID, out); err != nil {
+	stale, err := s.srv.d.Conversations.Insert(ctx, s.user, j.convID, out)
+	if err != nil {
 		s.srv.d.Logger.Error("insert late segments", "user", s.user, "conversation_id", j.convID, "err", err)
 		return
+	}
+	if stale {
+		s.late.staled(j.convID)
 	}
 	s.mu.Lock()
 	shown := s.conv != nil && s.conv.ID == j.convID && !s.convEnded
@@ -305,6 +335,20 @@ func (s *session) insertLate(ctx context.Context, j lateJob, segs []appliance.Tr
 		s.send(out)
 		s.rec.sentLate(out)
 		s.queueTranslation(j.convID, out)
+	}
+}
+
+// restructure processes again the recordings that late segments reached
+// after they were processed (the late queue calls it once they are all
+// in).
+func (s *session) restructure(stale []string) {
+	for _, id := range stale {
+		if err := s.srv.d.Conversations.Restructure(context.Background(), s.user, id); err != nil {
+			s.srv.d.Logger.Warn("recording not processed again after its late segments", "user", s.user,
+				"conversation_id", id, "err", err)
+			continue
+		}
+		s.srv.d.Logger.Info("recording processed again with its late segments", "user", s.user, "conversation_id", id)
 	}
 }
 

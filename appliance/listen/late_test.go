@@ -14,7 +14,7 @@ import (
 func TestLateQueueHoldsLiveWordsBriefly(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan lateJob, 2)
-	q := newLateQueue(func(j lateJob) { started <- j; <-release }, func() {})
+	q := newLateQueue(func(j lateJob) { started <- j; <-release }, func([]string) {}, func() {})
 	now := time.Now()
 
 	if _, ok := q.holdsFrom(now); ok {

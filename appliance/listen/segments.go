@@ -11,8 +11,10 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/stt/punctuate"
 )
 
-// wordsToSegments groups consecutive words of one speaker into a segment,
-// shifted by offset seconds (the stream's start within the conversation).
+// wordsToSegments groups consecutive words of one speaker and route into
+// a segment, shifted by offset seconds (the stream's start within the
+// conversation). provider names the route of words that name none (see
+// stt.Word.Provider).
 func wordsToSegments(words []stt.Word, offset float64, provider string) []appliance.TranscriptSegment {
 	var out []appliance.TranscriptSegment
 	for _, w := range words {
@@ -20,12 +22,16 @@ func wordsToSegments(words []stt.Word, offset float64, provider string) []applia
 		if text == "" {
 			continue
 		}
-		if n := len(out); n > 0 && out[n-1].SpeakerID == w.Speaker {
+		p := provider
+		if w.Provider != "" {
+			p = w.Provider
+		}
+		if n := len(out); n > 0 && out[n-1].SpeakerID == w.Speaker && segmentProvider(out[n-1]) == p {
 			out[n-1].Text += " " + text
 			out[n-1].End = w.End + offset
 			continue
 		}
-		out = append(out, segment(text, w.Speaker, w.Start+offset, w.End+offset, provider))
+		out = append(out, segment(text, w.Speaker, w.Start+offset, w.End+offset, p))
 	}
 	return out
 }
@@ -51,7 +57,7 @@ const (
 )
 
 func canMerge(a, b appliance.TranscriptSegment) bool {
-	if provider(a) != provider(b) || a.SpeechProfileProcessed != b.SpeechProfileProcessed {
+	if segmentProvider(a) != segmentProvider(b) || a.SpeechProfileProcessed != b.SpeechProfileProcessed {
 		return false
 	}
 	if b.Start-a.End >= mergeGap {
@@ -64,7 +70,7 @@ func canMerge(a, b appliance.TranscriptSegment) bool {
 	return !endsSentence(a.Text) && startsLower(b.Text) && same
 }
 
-func provider(s appliance.TranscriptSegment) string {
+func segmentProvider(s appliance.TranscriptSegment) string {
 	if s.STTProvider == nil {
 		return ""
 	}

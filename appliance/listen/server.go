@@ -28,7 +28,8 @@ type Conversations interface {
 	Resume(ctx context.Context, r conversation.Recording) (*appliance.Conversation, bool, error)
 	Start(ctx context.Context, r conversation.Recording) (*appliance.Conversation, error)
 	Append(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces ...string) error
-	Insert(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment) error
+	Insert(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment) (stale bool, err error)
+	Restructure(ctx context.Context, userID, id string) error
 	Finish(ctx context.Context, userID, id string, why conversation.FinishReason) (*appliance.Conversation, error)
 	AssignSpeaker(ctx context.Context, a appliance.SpeakerAssignment) (int, error)
 	SetTranslations(ctx context.Context, userID, id string, tr map[string][]appliance.Translation) error

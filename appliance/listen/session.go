@@ -260,7 +260,7 @@ func (s *session) open(ctx context.Context) error {
 	}
 	if tp != nil {
 		s.audio.tape, s.audio.behind = tp, s.behind
-		s.late = newLateQueue(s.transcribeLate, func() { tp.remove(); s.srv.unlinger(s) })
+		s.late = newLateQueue(s.transcribeLate, s.restructure, func() { tp.remove(); s.srv.unlinger(s) })
 	}
 	s.mu.Lock() // the live view reads provider (describe)
 	s.provider, s.readyReason = sel.Provider, sel.Reason()

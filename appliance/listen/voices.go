@@ -319,26 +319,54 @@ func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegme
 	if !s.diarizing {
 		return
 	}
+	for i := range fresh {
+		seg := &fresh[i]
+		s.rec.lastSpeaker = s.placeVoice(ctx, seg, s.audio.ring.cut(seg.Start, seg.End), s.rec.lastSpeaker)
+	}
+}
+
+// diarizeLate gives segments transcribed late (stream time) their
+// speakers as diarize gives live ones theirs, from their audio on the
+// session's tape (the recent audio diarize cuts from is long gone). A
+// short segment stays with the speaker before it in its stretch. Called
+// with s.flushMu held.
+func (s *session) diarizeLate(ctx context.Context, segs []appliance.TranscriptSegment) {
+	if !s.diarizing || s.audio == nil || s.audio.tape == nil {
+		return
+	}
+	prev := s.rec.lastSpeaker
+	for i := range segs {
+		seg := &segs[i]
+		pcm, err := s.audio.tape.read(int(seg.Start*sampleRate), int(seg.End*sampleRate))
+		if err != nil {
+			pcm = nil
+		}
+		prev = s.placeVoice(ctx, seg, pcm, prev)
+	}
+}
+
+// placeVoice labels seg with the speaker the session's tracker places
+// pcm (its audio) with, or with fallback when pcm is under a second or
+// its embedding fails; is_user when that speaker is the owner. It
+// returns the label. Called with s.flushMu held.
+func (s *session) placeVoice(ctx context.Context, seg *appliance.TranscriptSegment, pcm []int16, fallback int) int {
 	if s.rec.tracker == nil {
 		s.rec.tracker = s.household.Tracker()
 	}
-	for i := range fresh {
-		seg := &fresh[i]
-		spk := s.rec.lastSpeaker
-		if pcm := s.audio.ring.cut(seg.Start, seg.End); len(pcm) >= sampleRate {
-			// Bounded: an embedding service on the LAN must not hold up the
-			// flush (the built-in extractor takes milliseconds).
-			ectx, cancel := context.WithTimeout(ctx, diarizeWait)
-			e, err := s.household.Embed(ectx, pcm)
-			cancel()
-			if err == nil {
-				spk, _ = s.rec.tracker.Add(e, float64(len(pcm))/sampleRate)
-			}
-		}
-		s.rec.lastSpeaker = spk
-		seg.SpeakerID, seg.Speaker = spk, fmt.Sprintf("SPEAKER_%02d", spk)
-		if s.household.HasProfile() && s.rec.tracker.Owner(spk) {
-			seg.IsUser, seg.SpeechProfileProcessed = true, true
+	spk := fallback
+	if len(pcm) >= sampleRate {
+		// Bounded: an embedding service on the LAN must not hold up the
+		// flush (the built-in extractor takes milliseconds).
+		ectx, cancel := context.WithTimeout(ctx, diarizeWait)
+		e, err := s.household.Embed(ectx, pcm)
+		cancel()
+		if err == nil {
+			spk, _ = s.rec.tracker.Add(e, float64(len(pcm))/sampleRate)
 		}
 	}
+	seg.SpeakerID, seg.Speaker = spk, fmt.Sprintf("SPEAKER_%02d", spk)
+	if s.household.HasProfile() && s.rec.tracker.Owner(spk) {
+		seg.IsUser, seg.SpeechProfileProcessed = true, true
+	}
+	return spk
 }

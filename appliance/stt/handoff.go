@@ -39,7 +39,8 @@ type handoffStream struct {
 	keeping   bool
 	replaying bool
 	heard     bool
-	drains    int // Drain calls whose barrier has not come out yet
+	handed    bool // the stream is on another route than it opened on
+	drains    int  // Drain calls whose barrier has not come out yet
 	closed    bool
 	err       error
 }
@@ -172,7 +173,7 @@ func (h *handoffStream) pump() {
 		}
 		h.r.log.Warn("speech route heard no words: the session goes on with the next route, from its start",
 			"provider", h.from, "next", name, "replayed_s", math.Round(float64(len(h.kept))/SampleRate))
-		h.cur, h.from, h.replaying = next, name, true
+		h.cur, h.from, h.replaying, h.handed = next, name, true, true
 		h.mu.Unlock()
 		if !h.replay(next) {
 			next.Close()
@@ -202,12 +203,28 @@ func (h *handoffStream) forward(s Stream) {
 			} else if h.drains > 0 {
 				h.drains--
 			}
+			ws = h.stamp(ws)
 			h.mu.Unlock()
 			h.out <- ws
 		case <-h.fake:
 			h.out <- []Word{}
 		}
 	}
+}
+
+// stamp names the route that heard ws on each word, once the stream has
+// been handed over (before, they are the stream's own). The caller holds
+// mu.
+func (h *handoffStream) stamp(ws []Word) []Word {
+	if !h.handed {
+		return ws
+	}
+	for i := range ws {
+		if ws[i].Provider == "" {
+			ws[i].Provider = h.from
+		}
+	}
+	return ws
 }
 
 // next opens the first of the remaining routes that will. The caller
@@ -276,6 +293,7 @@ func (h *handoffStream) replay(s Stream) bool {
 			}
 			h.mu.Lock()
 			h.heard = true
+			ws = h.stamp(ws)
 			h.mu.Unlock()
 			h.out <- ws
 		}

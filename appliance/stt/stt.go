@@ -25,6 +25,10 @@ type Word struct {
 	Start   float64
 	End     float64
 	Speaker int // diarised speaker number; 0 when the route does not diarise
+	// Provider is the route that heard the word when it is not the one
+	// the stream opened on (a stream handed over to the next route); ""
+	// is the stream's own.
+	Provider string
 }
 
 // Config describes a stream or a batch job.

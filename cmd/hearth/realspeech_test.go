@@ -8,7 +8,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
 	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
@@ -73,6 +73,23 @@ func engineAlone(t *testing.T, e *pocketsphinx.Engine, s realspeech.Stream, pcm 
 		w.add(tr.Clip.Text, heard)
 	}
 	return w
+}
+
+// opusHeard is Opus packets as a session decodes them: 16 kHz mono.
+func opusHeard(t *testing.T, packets [][]byte) []int16 {
+	t.Helper()
+	dec, err := audio.NewDecoder(audio.Format{Codec: audio.OpusFS320, SampleRate: audio.Rate, Channels: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	var pcm []int16
+	for _, p := range packets {
+		if pcm, err = dec.Decode(pcm, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pcm
 }
 
 // liveHeard streams frames on /v4/listen in real time, waits until the
@@ -163,15 +180,11 @@ func batchHeard(t *testing.T, srv *server, token, wav string) string {
 // unmetFloors are the floors today's code misses now and then, and why:
 // the test holds them to unmetSlack points above the engine, and to the
 // issue's point only with HEARTH_REAL_FLOORS=all. Delete an entry when its
-// cause is fixed.
-var unmetFloors = map[string]string{
-	// 33.3 % (pcm16) and 35.9 % (Opus) in two runs, word for word the
-	// same, against the engine alone's 30.8 %: a live stream normalises
-	// each utterance with the running mean of those before it, the
-	// engine each turn with its own.
-	"clean live pcm16":      "live normalisation lags the engine's per-turn one (issue #33)",
-	"clean live opus_fs320": "live normalisation lags the engine's per-turn one (issue #33)",
-}
+// cause is fixed. (Empty since live streams hear each utterance whole, as
+// the engine does: clean live pcm16 and opus_fs320 were 2.5 and 5.1
+// points above it while they normalised each utterance with the running
+// mean of those before it.)
+var unmetFloors = map[string]string{}
 
 // unmetSlack is how far above the engine alone an unmet floor may be:
 // the worst of the runs above was 23 points.
@@ -227,11 +240,10 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 			if cond.opus {
 				mustRun(t, "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", wav, "-c:a", "libopus", "-application", "lowdelay",
 					"-frame_duration", "20", "-b:a", "32k", opus)
-				opusPCM, err := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-i", opus, "-ac", "1", "-ar", "16000", "-f", "s16le", "-").Output()
-				if err != nil {
-					t.Fatal(err)
-				}
-				opusBase = engineAlone(t, engine, s, realspeech.FromBytes(opusPCM))
+				// The audio the session hears: the packets through the
+				// appliance's own Opus decoder (libopus's, through ffmpeg,
+				// gives other samples, and other words).
+				opusBase = engineAlone(t, engine, s, opusHeard(t, oggOpusPackets(t, opus)))
 			}
 
 			var (

@@ -59,7 +59,7 @@ func TestWithoutAWhisperModelTheAnswerSaysSo(t *testing.T) {
 // TestAWhisperModelThatHearsNothingIsPassedOver: a model that loads and
 // runs but yields no words (the generated one) comes first in the routes.
 // A batch job and a live session of speech still come back with
-// PocketSphinx's words; the verdict is logged once, later sessions open on
+// PocketSphinx's words, the live segments saying so (stt_provider); the verdict is logged once, later sessions open on
 // PocketSphinx at once, and whisper.cpp's own log stays in the JSON log.
 func TestAWhisperModelThatHearsNothingIsPassedOver(t *testing.T) {
 	// Not parallel: the hand-over replays the session's audio to the next
@@ -112,6 +112,11 @@ func TestAWhisperModelThatHearsNothingIsPassedOver(t *testing.T) {
 	for wordsAfter(strings.Join(heard, " "), heardPhrase) < 3 {
 		for _, s := range segmentsOf(c.until(2*time.Minute, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil })) {
 			heard = append(heard, s["text"].(string))
+			// Each segment names the route that heard it, not the one the
+			// session opened on.
+			if s["stt_provider"] != "pocketsphinx" {
+				t.Errorf("segment %q: stt_provider %v, want pocketsphinx (the deaf model handed the session over)", s["text"], s["stt_provider"])
+			}
 		}
 	}
 	t.Logf("live heard %q at %v", heard, time.Since(t0))

@@ -34,12 +34,13 @@ static ps_decoder_t *hs_init(const char *hmm, const char *lm, const char *dict) 
 }
 
 // A decoder learns from what it hears: the cepstral mean normalisation
-// keeps its running mean across utterances, and the first live audio
-// turns the model's batch normalisation into live for good. hs_cmn_size,
-// hs_cmn_get and hs_cmn_set copy that state (kind, frame count, running
-// mean and the sums behind it) out of a decoder and back into one, so
-// that it belongs to whoever owns the audio (a batch job: the state as
-// loaded; a live stream: its own) rather than to the pooled decoder.
+// keeps a mean, and the front end a noise estimate, from one utterance to
+// the next (and the first audio fed in pieces would turn the model's
+// batch normalisation into live for good). hs_cmn_size, hs_cmn_get and
+// hs_cmn_set copy the normalisation's state (kind, frame count, mean and
+// the sums behind it) out of a freshly loaded decoder and back into it
+// before each utterance, so that every utterance is heard as that fresh
+// decoder hears it.
 _Static_assert(sizeof(mfcc_t) == 4, "mfcc_t is copied as 32-bit values");
 
 static int hs_cmn_size(ps_decoder_t *ps) {
@@ -59,9 +60,7 @@ static void hs_cmn_get(ps_decoder_t *ps, int *kind, int *nframe, mfcc_t *mean, m
 }
 
 // hs_cmn_set also starts a new stream, which forgets the front end's
-// noise estimate: it would otherwise carry what the decoder's previous
-// user said into the next utterance. Each utterance then begins as it
-// would in a freshly loaded decoder, which is how the engine alone hears.
+// noise estimate.
 static int hs_cmn_set(ps_decoder_t *ps, int kind, int nframe, const mfcc_t *mean, const mfcc_t *sum) {
 	feat_t *f = ps_get_feat(ps);
 	f->cmn = kind;
@@ -74,9 +73,10 @@ static int hs_cmn_set(ps_decoder_t *ps, int kind, int nframe, const mfcc_t *mean
 	return ps_start_stream(ps);
 }
 
-// hs_process feeds part of an utterance.
-static int hs_process(ps_decoder_t *ps, const int16 *pcm, size_t n, int full) {
-	return ps_process_raw(ps, pcm, n, FALSE, full) < 0 ? -2 : 0;
+// hs_process feeds a whole utterance: its cepstra are normalised by
+// their own mean.
+static int hs_process(ps_decoder_t *ps, const int16 *pcm, size_t n) {
+	return ps_process_raw(ps, pcm, n, FALSE, TRUE) < 0 ? -2 : 0;
 }
 */
 import "C"
@@ -109,6 +109,14 @@ type cDecoder struct {
 	fresh normalisation // as loaded
 }
 
+// normalisation is the state of a decoder's cepstral mean normalisation,
+// as the library holds it: its kind, how many frames its mean stands
+// for, the mean and the sums behind it.
+type normalisation struct {
+	kind, frames int32
+	mean, sum    []float32
+}
+
 func newDecoder(modelDir string) (decoder, error) {
 	hmm := C.CString(filepath.Join(modelDir, "en-us"))
 	lm := C.CString(filepath.Join(modelDir, "en-us.lm.bin"))
@@ -123,63 +131,34 @@ func newDecoder(modelDir string) (decoder, error) {
 		return nil, errors.New("pocketsphinx: the model did not load")
 	}
 	d := &cDecoder{ps: ps}
-	d.fresh = d.learnt()
+	n := int(C.hs_cmn_size(ps))
+	d.fresh = normalisation{mean: make([]float32, n), sum: make([]float32, n)}
+	var kind, frames C.int
+	C.hs_cmn_get(ps, &kind, &frames, d.vec(d.fresh.mean), d.vec(d.fresh.sum))
+	d.fresh.kind, d.fresh.frames = int32(kind), int32(frames)
 	return d, nil
 }
 
-func (d *cDecoder) learnt() normalisation {
-	n := int(C.hs_cmn_size(d.ps))
-	l := normalisation{mean: make([]float32, n), sum: make([]float32, n)}
-	var kind, frames C.int
-	var mean, sum *C.mfcc_t
-	if n > 0 {
-		mean, sum = (*C.mfcc_t)(unsafe.Pointer(&l.mean[0])), (*C.mfcc_t)(unsafe.Pointer(&l.sum[0]))
-	}
-	C.hs_cmn_get(d.ps, &kind, &frames, mean, sum)
-	l.kind, l.frames = int32(kind), int32(frames)
-	return l
-}
-
-func (d *cDecoder) resume(n *normalisation) error {
-	if n == nil {
-		n = &d.fresh
-	}
-	if len(n.mean) != int(C.hs_cmn_size(d.ps)) {
-		return errors.New("pocketsphinx: a normalisation from another model")
-	}
-	var mean, sum *C.mfcc_t
-	if len(n.mean) > 0 {
-		mean, sum = (*C.mfcc_t)(unsafe.Pointer(&n.mean[0])), (*C.mfcc_t)(unsafe.Pointer(&n.sum[0]))
-	}
-	if C.hs_cmn_set(d.ps, C.int(n.kind), C.int(n.frames), mean, sum) < 0 {
-		return errors.New("pocketsphinx: could not start a stream")
-	}
-	return nil
-}
-
-func (d *cDecoder) start() error {
-	if C.ps_start_utt(d.ps) < 0 {
-		return errors.New("pocketsphinx: could not start an utterance")
-	}
-	return nil
-}
-
-func (d *cDecoder) process(pcm []int16, whole bool) error {
-	if len(pcm) == 0 {
+// vec is v as the library's vector type (nil when empty).
+func (d *cDecoder) vec(v []float32) *C.mfcc_t {
+	if len(v) == 0 {
 		return nil
 	}
-	full := C.int(0)
-	if whole {
-		full = 1
-	}
-	if C.hs_process(d.ps, (*C.int16)(unsafe.Pointer(&pcm[0])), C.size_t(len(pcm)), full) != 0 {
-		C.ps_end_utt(d.ps)
-		return errors.New("pocketsphinx: decoding failed")
-	}
-	return nil
+	return (*C.mfcc_t)(unsafe.Pointer(&v[0]))
 }
 
-func (d *cDecoder) finish() ([]stt.Word, error) {
+func (d *cDecoder) decode(pcm []int16) ([]stt.Word, error) {
+	f := &d.fresh
+	if C.hs_cmn_set(d.ps, C.int(f.kind), C.int(f.frames), d.vec(f.mean), d.vec(f.sum)) < 0 {
+		return nil, errors.New("pocketsphinx: could not start a stream")
+	}
+	if C.ps_start_utt(d.ps) < 0 {
+		return nil, errors.New("pocketsphinx: could not start an utterance")
+	}
+	if len(pcm) > 0 && C.hs_process(d.ps, (*C.int16)(unsafe.Pointer(&pcm[0])), C.size_t(len(pcm))) != 0 {
+		C.ps_end_utt(d.ps)
+		return nil, errors.New("pocketsphinx: decoding failed")
+	}
 	if C.ps_end_utt(d.ps) < 0 {
 		return nil, errors.New("pocketsphinx: could not end an utterance")
 	}

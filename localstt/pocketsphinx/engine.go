@@ -28,7 +28,7 @@ func NewEngine(modelDir string) (*Engine, error) {
 // Decode is what the engine hears in one 16 kHz mono recording, its words
 // joined by spaces.
 func (e *Engine) Decode(pcm []int16) (string, error) {
-	words, err := decodeWhole(e.d, pcm)
+	words, err := e.d.decode(pcm)
 	if err != nil {
 		return "", err
 	}

@@ -58,51 +58,15 @@ type idle struct {
 	since time.Time
 }
 
-// decoder decodes an utterance (16 kHz mono) into words timed from its
-// start: resume, start, process its audio as it comes, finish. Audio
-// given whole (whole=true) is normalised over the whole utterance, which
-// hears better than the running normalisation a live stream gets. A
-// decoder learns from what it hears (the normalisation's kind and
-// running mean); learnt copies that out and resume puts it back, so that
-// it follows the audio rather than the pooled decoder: a batch job
-// resumes from the state as loaded (nil), a live stream from where its
-// own previous utterance left it. (Every live utterance from the state
-// as loaded is wrong: a live utterance decoded from the model's initial
-// mean hears narrow-band (pcm8) speech as noise, 25 of 26 words wrong;
-// the mean must adapt over the stream's utterances, and a stream's first
-// utterance is heard whole.)
+// decoder decodes one utterance (16 kHz mono), given whole, into words
+// timed from its start. PocketSphinx then normalises the utterance's
+// cepstra by its own mean, and each utterance starts from the decoder's
+// state as loaded: the same audio gives the same words whichever pooled
+// decoder hears it and whatever that decoder heard before (a batch job
+// or another session's stream).
 type decoder interface {
-	resume(n *normalisation) error
-	learnt() normalisation
-	start() error
-	process(pcm []int16, whole bool) error
-	finish() ([]stt.Word, error)
+	decode(pcm []int16) ([]stt.Word, error)
 	close()
-}
-
-// normalisation is what a decoder's cepstral mean normalisation has
-// learnt: its kind (batch until live audio makes it live), how many
-// frames its running mean stands for, the mean and the sums behind it,
-// as the library holds them.
-type normalisation struct {
-	kind, frames int32
-	mean, sum    []float32
-}
-
-// decodeWhole decodes a whole utterance at once, as a freshly loaded
-// decoder would: the same recording gives the same words whichever pooled
-// decoder hears it and whatever that decoder heard before.
-func decodeWhole(d decoder, pcm []int16) ([]stt.Word, error) {
-	if err := d.resume(nil); err != nil {
-		return nil, err
-	}
-	if err := d.start(); err != nil {
-		return nil, err
-	}
-	if err := d.process(pcm, true); err != nil {
-		return nil, err
-	}
-	return d.finish()
 }
 
 // New checks that the model is installed, without loading it: a missing
@@ -118,8 +82,8 @@ func New(cfg Config) (*Route, error) {
 		cfg.ModelDir = DefaultModelDir
 	}
 	if cfg.Decoders <= 0 {
-		// Live streams hold a decoder while someone speaks; more decoders
-		// than cores lets several people speak at once.
+		// A decoder is held while an utterance is decoded; more decoders
+		// than cores lets utterances that end together start together.
 		cfg.Decoders = 2 * runtime.NumCPU()
 	}
 	if cfg.MaxStreams <= 0 {
@@ -355,7 +319,7 @@ func (r *Route) decodeUtterance(ctx context.Context, u vad.Utterance) ([]stt.Wor
 	if err != nil {
 		return nil, err
 	}
-	words, err := decodeWhole(d, u.PCM)
+	words, err := d.decode(u.PCM)
 	r.release(d)
 	if err != nil {
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
