@@ -381,31 +381,51 @@ func (r *Runner) file(ctx context.Context, svc *transcribe.Service, house Househ
 			p := res.Provider
 			seg.STTProvider = &p
 		}
-		if house != nil {
-			r.identify(ctx, house, &seg, pcm, s.Start, s.End)
-		}
 		out = append(out, seg)
+	}
+	if house != nil {
+		r.identify(ctx, house, out, pcm, offset)
 	}
 	return out, nil
 }
 
-// identify marks a segment the owner's, or a known person's, by its voice.
-func (r *Runner) identify(ctx context.Context, house Household, seg *appliance.TranscriptSegment, pcm []int16, start, end float64) {
-	from, to := int(start*audio.Rate), int(end*audio.Rate)
-	from, to = max(min(from, len(pcm)), 0), max(min(to, len(pcm)), 0)
-	if to-from < audio.Rate/2 {
-		return // too short to tell a voice by
+// maxVoiceSample bounds the speech embedded per speaker.
+const maxVoiceSample = 60 * audio.Rate
+
+// identify names each speaker the route or the diarizer told apart: their
+// speech, taken together (a short segment alone is too little to tell a
+// voice by), is matched with the owner's speech profile and the people's
+// voices, and all their segments are marked the owner's or the person's.
+func (r *Runner) identify(ctx context.Context, house Household, segs []appliance.TranscriptSegment, pcm []int16, offset float64) {
+	speech := map[string][]int16{}
+	for _, s := range segs {
+		from, to := int((s.Start-offset)*audio.Rate), int((s.End-offset)*audio.Rate)
+		from, to = max(min(from, len(pcm)), 0), max(min(to, len(pcm)), 0)
+		if have := speech[s.Speaker]; len(have) < maxVoiceSample && to > from {
+			speech[s.Speaker] = append(have, pcm[from:min(to, from+maxVoiceSample-len(have))]...)
+		}
 	}
-	id, err := house.Identify(ctx, pcm[from:to])
-	if err != nil {
-		return
+	who := map[string]speaker.Identity{}
+	for label, voice := range speech {
+		if len(voice) < audio.Rate/2 {
+			continue // too little to tell a voice by
+		}
+		id, err := house.Identify(ctx, voice)
+		if err != nil {
+			r.d.Logger.Warn("identify a speaker", "err", err)
+			continue
+		}
+		who[label] = id
 	}
-	switch {
-	case id.Owner:
-		seg.IsUser = true
-	case id.PersonID != "":
-		p := id.PersonID
-		seg.PersonID = &p
+	for i := range segs {
+		id := who[segs[i].Speaker]
+		switch {
+		case id.Owner:
+			segs[i].IsUser = true
+		case id.PersonID != "":
+			p := id.PersonID
+			segs[i].PersonID = &p
+		}
 	}
 }
 
