@@ -139,6 +139,9 @@ func (r *Runner) Start(ctx context.Context, q Request) (*appliance.RetranscribeJ
 		}
 		ids = ids[:0:0]
 		for _, id := range all {
+			if conv, err := r.d.Store.ConversationHead(ctx, q.UserID, id); err != nil || replaceable(conv) != nil {
+				continue
+			}
 			if fs, err := r.d.Audio.Files(q.UserID, id); err == nil && len(fs) > 0 {
 				ids = append(ids, id)
 			}
@@ -151,10 +154,13 @@ func (r *Runner) Start(ctx context.Context, q Request) (*appliance.RetranscribeJ
 				continue
 			}
 			seen[id] = true
-			if _, err := r.d.Store.ConversationHead(ctx, q.UserID, id); err != nil {
-				if appliance.ErrorCode(err) == appliance.ENOTFOUND {
-					return nil, appliance.Errorf(appliance.ENOTFOUND, "Conversation not found")
-				}
+			conv, err := r.d.Store.ConversationHead(ctx, q.UserID, id)
+			if appliance.ErrorCode(err) == appliance.ENOTFOUND {
+				return nil, appliance.Errorf(appliance.ENOTFOUND, "Conversation not found")
+			} else if err != nil {
+				return nil, err
+			}
+			if err := replaceable(conv); err != nil {
 				return nil, err
 			}
 			if fs, err := r.d.Audio.Files(q.UserID, id); err != nil || len(fs) == 0 {
@@ -182,6 +188,19 @@ func (r *Runner) Start(ctx context.Context, q Request) (*appliance.RetranscribeJ
 	default:
 	}
 	return j, nil
+}
+
+// replaceable is nil when conv's transcript may be replaced: it is no
+// longer recording or being processed, and not locked (the owner unlocks
+// it to change it, as for every other change on the console).
+func replaceable(conv *appliance.Conversation) error {
+	if conv.IsLocked {
+		return appliance.Errorf(appliance.ECONFLICT, "This conversation is locked: unlock it to change it")
+	}
+	if conv.Status != appliance.StatusCompleted && conv.Status != appliance.StatusFailed {
+		return appliance.Errorf(appliance.ECONFLICT, "Conversation is %s", conv.Status)
+	}
+	return nil
 }
 
 // Job is one of the user's jobs.
@@ -304,6 +323,9 @@ func (r *Runner) one(ctx context.Context, j *appliance.RetranscribeJob, i int) e
 	id := j.ConversationIDs[i]
 	conv, err := r.d.Store.ConversationHead(ctx, j.UserID, id)
 	if err != nil {
+		return err
+	}
+	if err := replaceable(conv); err != nil {
 		return err
 	}
 	files, err := r.d.Audio.Files(j.UserID, id)

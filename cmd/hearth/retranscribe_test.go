@@ -208,6 +208,39 @@ func TestRetranscribe(t *testing.T) {
 		t.Fatalf("a cancelled job changed the transcript")
 	}
 
+	// A locked conversation is unlocked before it is changed.
+	if st, body := srv.call(t, "PUT", "/v1/console/conversations/"+conv+"/locked", token, `{"locked":true}`); st != 200 {
+		t.Fatalf("lock: %d %s", st, body)
+	}
+	if st, body := srv.call(t, "POST", "/v1/retranscribe", token, `{"conversation_ids":["`+conv+`"]}`); st != 409 {
+		t.Errorf("retranscribe a locked conversation: %d %s", st, body)
+	}
+	if st, body := srv.call(t, "PUT", "/v1/console/conversations/"+conv+"/locked", token, `{"locked":false}`); st != 200 {
+		t.Fatalf("unlock: %d %s", st, body)
+	}
+
+	// The console's twin, signed in: the routes to choose from, the jobs,
+	// and a job queued and cancelled there.
+	setPassword(t, data, ada, "correct horse battery")
+	console := newConsoleClient(t, srv.base)
+	if st, v, _ := console.do("POST", "/console/api/login", `{"name":"Ada","password":"correct horse battery"}`); st != 200 {
+		t.Fatalf("sign in: %d %v", st, v)
+	}
+	st, v, _ := console.do("GET", "/console/api/retranscribe", "")
+	routes, _ := v["routes"].([]any)
+	jobs, _ := v["jobs"].([]any)
+	if st != 200 || !slices.Contains(routes, any("pocketsphinx")) || len(jobs) != 3 {
+		t.Fatalf("the console's jobs: %d %v", st, v)
+	}
+	csrf := []string{"X-CSRF-Token", console.csrf, "Origin", srv.base}
+	st, v, _ = console.do("POST", "/console/api/retranscribe", `{"conversation_ids":["`+conv+`"],"route":"scripted"}`, csrf...)
+	if st != 202 || v["status"] != "queued" {
+		t.Fatalf("queue from the console: %d %v", st, v)
+	}
+	if st, v, _ := console.do("DELETE", "/console/api/retranscribe/"+v["id"].(string), "", csrf...); st != 200 || v["status"] != "cancelled" {
+		t.Fatalf("cancel from the console: %d %v", st, v)
+	}
+
 	// A job left running by a crash resumes at the next start and does
 	// its conversation once.
 	srv.stop(t)
