@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -93,6 +96,30 @@ func overlap(a, b []string) bool {
 	return false
 }
 
+// recordLive streams frames into a live session of user's, ends the
+// recording once its audio is kept, and returns the conversation's id.
+func recordLive(t *testing.T, srv *server, data, user, token string, frames [][]byte) string {
+	t.Helper()
+	c := dialListen(t, srv.base, appQuery(user, "pcm16", 120, ""), token)
+	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	c.stream(frames, 4)
+	c.until(20*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil })
+	c.conn.Close()
+	var sent time.Duration
+	for _, f := range frames {
+		sent += time.Duration(len(f)/2) * time.Second / 16000
+	}
+	waitKept(t, data, user, sent-time.Second)
+	st, body := srv.call(t, "POST", "/v1/conversations", token, "{}")
+	var ended struct {
+		Conversation struct{ ID string } `json:"conversation"`
+	}
+	if json.Unmarshal([]byte(body), &ended) != nil || st != 200 || ended.Conversation.ID == "" {
+		t.Fatalf("end the recording: %d %s", st, body)
+	}
+	return ended.Conversation.ID
+}
+
 // TestRetranscribe: a live session heard through a scripted route keeps
 // its audio; `hearth retranscribe` transcribes it again with PocketSphinx
 // from that audio, replacing the transcript, structure, action items and
@@ -107,7 +134,7 @@ func TestRetranscribe(t *testing.T) {
 	data := t.TempDir()
 	// The live words are a script's, not what was said; its batch side
 	// never answers (the job cancelled below waits on it).
-	env := []string{writeScript(t, `{"batch_failure":"timeout","utterances":[{"text":"I need to renew the passport before the trip to Lisbon. I work at the library."}]}`),
+	env := []string{writeScript(t, retranscribeScript),
 		"HEARTH_STT_ROUTES=pocketsphinx", "HEARTH_RATE_LIMIT_BOOST=0"}
 	srv := startServe(t, data, env...)
 	ada := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
@@ -121,24 +148,7 @@ func TestRetranscribe(t *testing.T) {
 		t.Fatalf("speech profile: %d %s", code, body)
 	}
 
-	c := dialListen(t, srv.base, appQuery(ada, "pcm16", 120, ""), token)
-	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
-	c.stream(frames, 4)
-	c.until(20*time.Second, "segments", func(m wsMsg) bool { return segmentsOf(m) != nil })
-	c.conn.Close()
-	var sent time.Duration
-	for _, f := range frames {
-		sent += time.Duration(len(f)/2) * time.Second / 16000
-	}
-	waitKept(t, data, ada, sent-time.Second)
-	st, body := srv.call(t, "POST", "/v1/conversations", token, "{}")
-	var ended struct {
-		Conversation struct{ ID string } `json:"conversation"`
-	}
-	if json.Unmarshal([]byte(body), &ended) != nil || st != 200 || ended.Conversation.ID == "" {
-		t.Fatalf("end the recording: %d %s", st, body)
-	}
-	conv := ended.Conversation.ID
+	conv := recordLive(t, srv, data, ada, token, frames)
 	live := readRevision(t, srv, key, conv)
 	if !strings.Contains(live.text, "passport") || len(live.actionItems) == 0 || len(live.memories) == 0 {
 		t.Fatalf("the live revision: %+v", live)
@@ -179,7 +189,7 @@ func TestRetranscribe(t *testing.T) {
 	if st, body := srv.call(t, "POST", "/v1/retranscribe", bo, `{"conversation_ids":["`+conv+`"]}`); st != 404 {
 		t.Errorf("Bo retranscribes Ada's conversation: %d %s", st, body)
 	}
-	st, body = srv.call(t, "POST", "/v1/retranscribe", token, `{"conversation_ids":["`+conv+`"],"route":"scripted"}`)
+	st, body := srv.call(t, "POST", "/v1/retranscribe", token, `{"conversation_ids":["`+conv+`"],"route":"scripted"}`)
 	var job appliance.RetranscribeJob
 	if st != 202 || json.Unmarshal([]byte(body), &job) != nil {
 		t.Fatalf("queue a job: %d %s", st, body)
@@ -266,5 +276,45 @@ func TestRetranscribe(t *testing.T) {
 	}
 	if !strings.Contains(srv.logs.String(), "retranscribe job finished") {
 		t.Errorf("no log of the finished job:\n%s", srv.logs)
+	}
+}
+
+// retranscribeScript is what the scripted route pretends a live session
+// said; its batch side never answers.
+const retranscribeScript = `{"batch_failure":"timeout","utterances":[{"text":"I need to renew the passport before the trip to Lisbon. I work at the library."}]}`
+
+// TestConsoleRetranscribeInChromium: on a conversation's console page,
+// "Transcribe again with" PocketSphinx replaces the script's transcript
+// with what the kept audio says, and the page shows it when the job is
+// done (playwright-core drives the system's Chromium, as in
+// TestConsoleInChromium).
+func TestConsoleRetranscribeInChromium(t *testing.T) {
+	t.Parallel()
+	requireOpusEncoder(t)
+	dir, _ := filepath.Abs("testdata/console-e2e")
+	node, nodeErr := exec.LookPath("node")
+	chromium, chromeErr := exec.LookPath("chromium")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "playwright-core"))
+	if nodeErr != nil || chromeErr != nil || modErr != nil {
+		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
+			t.Fatalf("the console's browser test needs node, chromium and playwright-core (%v; %v; %v): run make console-e2e", nodeErr, chromeErr, modErr)
+		}
+		t.Skip("node, chromium or playwright-core missing; make console-e2e installs them")
+	}
+	frames := encodeFrames(t, "pcm16", speechWAV(t, "I need to book the dentist for Thursday afternoon."))
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, retranscribeScript), "HEARTH_STT_ROUTES=pocketsphinx")
+	ada := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	setPassword(t, data, ada, "correct horse battery")
+	conv := recordLive(t, srv, data, ada, ownerToken(t, data, ada), frames)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "retranscribe.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BASE="+srv.base, "NAME=Ada", "PASSWORD=correct horse battery", "CONV="+conv, "CHROMIUM="+chromium)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "OK") {
+		t.Fatalf("the console's retranscription (%v):\n%s\nserver log:\n%s", err, out, tail(srv.logs.String(), 30))
 	}
 }

@@ -288,7 +288,7 @@ async function detail(main, id, at = null, focus = "conv-title") {
 // shows while it runs, also after coming back to the page.
 function transcribeAgain(c, refresh) {
   let timer = null;
-  const routes = h("select", { id: "conv-again-route", "aria-label": "Speech route" }, h("option", { value: "" }, "the first route that serves"));
+  const routes = h("select", { id: "conv-again-route" }, h("option", { value: "" }, "the first route that serves"));
   const status = h("span.small.muted", { id: "conv-again-status", role: "status" });
   const button = h("button", { type: "button", id: "conv-again", disabled: c.locked, onclick: () => guard(async () => {
     const j = await api("POST", "/retranscribe", { conversation_ids: [c.id], route: routes.value });
