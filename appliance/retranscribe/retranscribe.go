@@ -273,7 +273,7 @@ func (r *Runner) runJob(ctx context.Context, j *appliance.RetranscribeJob) {
 	if j.Done > 0 {
 		log.Info("retranscribe job resumed", "done", j.Done, "of", len(j.ConversationIDs))
 	}
-	failed := j.Failed
+	failed, why := j.Failed, j.Error
 	for i := j.Done; i < len(j.ConversationIDs); i++ {
 		id := j.ConversationIDs[i]
 		err := r.one(jctx, j, i)
@@ -286,17 +286,19 @@ func (r *Runner) runJob(ctx context.Context, j *appliance.RetranscribeJob) {
 			}
 		}
 		if err != nil {
-			failed++
+			failed, why = failed+1, failReason(id, err)
 			log.Warn("retranscribe a conversation", "conversation_id", id, "err", err)
-			if serr := r.d.Store.SkipRetranscribe(ctx, j.UserID, j.ID, i, failReason(id, err)); serr != nil {
+			if serr := r.d.Store.SkipRetranscribe(ctx, j.UserID, j.ID, i, why); serr != nil {
 				log.Error("move a retranscribe job on", "err", serr)
 				return
 			}
 		}
 	}
-	status, why := appliance.RetranscribeDone, ""
+	// The job keeps the last conversation's reason for keeping its
+	// transcript: failed when none could be transcribed again.
+	status := appliance.RetranscribeDone
 	if failed == len(j.ConversationIDs) {
-		status, why = appliance.RetranscribeFailed, "no conversation could be transcribed again"
+		status = appliance.RetranscribeFailed
 	}
 	if err := r.d.Store.SetRetranscribeStatus(ctx, j.UserID, j.ID, open, status, why); err != nil {
 		log.Warn("finish a retranscribe job", "err", err)
