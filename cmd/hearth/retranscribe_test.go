@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -123,9 +124,11 @@ func recordLive(t *testing.T, srv *server, data, user, token string, frames [][]
 // TestRetranscribe: a live session heard through a scripted route keeps
 // its audio; `hearth retranscribe` transcribes it again with PocketSphinx
 // from that audio, replacing the transcript, structure, action items and
-// memories once (again and again: never duplicated); a job left running
-// by a restart resumes and completes once; a cancelled job leaves the
-// transcript as it was; another user's conversation and job are 404.
+// memories once (again and again: never duplicated); a job killed (-9)
+// mid-transcription, or left running in the database, resumes at the next
+// start and completes once; a cancelled job leaves the transcript as it
+// was; a locked conversation is refused; another user's conversation and
+// job are 404; the console's twin of the API answers the signed-in user.
 func TestRetranscribe(t *testing.T) {
 	t.Parallel()
 	requireOpusEncoder(t)
@@ -249,6 +252,32 @@ func TestRetranscribe(t *testing.T) {
 	}
 	if st, v, _ := console.do("DELETE", "/console/api/retranscribe/"+v["id"].(string), "", csrf...); st != 200 || v["status"] != "cancelled" {
 		t.Fatalf("cancel from the console: %d %v", st, v)
+	}
+
+	// kill -9 while a job's route is transcribing: at the next start the
+	// job resumes (its route now answers) and replaces the transcript once.
+	st, body = srv.call(t, "POST", "/v1/retranscribe", token, `{"conversation_ids":["`+conv+`"],"route":"scripted"}`)
+	var killed appliance.RetranscribeJob
+	if st != 202 || json.Unmarshal([]byte(body), &killed) != nil {
+		t.Fatalf("queue a job: %d %s", st, body)
+	}
+	for deadline := time.Now().Add(20 * time.Second); killed.Status != appliance.RetranscribeRunning; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the job did not start: %+v", killed)
+		}
+		_, body := srv.call(t, "GET", "/v1/retranscribe/"+killed.ID, token, "")
+		json.Unmarshal([]byte(body), &killed)
+	}
+	srv.cmd.Process.Signal(syscall.SIGKILL)
+	<-srv.done
+	answering := []string{writeScript(t, `{"utterances":[{"text":"Said again after the crash."}]}`), "HEARTH_STT_ROUTES=pocketsphinx", "HEARTH_RATE_LIMIT_BOOST=0"}
+	srv = startServe(t, data, answering...)
+	if j := waitJob(t, srv, token, killed.ID); j.Status != appliance.RetranscribeDone || j.Done != 1 || j.Failed != 0 {
+		t.Fatalf("the job resumed after kill -9: %+v", j)
+	}
+	if r := readRevision(t, srv, key, conv); !strings.Contains(r.text, "Said again after the crash.") || overlap(r.segIDs, second.segIDs) ||
+		strings.Count(r.text, "Said again") != len(r.segIDs) {
+		t.Fatalf("after the resumed job: %+v", r)
 	}
 
 	// A job left running by a crash resumes at the next start and does
