@@ -57,6 +57,7 @@ func (s *Server) consoleAuthRoutes() {
 	s.consoleSpeechRoutes(signed)
 	s.consolePeopleRoutes(signed)
 	s.consoleSystemRoutes(signed)
+	s.retranscribeRoutes(signed)
 }
 
 // limitByAddress charges a request to policies per client address (for

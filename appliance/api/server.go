@@ -93,7 +93,9 @@ type Deps struct {
 	System System
 	// Recordings serves conversations' kept audio; nil serves none.
 	Recordings Recordings
-	Logger     *slog.Logger
+	// Retranscriber runs "transcribe again" jobs; nil serves none.
+	Retranscriber Retranscriber
+	Logger        *slog.Logger
 	// Console is the web console's file tree (web.FS()); nil serves none.
 	Console fs.FS
 	// Templates holds server-rendered pages (web.Templates()); nil serves no
@@ -128,11 +130,13 @@ type Server struct {
 	backingUp  atomic.Bool
 	searcher   Searcher
 	recordings Recordings
-	log        *slog.Logger
-	now        func() time.Time
-	limiter    *Limiter
-	oauth      *oauth
-	echo       *echo.Echo
+	// retranscriber runs "transcribe again" jobs (nil: none).
+	retranscriber Retranscriber
+	log           *slog.Logger
+	now           func() time.Time
+	limiter       *Limiter
+	oauth         *oauth
+	echo          *echo.Echo
 }
 
 // New builds the router.
@@ -164,7 +168,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{oauth: o, public: d.PublicURL, listen: d.Listen, transcriber: d.Transcriber, voiceBudget: d.VoiceBudget, profiles: d.SpeechProfiles, consoleAuth: d.ConsoleAuth, household: d.Household,
 		cfg: d.Config, store: d.Store, conv: d.Conversations, auth: d.Auth, records: d.Records, mcp: d.MCP, subscriber: d.Subscriber,
 		speech: d.Speech, providerKeys: d.ProviderKeys, models: d.Models,
-		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, recordings: d.Recordings, log: d.Logger, now: d.Now,
+		progress: d.IndexProgress, system: d.System, searcher: d.Searcher, recordings: d.Recordings, retranscriber: d.Retranscriber, log: d.Logger, now: d.Now,
 		limiter: NewLimiter(d.Config.RateLimitBoost, d.Now),
 	}
 	e := echo.New()
@@ -265,6 +269,7 @@ func (s *Server) routes(console fs.FS) {
 	// The console's lock switches (the owner, signed in with an ID token).
 	e.PUT("/v1/console/memories/:id/locked", s.lockMemory, s.requireIDToken)
 	e.PUT("/v1/console/conversations/:id/locked", s.lockConversation, s.requireIDToken)
+	s.retranscribeRoutes(e.Group("/v1"), s.requireIDToken)
 
 	// /v1/memories and /v2/memories are deliberately not routes: they answer
 	// 404 whatever the credential, as the contract requires.

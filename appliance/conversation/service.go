@@ -28,6 +28,7 @@ type Store interface {
 	ClaimConversation(ctx context.Context, c *appliance.Conversation, staleBefore time.Time) (*appliance.Conversation, bool, error)
 	DeleteClaim(ctx context.Context, userID, id string) error
 	SaveProcessed(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory) error
+	SaveRetranscribed(ctx context.Context, jobID string, at int, c *appliance.Conversation, memories []*appliance.Memory) error
 	AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces []string, finishedAt time.Time) error
 	InsertSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, now time.Time) (appliance.ConversationStatus, error)
 	SetConversationStatus(ctx context.Context, userID, id string, from []appliance.ConversationStatus, to appliance.ConversationStatus) error

@@ -195,6 +195,18 @@ func (k *Keeper) Open(user, conv, id string) (*os.File, error) {
 	return f, err
 }
 
+// Source opens one of a conversation's recordings decoded, for
+// transcribing it again; ENOTFOUND when there is none by that id.
+func (k *Keeper) Source(user, conv, id string) (audio.Source, error) {
+	f, err := k.Open(user, conv, id)
+	if err != nil {
+		return nil, err
+	}
+	path := f.Name()
+	f.Close()
+	return audio.OpenFile(path)
+}
+
 // Forget deletes a conversation's recordings (a file still being written
 // is unlinked; its writer finishes into nothing).
 func (k *Keeper) Forget(_ context.Context, user, conv string) error {

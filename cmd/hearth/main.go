@@ -36,6 +36,7 @@ Usage:
   hearth listen  --mic [--device NAME] --url URL --token T  stream the box's microphone live
   hearth devices [--mic-backend auto]                      list capture devices
   hearth transcribe F --url URL --token T                  transcribe a recording
+  hearth retranscribe [--route NAME] [--all | ID...] --url URL --token T  transcribe conversations again from their kept audio
   hearth service install|uninstall|start|stop|restart|status|run [serve flags]
   hearth discover [--wait 2s] [--json]                     list appliances on the LAN (mDNS)
   hearth version
@@ -75,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runListenClient(ctx, rest, stdout, stderr)
 	case "transcribe":
 		err = runTranscribeClient(ctx, rest, stdout, stderr)
+	case "retranscribe":
+		err = runRetranscribe(ctx, rest, stdout, stderr)
 	case "devices":
 		err = runDevices(ctx, rest, stdout, stderr)
 	case "discover":

@@ -29,6 +29,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
 	"github.com/hearth-appliance/hearth/appliance/providerkeys"
 	"github.com/hearth-appliance/hearth/appliance/records"
+	"github.com/hearth-appliance/hearth/appliance/retranscribe"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
 	"github.com/hearth-appliance/hearth/appliance/speechsettings"
@@ -186,6 +187,12 @@ func (m *Main) Run(ctx context.Context) error {
 		Logger: m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
+	// Jobs interrupted by a restart resume here.
+	retranscriber := retranscribe.New(retranscribe.Deps{
+		Store: db, Audio: keeper, Conversations: conversations, Routes: routes.batch,
+		Diarizer: profiles.Extractor, Voices: retranscribeVoices{profiles}, Logger: m.Logger,
+	})
+	m.goBackground(func() { retranscriber.Run(bctx) })
 	m.api, err = api.New(api.Deps{
 		Listen:         m.listen,
 		Transcriber:    speech.batch.WithDiarizer(profiles.Extractor),
@@ -211,6 +218,7 @@ func (m *Main) Run(ctx context.Context) error {
 		IndexProgress:  m.indexer.Progress,
 		System:         m.system(startedAt),
 		Recordings:     keeper,
+		Retranscriber:  retranscriber,
 	})
 	if err != nil {
 		return err

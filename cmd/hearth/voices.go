@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hearth-appliance/hearth/appliance/listen"
+	"github.com/hearth-appliance/hearth/appliance/retranscribe"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
 )
 
@@ -13,6 +14,17 @@ import (
 type households struct{ profiles *speaker.Profiles }
 
 func (v households) Household(ctx context.Context, userID string) (listen.Household, error) {
+	h, err := v.profiles.Household(ctx, userID)
+	if h == nil || err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// retranscribeVoices gives "transcribe again" jobs the same known voices.
+type retranscribeVoices struct{ profiles *speaker.Profiles }
+
+func (v retranscribeVoices) Household(ctx context.Context, userID string) (retranscribe.Household, error) {
 	h, err := v.profiles.Household(ctx, userID)
 	if h == nil || err != nil {
 		return nil, err

@@ -249,6 +249,7 @@ async function detail(main, id, at = null, focus = "conv-title") {
     } }, "Delete"));
 
   const player = audioPlayer(c);
+  const again = transcribeAgain(c, refresh);
   main.append(...[
     h("p", h("a", { href: "#/conversations" }, "← All conversations")),
     h("div.page-head", h("div", title, titleForm)),
@@ -267,7 +268,7 @@ async function detail(main, id, at = null, focus = "conv-title") {
     c.photos && c.photos.length ? h("section.card", h("h2", "Photos"), h("div.photos", c.photos.map((p) =>
       h("figure", p.data_url ? h("img", { src: p.data_url, alt: p.description || "Photo from the recording" }) : null,
         h("figcaption.small.muted", p.description))))) : null,
-    h("section.card", h("h2", "Transcript"), player.el, transcript(c.transcript_segments || [], player.el ? player.seek : null))].filter(Boolean));
+    h("section.card", h("h2", "Transcript"), player.el, player.el ? again.el : null, transcript(c.transcript_segments || [], player.el ? player.seek : null))].filter(Boolean));
   player.follow(main.querySelector("#transcript"));
   if (at != null) player.seek(at, false);
   // Focus moves to what was opened, so that a screen reader reads its
@@ -275,8 +276,49 @@ async function detail(main, id, at = null, focus = "conv-title") {
   (document.getElementById(focus) || title).focus();
   return () => {
     player.stop(); // leaving the page stops the sound
+    again.stop();
     // Only a way back to the list keeps its place; elsewhere forgets it.
     if (!/^#\/conversations\/?$/.test(location.hash)) opened = "";
+  };
+}
+
+// transcribeAgain is "Transcribe again with …": a job on the appliance
+// that transcribes the kept audio through the route chosen and replaces
+// the transcript when it is done (the page then redraws); its progress
+// shows while it runs, also after coming back to the page.
+function transcribeAgain(c, refresh) {
+  let timer = null;
+  const routes = h("select", { id: "conv-again-route" }, h("option", { value: "" }, "the first route that serves"));
+  const status = h("span.small.muted", { id: "conv-again-status", role: "status" });
+  const button = h("button", { type: "button", id: "conv-again", disabled: c.locked, onclick: () => guard(async () => {
+    const j = await api("POST", "/retranscribe", { conversation_ids: [c.id], route: routes.value });
+    watch(j.id);
+  }) }, "Transcribe again");
+  const show = (j) => {
+    const open = j.status === "queued" || j.status === "running";
+    button.disabled = open || c.locked;
+    status.textContent = open ? `Transcribing again${j.route ? ` with ${j.route}` : ""}… (${j.status})` :
+      j.status === "failed" || j.failed ? `Not transcribed again: ${j.error}` : j.status === "cancelled" ? "Cancelled" : "";
+    return open;
+  };
+  const watch = (jobID) => {
+    clearTimeout(timer);
+    const poll = async () => {
+      const j = await api("GET", `/retranscribe/${encodeURIComponent(jobID)}`).catch(() => null);
+      if (!j) return;
+      if (show(j)) { timer = setTimeout(poll, 1000); return; }
+      if (j.status === "done" && !j.failed) { toast("Transcribed again"); refresh(); }
+    };
+    poll();
+  };
+  api("GET", "/retranscribe").then((r) => {
+    for (const name of r.routes) routes.append(h("option", { value: name }, name));
+    const j = r.jobs.find((j) => (j.status === "queued" || j.status === "running") && j.conversation_ids.includes(c.id));
+    if (j) watch(j.id);
+  }).catch(() => {});
+  return {
+    el: h("form.row", { onsubmit: (e) => e.preventDefault() }, h("label", { for: "conv-again-route" }, "Transcribe again with"), routes, button, status),
+    stop: () => clearTimeout(timer),
   };
 }
 
