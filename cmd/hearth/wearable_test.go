@@ -390,25 +390,28 @@ func TestWearableKeepsTheLastWords(t *testing.T) {
 				checkWords(t, sp, []string{sp.text(0), sp.text(1)}, st, stored, true)
 			})
 
-			// (c) the wearable stops sending for 5 s (out of range, muted)
-			// while the socket stays open, then speaks again.
+			// (c) the wearable stops sending for 5 s or more (out of range,
+			// muted) while the socket stays open, then speaks again. The
+			// words before the pause come without another frame: the pause
+			// lasts until they do (on a busy box decoding takes longer than
+			// 5 s), at most 60 s.
 			t.Run("pause", func(t *testing.T) {
 				t.Parallel()
 				o := newOwner(t, srv, data, "Ada pause")
 				first := compose(t, 0.3, said{text: "please check the weather before we go hiking"})
 				second := compose(t, 0.3, said{text: "the flight was delayed by two hours"})
 				sp := speech{pcm: append(append([]int16{}, first.pcm...), second.pcm...), texts: append(first.texts, second.texts...),
-					lines: []string{first.lines[0], "then 5 s without a frame, then (timed from here)", second.lines[0]}}
+					lines: []string{first.lines[0], "then at least 5 s without a frame, then (timed from here)", second.lines[0]}}
 				c := o.dial(t, omiapp.Options{Codec: codec})
 				streamAll(t, c, wearableFrames(t, codec, first.pcm), 3)
 				pauseEnds := time.Now().Add(5 * time.Second)
-				ctx, cancel := context.WithDeadline(context.Background(), pauseEnds)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				st, err := c.Wait(ctx, "the first sentence", func(st omiapp.State) bool {
 					return hasWords(omiapp.Text(st.View()), first.text(0))
 				})
 				cancel()
 				if err != nil {
-					t.Errorf("the words before a 5 s pause were not sent during it: %v\n%s", err, report(sp, st, nil))
+					t.Errorf("the words before a pause were not sent during it: %v\n%s", err, report(sp, st, nil))
 				}
 				time.Sleep(time.Until(pauseEnds))
 				streamAll(t, c, wearableFrames(t, codec, second.pcm), 3)
