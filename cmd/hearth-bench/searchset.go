@@ -385,10 +385,10 @@ func words(text string) []string {
 // searchScore is the quality of a search on the labelled set.
 type searchScore struct {
 	queries   int
-	precision float64 // mean over queries of relevant among the first 5 returned, over those returned (0 when none)
-	strictP   float64 // mean of relevant among the first 5, over 5
-	recall    float64 // mean of relevant among the first 5, over min(relevant, 5)
-	mrr       float64 // mean of 1/rank of the first relevant (0 when none in the first 5... or at all)
+	precision float64  // mean over queries of relevant among the first 5 returned, over those returned (0 when none)
+	strictP   float64  // mean of relevant among the first 5, over 5
+	recall    float64  // mean of relevant among the first 5, over min(relevant, 5)
+	mrr       float64  // mean of 1/rank of the first relevant (0 when none in the first 5... or at all)
 	misses    []string // queries that found too few of their conversations
 	extra     []string // queries that found others among the first 5
 }
