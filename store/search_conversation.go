@@ -108,7 +108,9 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 	var phrased []int64
 	phrase := ftsPhrase(q.Text)
 	if phrase != "" {
-		ps, err := db.phraseMatches(ctx, phrase, filter, fargs, n*segmentsPerResult)
+		// A phrase is said about once per conversation: twice n
+		// segments name the n kept.
+		ps, err := db.phraseMatches(ctx, phrase, filter, fargs, 2*n)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -199,15 +201,19 @@ type saidMatch struct {
 }
 
 // saidMatches returns the best segment matches, best first, each named by
-// its conversation's search document: among the newest saidWindow matches,
-// or all of them when those are too few.
+// its conversation's search document: among the newest saidWindow matches
+// (ranked with kept word counts, saidrank.go), or all of them by bm25()
+// when there are fewer or they name too few conversations.
 func (db *DB) saidMatches(ctx context.Context, match, filter string, fargs []any, limit int) ([]saidMatch, error) {
 	from, err := db.windowStart(ctx, "segment_fts", match, saidWindow)
 	if err != nil {
 		return nil, err
 	}
-	out, err := db.saidMatchesFrom(ctx, match, filter, fargs, limit, from)
-	if err != nil || from == 0 || len(out) >= limit/segmentsPerResult {
+	if from == 0 {
+		return db.saidMatchesFrom(ctx, match, filter, fargs, limit, 0)
+	}
+	out, err := db.saidMatchesWindow(ctx, match, filter, fargs, limit, from)
+	if err != nil || len(out) >= limit/segmentsPerResult {
 		return out, err
 	}
 	return db.saidMatchesFrom(ctx, match, filter, fargs, limit, 0)
