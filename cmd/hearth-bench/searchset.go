@@ -388,7 +388,7 @@ type searchScore struct {
 	precision float64  // mean over queries of relevant among the first 5 returned, over those returned (0 when none)
 	strictP   float64  // mean of relevant among the first 5, over 5
 	recall    float64  // mean of relevant among the first 5, over min(relevant, 5)
-	mrr       float64  // mean of 1/rank of the first relevant (0 when none in the first 5... or at all)
+	mrr       float64  // mean of 1/rank of the first relevant among the first 5 (0 when none)
 	misses    []string // queries that found too few of their conversations
 	extra     []string // queries that found others among the first 5
 }
