@@ -102,6 +102,28 @@ func (db *DB) saidMatchesWindow(ctx context.Context, match, filter string, fargs
 	for s := range score {
 		segs = append(segs, s)
 	}
+	sort.Slice(segs, func(i, j int) bool {
+		if score[segs[i]] != score[segs[j]] {
+			return score[segs[i]] > score[segs[j]]
+		}
+		return segs[i] > segs[j]
+	})
+	// Only the best limit are named and filtered (reading a conversation's
+	// row for each of a window's segments was most of the cost); all of
+	// them when the filters leave too few of those.
+	out, err := db.namedSegments(ctx, segs[:min(limit, len(segs))], score, filter, fargs)
+	if err != nil || len(out) >= limit/segmentsPerResult || len(segs) <= limit {
+		return out, err
+	}
+	if out, err = db.namedSegments(ctx, segs, score, filter, fargs); len(out) > limit {
+		out = out[:limit]
+	}
+	return out, err
+}
+
+// namedSegments names the segments segs that pass the filter by their
+// conversations' search documents, best score first.
+func (db *DB) namedSegments(ctx context.Context, segs []int64, score map[int64]float64, filter string, fargs []any) ([]saidMatch, error) {
 	// CROSS JOIN keeps the segments first: the planner otherwise may walk
 	// the user's conversations and all their segments (9 ms at 5k).
 	rows, err := db.query(ctx, `SELECT d.doc_id, s.doc_id, s.start_s, s.speaker
@@ -132,8 +154,5 @@ func (db *DB) saidMatchesWindow(ctx context.Context, match, filter string, fargs
 		}
 		return out[i].hit.seg > out[j].hit.seg
 	})
-	if len(out) > limit {
-		out = out[:limit]
-	}
 	return out, nil
 }
