@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"math/rand/v2"
@@ -17,6 +18,20 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/store"
 )
+
+func TestTranscriptSearchFlags(t *testing.T) {
+	t.Parallel()
+	cfg, err := parseFlags([]string{"-scenarios", "transcript-search"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.transcriptSearch || !cfg.listenOnly || cfg.searchOthers != 1000 {
+		t.Fatalf("defaults: %+v", cfg)
+	}
+	if _, err := parseFlags([]string{"-scenarios", "transcript-search", "-search-distractors", "-1"}, &bytes.Buffer{}); err == nil {
+		t.Error("-search-distractors -1 parsed")
+	}
+}
 
 // TestSearchSetLabels checks the labelled set itself: enough queries of
 // every kind, every label names a conversation, and a word or name query
