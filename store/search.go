@@ -140,6 +140,10 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	if err != nil {
 		return nil, err
 	}
+	// Snippets only for the hits kept: making one reads its segment.
+	if err := db.saidSnippets(ctx, docs, said, q.Text); err != nil {
+		return nil, err
+	}
 	hits := make([]appliance.SearchHit, 0, len(ranked))
 	for _, f := range ranked {
 		if id, ok := names[f.doc]; ok { // gone since it was found

@@ -43,6 +43,7 @@ type saidHit struct {
 	snippet string
 	start   float64
 	speaker string
+	phrase  bool // the segment says the query as a phrase
 }
 
 // conversationText ranks conversations by the words of the query: in the
@@ -101,11 +102,15 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 		score[s.doc] += -s.rank * weightSegment
 	}
 
-	// An exact phrase said, in order, goes first.
+	// An exact phrase said, in order, goes first, newest first: which
+	// conversations said it is all that counts, so its matches need no
+	// BM25 (ranking them cost as much as the word query itself).
 	var phrased []int64
 	phrase := ftsPhrase(q.Text)
 	if phrase != "" {
-		ps, err := db.saidMatches(ctx, phrase, filter, fargs, n*segmentsPerResult)
+		// A phrase is said about once per conversation: twice n
+		// segments name the n kept.
+		ps, err := db.phraseMatches(ctx, phrase, filter, fargs, 2*n)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -114,6 +119,7 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 			if !seen[s.doc] {
 				seen[s.doc] = true
 				phrased = append(phrased, s.doc)
+				s.hit.phrase = true
 				said[s.doc] = s.hit // the phrase's segment is the one to show
 			}
 		}
@@ -151,60 +157,39 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 	if len(ids) > n {
 		ids = ids[:n]
 	}
-	if err := db.saidSnippets(ctx, ids, phrased, said, match, phrase); err != nil {
-		return nil, nil, err
-	}
 	return ids, said, nil
 }
 
-// saidSnippets makes the snippets of the conversations kept: the matched
-// words (or the phrase, where it was said) between <mark> and </mark>.
-func (db *DB) saidSnippets(ctx context.Context, ids, phrased []int64, said map[int64]saidHit, match, phrase string) error {
-	inPhrase := map[int64]bool{}
-	for _, d := range phrased {
-		inPhrase[d] = true
-	}
-	bySeg := map[int64]int64{}
-	var words, phrases []int64
-	for _, d := range ids {
+// saidSnippets makes the snippets of the conversations shown (docs): the
+// matched words (or the phrase, where it was said) between <mark> and
+// </mark>. One segment at a time: FTS5 seeks a rowid in its match list,
+// where a list of rowids (IN) made it walk every match of the query, 3 ms
+// for a common word at 46k segments.
+func (db *DB) saidSnippets(ctx context.Context, docs []int64, said map[int64]saidHit, text string) error {
+	var match, phrase string
+	for _, d := range docs {
 		h, ok := said[d]
 		if !ok {
 			continue
 		}
-		bySeg[h.seg] = d
-		if inPhrase[d] {
-			phrases = append(phrases, h.seg)
-		} else {
-			words = append(words, h.seg)
+		m := &match
+		if h.phrase {
+			m = &phrase
+			if phrase == "" {
+				phrase = ftsPhrase(text)
+			}
+		} else if match == "" {
+			match = ftsQuery(text)
 		}
-	}
-	for _, part := range []struct {
-		match string
-		segs  []int64
-	}{{match, words}, {phrase, phrases}} {
-		if len(part.segs) == 0 {
-			continue
+		err := db.queryRow(ctx, `SELECT snippet(segment_fts, 0, '<mark>', '</mark>', '…', ?) FROM segment_fts
+			WHERE segment_fts MATCH ? AND rowid = ?`, snippetTokens, *m, h.seg).Scan(&h.snippet)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // edited since it was found
 		}
-		rows, err := db.query(ctx, `SELECT rowid, snippet(segment_fts, 0, '<mark>', '</mark>', '…', ?) FROM segment_fts
-			WHERE segment_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, snippetTokens, part.match, idList(part.segs))
 		if err != nil {
 			return fmt.Errorf("transcript snippets: %w", err)
 		}
-		for rows.Next() {
-			var seg int64
-			var text string
-			if err := rows.Scan(&seg, &text); err != nil {
-				rows.Close()
-				return fmt.Errorf("transcript snippets: %w", err)
-			}
-			h := said[bySeg[seg]]
-			h.snippet = text
-			said[bySeg[seg]] = h
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("transcript snippets: %w", err)
-		}
+		said[d] = h
 	}
 	return nil
 }
@@ -216,15 +201,19 @@ type saidMatch struct {
 }
 
 // saidMatches returns the best segment matches, best first, each named by
-// its conversation's search document: among the newest saidWindow matches,
-// or all of them when those are too few.
+// its conversation's search document: among the newest saidWindow matches
+// (ranked with kept word counts, saidrank.go), or all of them by bm25()
+// when there are fewer or they name too few conversations.
 func (db *DB) saidMatches(ctx context.Context, match, filter string, fargs []any, limit int) ([]saidMatch, error) {
 	from, err := db.windowStart(ctx, "segment_fts", match, saidWindow)
 	if err != nil {
 		return nil, err
 	}
-	out, err := db.saidMatchesFrom(ctx, match, filter, fargs, limit, from)
-	if err != nil || from == 0 || len(out) >= limit/segmentsPerResult {
+	if from == 0 {
+		return db.saidMatchesFrom(ctx, match, filter, fargs, limit, 0)
+	}
+	out, err := db.saidMatchesWindow(ctx, match, filter, fargs, limit, from)
+	if err != nil || len(out) >= limit/segmentsPerResult {
 		return out, err
 	}
 	return db.saidMatchesFrom(ctx, match, filter, fargs, limit, 0)
@@ -263,6 +252,29 @@ func (db *DB) saidMatchesFrom(ctx context.Context, match, filter string, fargs [
 	for rows.Next() {
 		var m saidMatch
 		if err := rows.Scan(&m.doc, &m.rank, &m.hit.seg, &m.hit.start, &m.hit.speaker); err != nil {
+			return nil, fmt.Errorf("transcript search: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// phraseMatches returns the newest segments that say phrase, unranked.
+func (db *DB) phraseMatches(ctx context.Context, phrase, filter string, fargs []any, limit int) ([]saidMatch, error) {
+	rows, err := db.query(ctx, `SELECT d.doc_id, s.doc_id, s.start_s, s.speaker
+		FROM segment_fts f JOIN segment_docs s ON s.doc_id = f.rowid
+		JOIN conversations c ON c.id = s.conversation_id
+		JOIN search_docs d ON d.item_id = s.conversation_id AND d.kind = 'conversation'
+		WHERE segment_fts MATCH ? AND s.user_id = ? AND `+filter+` ORDER BY f.rowid DESC LIMIT ?`,
+		append(append([]any{phrase, fargs[0]}, fargs...), limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("transcript search: %w", err)
+	}
+	defer rows.Close()
+	var out []saidMatch
+	for rows.Next() {
+		var m saidMatch
+		if err := rows.Scan(&m.doc, &m.hit.seg, &m.hit.start, &m.hit.speaker); err != nil {
 			return nil, fmt.Errorf("transcript search: %w", err)
 		}
 		out = append(out, m)

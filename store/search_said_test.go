@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -198,5 +199,57 @@ func TestSearch_UntitledSaidWordsFound(t *testing.T) {
 	defer db.Close()
 	if hits := found(db, "easter"); len(hits) != 1 || hits[0].ItemID != "old" {
 		t.Fatalf("after the migration: %+v", hits)
+	}
+}
+
+// TestSearch_SaidWindowRanksRareWords: a word said in more segments than
+// the window holds is ranked by the kept word counts (saidrank.go), where
+// the rarer word of the query weighs more, and the segment's time and
+// snippet are still those of its match.
+func TestSearch_SaidWindowRanksRareWords(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	for i := range 120 { // 600 segments say "okay", more than the window
+		c := lifecycleConversation(fmt.Sprintf("c%03d", i), user, appliance.StatusCompleted, now.Add(time.Duration(i)*time.Minute))
+		c.Structured.Title, c.TranscriptSegments = "Chat", nil
+		for j := range 5 {
+			text := "Okay, see you later then."
+			if i == 5 && j == 3 {
+				text = "Okay, the zebra escaped again." // old, but the only zebra
+			}
+			c.TranscriptSegments = append(c.TranscriptSegments, appliance.TranscriptSegment{ID: fmt.Sprintf("s%d", j),
+				Text: text, Speaker: "SPEAKER_00", Start: float64(10 * j), End: float64(10*j + 5)})
+		}
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The newest segments say "okay", the zebra is older than their
+	// window: a word said less often than the window holds is ranked in
+	// all its segments.
+	hits, err := db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: "okay zebra", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].ItemID != "c005" || hits[0].Start != 30 || !strings.Contains(hits[0].Snippet, "<mark>zebra</mark>") {
+		t.Fatalf("okay zebra: %+v", hits)
+	}
+	// Within the window, a segment saying both words outranks one saying
+	// the common word alone.
+	c := lifecycleConversation("both", user, appliance.StatusCompleted, now.Add(time.Hour))
+	c.Structured.Title = "Chat"
+	c.TranscriptSegments = []appliance.TranscriptSegment{{ID: "s0", Text: "Okay, the giraffe is fine.", Speaker: "SPEAKER_00", Start: 4, End: 6}}
+	if err := db.SaveConversation(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	hits, err = db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: "okay giraffe", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].ItemID != "both" {
+		t.Fatalf("okay giraffe: %+v", hits)
 	}
 }

@@ -57,6 +57,9 @@ type config struct {
 	wordsSentences int  // recordings in the words-lost scenario
 	wordsSessions  int  // of them at once
 
+	transcriptSearch bool // -scenarios transcript-search
+	searchOthers     int  // conversations created beside the labelled ones
+
 	realSpeech     bool // -scenarios realspeech
 	realConditions string
 	realCodecs     string
@@ -82,7 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
-	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios), words-lost and realspeech run alone")
+	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios), words-lost, realspeech and transcript-search run alone")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
 	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
 	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript), scripted (the scripted route hears each burst of tone) or speech (the server's own routes hear a Festival phrase)")
@@ -95,6 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.realClips, "real-clips", 0, "realspeech scenario: clips to use, spread over the corpus (0: all 61)")
 	fs.Float64Var(&c.realPause, "real-pause", 2, "realspeech scenario: seconds of silence between clips")
 	fs.Float64Var(&c.realSpeed, "real-speed", 1, "realspeech scenario: live audio is sent this many times faster than real time")
+	fs.IntVar(&c.searchOthers, "search-distractors", 1000, "transcript-search scenario: generated conversations created beside the labelled ones")
 	fs.IntVar(&c.realSessions, "real-sessions", 2, "realspeech scenario: live sessions at once")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n"+
@@ -104,7 +108,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			"It needs festival (festvox-us-slt-hts), sox and ffmpeg, and a hearth built with PocketSphinx.\n\n"+
 			"-scenarios realspeech measures word error rates on recorded human speech (appliance/stt/realspeech) in noise, babble\n"+
 			"and at a low level: the engine alone (PocketSphinx in this process) against POST /v1/stt/transcribe and /v4/listen\n"+
-			"in pcm16, pcm8, opus_fs320, lc3 and aac. It needs the packages of scripts/deps.sh test and PocketSphinx in both builds.\n\n")
+			"in pcm16, pcm8, opus_fs320, lc3 and aac. It needs the packages of scripts/deps.sh test and PocketSphinx in both builds.\n\n"+
+			"-scenarios transcript-search creates a labelled set of conversations among -search-distractors others and scores\n"+
+			"its queries (words, names, phrases, paraphrases) at 5 through the console's search and the MCP tool's REST twin.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -156,6 +162,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		if c.wordsSessions < 1 || c.wordsSessions > 16 {
 			return c, errors.New("-words-sessions must be between 1 and 16")
+		}
+	case "transcript-search":
+		c.listenOnly, c.transcriptSearch = true, true
+		if c.searchOthers < 0 || c.searchOthers > 1_000_000 {
+			return c, errors.New("-search-distractors must be between 0 and 1000000")
 		}
 	case "realspeech":
 		c.listenOnly, c.realSpeech = true, true
@@ -441,6 +452,18 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			return interrupted(err)
 		}
 		rep.listen += wr.markdown()
+	}
+	if cfg.transcriptSearch && ctx.Err() == nil {
+		token, err := srv.cli(ctx, "token", "--data", dataDir, "--user", uid)
+		if err != nil {
+			return interrupted(err)
+		}
+		sr, err := runTranscriptSearch(ctx, searchOptions{baseURL: "http://" + addr, devKey: key, mcpKey: mcpKey, token: token,
+			distractors: cfg.searchOthers, concurrency: cfg.concurrency, client: client}, logf)
+		if err != nil {
+			return interrupted(err)
+		}
+		rep.listen += sr.markdown()
 	}
 	if cfg.realSpeech && ctx.Err() == nil {
 		ro := realOptions{conditions: cfg.realConds, codecs: cfg.realCodecList, clips: cfg.realClips, pause: cfg.realPause,

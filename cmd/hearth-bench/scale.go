@@ -41,6 +41,8 @@ type scaleRow struct {
 	creates    result
 	get        result
 	search     result
+	said       result // conversation search over what was said (migration 0028)
+	dbBytes    int64  // the database's files after seeding
 	afterRSS   int64
 	afterAnon  int64
 	shutdown   time.Duration
@@ -134,7 +136,8 @@ func scaleOnce(ctx context.Context, cfg config, hearth, dataDir string, n int, l
 		return row, err
 	}
 	row.seeded = time.Since(t0)
-	logf("size %d: seeded and indexed in %s", n, fmtDur(row.seeded))
+	row.dbBytes = dbSize(dataDir)
+	logf("size %d: seeded and indexed in %s, database %s", n, fmtDur(row.seeded), fmtBytes(row.dbBytes))
 
 	addr, err := resolveAddr(cfg.addr)
 	if err != nil {
@@ -177,12 +180,13 @@ func scaleOnce(ctx context.Context, cfg config, hearth, dataDir string, n int, l
 	}
 	row.get = runScenario(ctx, scenario{name: "get", run: runGet}, opts)
 	row.search = runScenario(ctx, scenario{name: "search", run: runRESTSearchMemories}, opts)
+	row.said = runScenario(ctx, scenario{name: "search-said", run: runRESTSearchSaid}, opts)
 	row.afterRSS = readRSS(srv.pid())
 	row.afterAnon = readAnonRSS(srv.pid())
 	stopped = true
 	row.shutdown, err = srv.stop(15 * time.Second)
 	row.exitStatus = srv.exitStatus()
-	for _, r := range []result{row.creates, row.get, row.search} {
+	for _, r := range []result{row.creates, row.get, row.search, row.said} {
 		logf("size %d: %s %.1f/s p50 %s p99 %s, %d errors", n, r.name, r.rate(), fmtDur(r.percentile(50)), fmtDur(r.percentile(99)), r.errors)
 		for _, s := range r.errorSamples {
 			logf("  %s", s)
@@ -205,6 +209,45 @@ func runRESTSearchMemories(ctx context.Context, w *worker) error {
 		return err
 	}
 	return expect(http.MethodGet, "/v1/mcp/memories/search", r, http.StatusOK)
+}
+
+// runRESTSearchSaid is one conversation search through the REST twin of
+// search_conversations: words said in the generated transcripts (a name,
+// a thing, a place, or a few words of one sentence), so it ranks segments
+// of the whole transcript index, not only titles.
+func runRESTSearchSaid(ctx context.Context, w *worker) error {
+	var query string
+	switch w.rng.IntN(4) {
+	case 0:
+		query = fill["name"][w.rng.IntN(len(fill["name"]))]
+	case 1:
+		query = fill["item"][w.rng.IntN(len(fill["item"]))] + " " + fill["place"][w.rng.IntN(len(fill["place"]))]
+	default:
+		topic := topics[w.rng.IntN(len(topics))]
+		words := strings.Fields(expand(w.rng, topic[w.rng.IntN(len(topic))]))
+		i := w.rng.IntN(max(1, len(words)-3))
+		query = strings.Join(words[i:min(i+3, len(words))], " ")
+	}
+	q := url.Values{"query": {query}, "limit": {"10"}}
+	mw := *w
+	mw.key = w.mcpKey
+	r, err := mw.do(ctx, http.MethodGet, "/v1/mcp/conversations/search?"+q.Encode(), nil)
+	w.latencies, w.requests = mw.latencies, mw.requests
+	if err != nil {
+		return err
+	}
+	return expect(http.MethodGet, "/v1/mcp/conversations/search", r, http.StatusOK)
+}
+
+// dbSize is the size of the database's files (with its WAL) in dataDir.
+func dbSize(dataDir string) int64 {
+	var n int64
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if st, err := os.Stat(filepath.Join(dataDir, store.FileName+suffix)); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
 }
 
 // seedStore writes conversations and memories for uid through the real
@@ -281,28 +324,33 @@ func seedStore(ctx context.Context, dataDir, uid string, conversations, memories
 	}
 
 	logf("  embedding everything with the built-in embedder")
+	return ids, indexAll(ctx, db)
+}
+
+// indexAll embeds everything db holds with the real indexer and the
+// built-in embedder, and returns once it has caught up.
+func indexAll(ctx context.Context, db *store.DB) error {
+	quiet := slog.New(slog.DiscardHandler)
 	ictx, stop := context.WithCancel(ctx)
+	defer stop()
 	ix := search.NewIndexer(db, embed.NewBuiltin(appliance.DefaultConfig().EmbedDims), quiet)
 	if err := ix.Start(ictx); err != nil {
-		stop()
-		return nil, err
+		return err
 	}
+	defer ix.Wait()
+	defer stop()
 	for ctx.Err() == nil {
 		p := ix.Progress()
 		if p.LastError != "" {
-			stop()
-			ix.Wait()
-			return nil, fmt.Errorf("indexing: %s", p.LastError)
+			return fmt.Errorf("indexing: %s", p.LastError)
 		}
 		if p.Total > 0 && p.Embedded >= p.Total {
-			break
+			return nil
 		}
 		ix.Notify()
 		time.Sleep(50 * time.Millisecond)
 	}
-	stop()
-	ix.Wait()
-	return ids, ctx.Err()
+	return ctx.Err()
 }
 
 func scaleMarkdown(cfg config, rows []scaleRow, floor float64) string {
@@ -311,14 +359,15 @@ func scaleMarkdown(cfg config, rows []scaleRow, floor float64) string {
 		cfg.duration, cfg.concurrency, cfg.segments)
 	fmt.Fprintf(&b, "Raw SQLite floor in this run (one conversation row plus %d segment rows per transaction, %d writers): **%.0f/s**.\n\n",
 		cfg.segments, cfg.concurrency, floor)
-	b.WriteString("| N | seeded in | creates/s incl. indexing | of floor | create p50 / p99 | GET p50 / p99 | search p50 / p99 | RSS after (anon) | shutdown |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| N | seeded in | database | creates/s incl. indexing | of floor | create p50 / p99 | GET p50 / p99 | memory search p50 / p99 | conversation search p50 / p99 | RSS after (anon) | shutdown |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %d | %s | %.0f | %.2f | %s / %s | %s / %s | %s / %s | %s (%s) | %s |\n",
-			r.size, fmtDur(r.seeded), r.creates.indexedRate(), r.creates.indexedRate()/floor,
+		fmt.Fprintf(&b, "| %d | %s | %s | %.0f | %.2f | %s / %s | %s / %s | %s / %s | %s / %s | %s (%s) | %s |\n",
+			r.size, fmtDur(r.seeded), fmtBytes(r.dbBytes), r.creates.indexedRate(), r.creates.indexedRate()/floor,
 			fmtDur(r.creates.percentile(50)), fmtDur(r.creates.percentile(99)),
 			fmtDur(r.get.percentile(50)), fmtDur(r.get.percentile(99)),
 			fmtDur(r.search.percentile(50)), fmtDur(r.search.percentile(99)),
+			fmtDur(r.said.percentile(50)), fmtDur(r.said.percentile(99)),
 			fmtBytes(r.afterRSS), fmtBytes(r.afterAnon), fmtDur(r.shutdown))
 	}
 	if len(rows) > 0 {
@@ -327,9 +376,15 @@ func scaleMarkdown(cfg config, rows []scaleRow, floor float64) string {
 		if first > 0 {
 			fmt.Fprintf(&b, "\nCreates at %d against %d: %.2f× (1.00 = flat).\n", last.size, rows[0].size, last.creates.indexedRate()/first)
 		}
+		if last.size > rows[0].size {
+			// Each conversation has a memory beside it; both are in the growth.
+			per := float64(last.dbBytes-rows[0].dbBytes) / float64(last.size-rows[0].size) * 1000
+			fmt.Fprintf(&b, "Database growth from %d to %d: %.2f MiB per 1k conversations of %d segments (and 1k memories).\n",
+				rows[0].size, last.size, per/(1<<20), cfg.segments)
+		}
 	}
 	for _, r := range rows {
-		for _, res := range []result{r.creates, r.get, r.search} {
+		for _, res := range []result{r.creates, r.get, r.search, r.said} {
 			if res.errors > 0 {
 				fmt.Fprintf(&b, "- N=%d %s: %d errors, e.g. %s\n", r.size, res.name, res.errors, strings.Join(res.errorSamples, "; "))
 			}
