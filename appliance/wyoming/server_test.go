@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"testing"
 	"time"
 
+	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
 )
 
@@ -146,5 +149,24 @@ func TestInfoJSON(t *testing.T) {
 	want := `{"asr":[{"name":"hearth","attribution":{"name":"Hearth","url":"https://github.com/hearth-appliance/hearth"},"installed":true,"description":"Hearth's speech routes","version":"1.2","models":[{"name":"hearth","languages":["en","de"],"attribution":{"name":"Hearth","url":"https://github.com/hearth-appliance/hearth"},"installed":true,"description":"The appliance's speech routes, in the order the owner set","version":"1.2"}]}]}`
 	if string(b) != want {
 		t.Fatalf("%s", b)
+	}
+}
+
+// TestErrorCodes: a failed job is told as /v1/stt/transcribe tells it.
+func TestErrorCodes(t *testing.T) {
+	s := &Server{MaxAudio: time.Minute, Logger: slog.New(slog.DiscardHandler)}
+	for _, tc := range []struct {
+		err        error
+		text, code string
+	}{
+		{fmt.Errorf("job: %w", stt.ErrBusy), "Transcription is busy; try again shortly", CodeBusy},
+		{fmt.Errorf("%w: 2m of audio", transcribe.ErrTooLong), "Audio too long (max 1m0s)", CodeTooLarge},
+		{&stt.Error{Outcome: stt.ConfigError, Reason: "unsupported_language", Err: stt.ErrNoRoute}, "Transcription service not configured", CodeNoRoute},
+		{&stt.Error{Outcome: stt.ConfigError, Provider: "whisper", Reason: "no model pulled"}, "Transcription service not configured: no model pulled", CodeNoRoute},
+		{&stt.Error{Outcome: stt.UpstreamError, Provider: "deepgram", Reason: "secret detail"}, "Transcription failed", CodeFailed},
+	} {
+		if text, code := s.describeErr(tc.err); text != tc.text || code != tc.code {
+			t.Errorf("%v: %q %q", tc.err, text, code)
+		}
 	}
 }
