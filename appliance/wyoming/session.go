@@ -71,7 +71,7 @@ func (x *session) handle(ev Event) bool {
 			return x.fail("Audio chunk not decodable: "+err.Error(), CodeAudio)
 		}
 		x.pcm = pcm
-		if max := x.s.maxSamples(); len(x.pcm) > max {
+		if len(x.pcm) > x.s.maxSamples() {
 			return x.fail(fmt.Sprintf("Audio too long (max %s)", x.s.MaxAudio), CodeTooLarge)
 		}
 		return true
