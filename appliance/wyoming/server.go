@@ -3,7 +3,6 @@ package wyoming
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -53,9 +52,9 @@ const (
 	CodeNoRoute   = "not-configured"
 )
 
-// Serve accepts connections until ctx ends or ln fails, then closes the
-// connections it holds.
-func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+// Serve accepts connections until ctx ends or ln is closed, then closes
+// the connections it holds and waits for them.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) {
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -72,14 +71,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		c, err := ln.Accept()
 		if err != nil {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
-				return nil
+				return
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				time.Sleep(50 * time.Millisecond)
-				continue
-			}
-			return fmt.Errorf("wyoming accept: %w", err)
+			// Out of file descriptors or the like: wait and go on, as
+			// net/http does, rather than stop serving for good.
+			s.Logger.Warn("wyoming accept failed", "err", err)
+			time.Sleep(100 * time.Millisecond)
+			continue
 		}
 		if !s.track(c) {
 			c.SetWriteDeadline(time.Now().Add(5 * time.Second))

@@ -53,11 +53,7 @@ func (m *Main) startWyoming(ctx context.Context, batch languageServer) error {
 		Logger:      m.Logger.With("component", "wyoming"),
 	}
 	m.wyoming = ln
-	m.goBackground(func() {
-		if err := srv.Serve(ctx, ln); err != nil {
-			m.Logger.Error("wyoming server stopped", "err", err)
-		}
-	})
+	m.goBackground(func() { srv.Serve(ctx, ln) })
 	m.Logger.Info("wyoming serving", "addr", ln.Addr().String())
 	if !m.Config.MDNS {
 		return nil
