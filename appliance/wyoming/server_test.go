@@ -119,6 +119,10 @@ func TestFailedTranscriptionKeepsTheConnection(t *testing.T) {
 	c.expect("error", CodeNoRoute)
 	c.send("ping", map[string]string{"text": "x"}, nil)
 	c.expect("pong", "")
+	c.send("ping", nil, nil)
+	if ev, err := c.r.Read(); err != nil || ev.Type != "pong" || ev.Data == nil {
+		t.Fatalf("pong to a bare ping: %+v %v", ev, err)
+	}
 }
 
 // TestAudioCap: audio past MaxAudio ends the connection with an error,

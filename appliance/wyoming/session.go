@@ -2,6 +2,7 @@ package wyoming
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,7 +38,12 @@ func (x *session) handle(ev Event) bool {
 	case "describe":
 		return x.send("info", x.s.info())
 	case "ping":
-		return x.send("pong", ev.Data)
+		// Always an object: readers take a missing data as null.
+		pong := map[string]json.RawMessage{}
+		if text, ok := ev.Data["text"]; ok {
+			pong["text"] = text
+		}
+		return x.send("pong", pong)
 	case "transcribe":
 		var d struct {
 			Language string `json:"language"`
