@@ -106,23 +106,25 @@ func TestConnectionCap(t *testing.T) {
 	}
 }
 
-// TestFailedTranscriptionKeepsTheConnection: a job the service refuses
-// (here: no route) is an error event, and the connection goes on.
-func TestFailedTranscriptionKeepsTheConnection(t *testing.T) {
+// TestFailedTranscriptionIsToldAndClosed: a job the service refuses
+// (here: no route) is an error event, then the end of the connection, which
+// is what makes Home Assistant stop waiting for a transcript.
+func TestFailedTranscriptionIsToldAndClosed(t *testing.T) {
 	addr := serve(t, &Server{Transcriber: transcribe.New(nil)})
 	c := dial(t, addr)
-	format := map[string]int{"rate": 16000, "width": 2, "channels": 1}
-	c.send("transcribe", map[string]string{"language": "en"}, nil)
-	c.send("audio-start", format, nil)
-	c.send("audio-chunk", format, make([]byte, 3200))
-	c.send("audio-stop", nil, nil)
-	c.expect("error", CodeNoRoute)
 	c.send("ping", map[string]string{"text": "x"}, nil)
 	c.expect("pong", "")
 	c.send("ping", nil, nil)
 	if ev, err := c.r.Read(); err != nil || ev.Type != "pong" || ev.Data == nil {
 		t.Fatalf("pong to a bare ping: %+v %v", ev, err)
 	}
+	format := map[string]int{"rate": 16000, "width": 2, "channels": 1}
+	c.send("transcribe", map[string]string{"language": "en"}, nil)
+	c.send("audio-start", format, nil)
+	c.send("audio-chunk", format, make([]byte, 3200))
+	c.send("audio-stop", nil, nil)
+	c.expect("error", CodeNoRoute)
+	c.expectEOF()
 }
 
 // TestAudioCap: audio past MaxAudio ends the connection with an error,

@@ -104,15 +104,15 @@ func (x *session) start(f audioFormat) bool {
 }
 
 // transcribe runs the batch service over what came since audio-start and
-// answers the transcript, or an error event that leaves the connection up
-// (a busy route is worth retrying on the same connection).
+// answers the transcript, or an error event and the end of the connection:
+// Home Assistant reads on until a transcript or the end, so an error event
+// alone would leave it waiting.
 func (x *session) transcribe() bool {
 	pcm, lang := x.pcm, x.language
 	x.reset()
 	res, err := x.s.Transcriber.Transcribe(x.ctx, &samples{pcm: pcm}, transcribe.Options{Language: lang, MaxDuration: x.s.MaxAudio})
 	if err != nil {
-		text, code := x.s.describeErr(err)
-		return x.send("error", errorData(text, code))
+		return x.fail(x.s.describeErr(err))
 	}
 	data := map[string]any{"text": res.Text}
 	if res.DetectedLanguage != "" {
