@@ -149,6 +149,7 @@ fuzz: ## Fuzz the request parsers for FUZZTIME each (default 30s)
 	go test ./appliance/audio -run XXX -fuzz FuzzOpenFile -fuzztime $(or $(FUZZTIME),30s)
 	go test ./appliance/listen -run XXX -fuzz FuzzClientMessage -fuzztime $(or $(FUZZTIME),30s)
 	go test ./appliance -run XXX -fuzz FuzzLoopbackRedirect -fuzztime $(or $(FUZZTIME),30s)
+	go test ./appliance/wyoming -run XXX -fuzz FuzzReadEvent -fuzztime $(or $(FUZZTIME),30s)
 
 .PHONY: bench
 bench: build ## Go benchmarks, the load driver against a real bin/hearth, then the scale scenario

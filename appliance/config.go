@@ -162,6 +162,14 @@ type Config struct {
 	// MDNS advertises the appliance on the LAN as _hearth._tcp (multicast
 	// DNS, link-local: it never leaves the local network).
 	MDNS bool
+	// Wyoming, when set (HOST:PORT), serves speech to text over the
+	// Wyoming protocol there for Home Assistant. The protocol has no
+	// authentication: anyone who reaches the port may transcribe (nothing
+	// is stored), so it is off by default and meant for the LAN.
+	Wyoming string
+	// WyomingIdleTimeout is how long a Wyoming client may take to send one
+	// whole event before it is closed.
+	WyomingIdleTimeout time.Duration
 	// TLSAddr, when set (HOST:PORT), serves HTTPS and wss there beside the
 	// plain HTTP of Addr, with TLSCert/TLSKey when the owner supplies them,
 	// else with a local CA kept in DATA/tls. TLSNames adds DNS names to
@@ -294,6 +302,9 @@ func DefaultConfig() Config {
 
 		// Half the streams the PocketSphinx route runs (4 per core).
 		ListenUserStreams: max(1, 2*runtime.NumCPU()),
+
+		// Home Assistant sends a command's audio as it is spoken.
+		WyomingIdleTimeout: time.Minute,
 	}
 }
 
@@ -347,6 +358,14 @@ func (c Config) Validate() error {
 	}
 	if c.WhisperWorkers < 0 || c.WhisperWorkers > 16 {
 		errs = append(errs, fmt.Errorf("whisper workers %d is not between 0 and 16", c.WhisperWorkers))
+	}
+	if c.Wyoming != "" {
+		if _, _, err := net.SplitHostPort(c.Wyoming); err != nil {
+			errs = append(errs, fmt.Errorf("wyoming address %q is not HOST:PORT: %w", c.Wyoming, err))
+		}
+	}
+	if c.WyomingIdleTimeout < time.Second {
+		errs = append(errs, fmt.Errorf("wyoming idle timeout %v is below 1s", c.WyomingIdleTimeout))
 	}
 	if c.STTMaxDuration < time.Second {
 		errs = append(errs, fmt.Errorf("stt max duration %v is below 1s", c.STTMaxDuration))

@@ -22,8 +22,15 @@ import (
 // Service is the DNS-SD service type appliances register.
 const Service = "_hearth._tcp"
 
+// WyomingService is the service type Home Assistant browses for Wyoming
+// voice services.
+const WyomingService = "_wyoming._tcp"
+
 // Announcement is what an appliance tells the LAN about itself.
 type Announcement struct {
+	// Service is the DNS-SD service type (default Service); the Wyoming
+	// server announces itself as WyomingService.
+	Service string
 	// Instance names this appliance among others (default: hearth-HOST-PORT).
 	Instance string
 	// Host is the machine's name, without ".local." (default: os.Hostname).
@@ -68,7 +75,10 @@ func Advertise(a Announcement, logger *slog.Logger) (*Advertiser, error) {
 	if a.Instance == "" {
 		a.Instance = "hearth-" + a.Host + "-" + strconv.Itoa(a.Port)
 	}
-	zone, err := mdns.NewMDNSService(a.Instance, Service, "local.", a.Host+".local.", a.Port, a.IPs, a.TXT())
+	if a.Service == "" {
+		a.Service = Service
+	}
+	zone, err := mdns.NewMDNSService(a.Instance, a.Service, "local.", a.Host+".local.", a.Port, a.IPs, a.TXT())
 	if err != nil {
 		return nil, fmt.Errorf("mdns: %w", err)
 	}

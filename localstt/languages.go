@@ -9,6 +9,10 @@ var whisperLanguages = []string{"en", "zh", "de", "es", "ru", "ko", "fr", "ja", 
 	"mr", "pa", "si", "km", "sn", "yo", "so", "af", "oc", "ka", "be", "tg", "sd", "gu", "am", "yi", "lo", "uz", "fo", "ht", "ps", "tk",
 	"nn", "mt", "sa", "lb", "my", "bo", "tl", "mg", "as", "tt", "haw", "ln", "ha", "ba", "jw", "su", "yue"}
 
+// Languages lists the language codes whisper knows, the widest set any
+// route serves, for clients that ask which languages the appliance hears.
+func Languages() []string { return slices.Clone(whisperLanguages) }
+
 func knownLanguage(code string) bool { return slices.Contains(whisperLanguages, code) }
 
 // A session's language is what whisper is told to write, not what was

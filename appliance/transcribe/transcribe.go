@@ -70,6 +70,14 @@ func (s *Service) Serves(language string) bool {
 	return len(routes) > 0 || unusable != nil
 }
 
+// Hears reports whether a route that can serve now serves language: what
+// a client may be offered, leaving out what a model not yet pulled would
+// serve (Serves counts those).
+func (s *Service) Hears(language string) bool {
+	routes, _ := s.candidates(language)
+	return len(routes) > 0
+}
+
 // candidates are the routes that serve language, and the reason of the
 // first one that would but cannot now (stt.Unusable), which is passed over.
 func (s *Service) candidates(language string) ([]stt.BatchProvider, error) {

@@ -29,6 +29,11 @@ func TestAnUnusableRouteIsPassedOver(t *testing.T) {
 	if !alone.Serves("en") {
 		t.Fatal("a job for the unusable route alone is refused before it can say why")
 	}
+	// Clients offered languages (Home Assistant) see only what a usable
+	// route hears.
+	if alone.Hears("en") || !svc.Hears("en") {
+		t.Fatalf("Hears: alone %v, with a usable route %v", alone.Hears("en"), svc.Hears("en"))
+	}
 	_, err = alone.Transcribe(context.Background(), recording(0.5, 1.5, 0.5), transcribe.Options{})
 	var e *stt.Error
 	if !errors.As(err, &e) || e.Outcome != stt.ConfigError || e.Reason != missing.Reason || errors.Is(err, stt.ErrNoRoute) {

@@ -110,6 +110,8 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.EmbedAPIKey, "embed-api-key", cfg.EmbedAPIKey, "API key for the embeddings server (prefer the environment twin)")
 	fs.StringVar(&cfg.OAuthClients, "oauth-clients", cfg.OAuthClients, "assistant connectors allowed to use OAuth: id=redirect|redirect,id2=redirect (loopback redirects allow any port)")
 	fs.BoolVar(&cfg.MDNS, "mdns", cfg.MDNS, "advertise the appliance on the LAN as _hearth._tcp (multicast DNS; --mdns=false turns it off)")
+	fs.StringVar(&cfg.Wyoming, "wyoming", cfg.Wyoming, "serve speech to text for Home Assistant over the Wyoming protocol on HOST:PORT, e.g. 0.0.0.0:10300 (no authentication: LAN only; off when empty)")
+	fs.DurationVar(&cfg.WyomingIdleTimeout, "wyoming-idle-timeout", cfg.WyomingIdleTimeout, "close a Wyoming client that takes longer than this to send one event")
 	fs.StringVar(&cfg.TLSAddr, "tls-addr", cfg.TLSAddr, "serve HTTPS and wss on HOST:PORT too, e.g. 0.0.0.0:8443 (a local CA in DATA/tls signs the certificate unless --tls-cert/--tls-key are given)")
 	fs.StringVar(&cfg.TLSCert, "tls-cert", cfg.TLSCert, "the owner's certificate chain (PEM) for HTTPS; reloaded when it changes")
 	fs.StringVar(&cfg.TLSKey, "tls-key", cfg.TLSKey, "the owner's private key (PEM) for --tls-cert")

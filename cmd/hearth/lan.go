@@ -18,6 +18,7 @@ import (
 // lanParts are what serve runs for life on the LAN beside the API.
 type lanParts struct {
 	mdns         *dnssd.Advertiser
+	wyoming      *dnssd.Advertiser  // _wyoming._tcp, with --wyoming
 	ca           *localca.Authority // nil without a local CA
 	loopbackOnly bool               // --plain-http=loopback
 	httpsBase    string

@@ -62,6 +62,7 @@ type Main struct {
 	served         chan error
 	unlock         func() // gives back the data folder's lock
 	lan            lanParts
+	wyoming        net.Listener // --wyoming's, nil when off
 	// logRing keeps the log's last records for the console's System page
 	// (set by serve; nil in tests that build a Main with their own logger).
 	logRing *logring.Ring
@@ -251,6 +252,9 @@ func (m *Main) Run(ctx context.Context) error {
 		go func() { m.served <- m.http.Serve(tlsLn) }()
 	}
 	m.startLAN(baseURL)
+	if err := m.startWyoming(bctx, speech.batch); err != nil {
+		return err
+	}
 	consoleAuth := &console.Service{Store: db}
 	if code, err := consoleAuth.SetupCode(ctx); err != nil {
 		return fmt.Errorf("console setup code: %w", err)
@@ -336,6 +340,7 @@ func (m *Main) Close() error {
 		}
 	}
 	m.stopLAN()
+	m.stopWyoming()
 	if m.api != nil {
 		m.api.Close()
 	}
