@@ -182,3 +182,20 @@ func TestSetRoutesReachesTheNextJob(t *testing.T) {
 		t.Fatalf("%+v %v, want the job on the new route", res, err)
 	}
 }
+
+func TestRouteKeepsTheJobToTheNamedRoute(t *testing.T) {
+	t.Parallel()
+	named := func(name string) *scripted.Provider {
+		return scripted.New(scripted.Script{Name: name, Utterances: []scripted.Utterance{{Text: "Water the tomatoes."}}})
+	}
+	svc := transcribe.New(nil, named("first"), named("second"))
+	for _, tc := range []struct{ route, want string }{{"", "first"}, {"first", "first"}, {"second", "second"}} {
+		res, err := svc.Transcribe(context.Background(), recording(0.5, 1.5, 0.5), transcribe.Options{Route: tc.route})
+		if err != nil || res.Provider != tc.want {
+			t.Errorf("route %q: %+v %v, want the job on %q", tc.route, res, err, tc.want)
+		}
+	}
+	if _, err := svc.Transcribe(context.Background(), recording(0.5, 1.5, 0.5), transcribe.Options{Route: "nope"}); !errors.Is(err, transcribe.ErrUnknownRoute) {
+		t.Errorf("unknown route: %v, want ErrUnknownRoute", err)
+	}
+}
