@@ -53,7 +53,7 @@ const (
 type audioRequest struct {
 	path, model, language, prompt string
 	format                        string
-	words, segments, stream       bool
+	stream                        bool
 }
 
 func (s *Server) openaiAudio(task string) echo.HandlerFunc {
@@ -187,12 +187,7 @@ func (s *Server) parseAudioRequest(c echo.Context) (audioRequest, error) {
 		}
 	}
 	for _, g := range grains {
-		switch g {
-		case "word":
-			req.words = true
-		case "segment":
-			req.segments = true
-		default:
+		if g != "word" && g != "segment" {
 			return req, paramError("timestamp_granularities", "Unsupported timestamp granularity: "+strconv.Quote(g)+"; expected word or segment.")
 		}
 	}

@@ -27,7 +27,7 @@ func writeTranscript(c echo.Context, req audioRequest, task string, res transcri
 	case "vtt":
 		return c.Blob(http.StatusOK, "text/vtt; charset=utf-8", []byte(vtt(res.Segments)))
 	case "verbose_json":
-		return c.JSON(http.StatusOK, verbose(req, task, res))
+		return c.JSON(http.StatusOK, verbose(task, res))
 	}
 	return c.JSON(http.StatusOK, map[string]any{"text": res.Text})
 }
@@ -42,7 +42,7 @@ type verboseSegment struct {
 	Text  string  `json:"text"`
 }
 
-func verbose(req audioRequest, task string, res transcribe.Result) map[string]any {
+func verbose(task string, res transcribe.Result) map[string]any {
 	lang := res.DetectedLanguage
 	if task == taskTranslate {
 		lang = "en"
@@ -53,13 +53,14 @@ func verbose(req audioRequest, task string, res transcribe.Result) map[string]an
 		"duration": math.Round(res.Duration.Seconds()*100) / 100,
 		"text":     res.Text,
 	}
-	if req.segments || !req.words {
-		segs := make([]verboseSegment, len(res.Segments))
-		for i, s := range res.Segments {
-			segs[i] = verboseSegment{ID: i, Start: s.Start, End: s.End, Text: s.Text}
-		}
-		out["segments"] = segs
+	// Segments whatever the granularities: the routes' transcripts keep
+	// no word times, and a client that asked for words still gets the
+	// finest timing there is rather than none.
+	segs := make([]verboseSegment, len(res.Segments))
+	for i, s := range res.Segments {
+		segs[i] = verboseSegment{ID: i, Start: s.Start, End: s.End, Text: s.Text}
 	}
+	out["segments"] = segs
 	return out
 }
 
