@@ -112,7 +112,7 @@ func (s *Server) translate(c echo.Context, src audio.Source, opt transcribe.Opti
 	if err != nil {
 		return res, err
 	}
-	if l := strings.ToLower(res.DetectedLanguage); l != "" && l != "en" && !strings.HasPrefix(l, "en-") && l != "english" {
+	if l := strings.ToLower(res.DetectedLanguage); l != "" && l != "multi" && l != "en" && !strings.HasPrefix(l, "en-") && l != "english" {
 		return res, &openaiError{status: http.StatusBadRequest, typ: typeInvalidRequest, param: "file", code: "unsupported_language",
 			message: "The speech is in " + res.DetectedLanguage + " and no speech route of this appliance translates; " +
 				"only English speech can be answered here. Use /v1/audio/transcriptions for a transcript in its own language."}
