@@ -33,6 +33,10 @@ type Options struct {
 	// (a client that names one, as OpenAI's API does); none is
 	// ErrUnknownRoute.
 	Route string
+	// OnSegment, when set, is given each segment as soon as its chunk is
+	// transcribed, on the job's goroutine (a client streaming the text);
+	// speaker labels come only with the result.
+	OnSegment func(stt.Segment)
 }
 
 // Result is a finished job.
@@ -195,6 +199,9 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 					}
 					res.Segments = append(res.Segments, seg)
 					texts = append(texts, seg.Text)
+					if opt.OnSegment != nil {
+						opt.OnSegment(seg)
+					}
 				}
 				if len(tr.Segments) == 0 && strings.TrimSpace(tr.Text) != "" {
 					// A route that returns only text still counts.
@@ -205,6 +212,9 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 					}
 					res.Segments = append(res.Segments, seg)
 					texts = append(texts, strings.TrimSpace(tr.Text))
+					if opt.OnSegment != nil {
+						opt.OnSegment(seg)
+					}
 				}
 				break
 			}

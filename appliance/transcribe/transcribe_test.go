@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -197,5 +198,15 @@ func TestRouteKeepsTheJobToTheNamedRoute(t *testing.T) {
 	}
 	if _, err := svc.Transcribe(context.Background(), recording(0.5, 1.5, 0.5), transcribe.Options{Route: "nope"}); !errors.Is(err, transcribe.ErrUnknownRoute) {
 		t.Errorf("unknown route: %v, want ErrUnknownRoute", err)
+	}
+}
+
+func TestOnSegmentHearsEachSegmentAsItsChunkIsDone(t *testing.T) {
+	t.Parallel()
+	var heard []string
+	res, err := transcribe.New(nil, script("")).Transcribe(context.Background(), recording(0.5, 1.5, 1, 1, 0.5),
+		transcribe.Options{OnSegment: func(s stt.Segment) { heard = append(heard, s.Text) }})
+	if err != nil || strings.Join(heard, "|") != "Water the tomatoes.|Then call Grace." || res.Text != strings.Join(heard, " ") {
+		t.Fatalf("heard %q, result %+v %v", heard, res, err)
 	}
 }
