@@ -82,16 +82,29 @@ func (s *Server) openaiAudio(task string) echo.HandlerFunc {
 			opt.Route = req.model
 		}
 		var res transcribe.Result
+		var live *eventStream
 		if task == taskTranslate {
+			// Not streamed as heard: the language is known only at the end.
 			res, err = s.translate(c, src, opt)
 		} else {
+			if req.stream {
+				live = &eventStream{c: c}
+				opt.OnSegment = live.delta
+			}
 			res, err = s.transcriber.Transcribe(c.Request().Context(), src, opt)
 		}
-		if oe := (*openaiError)(nil); errors.As(err, &oe) {
-			return err
+		if oe := (*openaiError)(nil); err != nil && !errors.As(err, &oe) {
+			err = s.openaiBatchError(c, err)
 		}
-		if err != nil {
-			return s.openaiBatchError(c, err)
+		switch {
+		case err != nil && live != nil && live.started:
+			live.fail(s.asOpenAIError(err, c))
+			return nil
+		case err != nil:
+			return err
+		case live != nil:
+			live.done(res.Text)
+			return nil
 		}
 		return writeTranscript(c, req, task, res)
 	}

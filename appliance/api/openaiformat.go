@@ -102,34 +102,66 @@ func cueTime(sec float64, sep byte) string {
 	return fmt.Sprintf("%02d:%02d:%02d%c%03d", ms/3_600_000, ms/60_000%60, ms/1000%60, sep, ms%1000)
 }
 
-// streamTranscript sends the transcript as OpenAI's transcription events:
-// a transcript.text.delta per segment, then transcript.text.done. The job
-// is batch, so the deltas come once it has finished.
+// eventStream writes OpenAI's transcription events as server-sent events:
+// a transcript.text.delta per segment, then transcript.text.done. The
+// response opens at the first event, so a job that fails before any text
+// still answers with a status and OpenAI's error JSON.
+type eventStream struct {
+	c       echo.Context
+	started bool
+	gone    bool // the client went away; the job runs on to its end
+	n       int  // deltas sent
+}
+
+func (e *eventStream) send(ev any) {
+	if e.gone {
+		return
+	}
+	w := e.c.Response()
+	if !e.started {
+		e.started = true
+		w.Header().Set(echo.HeaderContentType, "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+	}
+	b, err := json.Marshal(ev)
+	if err == nil {
+		_, err = fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	if err != nil {
+		e.gone = true
+		return
+	}
+	w.Flush()
+}
+
+// delta sends a segment's text, spaced from the one before.
+func (e *eventStream) delta(seg stt.Segment) {
+	text := seg.Text
+	if e.n > 0 {
+		text = " " + text
+	}
+	e.n++
+	e.send(map[string]any{"type": "transcript.text.delta", "delta": text})
+}
+
+func (e *eventStream) done(text string) {
+	e.send(map[string]any{"type": "transcript.text.done", "text": text})
+}
+
+// fail ends a stream that has started with an error event, which OpenAI's
+// clients raise as an API error.
+func (e *eventStream) fail(oe *openaiError) {
+	e.send(map[string]any{"type": "error", "error": map[string]any{
+		"message": oe.message, "type": oe.typ, "param": nullable(oe.param), "code": nullable(oe.code)}})
+}
+
+// streamTranscript streams a finished job: its segments, then the text.
 func streamTranscript(c echo.Context, res transcribe.Result) error {
-	w := c.Response()
-	w.Header().Set(echo.HeaderContentType, "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	send := func(ev map[string]any) error {
-		b, err := json.Marshal(ev)
-		if err != nil {
-			return err
-		}
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
-			return err
-		}
-		w.Flush()
-		return nil
+	e := &eventStream{c: c}
+	for _, seg := range res.Segments {
+		e.delta(seg)
 	}
-	for i, s := range res.Segments {
-		delta := s.Text
-		if i > 0 {
-			delta = " " + delta
-		}
-		if err := send(map[string]any{"type": "transcript.text.delta", "delta": delta}); err != nil {
-			return nil // the client went away
-		}
-	}
-	send(map[string]any{"type": "transcript.text.done", "text": res.Text})
+	e.done(res.Text)
 	return nil
 }

@@ -37,7 +37,9 @@ func TestOpenAIAudioClient(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "openai-audio.mjs", srv.base+"/v1", sttKey, wav, heardPhrase)
+	two := speechWAV(t, heardPhrase, "then buy bread and coffee")
+	cmd := exec.CommandContext(ctx, node, "openai-audio.mjs", srv.base+"/v1", sttKey, wav, heardPhrase,
+		two, heardPhrase+" then buy bread and coffee")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	t.Logf("openai client:\n%s", out)

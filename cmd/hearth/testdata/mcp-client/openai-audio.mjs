@@ -4,12 +4,13 @@
 // a streamed transcription, model names, and the errors a client reads.
 // Prints one line per step and exits non-zero on the first failure.
 //
-// Usage: node openai-audio.mjs http://127.0.0.1:PORT/v1 hearth_stt_... speech.wav "expected words"
+// Usage: node openai-audio.mjs http://127.0.0.1:PORT/v1 hearth_stt_... speech.wav "expected words" \
+//   two-sentences.wav "expected words of both"
 import fs from "node:fs";
 import OpenAI from "openai";
 
-const [baseURL, apiKey, wav, expected] = process.argv.slice(2);
-if (!baseURL || !apiKey || !wav || !expected) {
+const [baseURL, apiKey, wav, expected, wav2, expected2] = process.argv.slice(2);
+if (!baseURL || !apiKey || !wav || !expected || !wav2 || !expected2) {
   console.error("usage: node openai-audio.mjs BASE_URL STT_KEY WAV EXPECTED");
   process.exit(2);
 }
@@ -59,14 +60,14 @@ check(verbose.task === "transcribe" && verbose.language === "english" && verbose
 const routed = await client.audio.transcriptions.create({ file: file(), model: "pocketsphinx" });
 check(routed.text === expected, "a route named as the model", routed);
 
-const events = await client.audio.transcriptions.create({ file: file(), model: "whisper-1", stream: true });
-let deltas = "";
+const events = await client.audio.transcriptions.create({ file: fs.createReadStream(wav2), model: "whisper-1", stream: true });
+const deltas = [];
 let done = null;
 for await (const ev of events) {
-  if (ev.type === "transcript.text.delta") deltas += ev.delta;
+  if (ev.type === "transcript.text.delta") deltas.push(ev.delta);
   if (ev.type === "transcript.text.done") done = ev.text;
 }
-check(deltas === expected && done === expected, "stream: deltas then done", { deltas, done });
+check(deltas.length === 2 && deltas.join("") === expected2 && done === expected2, "stream: a delta per sentence, then done", { deltas, done });
 
 const translated = await client.audio.translations.create({ file: file(), model: "whisper-1" });
 check(translated.text === expected, "translation of English speech: its words", translated);
