@@ -23,7 +23,8 @@ const (
 	PrincipalOAuth   PrincipalKind = "oauth"
 	PrincipalIDToken PrincipalKind = "id_token"
 	// PrincipalSTT is a device key (hearth_stt_…): it opens the two
-	// live-audio sockets, /v4/listen and /v1/custom-stt, and nothing else.
+	// live-audio sockets, /v4/listen and /v1/custom-stt, and OpenAI's
+	// speech API (/v1/audio/transcriptions and translations), nothing else.
 	PrincipalSTT PrincipalKind = "stt"
 )
 

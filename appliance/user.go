@@ -23,9 +23,9 @@ const (
 	KeyKindDev KeyKind = "dev"
 	KeyKindMCP KeyKind = "mcp"
 	// KeyKindSTT is a device key: it opens only the live-audio sockets
-	// (/v4/listen and /v1/custom-stt), what a wearable, a script or a
-	// phone app's custom-STT setting holds, so that the owner's ID token
-	// never sits in it.
+	// (/v4/listen and /v1/custom-stt) and OpenAI's speech API (/v1/audio/),
+	// what a wearable, a script or a phone app's custom-STT setting holds,
+	// so that the owner's ID token never sits in it.
 	KeyKindSTT KeyKind = "stt"
 )
 

@@ -73,7 +73,7 @@ func (s *Server) createKey(kind appliance.KeyKind) echo.HandlerFunc {
 			return errUnprocessable("value_error", "Key name cannot be empty", "body", "name")
 		}
 		if kind == appliance.KeyKindSTT && len(scopes) > 0 {
-			return errBadRequest("Device keys (hearth_stt_) take no scopes: they open the live-audio sockets, /v4/listen and /v1/custom-stt, and nothing else")
+			return errBadRequest("Device keys (hearth_stt_) take no scopes: they open the live-audio sockets, /v4/listen and /v1/custom-stt, and OpenAI's speech API, /v1/audio/, and nothing else")
 		}
 		if hasScopes && !appliance.ValidScopes(scopes) {
 			return errBadRequest("Invalid scopes. Available: [" + quoteJoin(appliance.AvailableScopes) + "]")

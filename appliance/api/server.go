@@ -253,6 +253,7 @@ func (s *Server) routes(console fs.FS) {
 	// Surfaces authenticated by this appliance's own ID tokens.
 	e.POST("/v1/conversations", s.endRecording, s.requireIDToken)
 	e.POST("/v1/stt/transcribe", s.sttTranscribe, s.requireIDToken, s.limit(PolicySTTTranscribe))
+	s.openaiAudioRoutes(e)
 	e.POST("/v2/voice-message/transcribe", s.voiceTranscribe, s.requireIDToken, s.limit(PolicyVoiceTranscribe))
 	e.POST("/v2/voice-messages", s.voiceMessages, s.requireIDToken, s.limit(PolicyVoiceMessage))
 	s.consoleAuthRoutes()

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,14 @@ type Options struct {
 	Diarize  bool   // label segments with speakers
 	// MaxDuration refuses longer recordings (ErrTooLong); 0 is no limit.
 	MaxDuration time.Duration
+	// Route, when set, keeps the job to the routes of that name or model
+	// (a client that names one, as OpenAI's API does); none is
+	// ErrUnknownRoute.
+	Route string
+	// OnSegment, when set, is given each segment as soon as its chunk is
+	// transcribed, on the job's goroutine (a client streaming the text);
+	// speaker labels come only with the result.
+	OnSegment func(stt.Segment)
 }
 
 // Result is a finished job.
@@ -41,6 +50,10 @@ type Result struct {
 
 // ErrTooLong is returned for a recording over Options.MaxDuration.
 var ErrTooLong = errors.New("recording is longer than allowed")
+
+// ErrUnknownRoute is returned when no route has Options.Route's name or
+// model.
+var ErrUnknownRoute = errors.New("no speech route of that name")
 
 // Service runs batch jobs over routes, in order of preference. The routes
 // can be replaced while it serves (SetRoutes): a job keeps those it
@@ -98,6 +111,19 @@ func (s *Service) candidates(language string) ([]stt.BatchProvider, error) {
 	return out, unusable
 }
 
+// has reports whether a route has name as its name or model.
+func (s *Service) has(name string) bool {
+	return slices.ContainsFunc(*s.routes.Load(), func(r stt.BatchProvider) bool { return named(r, name) })
+}
+
+func named(r stt.BatchProvider, name string) bool {
+	if r.Name() == name {
+		return true
+	}
+	m, ok := r.(stt.Modeler)
+	return ok && m.Model() == name
+}
+
 // chunkTimeout bounds one route call: generous against real time, so that
 // only a stuck route times out.
 func chunkTimeout(samples int) time.Duration {
@@ -115,6 +141,12 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 		lang = "multi"
 	}
 	routes, unusable := s.candidates(lang)
+	if opt.Route != "" {
+		if !s.has(opt.Route) {
+			return Result{}, fmt.Errorf("%w: %s", ErrUnknownRoute, opt.Route)
+		}
+		routes = slices.DeleteFunc(routes, func(r stt.BatchProvider) bool { return !named(r, opt.Route) })
+	}
 	if len(routes) == 0 && unusable != nil {
 		return Result{}, unusable // a route that says why it cannot serve
 	}
@@ -175,6 +207,9 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 					}
 					res.Segments = append(res.Segments, seg)
 					texts = append(texts, seg.Text)
+					if opt.OnSegment != nil {
+						opt.OnSegment(seg)
+					}
 				}
 				if len(tr.Segments) == 0 && strings.TrimSpace(tr.Text) != "" {
 					// A route that returns only text still counts.
@@ -185,6 +220,9 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 					}
 					res.Segments = append(res.Segments, seg)
 					texts = append(texts, strings.TrimSpace(tr.Text))
+					if opt.OnSegment != nil {
+						opt.OnSegment(seg)
+					}
 				}
 				break
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -180,5 +181,32 @@ func TestSetRoutesReachesTheNextJob(t *testing.T) {
 	res, err := svc.Transcribe(context.Background(), recording(0.5, 1.5, 0.5), transcribe.Options{})
 	if err != nil || res.Provider != "new" {
 		t.Fatalf("%+v %v, want the job on the new route", res, err)
+	}
+}
+
+func TestRouteKeepsTheJobToTheNamedRoute(t *testing.T) {
+	t.Parallel()
+	named := func(name string) *scripted.Provider {
+		return scripted.New(scripted.Script{Name: name, Utterances: []scripted.Utterance{{Text: "Water the tomatoes."}}})
+	}
+	svc := transcribe.New(nil, named("first"), named("second"))
+	for _, tc := range []struct{ route, want string }{{"", "first"}, {"first", "first"}, {"second", "second"}} {
+		res, err := svc.Transcribe(context.Background(), recording(0.5, 1.5, 0.5), transcribe.Options{Route: tc.route})
+		if err != nil || res.Provider != tc.want {
+			t.Errorf("route %q: %+v %v, want the job on %q", tc.route, res, err, tc.want)
+		}
+	}
+	if _, err := svc.Transcribe(context.Background(), recording(0.5, 1.5, 0.5), transcribe.Options{Route: "nope"}); !errors.Is(err, transcribe.ErrUnknownRoute) {
+		t.Errorf("unknown route: %v, want ErrUnknownRoute", err)
+	}
+}
+
+func TestOnSegmentHearsEachSegmentAsItsChunkIsDone(t *testing.T) {
+	t.Parallel()
+	var heard []string
+	res, err := transcribe.New(nil, script("")).Transcribe(context.Background(), recording(0.5, 1.5, 1, 1, 0.5),
+		transcribe.Options{OnSegment: func(s stt.Segment) { heard = append(heard, s.Text) }})
+	if err != nil || strings.Join(heard, "|") != "Water the tomatoes.|Then call Grace." || res.Text != strings.Join(heard, " ") {
+		t.Fatalf("heard %q, result %+v %v", heard, res, err)
 	}
 }

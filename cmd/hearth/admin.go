@@ -223,7 +223,7 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			sc = appliance.AvailableScopes
 		case appliance.KeyKindSTT:
 			if strings.TrimSpace(*scopes) != "" {
-				return usageErr("device keys (stt) take no scopes: they open the live-audio sockets, /v4/listen and /v1/custom-stt, and nothing else")
+				return usageErr("device keys (stt) take no scopes: they open the live-audio sockets, /v4/listen and /v1/custom-stt, and OpenAI's speech API, /v1/audio/, and nothing else")
 			}
 			sc = []string{}
 		}
@@ -254,7 +254,7 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		grants := "with scopes " + strings.Join(sc, ",")
 		if k == appliance.KeyKindSTT {
-			grants = "for the live-audio sockets only (/v4/listen, /v1/custom-stt)"
+			grants = "for the live-audio sockets (/v4/listen, /v1/custom-stt) and OpenAI's speech API (/v1/audio/) only"
 		}
 		fmt.Fprintf(stderr, "created %s key %s for %s %s; it is shown once, store it now\n", k, key.ID, u.Name, grants)
 		fmt.Fprintln(stdout, raw)

@@ -130,7 +130,7 @@ func TestCustomSTTKeys(t *testing.T) {
 		t.Fatalf("stt key %q", sttKey)
 	}
 	if _, stderr, code := cli(t, "keys", "create", "--data", data, "--user", uid, "--kind", "stt"); code != 0 ||
-		!strings.Contains(stderr, "for the live-audio sockets only") || strings.Contains(stderr, "with scopes") {
+		!strings.Contains(stderr, "for the live-audio sockets (/v4/listen, /v1/custom-stt) and OpenAI's speech API (/v1/audio/) only") || strings.Contains(stderr, "with scopes") {
 		t.Fatalf("creating an stt key says: exit %d, %s", code, stderr)
 	}
 	if _, stderr, code := cli(t, "keys", "create", "--data", data, "--user", uid, "--kind", "stt", "--scopes", "memories:read"); code == 0 || !strings.Contains(stderr, "no scopes") {
