@@ -10,7 +10,28 @@ export async function render(main) {
   const mcp = await api("GET", "/mcp");
   main.append(h("div.page-head", h("h1", "Keys & assistants")));
   for (const kind of ["dev", "mcp"]) main.append(await keySection(kind));
+  main.append(await grantSection());
   main.append(connectCard(mcp));
+}
+
+// grantSection lists the assistants this user approved on the OAuth
+// consent page; revoking one ends its access and refresh tokens at once.
+async function grantSection() {
+  const list = h("ul.list");
+  const load = async () => {
+    const grants = await api("GET", "/oauth/grants");
+    list.replaceChildren(...grants.map((g) => h("li.item", { "data-id": g.id },
+      h("div.body", h("strong", g.client_name), h("div.meta", h("code", g.client_id), ` · connected ${when(g.created_at)}`,
+        g.scopes?.length ? ` · ${g.scopes.join(", ")}` : "")),
+      h("button.danger", { type: "button", onclick: async () => {
+        if (!(await confirmDialog(`Revoke “${g.client_name}”? It must ask you again to connect.`, "Revoke"))) return;
+        await guard(async () => { await api("DELETE", `/oauth/grants/${encodeURIComponent(g.id)}`); toast("Assistant revoked"); await load(); });
+      } }, "Revoke"))));
+    if (!grants.length) list.append(h("li.empty", "No assistant connected by OAuth."));
+  };
+  const section = h("section.card", { id: "oauth-grants" }, h("h2", "Assistants connected by OAuth"), list);
+  await load();
+  return section;
 }
 
 async function keySection(kind) {
