@@ -1,15 +1,20 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // jsonCall sends body (JSON when it is not url.Values) and decodes a JSON
@@ -241,5 +246,43 @@ func TestOAuthRegistrationRefusesWhatItMustThroughTheBinary(t *testing.T) {
 		"refresh_token": {"x"}, "client_id": {"hc_nobody"}}, "")
 	if st != 401 || v["error"] != "invalid_client" {
 		t.Fatalf("token for an unknown registered id: %d %v", st, v)
+	}
+}
+
+// TestMCPRemoteOAuthThroughTheBinary: mcp-remote (testdata/mcp-remote,
+// pinned in its package-lock.json; make mcp-remote installs it) with no
+// flag but the URL registers itself, gets the owner's consent through a
+// scripted browser that posts the console password, and serves the
+// appliance's tools over stdio to the official TypeScript client.
+func TestMCPRemoteOAuthThroughTheBinary(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.Abs("testdata/mcp-remote")
+	node, err := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "mcp-remote", "dist", "proxy.js"))
+	if err != nil || modErr != nil {
+		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
+			t.Fatalf("mcp-remote is not installed (node: %v, modules: %v); run make mcp-remote", err, modErr)
+		}
+		t.Skip("mcp-remote not installed; make test installs it")
+	}
+	srv := startServe(t, t.TempDir(), "HEARTH_MDNS=false")
+	ada, _ := claimConsole(t, srv)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	consentLog := filepath.Join(t.TempDir(), "consent.log")
+	cmd := exec.CommandContext(ctx, node, "remote.mjs", srv.base+"/v1/mcp/sse", t.TempDir())
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HEARTH_CONSENT_NAME=Ada", "HEARTH_CONSENT_PASSWORD=correct horse battery",
+		"HEARTH_CONSENT_LOG="+consentLog)
+	out, err := cmd.CombinedOutput()
+	consent, _ := os.ReadFile(consentLog)
+	if err != nil || !strings.Contains(string(out), "PASS mcp-remote oauth") {
+		t.Fatalf("mcp-remote: %v\n%s\nconsent: %s\nserver log:\n%s", err, out, consent, srv.logs)
+	}
+	// The client it registered is the one the owner now sees connected.
+	grants := ada.list("/console/api/oauth/grants")
+	if len(grants) != 1 || !strings.HasPrefix(grants[0]["client_id"].(string), "hc_") {
+		t.Fatalf("console grants after mcp-remote: %v", grants)
 	}
 }
