@@ -198,6 +198,8 @@ try {
   check(key.startsWith("hearth_dev_"), `a dev key is shown: ${key.slice(0, 12)}`);
   await page.locator("#keys-dev li[data-id]").first().waitFor();
   await page.locator("#mcp-url").waitFor();
+  // Nothing has connected by OAuth yet, and the page says so.
+  check((await page.locator("#oauth-grants li.empty").textContent()).includes("No assistant connected by OAuth"), "the OAuth assistants list is empty");
   // The address here is loopback: the card says Claude's and ChatGPT's
   // connectors cannot use it.
   check(/public HTTPS address/.test(await page.locator("#mcp-public-note").textContent()), "the MCP card says connectors need a public HTTPS address");
