@@ -209,7 +209,8 @@ func TestOAuthDynamicRegistrationThroughTheBinary(t *testing.T) {
 
 // TestOAuthRegistrationRefusesWhatItMustThroughTheBinary: a registration
 // that names a plain-HTTP redirect off this machine, names none, or asks
-// for a client secret is refused with RFC 7591's error codes, and one
+// for a client secret, another grant, or more than the limits allow is
+// refused with RFC 7591's error codes, and one
 // address gets 10 registrations an hour.
 func TestOAuthRegistrationRefusesWhatItMustThroughTheBinary(t *testing.T) {
 	t.Parallel()
@@ -223,6 +224,8 @@ func TestOAuthRegistrationRefusesWhatItMustThroughTheBinary(t *testing.T) {
 		{"confidential client", `{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"client_secret_basic"}`, "invalid_client_metadata"},
 		{"client credentials grant", `{"redirect_uris":["https://app.example/cb"],"grant_types":["client_credentials"]}`, "invalid_client_metadata"},
 		{"not JSON", `redirect_uris=https://app.example/cb`, "invalid_client_metadata"},
+		{"eleven redirect_uris", `{"redirect_uris":["https://a.example/cb"` + strings.Repeat(`,"https://a.example/cb"`, 10) + `]}`, "invalid_client_metadata"},
+		{"a 101-character client_name", `{"redirect_uris":["https://app.example/cb"],"client_name":"` + strings.Repeat("n", 101) + `"}`, "invalid_client_metadata"},
 	}
 	for _, tc := range refused {
 		st, v, _ := jsonCall(t, "POST", srv.base+"/oauth/register", tc.body, "")
