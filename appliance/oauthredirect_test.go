@@ -96,3 +96,27 @@ func TestRegistrableRedirects(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRegistrableRedirect: whatever the string, a redirect a registering
+// client may name is a loopback HTTP one or an HTTPS one with a host, and
+// its authority carries no userinfo, backslash or escape.
+func FuzzRegistrableRedirect(f *testing.F) {
+	for _, s := range []string{"https://claude.ai/api/mcp/auth_callback", "http://127.0.0.1:53682/cb", "https://a@b/", "https:\\\\evil/", "http://10.0.0.1/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, uri string) {
+		if !RegistrableRedirect(uri) {
+			return
+		}
+		u, err := url.Parse(uri)
+		if err != nil || u.User != nil || u.Hostname() == "" {
+			t.Fatalf("accepted %q: host %q user %v err %v", uri, u.Hostname(), u.User, err)
+		}
+		if !(u.Scheme == "https" || u.Scheme == "http" && isLoopback(u.Hostname())) {
+			t.Fatalf("accepted %q: %s on %q", uri, u.Scheme, u.Hostname())
+		}
+		if strings.ContainsAny(uri[:len(u.Scheme)+3+len(u.Host)], "@\\%") {
+			t.Fatalf("accepted %q: an authority with @, \\ or %%", uri)
+		}
+	})
+}
