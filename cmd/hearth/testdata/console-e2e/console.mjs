@@ -208,6 +208,8 @@ try {
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   check(copied === (await page.locator("#mcp-url").textContent()).trim() && copied.endsWith("/v1/mcp/sse"), `the Copy button copies the URL: ${copied}`);
   check((await page.locator("#mcp-claude-desktop").textContent()).includes('"mcp-remote"'), "a Claude Desktop configuration");
+  const oauthRemote = (await page.locator("#mcp-remote-oauth").textContent()).trim();
+  check(oauthRemote.startsWith("npx mcp-remote http") && !oauthRemote.includes("--header"), `an mcp-remote line for OAuth, with no key: ${oauthRemote}`);
   await shot("keys");
   await page.reload();
   await page.locator("#keys-dev li[data-id]").first().waitFor();
