@@ -78,6 +78,7 @@ release: ## Cross-compile dist/hearth-windows-amd64.exe and dist/hearth-linux-ar
 
 MCP_CLIENT := cmd/hearth/testdata/mcp-client
 CONSOLE_E2E := cmd/hearth/testdata/console-e2e
+MCP_REMOTE := cmd/hearth/testdata/mcp-remote
 # The Node.js the end-to-end tools run on, first on PATH where npm and the
 # tests run: the system's when it is new enough, else one scripts/node.sh
 # fetched (Debian 12's is 18; playwright-core and the Inspector need 20).
@@ -88,7 +89,7 @@ WITH_NODE = PATH="$$($(CURDIR)/scripts/node.sh):$$PATH"
 WITH_BROWSER = PATH="$$($(CURDIR)/scripts/chromium.sh):$$($(CURDIR)/scripts/node.sh):$$PATH"
 
 .PHONY: test
-test: mcp-client console-e2e whisper onnxruntime ## Run every test (PKG=./store, RUN=TestName to narrow)
+test: mcp-client mcp-remote console-e2e whisper onnxruntime ## Run every test (PKG=./store, RUN=TestName to narrow)
 	$(WITH_BROWSER) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(if $(RUN),-run '$(RUN)') $(PKG)
 
 .PHONY: onnxruntime
@@ -105,6 +106,14 @@ mcp-client: test-deps node $(MCP_CLIENT)/node_modules/.package-lock.json
 # The official TypeScript MCP client, pinned in package-lock.json.
 $(MCP_CLIENT)/node_modules/.package-lock.json: $(MCP_CLIENT)/package-lock.json
 	cd $(MCP_CLIENT) && $(WITH_NODE) npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: mcp-remote
+mcp-remote: test-deps node $(MCP_REMOTE)/node_modules/.package-lock.json
+
+# mcp-remote (its OAuth flow with dynamic client registration), pinned in
+# package-lock.json.
+$(MCP_REMOTE)/node_modules/.package-lock.json: $(MCP_REMOTE)/package-lock.json
+	cd $(MCP_REMOTE) && $(WITH_NODE) npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: console-e2e
 console-e2e: test-deps node chromium $(CONSOLE_E2E)/node_modules/.package-lock.json
@@ -138,7 +147,7 @@ release-tests:
 	HEARTH_REQUIRE_E2E_TOOLS=1 HEARTH_RELEASE_DIR=$(CURDIR)/dist go test -count=1 -run 'TestRelease' ./cmd/hearth
 
 .PHONY: test-race
-test-race: mcp-client console-e2e whisper onnxruntime ## Run the tests under the race detector, shuffled
+test-race: mcp-client mcp-remote console-e2e whisper onnxruntime ## Run the tests under the race detector, shuffled
 	$(WITH_BROWSER) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -race -shuffle=on $(PKG)
 
 .PHONY: fuzz

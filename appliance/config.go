@@ -194,9 +194,12 @@ const DefaultOAuthClients = "claude=https://claude.ai/api/mcp/auth_callback|http
 	"chatgpt=https://chatgpt.com/connector_platform_oauth_redirect," +
 	"hearth-local=http://127.0.0.1|http://localhost|http://[::1]"
 
-// OAuthClient is one registered connector and its redirect URIs.
+// OAuthClient is one registered connector and its redirect URIs. Name is
+// what a client registered by itself (RFC 7591) calls itself; empty for
+// the clients of --oauth-clients.
 type OAuthClient struct {
 	ID        string
+	Name      string
 	Redirects []string
 }
 
@@ -235,13 +238,8 @@ func ParseOAuthClients(s string) ([]OAuthClient, error) {
 // registered loopback URL without a port allows any port and any path under
 // its own (RFC 8252 §7.3: native apps listen on an ephemeral port).
 func (c OAuthClient) AllowsRedirect(uri string) bool {
-	u, err := url.Parse(uri)
-	// Userinfo, backslashes and escapes in the authority are where
-	// parsers disagree (http://evil.example%23@127.0.0.1/ is 127.0.0.1 to
-	// Go and evil.example to a parser that decodes first): a redirect
-	// must not need them.
-	if err != nil || u.Fragment != "" || u.User != nil || u.Opaque != "" || !validPort(u.Port()) ||
-		strings.ContainsAny(uri, "\\ \t\r\n") || strings.Contains(u.Host, "%") {
+	u, ok := cleanRedirect(uri)
+	if !ok {
 		return false
 	}
 	for _, r := range c.Redirects {
@@ -255,6 +253,34 @@ func (c OAuthClient) AllowsRedirect(uri string) bool {
 		}
 	}
 	return false
+}
+
+// cleanRedirect parses a redirect URI and refuses the forms parsers
+// disagree on: userinfo, backslashes and escapes in the authority
+// (http://evil.example%23@127.0.0.1/ is 127.0.0.1 to Go and evil.example to
+// a parser that decodes first). A redirect must not need them.
+func cleanRedirect(uri string) (*url.URL, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Fragment != "" || u.User != nil || u.Opaque != "" || !validPort(u.Port()) ||
+		strings.ContainsAny(uri, "\\ \t\r\n") || strings.Contains(u.Host, "%") {
+		return nil, false
+	}
+	return u, true
+}
+
+// loopbackClient allows what a native app on this machine listens on.
+var loopbackClient = OAuthClient{Redirects: []string{"http://127.0.0.1", "http://localhost", "http://[::1]"}}
+
+// RegistrableRedirect reports whether a client registering itself (RFC
+// 7591) may name uri as a redirect: a loopback HTTP one (a native app's
+// ephemeral listener, as for the built-in hearth-local) or an HTTPS one.
+// Anything else could hand a code to whoever listens on a LAN address.
+func RegistrableRedirect(uri string) bool {
+	if loopbackClient.AllowsRedirect(uri) {
+		return true
+	}
+	u, ok := cleanRedirect(uri)
+	return ok && u.Scheme == "https" && u.Hostname() != "" && strings.HasPrefix(uri, "https://")
 }
 
 // validPort reports whether a URL's port is absent or a TCP port a

@@ -230,4 +230,9 @@ type OAuthStore interface {
 	RevokeToken(ctx context.Context, hash string, now time.Time) error
 	OAuthGrants(ctx context.Context, userID string) ([]*OAuthGrant, error)
 	RevokeGrant(ctx context.Context, userID, grantID string, now time.Time) error
+	// RegisterOAuthClient stores a client that registered itself.
+	RegisterOAuthClient(ctx context.Context, c OAuthClient, now time.Time) error
+	// RegisteredOAuthClient returns a client that registered itself
+	// (ENOTFOUND for any other id).
+	RegisteredOAuthClient(ctx context.Context, id string) (OAuthClient, error)
 }

@@ -169,3 +169,27 @@ func scanGrant(s scanner) (*appliance.OAuthGrant, error) {
 	g.RevokedAt, err = parseTimePtr(revoked)
 	return &g, err
 }
+
+// RegisterOAuthClient implements appliance.OAuthStore.
+func (db *DB) RegisterOAuthClient(ctx context.Context, c appliance.OAuthClient, now time.Time) error {
+	uris, err := json.Marshal(nonNil(c.Redirects))
+	if err != nil {
+		return fmt.Errorf("encode redirect uris: %w", err)
+	}
+	_, err = db.writer.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (?,?,?,?)`,
+		c.ID, c.Name, string(uris), fmtTime(now))
+	return mapErr(err, "client")
+}
+
+// RegisteredOAuthClient implements appliance.OAuthStore.
+func (db *DB) RegisteredOAuthClient(ctx context.Context, id string) (appliance.OAuthClient, error) {
+	c := appliance.OAuthClient{ID: id}
+	var uris string
+	if err := db.queryRow(ctx, `SELECT name, redirect_uris FROM oauth_clients WHERE id = ?`, id).Scan(&c.Name, &uris); err != nil {
+		return c, mapErr(err, "client")
+	}
+	if err := json.Unmarshal([]byte(uris), &c.Redirects); err != nil {
+		return c, fmt.Errorf("decode client redirect uris: %w", err)
+	}
+	return c, nil
+}

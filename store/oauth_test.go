@@ -92,3 +92,27 @@ func TestOAuthCode_ReplayRevokesGrant(t *testing.T) {
 		t.Fatalf("revoking another user's grant: %v", err)
 	}
 }
+
+// TestRegisteredOAuthClients: a client that registered itself is found by
+// its id with its name and redirect URIs, an unknown id is ENOTFOUND and a
+// second registration under the same id is a conflict.
+func TestRegisteredOAuthClients(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	c := appliance.OAuthClient{ID: "hc_1", Name: "MCP CLI Client", Redirects: []string{"http://localhost:3334/oauth/callback"}}
+	if err := db.RegisterOAuthClient(ctx, c, now); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.RegisteredOAuthClient(ctx, "hc_1")
+	if err != nil || got.Name != c.Name || len(got.Redirects) != 1 || got.Redirects[0] != c.Redirects[0] {
+		t.Fatalf("registered client: %+v %v", got, err)
+	}
+	if _, err := db.RegisteredOAuthClient(ctx, "hc_2"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("unknown client: %v", err)
+	}
+	if err := db.RegisterOAuthClient(ctx, c, now); appliance.ErrorCode(err) != appliance.ECONFLICT {
+		t.Fatalf("registered twice: %v", err)
+	}
+}

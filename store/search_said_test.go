@@ -122,6 +122,7 @@ func TestMigration0028_BackfillsSegments(t *testing.T) {
 		`DROP TRIGGER transcript_segments_search_ad`, `DROP TRIGGER conversations_deleted_segments`,
 		`DROP TABLE segment_fts`, `DROP TABLE segment_docs`, `DROP TABLE segment_fts_pending`,
 		`DROP TABLE retranscribe_jobs`, // 0030, made again
+		`DROP TABLE oauth_clients`,     // 0031, made again
 		`DELETE FROM schema_migrations WHERE version >= 28`,
 	} {
 		if _, err := raw.Exec(stmt); err != nil {
@@ -186,6 +187,7 @@ func TestSearch_UntitledSaidWordsFound(t *testing.T) {
 	for _, stmt := range []string{
 		`DELETE FROM search_docs WHERE item_id = 'old'`,
 		`DROP TABLE retranscribe_jobs`, // 0030, made again
+		`DROP TABLE oauth_clients`,     // 0031, made again
 		`DELETE FROM schema_migrations WHERE version >= 29`,
 	} {
 		if _, err := raw.Exec(stmt); err != nil {

@@ -71,6 +71,7 @@ func (s *Server) authorizationServerMetadata(c echo.Context) error {
 		"authorization_endpoint":                     base + "/oauth/authorize",
 		"token_endpoint":                             base + "/oauth/token",
 		"revocation_endpoint":                        base + "/oauth/revoke",
+		"registration_endpoint":                      base + "/oauth/register",
 		"response_types_supported":                   []string{"code"},
 		"grant_types_supported":                      []string{"authorization_code", "refresh_token"},
 		"code_challenge_methods_supported":           []string{"S256"},
@@ -91,10 +92,12 @@ type authRequest struct {
 // parseAuthorize validates an authorization request. Problems with the
 // client or redirect URI are shown to the user (never redirected: the
 // redirect target is not trusted yet); others go back to the client.
-func (s *Server) parseAuthorize(v url.Values) (*authRequest, string, error) {
-	client, ok := s.oauth.clients[v.Get("client_id")]
-	if !ok {
-		return nil, "", errBadRequest("Unknown client_id: only registered connectors may connect (see --oauth-clients)")
+func (s *Server) parseAuthorize(ctx context.Context, v url.Values) (*authRequest, string, error) {
+	client, ok, err := s.oauthClient(ctx, v.Get("client_id"))
+	if err != nil {
+		return nil, "", err
+	} else if !ok {
+		return nil, "", errBadRequest("Unknown client_id: only registered connectors may connect (see --oauth-clients and /oauth/register)")
 	}
 	redirect := v.Get("redirect_uri")
 	if !client.AllowsRedirect(redirect) {
@@ -140,7 +143,7 @@ func withQuery(uri string, q url.Values) string {
 
 // GET /oauth/authorize shows the consent page.
 func (s *Server) authorizePage(c echo.Context) error {
-	r, oauthErr, err := s.parseAuthorize(c.QueryParams())
+	r, oauthErr, err := s.parseAuthorize(c.Request().Context(), c.QueryParams())
 	if err != nil {
 		return err
 	}
@@ -167,9 +170,17 @@ func (s *Server) renderConsent(c echo.Context, status int, r *authRequest, param
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(status)
 	return s.oauth.consent.Execute(c.Response(), map[string]any{
-		"ClientName": r.client.ID, "Scopes": r.scopes, "CanWrite": canWrite, "Params": keep, "Error": msg,
+		"ClientName": clientName(r.client), "SelfNamed": r.client.Name != "", "RedirectHost": redirectHost(r.redirectURI), "Scopes": r.scopes, "CanWrite": canWrite, "Params": keep, "Error": msg,
 		"Passwords": s.consoleAuth != nil,
 	})
+}
+
+func redirectHost(redirect string) string {
+	u, err := url.Parse(redirect)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }
 
 func formActionOrigin(redirect string) string {
@@ -191,7 +202,7 @@ func (s *Server) authorizeDecision(c echo.Context) error {
 		return errBadRequest("malformed form")
 	}
 	form := c.Request().PostForm
-	r, oauthErr, err := s.parseAuthorize(form)
+	r, oauthErr, err := s.parseAuthorize(c.Request().Context(), form)
 	if err != nil {
 		return err
 	}
@@ -272,7 +283,9 @@ func (s *Server) token(c echo.Context) error {
 	form := c.Request().PostForm
 	ctx, now := c.Request().Context(), s.now().UTC()
 	clientID := form.Get("client_id")
-	if _, ok := s.oauth.clients[clientID]; !ok {
+	if _, ok, err := s.oauthClient(ctx, clientID); err != nil {
+		return err
+	} else if !ok {
 		return tokenError(c, http.StatusUnauthorized, "invalid_client", "unknown client_id")
 	}
 	var grant *appliance.OAuthGrant

@@ -245,6 +245,7 @@ func (s *Server) routes(console fs.FS) {
 	e.POST("/oauth/authorize", s.authorizeDecision)
 	e.POST("/oauth/token", s.token)
 	e.POST("/oauth/revoke", s.revoke)
+	e.POST("/oauth/register", s.registerClient)
 
 	// Live transcription (the socket checks its own uid and token).
 	e.GET("/v4/listen", s.listenSocket)

@@ -58,6 +58,10 @@ type Store interface {
 	TokenGrant(ctx context.Context, hash, kind string, now time.Time) (*appliance.OAuthGrant, error)
 	RevokeToken(ctx context.Context, hash string, now time.Time) error
 	RevokeReusedRefresh(ctx context.Context, hash string, now time.Time) (bool, error)
+	RegisterOAuthClient(ctx context.Context, c appliance.OAuthClient, now time.Time) error
+	RegisteredOAuthClient(ctx context.Context, id string) (appliance.OAuthClient, error)
+	OAuthGrants(ctx context.Context, userID string) ([]*appliance.OAuthGrant, error)
+	RevokeGrant(ctx context.Context, userID, grantID string, now time.Time) error
 
 	// ConversationStarts: when each conversation a filter selects
 	// started, newest first, for the console's counts per day.

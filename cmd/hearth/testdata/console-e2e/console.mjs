@@ -198,6 +198,8 @@ try {
   check(key.startsWith("hearth_dev_"), `a dev key is shown: ${key.slice(0, 12)}`);
   await page.locator("#keys-dev li[data-id]").first().waitFor();
   await page.locator("#mcp-url").waitFor();
+  // Nothing has connected by OAuth yet, and the page says so.
+  check((await page.locator("#oauth-grants li.empty").textContent()).includes("No assistant connected by OAuth"), "the OAuth assistants list is empty");
   // The address here is loopback: the card says Claude's and ChatGPT's
   // connectors cannot use it.
   check(/public HTTPS address/.test(await page.locator("#mcp-public-note").textContent()), "the MCP card says connectors need a public HTTPS address");
@@ -206,6 +208,8 @@ try {
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   check(copied === (await page.locator("#mcp-url").textContent()).trim() && copied.endsWith("/v1/mcp/sse"), `the Copy button copies the URL: ${copied}`);
   check((await page.locator("#mcp-claude-desktop").textContent()).includes('"mcp-remote"'), "a Claude Desktop configuration");
+  const oauthRemote = (await page.locator("#mcp-remote-oauth").textContent()).trim();
+  check(oauthRemote.startsWith("npx mcp-remote http") && !oauthRemote.includes("--header"), `an mcp-remote line for OAuth, with no key: ${oauthRemote}`);
   await shot("keys");
   await page.reload();
   await page.locator("#keys-dev li[data-id]").first().waitFor();

@@ -10,7 +10,28 @@ export async function render(main) {
   const mcp = await api("GET", "/mcp");
   main.append(h("div.page-head", h("h1", "Keys & assistants")));
   for (const kind of ["dev", "mcp"]) main.append(await keySection(kind));
+  main.append(await grantSection());
   main.append(connectCard(mcp));
+}
+
+// grantSection lists the assistants this user approved on the OAuth
+// consent page; revoking one ends its access and refresh tokens at once.
+async function grantSection() {
+  const list = h("ul.list");
+  const load = async () => {
+    const grants = await api("GET", "/oauth/grants");
+    list.replaceChildren(...grants.map((g) => h("li.item", { "data-id": g.id },
+      h("div.body", h("strong", g.client_name), h("div.meta", h("code", g.client_id), ` · connected ${when(g.created_at)}`,
+        g.scopes?.length ? ` · ${g.scopes.join(", ")}` : "")),
+      h("button.danger", { type: "button", onclick: async () => {
+        if (!(await confirmDialog(`Revoke “${g.client_name}”? It must ask you again to connect.`, "Revoke"))) return;
+        await guard(async () => { await api("DELETE", `/oauth/grants/${encodeURIComponent(g.id)}`); toast("Assistant revoked"); await load(); });
+      } }, "Revoke"))));
+    if (!grants.length) list.append(h("li.empty", "No assistant connected by OAuth."));
+  };
+  const section = h("section.card", { id: "oauth-grants" }, h("h2", "Assistants connected by OAuth"), list);
+  await load();
+  return section;
 }
 
 async function keySection(kind) {
@@ -89,7 +110,7 @@ function connectCard(info) {
   const cursor = { mcpServers: { hearth: { url, headers: { Authorization: "Bearer YOUR_MCP_KEY" } } } };
   return h("section.card", { id: "mcp-card" }, h("h2", "Connect an assistant (MCP)"),
     copyRow("Server URL", "mcp-url", url),
-    h("p.muted", "Assistants that speak OAuth (Claude, ChatGPT) only need the URL: they open a consent page here, where you sign in and choose what they may see. Others take an MCP key (made above) as a bearer token: replace YOUR_MCP_KEY with it."),
+    h("p.muted", "Assistants that speak OAuth (Claude, ChatGPT, mcp-remote) only need the URL: they open a consent page here, where you sign in and choose what they may see. Others take an MCP key (made above) as a bearer token: replace YOUR_MCP_KEY with it."),
     note,
     h("h3", "Claude and ChatGPT (connectors)"),
     h("p", "Claude: Settings → Connectors → Add custom connector, and paste the server URL. ChatGPT: Settings → Connectors → Create (developer mode), with the server URL and OAuth."),
@@ -97,5 +118,7 @@ function connectCard(info) {
     snippet("mcp-claude-desktop", JSON.stringify(desktop, null, 2)),
     h("h3", "Cursor"), h("p.muted.small", "In ~/.cursor/mcp.json."), snippet("mcp-cursor", JSON.stringify(cursor, null, 2)),
     h("h3", "mcp-remote (any stdio client)"),
-    snippet("mcp-remote", `npx ${remote.slice(0, -2).join(" ")} --header "Authorization: Bearer YOUR_MCP_KEY"`));
+    snippet("mcp-remote", `npx ${remote.slice(0, -2).join(" ")} --header "Authorization: Bearer YOUR_MCP_KEY"`),
+    h("p.muted.small", "Or with no key: it registers itself, opens the consent page in your browser, and then shows under “Assistants connected by OAuth”."),
+    snippet("mcp-remote-oauth", `npx ${remote.slice(0, -2).join(" ")}`));
 }
