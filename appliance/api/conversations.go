@@ -136,6 +136,11 @@ func (s *Server) listConversations(c echo.Context) error {
 func (s *Server) readConversationFilter(c echo.Context, f *appliance.ConversationFilter) error {
 	var err error
 	f.FolderID = c.QueryParam("folder_id")
+	if f.FolderID == "" && c.QueryParams().Has("folder_id") {
+		// The reference's folder_id has min_length=1: an empty one is a 422,
+		// not "any folder".
+		return errUnprocessable("string_too_short", "String should have at least 1 character", "query", "folder_id")
+	}
 	if f.StartDate, err = s.queryTime(c, "start_date"); err != nil {
 		return err
 	}
