@@ -10,7 +10,7 @@ type DefaultFolder struct {
 }
 
 // DefaultFolders are the reference's system folders, in their order.
-// Migration 0031 inserts the same list for users created before it.
+// Migration 0032 inserts the same list for users created before it.
 var DefaultFolders = []DefaultFolder{
 	{"Personal", "personal", "👤", "#3B82F6", "Personal life, family matters, self-improvement, and home-related topics"},
 	{"Work", "work", "💼", "#EF4444", "Work meetings, job-related discussions, projects, and professional conversations"},

@@ -74,10 +74,10 @@ func TestDefaultFolders(t *testing.T) {
 	}
 }
 
-// TestMigration0031_DefaultFoldersForExistingUsers: users made before the
+// TestMigration0032_DefaultFoldersForExistingUsers: users made before the
 // migration get the system folders once; a user who had made folders keeps
 // only those, as the reference initialises only users without folders.
-func TestMigration0031_DefaultFoldersForExistingUsers(t *testing.T) {
+func TestMigration0032_DefaultFoldersForExistingUsers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -95,7 +95,7 @@ func TestMigration0031_DefaultFoldersForExistingUsers(t *testing.T) {
 	for _, stmt := range []string{
 		`DROP INDEX folders_user_category`, `ALTER TABLE folders DROP COLUMN icon`, `ALTER TABLE folders DROP COLUMN position`,
 		`ALTER TABLE folders DROP COLUMN is_system`, `ALTER TABLE folders DROP COLUMN category_mapping`,
-		`DELETE FROM schema_migrations WHERE version >= 31`,
+		`DELETE FROM schema_migrations WHERE version >= 32`,
 		`INSERT INTO users (id, name, time_zone, created_at) VALUES ('u-old', 'Old', '', '` + now + `')`,
 		`INSERT INTO users (id, name, time_zone, created_at) VALUES ('u-own', 'Own', '', '` + now + `')`,
 		`INSERT INTO folders (id, user_id, name, created_at) VALUES ('f-own', 'u-own', 'Recipes', '` + now + `')`,

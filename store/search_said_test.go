@@ -121,7 +121,7 @@ func TestMigration0028_BackfillsSegments(t *testing.T) {
 		`DROP TRIGGER transcript_segments_search_ad`, `DROP TRIGGER conversations_deleted_segments`,
 		`DROP TABLE segment_fts`, `DROP TABLE segment_docs`, `DROP TABLE segment_fts_pending`,
 		`DROP TABLE retranscribe_jobs`, // 0030, made again
-		// 0031, made again:
+		// 0032, made again:
 		`DROP INDEX folders_user_category`, `ALTER TABLE folders DROP COLUMN icon`,
 		`ALTER TABLE folders DROP COLUMN position`, `ALTER TABLE folders DROP COLUMN is_system`,
 		`ALTER TABLE folders DROP COLUMN category_mapping`,
@@ -189,7 +189,7 @@ func TestSearch_UntitledSaidWordsFound(t *testing.T) {
 	for _, stmt := range []string{
 		`DELETE FROM search_docs WHERE item_id = 'old'`,
 		`DROP TABLE retranscribe_jobs`, // 0030, made again
-		// 0031, made again:
+		// 0032, made again:
 		`DROP INDEX folders_user_category`, `ALTER TABLE folders DROP COLUMN icon`,
 		`ALTER TABLE folders DROP COLUMN position`, `ALTER TABLE folders DROP COLUMN is_system`,
 		`ALTER TABLE folders DROP COLUMN category_mapping`,

@@ -1,4 +1,4 @@
--- 0031: every user has the reference's system folders (Personal, Work,
+-- 0032: every user has the reference's system folders (Personal, Work,
 -- Health, Education, Finance, Travel, Social, Technology, Entertainment,
 -- Other), which the pipeline files conversations in by category. Users
 -- created before this get them here, as the reference initialises a user
