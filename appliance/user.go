@@ -122,15 +122,21 @@ type Person struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// Folder groups conversations.
+// Folder groups conversations. System folders are the defaults every user
+// gets (DefaultFolders); CategoryMapping names the conversations the
+// pipeline files in one.
 type Folder struct {
-	ID          string    `json:"id"`
-	UserID      string    `json:"-"`
-	Name        string    `json:"name"`
-	Description string    `json:"description"`
-	Color       string    `json:"color"`
-	IsDefault   bool      `json:"is_default"`
-	CreatedAt   time.Time `json:"created_at"`
+	ID              string    `json:"id"`
+	UserID          string    `json:"-"`
+	Name            string    `json:"name"`
+	Description     string    `json:"description"`
+	Color           string    `json:"color"`
+	Icon            string    `json:"icon"`
+	Order           int       `json:"order"`
+	IsDefault       bool      `json:"is_default"`
+	IsSystem        bool      `json:"is_system"`
+	CategoryMapping string    `json:"-"`
+	CreatedAt       time.Time `json:"created_at"`
 }
 
 // Location is the user's time zone, for reading and resolving dates: their

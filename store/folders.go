@@ -9,13 +9,31 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-const folderColumns = `id, user_id, name, description, color, is_default, created_at`
+const folderColumns = `id, user_id, name, description, color, is_default, created_at, icon, position, is_system, category_mapping`
 
-// CreateFolder inserts f.
+// CreateFolder inserts f after the user's other folders (f.Order is set).
 func (db *DB) CreateFolder(ctx context.Context, f *appliance.Folder) error {
-	_, err := db.writer.ExecContext(ctx, `INSERT INTO folders (`+folderColumns+`) VALUES (?,?,?,?,?,?,?)`,
-		f.ID, f.UserID, f.Name, f.Description, f.Color, boolInt(f.IsDefault), fmtTime(f.CreatedAt))
+	return db.withTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(position) + 1, 0) FROM folders WHERE user_id = ?`, f.UserID).
+			Scan(&f.Order); err != nil {
+			return fmt.Errorf("folder position: %w", err)
+		}
+		return insertFolder(ctx, tx, f)
+	})
+}
+
+func insertFolder(ctx context.Context, tx *sql.Tx, f *appliance.Folder) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO folders (`+folderColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+		f.ID, f.UserID, f.Name, f.Description, f.Color, boolInt(f.IsDefault), fmtTime(f.CreatedAt),
+		f.Icon, f.Order, boolInt(f.IsSystem), f.CategoryMapping)
 	return mapErr(err, "folder")
+}
+
+// SystemFolder returns the user's system folder for a folder category
+// (appliance.FolderCategory), or ENOTFOUND when the user has none.
+func (db *DB) SystemFolder(ctx context.Context, userID, categoryMapping string) (*appliance.Folder, error) {
+	return scanFolder(db.queryRow(ctx, `SELECT `+folderColumns+` FROM folders
+		WHERE user_id = ? AND is_system = 1 AND category_mapping = ? ORDER BY position LIMIT 1`, userID, categoryMapping))
 }
 
 // Folder returns one of the user's folders.
@@ -23,9 +41,9 @@ func (db *DB) Folder(ctx context.Context, userID, id string) (*appliance.Folder,
 	return scanFolder(db.queryRow(ctx, `SELECT `+folderColumns+` FROM folders WHERE id = ? AND user_id = ?`, id, userID))
 }
 
-// Folders lists the user's folders, oldest first.
+// Folders lists the user's folders in their order.
 func (db *DB) Folders(ctx context.Context, userID string) ([]*appliance.Folder, error) {
-	rows, err := db.query(ctx, `SELECT `+folderColumns+` FROM folders WHERE user_id = ? ORDER BY created_at, id`, userID)
+	rows, err := db.query(ctx, `SELECT `+folderColumns+` FROM folders WHERE user_id = ? ORDER BY position, created_at, id`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("list folders: %w", err)
 	}
@@ -53,11 +71,12 @@ func (db *DB) SetConversationFolder(ctx context.Context, userID, conversationID 
 func scanFolder(s scanner) (*appliance.Folder, error) {
 	var f appliance.Folder
 	var created string
-	var isDefault int
-	if err := s.Scan(&f.ID, &f.UserID, &f.Name, &f.Description, &f.Color, &isDefault, &created); err != nil {
+	var isDefault, isSystem int
+	if err := s.Scan(&f.ID, &f.UserID, &f.Name, &f.Description, &f.Color, &isDefault, &created,
+		&f.Icon, &f.Order, &isSystem, &f.CategoryMapping); err != nil {
 		return nil, mapErr(err, "Folder")
 	}
-	f.IsDefault = isDefault != 0
+	f.IsDefault, f.IsSystem = isDefault != 0, isSystem != 0
 	var err error
 	f.CreatedAt, err = parseTime(created)
 	return &f, err

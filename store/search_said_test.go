@@ -2,9 +2,7 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -113,23 +111,7 @@ func TestMigration0028_BackfillsSegments(t *testing.T) {
 	}
 	db.Close()
 	// Back to the schema before 0028, its segments kept.
-	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, store.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{
-		`DROP TRIGGER transcript_segments_search_ai`, `DROP TRIGGER transcript_segments_search_au`,
-		`DROP TRIGGER transcript_segments_search_ad`, `DROP TRIGGER conversations_deleted_segments`,
-		`DROP TABLE segment_fts`, `DROP TABLE segment_docs`, `DROP TABLE segment_fts_pending`,
-		`DROP TABLE retranscribe_jobs`, // 0030, made again
-		`DROP TABLE oauth_clients`,     // 0031, made again
-		`DELETE FROM schema_migrations WHERE version >= 28`,
-	} {
-		if _, err := raw.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	raw.Close()
+	rewind(t, dir, 28)
 	if db, err = store.Open(ctx, dir); err != nil {
 		t.Fatal(err)
 	}
@@ -180,21 +162,7 @@ func TestSearch_UntitledSaidWordsFound(t *testing.T) {
 	}
 	db.Close()
 	// "old" as it was before 0029: no search document.
-	raw, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, store.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{
-		`DELETE FROM search_docs WHERE item_id = 'old'`,
-		`DROP TABLE retranscribe_jobs`, // 0030, made again
-		`DROP TABLE oauth_clients`,     // 0031, made again
-		`DELETE FROM schema_migrations WHERE version >= 29`,
-	} {
-		if _, err := raw.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	raw.Close()
+	rewind(t, dir, 29, `DELETE FROM search_docs WHERE item_id = 'old'`)
 	if db, err = store.Open(ctx, dir); err != nil {
 		t.Fatal(err)
 	}

@@ -10,11 +10,20 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 )
 
-// CreateUser inserts u.
+// CreateUser inserts u with the default folders every user starts with.
 func (db *DB) CreateUser(ctx context.Context, u *appliance.User) error {
-	_, err := db.writer.ExecContext(ctx, `INSERT INTO users (id, name, time_zone, created_at) VALUES (?, ?, ?, ?)`,
-		u.ID, u.Name, u.TimeZone, fmtTime(u.CreatedAt))
-	return mapErr(err, "user")
+	return db.withTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO users (id, name, time_zone, created_at) VALUES (?, ?, ?, ?)`,
+			u.ID, u.Name, u.TimeZone, fmtTime(u.CreatedAt)); err != nil {
+			return mapErr(err, "user")
+		}
+		for _, f := range appliance.NewDefaultFolders(u.ID, u.CreatedAt) {
+			if err := insertFolder(ctx, tx, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // User returns the user with id.

@@ -41,10 +41,10 @@ func (s *Server) renderActionItems(c echo.Context, fromParam, toParam string, du
 	if due {
 		from, to = &f.DueStart, &f.DueEnd
 	}
-	if *from, err = queryTime(c, fromParam); err != nil {
+	if *from, err = s.queryTime(c, fromParam); err != nil {
 		return err
 	}
-	if *to, err = queryTime(c, toParam); err != nil {
+	if *to, err = s.queryTime(c, toParam); err != nil {
 		return err
 	}
 	items, err := s.store.ActionItems(c.Request().Context(), userID(c), f)

@@ -262,7 +262,7 @@ func (f fields) isoString(name string) string {
 	}
 	if s, isStr := raw.(string); isStr {
 		s = strings.TrimSpace(s)
-		if _, err := time.Parse(time.DateOnly, s); err == nil {
+		if _, day, err := appliance.ParseDate(s, time.UTC); err == nil && day {
 			return s
 		}
 	}
@@ -282,7 +282,8 @@ func (f fields) isoString(name string) string {
 }
 
 // parseDateTime accepts what clients of the reference send: RFC 3339 with or
-// without a zone (no zone means UTC), with a space or T, and Unix seconds.
+// without a zone (no zone means UTC), with a space or T, a bare day, and Unix
+// seconds.
 func parseDateTime(raw any) (time.Time, error) {
 	switch v := raw.(type) {
 	case json.Number:
@@ -298,23 +299,15 @@ func parseDateTime(raw any) (time.Time, error) {
 	return time.Time{}, errors.New("not a datetime")
 }
 
-var dateTimeLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02T15:04Z07:00",
-	"2006-01-02T15:04",
-}
-
+// parseDateTimeString reads a body's time with the one date parser; no zone
+// means UTC here, as the reference's app sends its clock that way. A time
+// out of range is returned for the caller to word.
 func parseDateTimeString(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, layout := range dateTimeLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
+	t, _, err := appliance.ParseDate(s, time.UTC)
+	if err != nil && !errors.Is(err, appliance.ErrDateRange) {
+		return time.Time{}, fmt.Errorf("%q is not a datetime", s)
 	}
-	return time.Time{}, fmt.Errorf("%q is not a datetime", s)
+	return t.UTC(), nil
 }
 
 func quoteList(vals []string) string {

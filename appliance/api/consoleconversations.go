@@ -155,7 +155,7 @@ func (s *Server) consoleConversations(c echo.Context) error {
 	}
 	f := appliance.ConversationFilter{Limit: limit, Offset: offset, IncludeLocked: true,
 		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted, appliance.StatusProcessing, appliance.StatusFailed}}
-	if err := readConversationFilter(c, &f); err != nil {
+	if err := s.readConversationFilter(c, &f); err != nil {
 		return err
 	}
 	if f.OnlyDiscarded, err = queryBool(c, "discarded", false); err != nil {
@@ -187,7 +187,7 @@ type dayCount struct {
 func (s *Server) consoleConversationDays(c echo.Context) error {
 	f := appliance.ConversationFilter{IncludeLocked: true,
 		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted, appliance.StatusProcessing, appliance.StatusFailed}}
-	if err := readConversationFilter(c, &f); err != nil {
+	if err := s.readConversationFilter(c, &f); err != nil {
 		return err
 	}
 	var err error

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -115,7 +116,7 @@ func (s *Server) listConversations(c echo.Context) error {
 		Limit: limit, Offset: offset,
 		Statuses: []appliance.ConversationStatus{appliance.StatusCompleted}, WithTranscript: withTranscript,
 	}
-	if err := readConversationFilter(c, &f); err != nil {
+	if err := s.readConversationFilter(c, &f); err != nil {
 		return err
 	}
 	uid := userID(c)
@@ -132,13 +133,18 @@ func (s *Server) listConversations(c echo.Context) error {
 
 // readConversationFilter reads the list filters the developer API and the
 // console share: folder_id, start_date, end_date, starred, categories.
-func readConversationFilter(c echo.Context, f *appliance.ConversationFilter) error {
+func (s *Server) readConversationFilter(c echo.Context, f *appliance.ConversationFilter) error {
 	var err error
 	f.FolderID = c.QueryParam("folder_id")
-	if f.StartDate, err = queryTime(c, "start_date"); err != nil {
+	if f.FolderID == "" && c.QueryParams().Has("folder_id") {
+		// The reference's folder_id has min_length=1: an empty one is a 422,
+		// not "any folder".
+		return errUnprocessable("string_too_short", "String should have at least 1 character", "query", "folder_id")
+	}
+	if f.StartDate, err = s.queryTime(c, "start_date"); err != nil {
 		return err
 	}
-	if f.EndDate, err = queryTime(c, "end_date"); err != nil {
+	if f.EndDate, err = s.queryTime(c, "end_date"); err != nil {
 		return err
 	}
 	if c.QueryParams().Has("starred") {
@@ -249,22 +255,19 @@ func queryInt(c echo.Context, name string, def int) (int, error) {
 	return n, nil
 }
 
-func queryTime(c echo.Context, name string) (*time.Time, error) {
+// queryTime reads a date parameter with appliance.ParseDate: a bare day is
+// its midnight and a time without a zone is read in the user's time zone.
+func (s *Server) queryTime(c echo.Context, name string) (*time.Time, error) {
 	raw := c.QueryParam(name)
 	if raw == "" {
 		return nil, nil
 	}
-	t, err := parseDateTimeString(raw)
-	if err != nil {
-		// A bare date means the start of that day (UTC).
-		d, derr := time.Parse(time.DateOnly, strings.TrimSpace(raw))
-		if derr != nil {
-			return nil, errUnprocessable("datetime_parsing", "Input should be a valid datetime", "query", name)
-		}
-		t = d
-	}
-	if !appliance.TimeInRange(t) {
+	t, _, err := appliance.ParseDate(raw, s.records.Location(c.Request().Context(), userID(c)))
+	if errors.Is(err, appliance.ErrDateRange) {
 		return nil, errUnprocessable("datetime_range", appliance.TimeRangeMessage, "query", name)
+	}
+	if err != nil {
+		return nil, errUnprocessable("datetime_parsing", "Input should be a valid datetime", "query", name)
 	}
 	return &t, nil
 }

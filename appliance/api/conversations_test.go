@@ -321,7 +321,7 @@ func TestGetConversation(t *testing.T) {
 	path := "/v1/dev/user/conversations/"
 	e.run(t, []apiCase{
 		{Name: "DefaultWithoutTranscript", Method: "GET", Path: path + id, Auth: bearer(e.devRO), WantStatus: 200,
-			WantContains: []string{`"id":"` + id + `"`, `"structured":{"title":`, `"folder_id":null`, `"folder_name":null`, `"geolocation":null`},
+			WantContains: []string{`"id":"` + id + `"`, `"structured":{"title":`, `"folder_id":"`, `"folder_name":"Work"`, `"geolocation":null`},
 			WantAbsent:   []string{"transcript_segments", "user_id", "client_session_id"}},
 		{Name: "WithTranscript", Method: "GET", Path: path + id + "?include_transcript=true", Auth: bearer(e.devRO), WantStatus: 200,
 			WantContains: []string{`"transcript_segments":[{"id":`, `"speaker_name":"Ada Lovelace"`}},

@@ -11,14 +11,18 @@ import (
 )
 
 // mountMCP serves the MCP endpoint (built in cmd, passed in Deps.MCP) at
-// /v1/mcp/sse. The credential is checked here, once per request, and the
+// /v1/mcp/sse, the reference's path, and at /v1/mcp and /mcp, where
+// clients that assume the usual path (the MCP Inspector's --transport http)
+// look for it; both transports answer on each. The credential is checked here, once per request, and the
 // request is charged to its user's mcp:sse budget; the MCP handler reads
 // the principal from the request's context (MCPTokenInfo).
 func (s *Server) mountMCP() {
 	if s.mcp == nil {
 		return
 	}
-	s.echo.Any("/v1/mcp/sse", echo.WrapHandler(s.mcp), s.mcpAuth)
+	for _, path := range []string{"/v1/mcp/sse", "/v1/mcp", "/mcp"} {
+		s.echo.Any(path, echo.WrapHandler(s.mcp), s.mcpAuth)
+	}
 }
 
 // mcpAuth authenticates an MCP key or OAuth access token and rate-limits

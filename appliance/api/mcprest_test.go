@@ -133,3 +133,22 @@ func TestMCPRateLimit(t *testing.T) {
 		t.Fatalf("bad key: %d %v", rec.Code, rec.Header())
 	}
 }
+
+// TestMCPEndpointAliases: /v1/mcp and /mcp answer as /v1/mcp/sse does, under
+// the same credential check, for clients that assume the usual path.
+func TestMCPEndpointAliases(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	for _, path := range []string{"/v1/mcp/sse", "/v1/mcp", "/mcp"} {
+		if rec := e.do("POST", path, bearer(e.mcp), init); rec.Code != 200 || rec.Header().Get("Mcp-Session-Id") == "" ||
+			!strings.Contains(rec.Body.String(), `"serverInfo":{"name":"hearth-mcp-server"`) {
+			t.Errorf("%s: %d %v %s", path, rec.Code, rec.Header(), rec.Body)
+		}
+		for _, auth := range []string{"", bearer(e.devAll)} {
+			if rec := e.do("POST", path, auth, init); rec.Code != 401 || !strings.Contains(rec.Header().Get("WWW-Authenticate"), "resource_metadata=") {
+				t.Errorf("%s with %q: %d %v", path, auth, rec.Code, rec.Header())
+			}
+		}
+	}
+}

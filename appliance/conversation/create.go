@@ -135,6 +135,24 @@ func (s *Service) process(ctx context.Context, conv *appliance.Conversation, opt
 	return ms, nil
 }
 
+// file puts a kept conversation that is in no folder into the user's system
+// folder for its category, as the reference's pipeline does; one the owner
+// filed stays where it is, and a user without that folder leaves it out.
+func (s *Service) file(ctx context.Context, conv *appliance.Conversation) error {
+	if conv.FolderID != nil || conv.Discarded {
+		return nil
+	}
+	f, err := s.store.SystemFolder(ctx, conv.UserID, appliance.FolderCategory(conv.Structured.Category))
+	switch {
+	case appliance.ErrorCode(err) == appliance.ENOTFOUND:
+		return nil
+	case err != nil:
+		return err
+	}
+	conv.FolderID = &f.ID
+	return nil
+}
+
 // saveProcessed stores the processed conversation with its action items and
 // memories in one transaction, then tells the event stream.
 func (s *Service) saveProcessed(ctx context.Context, conv *appliance.Conversation, memories []*appliance.Memory) error {
@@ -143,6 +161,9 @@ func (s *Service) saveProcessed(ctx context.Context, conv *appliance.Conversatio
 		if a := &conv.Structured.ActionItems[i]; a.ID == "" {
 			a.ID = appliance.NewID()
 		}
+	}
+	if err := s.file(ctx, conv); err != nil {
+		return err
 	}
 	if err := s.store.SaveProcessed(ctx, conv, memories); err != nil {
 		return err

@@ -45,6 +45,7 @@ type Store interface {
 	SetConversationLocked(ctx context.Context, userID, id string, locked bool) error
 	DeleteConversation(ctx context.Context, userID, id string) error
 	Folder(ctx context.Context, userID, id string) (*appliance.Folder, error)
+	SystemFolder(ctx context.Context, userID, categoryMapping string) (*appliance.Folder, error)
 	SetConversationFolder(ctx context.Context, userID, id string, folderID *string) error
 
 	AssignSpeaker(ctx context.Context, a appliance.SpeakerAssignment) (int, error)

@@ -352,6 +352,18 @@ func TestClient_ErrorCodes(t *testing.T) {
 			t.Errorf("%s(%v): %d %q, want %d %q", c.tool, c.args, je.Code, je.Message, c.code, c.msg)
 		}
 	}
+	// The Omi MCP server's date form (RFC 3339 without a zone) is taken by
+	// every date argument.
+	var convs struct{ Conversations []map[string]any }
+	callJSON(t, cs, "get_conversations", map[string]any{"start_date": "2000-01-01T00:00:00", "end_date": "2999-12-31T23:59:59"}, &convs)
+	if len(convs.Conversations) == 0 {
+		t.Error("get_conversations with the Omi MCP server's dates found none")
+	}
+	callJSON(t, cs, "search_conversations", map[string]any{"query": "budget", "start_date": "2000-01-01T00:00:00", "end_date": "2999-12-31T23:59:59"}, &convs)
+	var items struct {
+		ActionItems []map[string]any `json:"action_items"`
+	}
+	callJSON(t, cs, "get_action_items", map[string]any{"due_start_date": "2000-01-01T00:00:00", "due_end_date": "2999-12-31T23:59:59"}, &items)
 	// Nulls count as absent: defaults apply.
 	var mems struct{ Memories []Memory }
 	callJSON(t, cs, "get_memories", map[string]any{"limit": nil, "sort": nil, "extra": "ignored"}, &mems)

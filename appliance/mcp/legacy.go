@@ -3,6 +3,8 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -24,7 +27,7 @@ import (
 //     one is the streamable transport's stream);
 //   - POST with ?sessionid= is a legacy message.
 //
-// The same credentials, rate limits and tools apply. The SDK's SSE
+// The same credentials, rate limits, tools and errors apply. The SDK's SSE
 // transport does not carry the caller's token into tool calls, so each
 // legacy session gets a server of its own whose calls run as the user who
 // opened it; and a POST is taken only from that same user, or anyone
@@ -39,12 +42,23 @@ type legacy struct {
 	ping   time.Duration
 	sse    *sdk.SSEHandler
 
-	mu     sync.Mutex
-	owners map[string]string // session id → user id
+	tools map[string]bool // the tools' names, for "Unknown tool: X"
+
+	mu       sync.Mutex
+	sessions map[string]legacySession // by session id
+}
+
+// legacySession is whose a session is and the stream its replies go on.
+type legacySession struct {
+	user   string
+	stream *responseWriter
 }
 
 func newLegacy(d *Deps, logger *slog.Logger, ping time.Duration) *legacy {
-	l := &legacy{d: d, logger: logger, ping: ping, owners: map[string]string{}}
+	l := &legacy{d: d, logger: logger, ping: ping, tools: map[string]bool{}, sessions: map[string]legacySession{}}
+	for _, t := range allTools(d) {
+		l.tools[t.tool.Name] = true
+	}
 	l.sse = sdk.NewSSEHandler(func(r *http.Request) *sdk.Server {
 		ti := auth.TokenInfoFromContext(r.Context())
 		if ti == nil {
@@ -72,13 +86,13 @@ func (l *legacy) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		id := r.URL.Query().Get("sessionid")
 		l.mu.Lock()
-		owner, ok := l.owners[id]
+		sess, ok := l.sessions[id]
 		l.mu.Unlock()
-		if !ok || ti == nil || owner != ti.UserID {
+		if !ok || ti == nil || sess.user != ti.UserID {
 			writeDetail(w, http.StatusNotFound, "Session not found")
 			return
 		}
-		l.sse.ServeHTTP(w, r)
+		l.post(w, r, sess.stream)
 		return
 	}
 	// GET: the stream, with the reference's keep-alive pings between the
@@ -86,7 +100,7 @@ func (l *legacy) serve(w http.ResponseWriter, r *http.Request) {
 	rw := &responseWriter{w: w, sse: true}
 	cw := &endpointCapture{rw: rw, found: func(id string) {
 		l.mu.Lock()
-		l.owners[id] = ti.UserID
+		l.sessions[id] = legacySession{user: ti.UserID, stream: rw}
 		l.mu.Unlock()
 	}}
 	stop := make(chan struct{})
@@ -95,7 +109,7 @@ func (l *legacy) serve(w http.ResponseWriter, r *http.Request) {
 		close(stop)
 		if cw.id != "" {
 			l.mu.Lock()
-			delete(l.owners, cw.id)
+			delete(l.sessions, cw.id)
 			l.mu.Unlock()
 		}
 	}()
@@ -114,6 +128,51 @@ func (l *legacy) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	l.sse.ServeHTTP(cw, r)
+}
+
+// post takes one legacy message. A call of an unknown method or tool is
+// answered here, on the session's stream as every reply of this transport
+// is, with the code and message streamable HTTP gives: the SDK would refuse
+// an unknown method with an HTTP 400 text and rewrite the tool's -32601 to
+// its own message. Other messages go to the SDK.
+func (l *legacy) post(w http.ResponseWriter, r *http.Request, stream *responseWriter) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeDetail(w, http.StatusRequestEntityTooLarge, msgBodyTooLarge)
+			return
+		}
+		writeDetail(w, http.StatusBadRequest, msgInvalidJSON)
+		return
+	}
+	if msgs, isBatch, ok := parseMessages(body); ok && !isBatch {
+		m := msgs[0]
+		method := rawString(m["method"])
+		isCall := len(m["id"]) > 0 && string(m["id"]) != "null"
+		var reply []byte
+		switch {
+		case method == "" || m["result"] != nil || m["error"] != nil:
+		case !isCall && !knownNotifications[method]:
+			w.WriteHeader(http.StatusAccepted) // ignored, as on streamable HTTP
+			return
+		case isCall && !knownCalls[method]:
+			reply = rpcErrorMessage(m["id"], jsonrpc.CodeMethodNotFound, "Method not found: "+method)
+		case isCall && method == "tools/call" && toolName(m["params"]) != "" && !l.tools[toolName(m["params"])]:
+			reply = rpcErrorMessage(m["id"], jsonrpc.CodeMethodNotFound, "Unknown tool: "+toolName(m["params"]))
+		}
+		if reply != nil {
+			if !stream.send(reply) {
+				writeDetail(w, http.StatusNotFound, "Session not found")
+				return
+			}
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	l.sse.ServeHTTP(w, r)
 }
 
 // newSessionServer is a protocol server for one legacy session: the same

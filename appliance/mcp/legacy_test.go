@@ -3,6 +3,7 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -114,5 +115,93 @@ func TestLegacySessionsBelongToTheirUser(t *testing.T) {
 	resp2.Body.Close()
 	if resp2.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("a stream without a credential: %d", resp2.StatusCode)
+	}
+}
+
+// TestErrorsAlikeOnBothTransports: an unknown method and an unknown tool
+// get the same JSON-RPC error on the legacy transport, delivered on its
+// stream, as on streamable HTTP; and tools/list carries no field of a later
+// protocol draft (ttlMs, cacheScope) on either.
+func TestErrorsAlikeOnBothTransports(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	calls := []string{
+		`{"jsonrpc":"2.0","id":7,"method":"nope/nothing"}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`,
+	}
+	sid := f.session(t, tokAda)
+	var streamable []string
+	for _, c := range calls {
+		_, body := f.post(t, c, map[string]string{sessionHeader: sid})
+		streamable = append(streamable, body)
+	}
+
+	req, _ := http.NewRequest("GET", f.url, nil)
+	req.Header.Set("Authorization", "Bearer "+tokAda)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	rd := bufio.NewReader(resp.Body)
+	// next returns the data of the stream's next message event.
+	next := func() string {
+		t.Helper()
+		event := ""
+		for {
+			line, err := rd.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			line = strings.TrimSpace(line)
+			if v, ok := strings.CutPrefix(line, "event: "); ok {
+				event = v
+			}
+			if v, ok := strings.CutPrefix(line, "data: "); ok && (event == "message" || event == "endpoint") {
+				return v
+			}
+		}
+	}
+	endpoint := strings.TrimSuffix(f.url, "/v1/mcp/sse") + next()
+	post := func(body string) {
+		t.Helper()
+		r, _ := http.NewRequest("POST", endpoint, strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Authorization", "Bearer "+tokAda)
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("post %s: %d %s", body, resp.StatusCode, b)
+		}
+	}
+	post(strings.Replace(initializeBody, "2025-03-26", legacyVersion, 1))
+	next()
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i, c := range calls {
+		post(c)
+		legacy := next()
+		if i < 2 {
+			if legacy != streamable[i] {
+				t.Errorf("%s:\n legacy     %s\n streamable %s", c, legacy, streamable[i])
+			}
+			if r := decodeReply(t, legacy); r.Error == nil || r.Error.Code != CodeMethodNotFound {
+				t.Errorf("%s: %s, want -32601", c, legacy)
+			}
+			continue
+		}
+		for _, body := range []string{legacy, streamable[i]} {
+			if strings.Contains(body, "ttlMs") || strings.Contains(body, "cacheScope") || !strings.Contains(body, `"name":"get_memories"`) {
+				t.Errorf("tools/list: %.300s", body)
+			}
+		}
+	}
+	if !strings.Contains(streamable[0], `"message":"Method not found: nope/nothing"`) || !strings.Contains(streamable[1], `"message":"Unknown tool: nope"`) {
+		t.Errorf("streamable HTTP: %v", streamable[:2])
 	}
 }

@@ -54,3 +54,18 @@ func leanResult(res sdk.Result) sdk.Result {
 	}
 	return out
 }
+
+// toolList is a tools/list result in the JSON of the protocol revisions
+// this server speaks. The SDK's *ListToolsResult always carries ttlMs and
+// cacheScope, fields of a later draft that strict clients of 2025-03-26
+// do not expect.
+type toolList struct {
+	sdk.Result `json:"-"` // the *sdk.ListToolsResult this replaces
+
+	Meta       sdk.Meta    `json:"_meta,omitempty"`
+	NextCursor string      `json:"nextCursor,omitempty"`
+	Tools      []*sdk.Tool `json:"tools"`
+}
+
+func (r *toolList) GetMeta() map[string]any  { return r.Meta }
+func (r *toolList) SetMeta(m map[string]any) { r.Meta = m }

@@ -142,11 +142,10 @@ func registerTools(s *sdk.Server, d *Deps) map[string]bool {
 				res, err := next(ctx, method, req)
 				if lr, ok := res.(*sdk.ListToolsResult); ok && err == nil {
 					granted := grantedScopes(req.GetExtra())
-					out := *lr
-					out.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *sdk.Tool) bool {
-						return !HasScope(granted, scopes[t.Name])
-					})
-					return &out, nil
+					return &toolList{Result: lr, Meta: lr.Meta, NextCursor: lr.NextCursor,
+						Tools: slices.DeleteFunc(slices.Clone(lr.Tools), func(t *sdk.Tool) bool {
+							return !HasScope(granted, scopes[t.Name])
+						})}, nil
 				}
 				return res, err
 			}

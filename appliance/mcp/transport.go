@@ -497,6 +497,21 @@ func (rw *responseWriter) ping() {
 	}
 }
 
+// send writes one JSON-RPC message as an event on an open SSE stream; the
+// SDK writes each event whole, so this never splits one of its events.
+func (rw *responseWriter) send(msg []byte) bool {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	if rw.closed || !rw.streaming {
+		return false
+	}
+	if _, err := rw.w.Write([]byte("event: message\ndata: " + string(msg) + "\n\n")); err != nil {
+		return false
+	}
+	http.NewResponseController(rw.w).Flush()
+	return true
+}
+
 // close ends pinging; the handler is about to return.
 func (rw *responseWriter) close() {
 	rw.mu.Lock()

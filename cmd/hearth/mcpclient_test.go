@@ -37,10 +37,12 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Fatalf("seed conversation: %d %s", code, body)
 	}
 
-	// Streamable HTTP, then the older HTTP+SSE transport on the same URL.
-	for _, mode := range []string{"streamable", "sse"} {
+	// Streamable HTTP, then the older HTTP+SSE transport on the same URL,
+	// then streamable HTTP at /mcp, where clients that assume it look.
+	for _, run := range []struct{ path, mode string }{{"/v1/mcp/sse", "streamable"}, {"/v1/mcp/sse", "sse"}, {"/mcp", "streamable"}} {
+		mode := run.mode + " " + run.path
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		cmd := exec.CommandContext(ctx, node, "client.mjs", srv.base+"/v1/mcp/sse", mcpKey, mode)
+		cmd := exec.CommandContext(ctx, node, "client.mjs", srv.base+run.path, mcpKey, run.mode)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		cancel()

@@ -1,6 +1,8 @@
 // Drives a running Hearth appliance with the official TypeScript MCP client,
 // as an assistant would: initialize, list tools, call every read tool,
-// create/edit/delete a memory, search, and end the session. Prints one line
+// create/edit/delete a memory, search, call an unknown tool and an unknown
+// method (the same -32601 errors on both transports), and end the session.
+// Prints one line
 // per step and exits non-zero on the first failure.
 //
 // Usage: node client.mjs http://127.0.0.1:PORT/v1/mcp/sse hearth_mcp_... [sse]
@@ -8,6 +10,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { EmptyResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [url, key, mode] = process.argv.slice(2);
 const legacy = mode === "sse";
@@ -55,6 +58,27 @@ const want = [
   "update_action_item",
 ];
 check(want.every((n) => names.includes(n)), `tools/list has all ${want.length} tools (got ${names.length})`);
+
+// The raw tools/list result holds only the fields of the protocol revisions
+// the server speaks (the loose schema keeps any others).
+const rawList = await client.request({ method: "tools/list", params: {} }, ListToolsResultSchema.passthrough());
+check(!("ttlMs" in rawList) && !("cacheScope" in rawList), `tools/list has no ttlMs or cacheScope (keys: ${Object.keys(rawList)})`);
+
+// An unknown tool and an unknown method are JSON-RPC errors -32601, with the
+// same messages on both transports (on the legacy one, on its stream).
+async function rpcError(what, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    return e;
+  }
+  check(false, `${what} fails`);
+}
+const noTool = await rpcError("an unknown tool", () => client.callTool({ name: "nope", arguments: {} }));
+check(noTool.code === -32601 && /Unknown tool: nope$/.test(noTool.message), `an unknown tool is -32601 "Unknown tool: nope" (got ${noTool.code} ${noTool.message})`);
+const noMethod = await rpcError("an unknown method", () => client.request({ method: "nope/nothing", params: {} }, EmptyResultSchema));
+check(noMethod.code === -32601 && /Method not found: nope\/nothing$/.test(noMethod.message),
+  `an unknown method is -32601 "Method not found: nope/nothing" (got ${noMethod.code} ${noMethod.message})`);
 
 const memories = await call(client, "get_memories", { limit: 10 });
 check(Array.isArray(memories.memories), "get_memories returns memories");

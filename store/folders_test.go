@@ -1,0 +1,111 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/store"
+)
+
+func folderNames(t *testing.T, db *store.DB, user string) []string {
+	t.Helper()
+	fs, err := db.Folders(context.Background(), user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+func wantDefaults(t *testing.T, db *store.DB, user string, extra ...string) {
+	t.Helper()
+	var want []string
+	for _, d := range appliance.DefaultFolders {
+		want = append(want, d.Name)
+	}
+	want = append(want, extra...)
+	if got := folderNames(t, db, user); len(got) != len(want) || fmtList(got) != fmtList(want) {
+		t.Fatalf("folders of %s: %v, want %v", user, got, want)
+	}
+}
+
+func fmtList(l []string) string {
+	out := ""
+	for _, s := range l {
+		out += s + "|"
+	}
+	return out
+}
+
+// TestDefaultFolders: a new user gets the reference's system folders, in
+// order, "Other" the default; a folder made later comes after them; the
+// pipeline's lookup by folder category finds them.
+func TestDefaultFolders(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	wantDefaults(t, db, user)
+	if err := db.CreateFolder(ctx, &appliance.Folder{ID: appliance.NewID(), UserID: user, Name: "Garden", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	wantDefaults(t, db, user, "Garden")
+	fs, _ := db.Folders(ctx, user)
+	for _, f := range fs {
+		if f.IsDefault != (f.Name == "Other") || f.IsSystem != (f.Name != "Garden") {
+			t.Errorf("%s: default %v, system %v", f.Name, f.IsDefault, f.IsSystem)
+		}
+	}
+	work, err := db.SystemFolder(ctx, user, "work")
+	if err != nil || work.Name != "Work" || work.Icon != "💼" {
+		t.Fatalf("system folder for work: %+v, %v", work, err)
+	}
+	if _, err := db.SystemFolder(ctx, user, "garden"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("no system folder: %v", err)
+	}
+}
+
+// TestMigration0032_DefaultFoldersForExistingUsers: users made before the
+// migration get the system folders once; a user who had made folders keeps
+// only those, as the reference initialises only users without folders.
+func TestMigration0032_DefaultFoldersForExistingUsers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := MustCreateUser(t, db, "Ada")
+	db.Close()
+	now := time.Now().UTC().Format("2006-01-02T15:04:05.000000Z")
+	rewind(t, dir, 32,
+		`INSERT INTO users (id, name, time_zone, created_at) VALUES ('u-old', 'Old', '', '`+now+`')`,
+		`INSERT INTO users (id, name, time_zone, created_at) VALUES ('u-own', 'Own', '', '`+now+`')`,
+		`INSERT INTO folders (id, user_id, name, created_at) VALUES ('f-own', 'u-own', 'Recipes', '`+now+`')`)
+	if db, err = store.Open(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	wantDefaults(t, db, current)
+	wantDefaults(t, db, "u-old")
+	if got := folderNames(t, db, "u-own"); fmtList(got) != "Recipes|" {
+		t.Fatalf("a user with folders: %v", got)
+	}
+	fs, _ := db.Folders(ctx, "u-old")
+	ids := map[string]bool{}
+	for i, f := range fs {
+		if _, err := uuid.Parse(f.ID); err != nil || ids[f.ID] || f.Order != i || !f.IsSystem ||
+			f.CategoryMapping != appliance.DefaultFolders[i].CategoryMapping || f.Icon != appliance.DefaultFolders[i].Icon {
+			t.Errorf("migrated folder %d: %+v (%v)", i, f, err)
+		}
+		ids[f.ID] = true
+	}
+}
