@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -11,16 +12,14 @@ import (
 )
 
 // mountMCP serves the MCP endpoint (built in cmd, passed in Deps.MCP) at
-// /v1/mcp/sse, the reference's path, and at /v1/mcp and /mcp, where
-// clients that assume the usual path (the MCP Inspector's --transport http)
-// look for it; both transports answer on each. The credential is checked here, once per request, and the
+// each of mcpPaths; both transports answer on each. The credential is checked here, once per request, and the
 // request is charged to its user's mcp:sse budget; the MCP handler reads
 // the principal from the request's context (MCPTokenInfo).
 func (s *Server) mountMCP() {
 	if s.mcp == nil {
 		return
 	}
-	for _, path := range []string{"/v1/mcp/sse", "/v1/mcp", "/mcp"} {
+	for _, path := range mcpPaths {
 		s.echo.Any(path, echo.WrapHandler(s.mcp), s.mcpAuth)
 	}
 }
@@ -57,8 +56,19 @@ func MCPTokenInfo(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo
 	return &auth.TokenInfo{UserID: p.UserID, Scopes: p.Scopes}, nil
 }
 
+// mcpPaths are the paths the MCP endpoint answers on: /v1/mcp/sse, the
+// reference's, and /v1/mcp and /mcp, where clients that assume the usual
+// path (the MCP Inspector's --transport http) look for it.
+var mcpPaths = []string{"/v1/mcp/sse", "/v1/mcp", "/mcp"}
+
 // MCPResourceMetadata is the OAuth protected-resource metadata address
-// named in the MCP endpoint's 401 challenge (mcp.Deps.ResourceMetadataURL).
+// named in the MCP endpoint's 401 challenge (mcp.Deps.ResourceMetadataURL):
+// the one for the path asked, since an OAuth client checks that the
+// metadata's resource is the URL it was given (RFC 9728, section 3.3).
 func (p *PublicURL) MCPResourceMetadata(r *http.Request) string {
-	return p.Base(r) + "/.well-known/oauth-protected-resource/v1/mcp/sse"
+	path := mcpPaths[0]
+	if slices.Contains(mcpPaths, r.URL.Path) {
+		path = r.URL.Path
+	}
+	return p.Base(r) + protectedResourcePrefix + path
 }

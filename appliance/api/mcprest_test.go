@@ -150,5 +150,23 @@ func TestMCPEndpointAliases(t *testing.T) {
 				t.Errorf("%s with %q: %d %v", path, auth, rec.Code, rec.Header())
 			}
 		}
+		// An OAuth client follows the challenge and checks that the
+		// metadata's resource is the URL it was given.
+		rec := e.do("POST", path, "", init)
+		_, meta, _ := strings.Cut(rec.Header().Get("WWW-Authenticate"), `resource_metadata="`)
+		meta, _, _ = strings.Cut(meta, `"`)
+		u, err := url.Parse(meta)
+		if err != nil || u.Path != "/.well-known/oauth-protected-resource"+path {
+			t.Errorf("%s: the challenge names the metadata at %q", path, meta)
+			continue
+		}
+		got := e.do("GET", u.Path, "", "")
+		var md struct {
+			Resource string `json:"resource"`
+		}
+		if got.Code != 200 || json.Unmarshal(got.Body.Bytes(), &md) != nil || !strings.HasSuffix(md.Resource, path) ||
+			strings.HasSuffix(md.Resource, "/sse") != strings.HasSuffix(path, "/sse") {
+			t.Errorf("%s: metadata %d %s: want the resource %s", path, got.Code, got.Body, path)
+		}
 	}
 }

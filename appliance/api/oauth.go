@@ -51,11 +51,21 @@ func newOAuth(cfg appliance.Config, templates fs.FS) (*oauth, error) {
 	return o, nil
 }
 
-// GET /.well-known/oauth-protected-resource[/v1/mcp/sse] (RFC 9728)
+// protectedResourcePrefix is where a resource's metadata lives, its path
+// appended (RFC 9728, section 3.1).
+const protectedResourcePrefix = "/.well-known/oauth-protected-resource"
+
+// GET /.well-known/oauth-protected-resource[/v1/mcp/sse|/v1/mcp|/mcp] (RFC
+// 9728): the resource is the MCP path the metadata is asked for, the
+// reference's /v1/mcp/sse at the bare address.
 func (s *Server) protectedResourceMetadata(c echo.Context) error {
 	base := s.public.Base(c.Request())
+	resource := strings.TrimPrefix(c.Request().URL.Path, protectedResourcePrefix)
+	if !slices.Contains(mcpPaths, resource) {
+		resource = mcpPaths[0]
+	}
 	return c.JSON(http.StatusOK, map[string]any{
-		"resource":                 base + "/v1/mcp/sse",
+		"resource":                 base + resource,
 		"authorization_servers":    []string{base},
 		"scopes_supported":         mcpOAuthScopes,
 		"bearer_methods_supported": []string{"header"},

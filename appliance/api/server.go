@@ -238,8 +238,10 @@ func (s *Server) routes(console fs.FS) {
 	s.mountMCP()
 
 	// OAuth 2.1 for assistant connectors.
-	e.GET("/.well-known/oauth-protected-resource", s.protectedResourceMetadata)
-	e.GET("/.well-known/oauth-protected-resource/v1/mcp/sse", s.protectedResourceMetadata)
+	e.GET(protectedResourcePrefix, s.protectedResourceMetadata)
+	for _, path := range mcpPaths {
+		e.GET(protectedResourcePrefix+path, s.protectedResourceMetadata)
+	}
 	e.GET("/.well-known/oauth-authorization-server", s.authorizationServerMetadata)
 	e.GET("/oauth/authorize", s.authorizePage)
 	e.POST("/oauth/authorize", s.authorizeDecision)
