@@ -10,7 +10,8 @@ import (
 // surfaces word differently.
 var (
 	ErrDateFormat = errors.New("not a date")
-	ErrDateRange  = errors.New(TimeRangeMessage)
+	//lint:ignore ST1005 the reference's sentence, which surfaces show as it is
+	ErrDateRange = errors.New(TimeRangeMessage)
 )
 
 // dateLayouts are the forms clients of the reference send for a date or a
