@@ -3,7 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -21,13 +24,16 @@ var readmeNotRun = map[string]string{
 	"make help":  "the developers' targets: CI runs them",
 }
 
-// readmeBlock is one fenced sh block of README.md.
+// readmeBlock is one fenced block of README.md.
 type readmeBlock struct {
 	line int
 	text string
 }
 
-func readmeShellBlocks(t *testing.T) []readmeBlock {
+func readmeShellBlocks(t *testing.T) []readmeBlock { return readmeBlocks(t, "sh") }
+
+// readmeBlocks are README.md's fenced blocks of language lang, unindented.
+func readmeBlocks(t *testing.T, lang string) []readmeBlock {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "..", "README.md"))
 	if err != nil {
@@ -42,7 +48,7 @@ func readmeShellBlocks(t *testing.T) []readmeBlock {
 		line := sc.Text()
 		trimmed := strings.TrimSpace(line)
 		switch {
-		case cur == nil && trimmed == "```sh":
+		case cur == nil && trimmed == "```"+lang:
 			cur, indent = &readmeBlock{line: n}, line[:strings.Index(line, "```")]
 		case cur != nil && trimmed == "```":
 			blocks = append(blocks, *cur)
@@ -136,5 +142,72 @@ func TestReadmeCommands(t *testing.T) {
 	}
 	if users, _, _ := cli(t, "users", "list", "--data", data); !strings.Contains(users, "FIREBASE_UID") {
 		t.Errorf("bind-firebase did not bind:\n%s", users)
+	}
+}
+
+// TestReadmeMCPClientConfigs: each MCP client configuration the README
+// gives (Claude Desktop through mcp-remote, Cursor) is valid JSON and,
+// with HOST and the key filled in, opens an MCP session on a running box:
+// the URL it names is served and the header it sends is accepted.
+func TestReadmeMCPClientConfigs(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv := startServe(t, data)
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	key := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "mcp")
+	tried := 0
+	for _, b := range readmeBlocks(t, "json") {
+		if !strings.Contains(b.text, "mcpServers") {
+			continue
+		}
+		text := strings.NewReplacer("http://HOST:8080", srv.base, "hearth_mcp_…", key).Replace(b.text)
+		var cfg struct {
+			MCPServers map[string]struct {
+				URL     string            `json:"url"`
+				Headers map[string]string `json:"headers"`
+				Command string            `json:"command"`
+				Args    []string          `json:"args"`
+				Env     map[string]string `json:"env"`
+			} `json:"mcpServers"`
+		}
+		if err := json.Unmarshal([]byte(text), &cfg); err != nil {
+			t.Errorf("README line %d: not JSON: %v\n%s", b.line, err, b.text)
+			continue
+		}
+		for name, c := range cfg.MCPServers {
+			endpoint, auth := c.URL, c.Headers["Authorization"]
+			if c.Command != "" { // mcp-remote: the URL, and the header from its env
+				if c.Command != "npx" || len(c.Args) < 2 || c.Args[0] != "mcp-remote" {
+					t.Errorf("README line %d: %s starts %s %v, not npx mcp-remote", b.line, name, c.Command, c.Args)
+					continue
+				}
+				endpoint = c.Args[1]
+				for i, a := range c.Args {
+					if a == "--header" && i+1 < len(c.Args) {
+						h := os.Expand(c.Args[i+1], func(v string) string { return c.Env[v] })
+						_, auth, _ = strings.Cut(h, ":")
+					}
+				}
+			}
+			tried++
+			req, _ := http.NewRequest("POST", endpoint, strings.NewReader(
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"readme","version":"1"}}}`))
+			req.Header.Set("Authorization", strings.TrimSpace(auth))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Errorf("README line %d: %s: %v", b.line, name, err)
+				continue
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(body), "hearth-mcp-server") {
+				t.Errorf("README line %d: %s: POST %s → %d %s", b.line, name, endpoint, resp.StatusCode, body)
+			}
+		}
+	}
+	if tried < 2 {
+		t.Errorf("the README gives %d MCP client configurations; want Claude Desktop's and Cursor's", tried)
 	}
 }
