@@ -109,3 +109,63 @@ func TestMigration0032_DefaultFoldersForExistingUsers(t *testing.T) {
 		ids[f.ID] = true
 	}
 }
+
+// TestMigration0033_FilesKeptConversations: conversations kept before the
+// system folders existed are filed once as the pipeline files a new one
+// (appliance.FolderCategory); discarded, unfinished and already filed ones
+// stay where they are.
+func TestMigration0033_FilesKeptConversations(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	for _, c := range []struct {
+		id, category string
+		status       appliance.ConversationStatus
+		discarded    bool
+	}{
+		{"c-business", "business", appliance.StatusCompleted, false},
+		{"c-health", "health", appliance.StatusCompleted, false},
+		{"c-other", "other", appliance.StatusCompleted, false},
+		{"c-discarded", "business", appliance.StatusCompleted, true},
+		{"c-recording", "business", appliance.StatusInProgress, false},
+		{"c-mine", "business", appliance.StatusCompleted, false},
+	} {
+		conv := lifecycleConversation(c.id, user, c.status, now)
+		conv.Structured.Category = appliance.Category(c.category)
+		conv.Discarded = c.discarded
+		if err := db.SaveConversation(ctx, conv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	rewind(t, dir, 33, `UPDATE conversations SET folder_id = (SELECT id FROM folders WHERE name = 'Travel') WHERE id = 'c-mine'`)
+	if db, err = store.Open(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	names := map[string]string{}
+	fs, _ := db.Folders(ctx, user)
+	for _, f := range fs {
+		names[f.ID] = f.Name
+	}
+	for id, want := range map[string]string{"c-business": "Work", "c-health": "Health", "c-other": "Other",
+		"c-discarded": "", "c-recording": "", "c-mine": "Travel"} {
+		c, err := db.Conversation(ctx, user, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c.FolderID != nil {
+			got = names[*c.FolderID]
+		}
+		if got != want {
+			t.Errorf("%s filed in %q, want %q", id, got, want)
+		}
+	}
+}

@@ -25,6 +25,7 @@ var undo = map[int][]string{
 	32: {`DROP INDEX folders_user_category`, `ALTER TABLE folders DROP COLUMN icon`,
 		`ALTER TABLE folders DROP COLUMN position`, `ALTER TABLE folders DROP COLUMN is_system`,
 		`ALTER TABLE folders DROP COLUMN category_mapping`},
+	33: {}, // kept conversations filed in the system folders: data only
 }
 
 // rewind takes the closed database in dir back to the schema before
