@@ -298,7 +298,9 @@ func transcript(segs []heard, detected string) stt.Transcript {
 	tr := stt.Transcript{DetectedLanguage: detected}
 	var texts []string
 	for _, s := range segs {
-		tr.Segments = append(tr.Segments, s.Segment)
+		seg := s.Segment
+		seg.Words = s.words
+		tr.Segments = append(tr.Segments, seg)
 		texts = append(texts, s.Text)
 	}
 	tr.Text = strings.Join(texts, " ")

@@ -54,6 +54,7 @@ type audioRequest struct {
 	path, model, language, prompt string
 	format                        string
 	stream                        bool
+	words                         bool // timestamp_granularities[] names word
 }
 
 func (s *Server) openaiAudio(task string) echo.HandlerFunc {
@@ -207,5 +208,6 @@ func (s *Server) parseAudioRequest(c echo.Context) (audioRequest, error) {
 	if len(grains) > 0 && req.format != "verbose_json" {
 		return req, paramError("timestamp_granularities", "timestamp_granularities requires response_format verbose_json.")
 	}
+	req.words = slices.Contains(grains, "word")
 	return req, nil
 }

@@ -27,7 +27,7 @@ func writeTranscript(c echo.Context, req audioRequest, task string, res transcri
 	case "vtt":
 		return c.Blob(http.StatusOK, "text/vtt; charset=utf-8", []byte(vtt(res.Segments)))
 	case "verbose_json":
-		return c.JSON(http.StatusOK, verbose(task, res))
+		return c.JSON(http.StatusOK, verbose(task, res, req.words))
 	}
 	return c.JSON(http.StatusOK, map[string]any{"text": res.Text})
 }
@@ -42,7 +42,18 @@ type verboseSegment struct {
 	Text  string  `json:"text"`
 }
 
-func verbose(task string, res transcribe.Result) map[string]any {
+// verboseWord is a word of verbose_json's words (timestamp_granularities
+// word).
+type verboseWord struct {
+	Word  string  `json:"word"`
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
+}
+
+// verbose is verbose_json; withWords adds the words with their times, as
+// far as the route that heard them kept them (the local routes do; a
+// remote one that gives only segments adds none).
+func verbose(task string, res transcribe.Result, withWords bool) map[string]any {
 	lang := res.DetectedLanguage
 	if task == taskTranslate {
 		lang = "en"
@@ -53,14 +64,18 @@ func verbose(task string, res transcribe.Result) map[string]any {
 		"duration": math.Round(res.Duration.Seconds()*100) / 100,
 		"text":     res.Text,
 	}
-	// Segments whatever the granularities: the routes' transcripts keep
-	// no word times, and a client that asked for words still gets the
-	// finest timing there is rather than none.
 	segs := make([]verboseSegment, len(res.Segments))
+	words := []verboseWord{}
 	for i, s := range res.Segments {
 		segs[i] = verboseSegment{ID: i, Start: s.Start, End: s.End, Text: s.Text}
+		for _, w := range s.Words {
+			words = append(words, verboseWord{Word: w.Text, Start: math.Round(w.Start*100) / 100, End: math.Round(w.End*100) / 100})
+		}
 	}
 	out["segments"] = segs
+	if withWords {
+		out["words"] = words
+	}
 	return out
 }
 

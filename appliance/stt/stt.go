@@ -104,6 +104,10 @@ type Segment struct {
 	End     float64 `json:"end"`
 	Text    string  `json:"text"`
 	Speaker string  `json:"speaker,omitempty"`
+	// Words are the segment's words with their times, where the route
+	// keeps them (the local routes do); not on the wire of
+	// /v1/stt/transcribe, whose segments the reference gives without.
+	Words []Word `json:"-"`
 }
 
 // Transcript is a batch result.

@@ -197,6 +197,7 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 				for _, seg := range tr.Segments {
 					seg.Start += c.offset
 					seg.End += c.offset
+					seg.Words = shiftWords(seg.Words, c.offset)
 					seg.Text = strings.TrimSpace(seg.Text)
 					if seg.Text == "" {
 						continue
@@ -273,4 +274,19 @@ func speakerLabel(label string, diarize bool) string {
 		return "SPEAKER_00"
 	}
 	return label
+}
+
+// shiftWords is words moved by offset seconds (a chunk's place in the
+// recording), in a new slice: the route's own stays as it gave it.
+func shiftWords(words []stt.Word, offset float64) []stt.Word {
+	if len(words) == 0 {
+		return nil
+	}
+	out := make([]stt.Word, len(words))
+	for i, w := range words {
+		w.Start += offset
+		w.End += offset
+		out[i] = w
+	}
+	return out
 }

@@ -358,7 +358,7 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 		for _, w := range words {
 			text = append(text, w.Text)
 		}
-		seg := stt.Segment{Start: words[0].Start, End: words[len(words)-1].End, Text: strings.Join(text, " ")}
+		seg := stt.Segment{Start: words[0].Start, End: words[len(words)-1].End, Text: strings.Join(text, " "), Words: words}
 		tr.Segments = append(tr.Segments, seg)
 		texts = append(texts, seg.Text)
 	}

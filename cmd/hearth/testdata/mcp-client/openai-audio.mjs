@@ -54,8 +54,19 @@ const verbose = await client.audio.transcriptions.create({
 const seg = verbose.segments?.[0];
 check(verbose.task === "transcribe" && verbose.language === "english" && verbose.text === expected &&
   verbose.duration > 2 && seg && seg.start >= 0 && seg.end > seg.start && seg.end <= verbose.duration + 0.01 &&
-  verbose.segments.map((s) => s.text).join(" ") === expected && verbose.words === undefined,
-  "verbose_json: language, duration and timed segments (no word times from the routes)", verbose);
+  verbose.segments.map((s) => s.text).join(" ") === expected,
+  "verbose_json: language, duration and timed segments", verbose);
+// Word times: every word said, in order, each within the recording and
+// after the one before it.
+const said = expected.toLowerCase().replace(/[^a-z' ]/g, "").split(/\s+/).filter(Boolean);
+const words = verbose.words || [];
+check(words.map((w) => w.word.toLowerCase()).join(" ") === said.join(" ") &&
+  words.every((w, i) => w.start >= 0 && w.end > w.start && w.end <= verbose.duration + 0.01 && (i === 0 || w.start >= words[i - 1].end - 0.01)),
+  "verbose_json: each word with its time (timestamp_granularities word)", words);
+const segmentsOnly = await client.audio.transcriptions.create({
+  file: file(), model: "whisper-1", response_format: "verbose_json", timestamp_granularities: ["segment"],
+});
+check(segmentsOnly.words === undefined && segmentsOnly.segments?.length > 0, "verbose_json without word granularity: no words", segmentsOnly);
 
 const routed = await client.audio.transcriptions.create({ file: file(), model: "pocketsphinx" });
 check(routed.text === expected, "a route named as the model", routed);
