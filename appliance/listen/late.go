@@ -232,13 +232,19 @@ func (s *session) transcribeLate(j lateJob) {
 }
 
 // hearLate transcribes pcm with the route's batch side, waiting while
-// all of its decoders are busy.
+// all of its decoders are busy. A route passed over since the session
+// opened on it (a whisper model that hears nothing: the session was handed
+// to the next route) gives way to the first usable one.
 func (s *session) hearLate(ctx context.Context, pcm []int16) (stt.Transcript, error) {
-	if s.batch == nil {
+	batch := s.batch
+	if u, ok := batch.(stt.Unusable); ok && u.Unusable() != nil && s.router != nil {
+		batch = s.router.Batch(s.p.Language)
+	}
+	if batch == nil {
 		return stt.Transcript{}, errors.New("the route has no batch side")
 	}
 	for {
-		tr, err := s.batch.Transcribe(ctx, pcm, stt.Config{Language: s.p.Language, Channels: 1})
+		tr, err := batch.Transcribe(ctx, pcm, stt.Config{Language: s.p.Language, Channels: 1})
 		if !errors.Is(err, stt.ErrBusy) {
 			return tr, err
 		}

@@ -164,6 +164,20 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 	return nil, sel, last
 }
 
+// Batch is the batch side of the first usable provider that serves
+// language (mono), in order, or nil: where a live session sends audio it
+// skipped when the route it opened on has since been passed over (a
+// whisper model found to hear nothing, the session handed on).
+func (r *Router) Batch(language string) BatchProvider {
+	for _, p := range r.current() {
+		b, ok := p.(BatchProvider)
+		if ok && unusable(p) == nil && p.Supports(normLanguage(language), 1) {
+			return b
+		}
+	}
+	return nil
+}
+
 // Serves reports whether any provider serves language with channels (an
 // unusable one counts: Open then says why it cannot).
 func (r *Router) Serves(language string, channels int) bool {

@@ -116,9 +116,16 @@ func TestRouterPassesOverAnUnusableRoute(t *testing.T) {
 	if sel.Provider != "b" || sel.Reason() != "" {
 		t.Fatalf("selected %+v", sel)
 	}
+	// Audio a session skipped goes to the first usable batch side.
+	if b := r.Batch("en"); b == nil || b.Name() != "b" {
+		t.Fatalf("batch side for skipped audio: %v", b)
+	}
 	alone := stt.NewRouter(nil, missing)
 	if !alone.Serves("en", 1) || alone.Serves("xx", 1) {
 		t.Fatal("an unusable route's languages")
+	}
+	if b := alone.Batch("en"); b != nil {
+		t.Fatalf("an unusable route's batch side was chosen: %v", b.Name())
 	}
 	_, _, err = alone.Open(context.Background(), stt.Config{Language: "en"})
 	var se *stt.Error
