@@ -86,14 +86,10 @@ func TestMigration0032_DefaultFoldersForExistingUsers(t *testing.T) {
 	current := MustCreateUser(t, db, "Ada")
 	db.Close()
 	now := time.Now().UTC().Format("2006-01-02T15:04:05.000000Z")
-	rewind(t, dir, 32,
+	db = migrateAgain(t, dir, 32,
 		`INSERT INTO users (id, name, time_zone, created_at) VALUES ('u-old', 'Old', '', '`+now+`')`,
 		`INSERT INTO users (id, name, time_zone, created_at) VALUES ('u-own', 'Own', '', '`+now+`')`,
 		`INSERT INTO folders (id, user_id, name, created_at) VALUES ('f-own', 'u-own', 'Recipes', '`+now+`')`)
-	if db, err = store.Open(ctx, dir); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	wantDefaults(t, db, current)
 	wantDefaults(t, db, "u-old")
 	if got := folderNames(t, db, "u-own"); fmtList(got) != "Recipes|" {
@@ -144,11 +140,7 @@ func TestMigration0033_FilesKeptConversations(t *testing.T) {
 		}
 	}
 	db.Close()
-	rewind(t, dir, 33, `UPDATE conversations SET folder_id = (SELECT id FROM folders WHERE name = 'Travel') WHERE id = 'c-mine'`)
-	if db, err = store.Open(ctx, dir); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db = migrateAgain(t, dir, 33, `UPDATE conversations SET folder_id = (SELECT id FROM folders WHERE name = 'Travel') WHERE id = 'c-mine'`)
 	names := map[string]string{}
 	fs, _ := db.Folders(ctx, user)
 	for _, f := range fs {

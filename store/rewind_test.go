@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"database/sql"
 	"os"
 	"path/filepath"
@@ -53,6 +54,20 @@ func rewind(t *testing.T, dir string, from int, before ...string) {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
+}
+
+// migrateAgain rewinds the closed database in dir to before migration
+// from (see rewind) and opens it, which applies from and the migrations
+// after it; the database is closed when the test ends.
+func migrateAgain(t *testing.T, dir string, from int, before ...string) *store.DB {
+	t.Helper()
+	rewind(t, dir, from, before...)
+	db, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // latestMigration is the highest numbered file in store/migrations.

@@ -111,11 +111,7 @@ func TestMigration0028_BackfillsSegments(t *testing.T) {
 	}
 	db.Close()
 	// Back to the schema before 0028, its segments kept.
-	rewind(t, dir, 28)
-	if db, err = store.Open(ctx, dir); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db = migrateAgain(t, dir, 28)
 	hits, err := db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: "Lagos", Limit: 5})
 	if err != nil || len(hits) != 1 || hits[0].ItemID != "old" || hits[0].Start != 7 || !strings.Contains(hits[0].Snippet, "<mark>Lagos</mark>") {
 		t.Fatalf("after the migration: %+v, %v", hits, err)
@@ -162,11 +158,7 @@ func TestSearch_UntitledSaidWordsFound(t *testing.T) {
 	}
 	db.Close()
 	// "old" as it was before 0029: no search document.
-	rewind(t, dir, 29, `DELETE FROM search_docs WHERE item_id = 'old'`)
-	if db, err = store.Open(ctx, dir); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db = migrateAgain(t, dir, 29, `DELETE FROM search_docs WHERE item_id = 'old'`)
 	if hits := found(db, "easter"); len(hits) != 1 || hits[0].ItemID != "old" {
 		t.Fatalf("after the migration: %+v", hits)
 	}
