@@ -127,7 +127,7 @@ func (sc *cueScanner) mark(from, i, n int) {
 func (sc *cueScanner) at(i int) int {
 	ws := sc.ws
 	w := ws[i].lower
-	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) {
+	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
 	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" {
@@ -231,7 +231,7 @@ func (sc *cueScanner) at(i int) int {
 		}
 		return sc.clockAfter(i)
 	case "half", "quarter":
-		return sc.pastTo(i)
+		return sc.pastTo(i, false)
 	case "the":
 		if hasSeq(ws, i, "the", "day", "after", "tomorrow") {
 			sc.setDate(sc.ref, 2)
@@ -245,11 +245,17 @@ func (sc *cueScanner) at(i int) int {
 	if m := monthOf(ws, i); m > 0 {
 		return sc.monthDay(i, m)
 	}
+	if n := sc.dayMonth(i); n > 0 {
+		return n
+	}
 	if n := sc.isoDate(i); n > 0 {
 		return n
 	}
 	if n := sc.ago(i); n > 0 {
 		return n
+	}
+	if n := sc.pastTo(i, false); n > 0 {
+		return n // "twenty past nine"
 	}
 	// a clock with a marker needs no preposition: "3pm", "15:30", "six o'clock"
 	if h, m, mer, n := clockAt(ws, i, true); n > 0 {
@@ -360,18 +366,22 @@ func (sc *cueScanner) resolveWeekday(wd time.Weekday, this, nextWeek bool) {
 	}
 	today := mondayIndex(sc.ref.Weekday())
 	target := mondayIndex(wd)
-	var days int
-	switch {
-	case nextWeek:
+	days := weekdayDistance(sc.ref.Weekday(), wd, this)
+	if nextWeek {
 		days = 7 - today + target
-	default:
-		days = (target - today + 7) % 7
-		if days == 0 && !this {
-			days = 7
-		}
 	}
 	sc.setDate(sc.ref, days)
 	sc.c.fromWeekday = true
+}
+
+// weekdayDistance is how many days ahead the next wd is from today: a week
+// when it is today, unless this ("this Friday" said on a Friday).
+func weekdayDistance(today, wd time.Weekday, this bool) int {
+	days := (mondayIndex(wd) - mondayIndex(today) + 7) % 7
+	if days == 0 && !this {
+		days = 7
+	}
+	return days
 }
 
 // mondayIndex numbers weekdays from Monday (0) to Sunday (6).
@@ -419,6 +429,9 @@ func (sc *cueScanner) endOf(i int) int {
 		sc.weekEnd(offset, time.Friday)
 	case "month":
 		sc.monthEnd(offset)
+	case "year":
+		sc.setMonthDayYear(sc.ref.Year()+offset, time.December, 31)
+		sc.setDeadline(23, 59)
 	default:
 		return 0
 	}
@@ -543,6 +556,23 @@ func (sc *cueScanner) ago(i int) int {
 	case hasSeq(ws, i+n+1, "from", "now"):
 		sc.applyOffset(v, unit)
 		return n + 3
+	case wordAt(ws, i+n+1) == "from" && unit >= unitDay:
+		// "a week from Friday", "two weeks from tomorrow"
+		base := wordAt(ws, i+n+2)
+		days := -1
+		switch {
+		case base == "today":
+			days = 0
+		case base == "tomorrow":
+			days = 1
+		case weekdayOf(base) >= 0:
+			days = weekdayDistance(sc.ref.Weekday(), time.Weekday(weekdayOf(base)), false)
+		}
+		if days < 0 || unit == unitMonth {
+			return 0
+		}
+		sc.setDate(sc.ref, days+int(v*float64(unit/unitDay)))
+		return n + 3
 	}
 	return 0
 }
@@ -566,6 +596,8 @@ func unitOf(w string) int {
 		return unitDay
 	case "week", "weeks", "weekend", "weekends":
 		return unitWeek
+	case "fortnight", "fortnights":
+		return 2 * unitWeek
 	case "month", "months":
 		return unitMonth
 	}
@@ -592,7 +624,8 @@ func (sc *cueScanner) clockAfter(i int) int {
 	if wordAt(ws, j) == "around" || wordAt(ws, j) == "about" {
 		j++
 	}
-	if n := sc.pastTo(j); n > 0 {
+	// "from ten to five" is a range, "at ten to five" a clock
+	if n := sc.pastTo(j, ws[i].lower != "from" && ws[i].lower != "between"); n > 0 {
 		return j - i + n
 	}
 	h, m, mer, n := clockAt(ws, j, false)
@@ -628,29 +661,50 @@ func (sc *cueScanner) clockAfter(i int) int {
 	return j - i
 }
 
-// pastTo: "half past 3", "quarter past six", "quarter to 4".
-func (sc *cueScanner) pastTo(i int) int {
+// pastTo: "half past 3", "quarter past six", "a quarter to 4", "twenty
+// past nine", "ten to five", "five after six". A bare number before "to"
+// is a clock only after a preposition (prep): "at ten to five", not "two to
+// three people".
+func (sc *cueScanner) pastTo(i int, prep bool) int {
 	ws := sc.ws
-	var mins int
-	switch wordAt(ws, i) {
+	var mins, k int
+	switch w := wordAt(ws, i); w {
 	case "half":
-		mins = 30
+		mins, k = 30, 1
 	case "quarter":
-		mins = 15
+		mins, k = 15, 1
+	case "a":
+		if wordAt(ws, i+1) != "quarter" {
+			return 0
+		}
+		mins, k = 15, 2
 	default:
-		return 0
+		v, n := cardinalAt(ws, i)
+		if n == 0 || v < 1 || v > 29 || ws[i+n-1].punct != 0 {
+			return 0
+		}
+		mins, k = v, n
+		if w := wordAt(ws, i+k); w == "minutes" || w == "mins" {
+			k++
+		}
+		if rel := wordAt(ws, i+k); rel != "past" && rel != "after" && (rel != "to" || !prep) {
+			return 0
+		}
 	}
-	rel := wordAt(ws, i+1)
-	if rel != "past" && rel != "to" {
+	rel := wordAt(ws, i+k)
+	if rel != "past" && rel != "to" && rel != "after" {
 		// British "half ten" is half past ten
-		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && n > 0 && (i == 0 || ws[i-1].lower == "at") {
+		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && k == 1 && n == 1 && (i == 0 || ws[i-1].lower == "at") {
 			sc.setClock(h, 30, mer)
 			return 1 + n
 		}
 		return 0
 	}
-	h, _, mer, n := clockAt(ws, i+2, false)
-	if n == 0 {
+	if ws[i+k-1].punct != 0 {
+		return 0
+	}
+	h, hm, mer, n := hourAt(ws, i+k+1)
+	if n == 0 || hm != 0 {
 		return 0
 	}
 	if rel == "to" {
@@ -660,12 +714,25 @@ func (sc *cueScanner) pastTo(i int) int {
 		}
 	}
 	sc.setClock(h, mins, mer)
-	return 2 + n
+	return k + 1 + n
+}
+
+// hourAt is the hour a "past" or "to" clock counts from: a clock, "noon" or
+// "midnight".
+func hourAt(ws []cword, i int) (h, m int, mer byte, n int) {
+	switch wordAt(ws, i) {
+	case "noon", "midday":
+		return 12, 0, 'p', 1
+	case "midnight":
+		return 12, 0, 'a', 1
+	}
+	return clockAt(ws, i, false)
 }
 
 // clockAt reads a clock time at ws[i]: "3", "3:30", "15:30", "3pm",
-// "3:30pm", "3 pm", "six", "ten thirty", "3 o'clock". With needMarker, a bare
-// hour without am/pm/o'clock or colon is not a clock ("3 reports").
+// "3:30pm", "3 pm", "six", "ten thirty", "nine oh five", "9 30", "3 o'clock".
+// With needMarker, a clock without am/pm/o'clock or a colon is not one ("3
+// reports", "9 30 people").
 func clockAt(ws []cword, i int, needMarker bool) (h, m int, mer byte, n int) {
 	w := wordAt(ws, i)
 	if w == "" {
@@ -673,7 +740,7 @@ func clockAt(ws []cword, i int, needMarker bool) (h, m int, mer byte, n int) {
 	}
 	colon := false
 	switch {
-	case strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm"):
+	case (strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm")) && len(w) > 2 && isDigitsOrColon(w[:len(w)-2]):
 		hh, mm, ok := parseHM(w[:len(w)-2])
 		if !ok || hh < 1 || hh > 12 {
 			return 0, 0, 0, 0
@@ -685,7 +752,7 @@ func clockAt(ws []cword, i int, needMarker bool) (h, m int, mer byte, n int) {
 			return 0, 0, 0, 0
 		}
 		h, m, n = hh, mm, 1
-		colon = strings.IndexByte(w, ':') >= 0
+		colon = strings.ContainsAny(w, ":.")
 		if !colon && h > 12 {
 			return 0, 0, 0, 0
 		}
@@ -695,8 +762,11 @@ func clockAt(ws []cword, i int, needMarker bool) (h, m int, mer byte, n int) {
 			return 0, 0, 0, 0
 		}
 		h, n = hh, 1
-		if mm, ok := minuteWords[wordAt(ws, i+1)]; ok && ws[i].punct == 0 {
-			m, n = mm, 2
+	}
+	if !colon && ws[i].punct == 0 {
+		// the spoken minutes: "9 30", "nine thirty", "ten oh five"
+		if mm, k := minutesAt(ws, i+1); k > 0 {
+			m, n = mm, 1+k
 		}
 	}
 	if ws[i+n-1].punct == 0 {
@@ -708,11 +778,21 @@ func clockAt(ws []cword, i int, needMarker bool) (h, m int, mer byte, n int) {
 			return h, m, wordAt(ws, i+n)[0], n + 1
 		case "o'clock", "oclock":
 			return h, m, 0, n + 1
-		case "percent", "degrees", "dollars", "bucks", "people", "times", "of", "years", "minutes", "hours", "days", "weeks", "months", "miles", "pounds", "euros", "k":
+		case "noon":
+			if h == 12 && m == 0 {
+				return 12, 0, 'p', n + 1
+			}
+		case "midnight":
+			if h == 12 && m == 0 {
+				return 11, 59, 'p', n + 1 // as "midnight" alone: the day's last minute
+			}
+		case "percent", "degrees", "dollars", "bucks", "people", "times", "of", "years", "minutes", "hours", "days", "weeks", "months", "miles", "pounds", "euros", "k", "minute", "hour", "day", "week", "month", "year", "kids", "items", "things", "pages", "points":
 			return 0, 0, 0, 0
 		}
 	}
-	if needMarker && !colon {
+	// "9 30 in the morning": the day part marks it as a clock
+	dayPart := hasSeq(ws, i+n, "in", "the") && dayPartHour(wordAt(ws, i+n+2)) > 0
+	if needMarker && !colon && !dayPart {
 		return 0, 0, 0, 0
 	}
 	if h == 0 && !colon {
@@ -757,11 +837,6 @@ var hourWords = map[string]int{
 	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }
 
-var minuteWords = map[string]int{
-	"fifteen": 15, "thirty": 30, "forty-five": 45, "fortyfive": 45, "twenty": 20, "ten": 10,
-	"five": 5, "forty": 40, "fifty": 50,
-}
-
 // numberAt reads a count: digits, a number word, "a couple (of)", "a few".
 func numberAt(ws []cword, i int) (float64, int) {
 	w := wordAt(ws, i)
@@ -775,8 +850,8 @@ func numberAt(ws []cword, i int) (float64, int) {
 		}
 		return float64(v), 1
 	}
-	if v, ok := countWords[w]; ok {
-		return v, 1
+	if v, n := cardinalAt(ws, i); n > 0 {
+		return float64(v), n
 	}
 	if w == "a" || w == "couple" {
 		j := i
@@ -835,20 +910,104 @@ var months = map[string]time.Month{
 // alone ("in May") is no date, and "may" is usually a verb.
 func monthOf(ws []cword, i int) time.Month {
 	m, ok := months[ws[i].lower]
-	if !ok || ws[i].punct != 0 {
-		return 0
+	if !ok || ws[i].punct != 0 && (ws[i].punct != '.' || len(ws[i].lower) > 4) {
+		return 0 // "Nov. 30" is a date, "in May. 3 of them" is not
 	}
-	if d, _ := dayNumberAt(ws, i+1, true); d == 0 {
+	j := i + 1
+	if wordAt(ws, j) == "the" {
+		j++ // "November the 30th"
+	}
+	if d, _ := dayNumberAt(ws, j, true); d == 0 {
 		return 0
 	}
 	return m
 }
 
-// monthDay: "March 3rd", "March 3".
+// monthDay: "March 3rd", "March 3", "november thirtieth", "November 30th,
+// 2026".
 func (sc *cueScanner) monthDay(i int, m time.Month) int {
-	d, n := dayNumberAt(sc.ws, i+1, true)
+	j := i + 1
+	if wordAt(sc.ws, j) == "the" {
+		j++ // "November the 30th"
+	}
+	d, n := dayNumberAt(sc.ws, j, true)
+	j += n
+	if y, ok := yearAt(sc.ws, j); ok {
+		sc.setMonthDayYear(y, m, d)
+		return j + 1 - i
+	}
 	sc.setMonthDay(m, d)
-	return 1 + n
+	return j - i
+}
+
+// dayMonth: "30th November", "the first of December" (after its "the"),
+// "1st of Dec", "30 November 2026". A bare number before the month needs
+// "of", a capital or a preposition before it ("on 3 may" but not "2 may").
+func (sc *cueScanner) dayMonth(i int) int {
+	ws := sc.ws
+	d, n := dayNumberAt(ws, i, false)
+	bare := false
+	if n == 0 {
+		if w := wordAt(ws, i); !isDigits(w) || len(w) > 2 {
+			return 0
+		}
+		d, n = dayNumberAt(ws, i, true)
+		bare = true
+	}
+	if n == 0 || ws[i+n-1].punct != 0 {
+		return 0
+	}
+	j := i + n
+	of := wordAt(ws, j) == "of"
+	if of {
+		j++
+	}
+	m, ok := months[wordAt(ws, j)]
+	if !ok || ws[j-1].punct != 0 {
+		return 0
+	}
+	if !of && !ws[j].cap && (bare || m == time.May || m == time.March) {
+		if p := wordAt(ws, i-1); p != "on" && p != "by" && p != "the" && p != "until" && p != "before" && weekdayOf(p) < 0 {
+			return 0
+		}
+	}
+	j++
+	if y, ok := yearAt(ws, j); ok {
+		sc.setMonthDayYear(y, m, d)
+		return j + 1 - i
+	}
+	sc.setMonthDay(m, d)
+	return j - i
+}
+
+// yearAt reads a year said after a date: "2026", after an optional comma.
+func yearAt(ws []cword, j int) (int, bool) {
+	w := wordAt(ws, j)
+	if len(w) != 4 || !isDigits(w) || ws[j-1].punct != 0 && ws[j-1].punct != ',' {
+		return 0, false
+	}
+	y, _ := strconv.Atoi(w)
+	return y, y >= 2000 && y <= 2100
+}
+
+// numberWord: a spelled number or ordinal, which may start a cue ("twenty
+// past nine", "thirtieth of November").
+func numberWord(w string) bool {
+	if _, ok := unitNumbers[w]; ok {
+		return true
+	}
+	if _, ok := tensNumbers[w]; ok {
+		return true
+	}
+	if _, ok := unitOrdinals[w]; ok {
+		return true
+	}
+	if _, ok := tensOrdinals[w]; ok {
+		return true
+	}
+	_, ok1 := compoundWord(w, unitNumbers)
+	_, ok2 := compoundWord(w, unitOrdinals)
+	return ok1 || ok2
 }
 
 // ordinalDate: "the 12th", "the 3rd of March", "the twelfth of May". A word
@@ -893,43 +1052,19 @@ func (sc *cueScanner) ordinalDate(i int) int {
 	return j - i
 }
 
-// dayNumberAt reads a day of the month: "3rd", "12th", "twelfth", or (when
-// bare is allowed, after a month name) "3".
+// dayNumberAt reads a day of the month: "3rd", "12th", "twelfth", "thirty
+// first", or (when bare is allowed, after a month name) "3".
 func dayNumberAt(ws []cword, i int, bare bool) (int, int) {
-	w := wordAt(ws, i)
-	if w == "" {
-		return 0, 0
-	}
-	if d, ok := ordinalWords[w]; ok {
-		return d, 1
-	}
-	num := w
-	for _, suf := range []string{"st", "nd", "rd", "th"} {
-		if strings.HasSuffix(w, suf) {
-			num = w[:len(w)-2]
-			break
+	d, n := ordinalAt(ws, i)
+	if n == 0 && bare {
+		if w := wordAt(ws, i); isDigits(w) && len(w) <= 2 {
+			d, n = cardinalAt(ws, i)
 		}
 	}
-	if num == w && !bare {
+	if n == 0 || d < 1 || d > 31 {
 		return 0, 0
 	}
-	if !isDigits(num) || len(num) > 2 {
-		return 0, 0
-	}
-	d, _ := strconv.Atoi(num)
-	if d < 1 || d > 31 {
-		return 0, 0
-	}
-	return d, 1
-}
-
-var ordinalWords = map[string]int{
-	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-	"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
-	"fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
-	"nineteenth": 19, "twentieth": 20, "twenty-first": 21, "twenty-second": 22, "twenty-third": 23,
-	"twenty-fourth": 24, "twenty-fifth": 25, "twenty-sixth": 26, "twenty-seventh": 27,
-	"twenty-eighth": 28, "twenty-ninth": 29, "thirtieth": 30, "thirty-first": 31,
+	return d, n
 }
 
 // setMonthDay dates the next occurrence of month/day, today included.
