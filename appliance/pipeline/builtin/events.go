@@ -38,7 +38,23 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 // Some of them are also adjectives or verbs ("should be final", "I'll show
 // you", "the due date").
 var modifiedNouns = lexicon.NewSet(`review call planning sync visit catch-up check-in test session final
-	finals game match practice training show date tour hearing viewing`)
+	finals game match practice training show date tour hearing viewing service repair repairs delivery
+	installation inspection servicing maintenance cleaning fitting pickup pick-up tune-up`)
+
+// serviceNouns are done for the user by others: "they can do the brake
+// service on Monday at 8" is the user's plan though "they" say it.
+var serviceNouns = lexicon.NewSet(`service repair repairs delivery installation inspection servicing
+	maintenance cleaning fitting pickup pick-up tune-up appointment checkup check-up visit`)
+
+// sendVerbs bring a person to the user: "he is sending a repairman on
+// Tuesday at 2".
+var sendVerbs = lexicon.NewSet(`send sending sends sent dispatch dispatching`)
+
+// tradesPeople are who is sent or comes to do a job.
+var tradesPeople = lexicon.NewSet(`plumber electrician technician tech repairman handyman engineer courier
+	inspector cleaner cleaners contractor mechanic builder builders painter gardener nurse locksmith
+	installer fitter surveyor driver someone somebody guy crew team exterminator carpenter roofer
+	movers mover decorator`)
 
 // visitVerbs bring someone to the user: "the technician can come", "he's
 // coming Thursday".
@@ -122,7 +138,8 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		return appliance.Event{}, false // "call the dentist tomorrow morning" is a task
 	}
 	for j := a; j < b; j++ {
-		if inSet(pastWords, ws[j].lower) {
+		if inSet(pastWords, ws[j].lower) || gratitude(ws, j) {
+			// "we met on Tuesday", "thanks for joining the call this morning"
 			return appliance.Event{}, false
 		}
 	}
@@ -150,7 +167,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !ok || r.at.Before(tm.start.Add(-time.Hour)) {
 		return appliance.Event{}, false
 	}
-	if !visit && otherPeoplesPlan(ws, a, b) {
+	if !visit && !inSet(serviceNouns, ws[k].lower) && otherPeoplesPlan(ws, a, b) {
 		return appliance.Event{}, false
 	}
 	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
@@ -166,10 +183,22 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	dur = min(dur, appliance.MaxEventMinutes)
 	return appliance.Event{
 		Title:       dl.eventTitle(i, ws, a, k, visit),
-		Description: truncateRunes(cleanSentence(u.text), maxEventDescRune),
+		Description: eventDescription(u, a, b),
 		Start:       r.at,
 		Duration:    dur,
 	}, true
+}
+
+// gratitude: "thanks for", "thank you for": what it thanks for has
+// happened or is under way, so it is no plan.
+func gratitude(ws []cword, j int) bool {
+	switch ws[j].lower {
+	case "thanks":
+		return wordAt(ws, j+1) == "for"
+	case "thank":
+		return hasSeq(ws, j+1, "you", "for")
+	}
+	return false
 }
 
 // proposedTime: "Would next Tuesday at 2 pm work for you?" answered "Tuesday
@@ -216,6 +245,12 @@ func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
 			w = w[:len(w)-1] // "conferences", "interviews"
 		}
 		switch {
+		case inSet(sendVerbs, w) && j > a && sentPerson(ws, j, b) > 0:
+			// "he is sending a repairman on Tuesday"
+			return j, true
+		case w == "delivered" && j > a:
+			// "the sofa is being delivered on Thursday between 8 and 12"
+			return j, true
 		case (w == "booked" || w == "scheduled") && j > a:
 			// "it's booked for Wednesday at half ten"
 			return j, true
@@ -249,6 +284,22 @@ func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
 		}
 	}
 	return -1, false
+}
+
+// sentPerson is where the person sent after ws[j] is named ("sending a
+// repairman", "sending someone over", "sending their technician"), 0 when
+// what is sent is no person ("sending the report").
+func sentPerson(ws []cword, j, b int) int {
+	for k := j + 1; k < b && k <= j+3; k++ {
+		w := ws[k].lower
+		if inSet(tradesPeople, w) {
+			return k
+		}
+		if !inSet(withDeterminers, w) && w != "over" && w != "out" && w != "round" {
+			return 0
+		}
+	}
+	return 0
 }
 
 // otherPeoplesPlan: the clause's subject is someone else ("Jake is flying
@@ -380,6 +431,23 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if len(guests) == 0 {
 			words = []string{"guests", "over"}
 		}
+	case visit && inSet(sendVerbs, ws[k].lower):
+		words = []string{ws[sentPerson(ws, k, len(ws))].text, "visit"}
+	case visit && ws[k].lower == "delivered":
+		what := ""
+		for j := k - 1; j >= a; j-- {
+			if w := ws[j].lower; !inSet(stopWords, w) && !isFiller(w) && w != "being" && w != "getting" {
+				what = ws[j].text
+				break
+			}
+		}
+		if what == "" {
+			what = dl.antecedent(i)
+		}
+		words = []string{what, "delivery"}
+		if what == "" {
+			words = []string{"delivery"}
+		}
 	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled"):
 		what := dl.antecedentPhrase(i, ws, a)
 		if what == "" {
@@ -505,6 +573,31 @@ func (dl *dialogue) antecedentPhrase(i int, cur []cword, before int) string {
 		return find(dl.utts[i-1].words, len(dl.utts[i-1].words))
 	}
 	return ""
+}
+
+// eventDescription is the sentence that makes the plan, or for run-on
+// speech with no sentence ends (a live recogniser's lowercase words) the
+// clause of the plan: the whole run would be a paragraph.
+func eventDescription(u *utterance, a, b int) string {
+	text := u.text
+	if len(u.clauses) > 1 && !sentenceEnded(u.words) {
+		parts := make([]string, 0, b-a)
+		for _, w := range u.words[a:b] {
+			parts = append(parts, w.text)
+		}
+		text = strings.Join(parts, " ")
+	}
+	return truncateRunes(cleanSentence(text), maxEventDescRune)
+}
+
+// sentenceEnded: the utterance was written with punctuation.
+func sentenceEnded(ws []cword) bool {
+	for _, w := range ws {
+		if w.punct != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func duplicateEvent(evs []appliance.Event, ev appliance.Event) bool {

@@ -1,8 +1,10 @@
 package builtin
 
 import (
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hearth-appliance/hearth/appliance"
@@ -62,6 +64,22 @@ func TestBuiltinEvents(t *testing.T) {
 		{"arranging a visit", []turn{{"1", "The boiler is making that noise again."}, {"U", "I'll set up an appointment with the technician for Monday at 9."}},
 			[]plan{{"Appointment with Technician", "2026-03-30 09:00", 30}}},
 		{"their plan, not ours", []turn{{"U", "They need to book a table for their anniversary dinner on Friday at 8 pm."}}, []plan{}},
+		// Booked plans someone else carries out for the user.
+		{"a service they do", []turn{{"U", "The garage called about the car. They can do the brake service on Monday March 30th at 8 am."}},
+			[]plan{{"Brake Service", "2026-03-30 08:00", 30}}},
+		{"someone sent", []turn{{"U", "I called the landlord. He is sending a repairman on Tuesday March 31st at 2 pm."}},
+			[]plan{{"Repairman Visit", "2026-03-31 14:00", 30}}},
+		{"sent, spelled out", []turn{{"U", "he is sending an electrician on tuesday the thirty first at two in the afternoon"}},
+			[]plan{{"Electrician Visit", "2026-03-31 14:00", 30}}},
+		{"a report sent is no visit", []turn{{"U", "He is sending the report on Monday at 2 pm."}}, []plan{}},
+		{"booked, spoken minutes", []turn{{"U", "The vet appointment is sorted."}, {"U", "We booked it for Friday March 27th at 9 30 in the morning."}},
+			[]plan{{"Vet Appointment", "2026-03-27 09:30", 30}}},
+		{"a delivery", []turn{{"U", "The new sofa is being delivered on Monday from 2 to 4."}},
+			[]plan{{"Sofa Delivery", "2026-03-30 14:00", 120}}},
+		{"a duration in words", []turn{{"U", "The boiler inspection is on Wednesday at ten for two hours."}},
+			[]plan{{"Boiler Inspection", "2026-04-01 10:00", 120}}},
+		{"the call under way", []turn{{"U", "Hi Maria, thanks for joining the call this afternoon."}}, []plan{}},
+		{"the call under way, unpunctuated", []turn{{"U", "hi maria thanks for joining the call this afternoon i will send you the budget report by friday afternoon"}}, []plan{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,9 +89,40 @@ func TestBuiltinEvents(t *testing.T) {
 				t.Errorf("events (-want +got):\n%s", d)
 			}
 			for _, e := range s.Events {
+				if utf8.RuneCountInString(e.Description) > maxEventDescRune {
+					t.Errorf("event %+v: description longer than a sentence", e)
+				}
 				if e.Start.Location() != time.UTC || e.Created || e.Description == "" {
 					t.Errorf("event %+v: want a UTC start, created=false and a description", e)
 				}
+			}
+		})
+	}
+}
+
+// TestEventDescriptionIsItsSentence: the description is what was said about
+// the plan, its sentence, or its clause when a recogniser wrote the words
+// without sentence ends; never the overview or the whole run.
+func TestEventDescriptionIsItsSentence(t *testing.T) {
+	t.Parallel()
+	ny := mustZone(t, "America/New_York")
+	wed := time.Date(2026, 11, 25, 10, 0, 0, 0, ny)
+	tests := []struct{ name, text, want string }{
+		{"punctuated", "The garage called about the car. They can do the brake service on Monday November 30th at 8 am. I said that works.",
+			"They can do the brake service on Monday November 30th at 8 am."},
+		{"run-on", "so the garage called about the car they can do the brake service on monday november 30th at 8 am and i said that works for me",
+			"they can do the brake service on monday november 30th at 8 am"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := structure(t, dialogueInput(wed, turn{"U", tt.text}, turn{"1", "okay great"}))
+			if len(s.Events) != 1 {
+				t.Fatalf("events %+v, want the brake service", s.Events)
+			}
+			got := s.Events[0].Description
+			if !strings.Contains(got, tt.want) || strings.Contains(got, "works") {
+				t.Errorf("description %q, want the plan's sentence %q and not the next one", got, tt.want)
 			}
 		})
 	}
