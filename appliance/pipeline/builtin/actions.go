@@ -149,6 +149,7 @@ func isQuestionAux(w string) bool { return inSet(questionAux, w) }
 var selfReminders = [][]string{
 	{"don't", "let", "me", "forget", "to"}, {"do", "not", "let", "me", "forget", "to"},
 	{"don't", "let", "me", "forget"}, {"remind", "me", "to"}, {"remind", "me"},
+	{"please", "remind", "me", "to"}, {"please", "remind", "me"},
 	{"note", "to", "self"}, {"reminder", "to"}, {"let", "me"},
 }
 

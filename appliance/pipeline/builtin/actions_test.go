@@ -99,6 +99,18 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Send Speaker 1 the contract", "2026-03-10 18:00"}}},
 		{"by then", []turn{{"U", "The review is at eleven. I need to print the agenda before then."}},
 			[]item{{"Print the agenda", "2026-03-10 11:00"}}},
+		{"the greeted person's you", []turn{{"U", "Hi Maria. I'll send you the contract tonight."}, {"1", "Thanks."}},
+			[]item{{"Send Maria the contract", "2026-03-10 18:00"}}},
+		{"the greeted person's you, unpunctuated", []turn{{"U", "hey dana i'll send you the contract tonight"}, {"1", "thanks"}},
+			[]item{{"Send Dana the contract", "2026-03-10 18:00"}}},
+		{"a greeting names no one", []turn{{"U", "Hi everyone. I'll send you the contract tonight."}, {"1", "Thanks."}},
+			[]item{{"Send Speaker 1 the contract", "2026-03-10 18:00"}}},
+		{"please remind me", []turn{{"U", "I will send you the report by Friday afternoon. Please remind me to book the flights."}, {"1", "Will do."}},
+			[]item{{"Send Speaker 1 the report", "2026-03-13 14:00"}, {"Book the flights", ""}}},
+		{"please remind me, unpunctuated", []turn{{"U", "i will send you the report by friday afternoon please remind me to book the flights"}, {"1", "will do"}},
+			[]item{{"Send Speaker 1 the report", "2026-03-13 14:00"}, {"Book the flights", ""}}},
+		{"and remind me", []turn{{"U", "so i need to renew my passport before the trip and remind me to call mom tomorrow"}},
+			[]item{{"Renew my passport before the trip", ""}, {"Call mom", "2026-03-11 23:59"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,5 +177,33 @@ func TestBuiltinActionItemsNonEnglish(t *testing.T) {
 	s := structure(t, in)
 	if len(s.ActionItems) != 0 || len(s.Events) != 0 || s.Title == "" {
 		t.Errorf("spanish: %+v, want a title and no items or events", s)
+	}
+}
+
+// TestIssueBudgetCallDueIsNeverPast is the live transcript the issue
+// reported (a Wednesday morning call): the unpunctuated commitment is due
+// Friday afternoon like its punctuated twin, not the same day at 09:00 from
+// the greeting's "this morning", and the next request stays out of it.
+func TestIssueBudgetCallDueIsNeverPast(t *testing.T) {
+	t.Parallel()
+	ny := mustZone(t, "America/New_York")
+	wed := time.Date(2026, 11, 25, 10, 0, 0, 0, ny)
+	for _, text := range []string{
+		"hi maria thanks for joining the call this morning i will send you the budget report by friday afternoon please remind the team about the offsite",
+		"Hi Maria, thanks for joining the call this morning. I will send you the budget report by Friday afternoon. Please remind the team about the offsite.",
+	} {
+		s := structure(t, dialogueInput(wed, turn{"U", text}, turn{"1", "sure thing"}))
+		want := []item{{"Send Maria the budget report", "2026-11-27 14:00"}}
+		if d := cmp.Diff(want, items(s, ny)); d != "" {
+			t.Errorf("%q: action items (-want +got):\n%s", text, d)
+		}
+		for _, it := range s.ActionItems {
+			if it.DueAt != nil && it.DueAt.Before(wed) {
+				t.Errorf("%q: %q due %v, before the conversation", text, it.Description, it.DueAt)
+			}
+		}
+		if len(s.Events) != 0 {
+			t.Errorf("%q: events %+v, want none (the call is under way)", text, s.Events)
+		}
 	}
 }

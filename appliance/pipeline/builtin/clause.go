@@ -56,6 +56,10 @@ func clauseBreakBefore(ws []cword, k int) bool {
 	if inSet(boundBeforeSubject, w) && k+1 < len(ws) && inSet(subjectPronouns, ws[k+1].lower) {
 		return true
 	}
+	if (w == "and" || w == "also" || w == "please") && hasSeq(ws, k+1, "remind", "me") {
+		// "renew my passport and remind me to call mom": a second task
+		return true
+	}
 	return w == "so" && wordAt(ws, k+1) == "that"
 }
 

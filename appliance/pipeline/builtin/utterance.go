@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // The task, event and memory extractors read English sentences word by
@@ -109,6 +110,9 @@ func isSpeakerLabel(label string) bool {
 // conversation the other speaker, else nobody in particular.
 func (dl *dialogue) addressee(i int) string {
 	if len(dl.speakers) == 2 {
+		if name := dl.greetedName(dl.utts[i].speaker); name != "" {
+			return name
+		}
 		for _, s := range dl.speakers {
 			if s != dl.utts[i].speaker {
 				return speakerName(s)
@@ -116,6 +120,52 @@ func (dl *dialogue) addressee(i int) string {
 		}
 	}
 	return ""
+}
+
+// greetedName is the name the speaker greets or thanks the other by ("hi
+// maria", "Thanks, Maria", "Maria, can you…"), so that "I'll send you the
+// report" becomes "Send Maria the report", not "Send Speaker 1 the report".
+func (dl *dialogue) greetedName(speaker string) string {
+	for _, u := range dl.utts {
+		if u.speaker != speaker {
+			continue
+		}
+		if v := vocativeOf(u.words); v != "" {
+			return capitalise(v)
+		}
+		ws := u.words
+		for k := 0; k+1 < len(ws) && k < 4; k++ {
+			if !inSet(greetings, ws[k].lower) {
+				continue
+			}
+			n := ws[k+1]
+			if inSet(stopWords, n.lower) || isFiller(n.lower) || inSet(discourseWords, n.lower) || inSet(notNames, n.lower) ||
+				!isLetters(n.lower) || ws[k].punct != 0 && ws[k].punct != ',' {
+				continue
+			}
+			if k+2 < len(ws) && ws[k+1].punct == 0 && ws[k+2].cap && !ws[k+1].cap {
+				continue // "hi there Sam": not a name pair we can read
+			}
+			return capitalise(n.text)
+		}
+	}
+	return ""
+}
+
+var greetings = lexicon.NewSet(`hi hey hello morning evening thanks bye`)
+
+// notNames follow a greeting without naming anyone.
+var notNames = lexicon.NewSet(`everyone everybody all guys team folks there again so much lot y'all
+	man buddy dude mate sir madam ma'am boss both you again anyway for morning afternoon evening night
+	babe honey sweetie love dear mom mum dad`)
+
+func isLetters(w string) bool {
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // toUser reports whether a request in utterance i, said by someone other
