@@ -11,6 +11,10 @@ type ProcessOptions struct {
 	Location *time.Location
 	// UserName lets the extractor name the user instead of "Speaker 0".
 	UserName string
+	// OpenActionItems are the descriptions of the user's open action items
+	// from other conversations, so that the extractor does not add a task
+	// the user already has.
+	OpenActionItems []string
 }
 
 // ProcessResult is what processing produced besides the conversation

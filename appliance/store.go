@@ -98,6 +98,9 @@ type TranscriptInput struct {
 	// Location is the user's time zone, for resolving relative times.
 	Location *time.Location
 	UserName string
+	// OpenActionItems: the user's open tasks from other conversations, which
+	// an extractor should not repeat.
+	OpenActionItems []string
 }
 
 // Extractor turns a transcript into structure. The built-in offline route and

@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -113,14 +114,17 @@ func (s *Service) draftConversation(d Draft, now time.Time) *appliance.Conversat
 	return conv
 }
 
-// process runs the pipeline with the user's name and time zone and returns
-// the memories it extracted, ready to store.
+// process runs the pipeline with the user's name, time zone and open
+// action items and returns the memories it extracted, ready to store.
 func (s *Service) process(ctx context.Context, conv *appliance.Conversation, opt appliance.ProcessOptions) ([]*appliance.Memory, error) {
 	u, err := s.store.User(ctx, conv.UserID)
 	if err != nil {
 		return nil, err
 	}
 	opt.UserName, opt.Location = u.Name, u.Location()
+	if opt.OpenActionItems, err = s.openActionItems(ctx, conv); err != nil {
+		return nil, err
+	}
 	res, err := s.proc.Process(ctx, conv, opt)
 	if err != nil {
 		return nil, err
@@ -133,6 +137,29 @@ func (s *Service) process(ctx context.Context, conv *appliance.Conversation, opt
 			Tags: []string{}, Visibility: appliance.VisibilityPrivate, CreatedAt: now, UpdatedAt: now, ConversationID: &id}
 	}
 	return ms, nil
+}
+
+// openItemsRead bounds the open action items the extractor compares new
+// tasks with: the most recent ones, which a new conversation repeats.
+const openItemsRead = 200
+
+// openActionItems are the descriptions of the user's open action items
+// from other conversations; conv's own, when it is processed again, are
+// what it is about to replace.
+func (s *Service) openActionItems(ctx context.Context, conv *appliance.Conversation) ([]string, error) {
+	open := false
+	items, err := s.store.ActionItems(ctx, conv.UserID, appliance.ActionItemFilter{Limit: openItemsRead, Completed: &open})
+	if err != nil {
+		return nil, fmt.Errorf("open action items: %w", err)
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.ConversationID != nil && *it.ConversationID == conv.ID {
+			continue
+		}
+		out = append(out, it.Description)
+	}
+	return out, nil
 }
 
 // file puts a kept conversation that is in no folder into the user's system

@@ -187,6 +187,8 @@ func input(c *appliance.Conversation, opt Options) appliance.TranscriptInput {
 		Duration:  c.Duration(),
 		Location:  loc,
 		UserName:  opt.UserName,
+
+		OpenActionItems: opt.OpenActionItems,
 	}
 }
 

@@ -207,3 +207,20 @@ func TestIssueBudgetCallDueIsNeverPast(t *testing.T) {
 		}
 	}
 }
+
+// TestActionItemsSkipTheUsersOpenItems: a task the user already has open is
+// not added again, however it is worded; other tasks are.
+func TestActionItemsSkipTheUsersOpenItems(t *testing.T) {
+	t.Parallel()
+	ny := mustZone(t, "America/New_York")
+	tue := time.Date(2026, 3, 10, 10, 0, 0, 0, ny)
+	in := dialogueInput(tue, turn{"U", "I still need to renew my passport before the trip. I'll also book the hotel in Lisbon by Friday."})
+	if got := items(structure(t, in), ny); len(got) != 2 {
+		t.Fatalf("without open items: %+v, want the passport and the hotel", got)
+	}
+	in.OpenActionItems = []string{"Renew the passport", "Call the plumber about the leak"}
+	want := []item{{"Book the hotel in Lisbon", "2026-03-13 23:59"}}
+	if d := cmp.Diff(want, items(structure(t, in), ny)); d != "" {
+		t.Errorf("with open items (-want +got):\n%s", d)
+	}
+}

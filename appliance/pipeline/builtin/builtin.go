@@ -89,7 +89,7 @@ func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structure
 			s.Category = classify(a, s.Title)
 			tm := newTiming(in)
 			dl = newDialogue(a.doc, in.Segments, in.UserName)
-			s.ActionItems = toActionItems(dl.actionItems(tm))
+			s.ActionItems = toActionItems(withoutOpen(dl.actionItems(tm), in.OpenActionItems))
 			s.Events = dl.events(tm)
 		}
 	}

@@ -1,0 +1,57 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Open items. A conversation often repeats a task the user already has
+// ("I still need to renew the passport"); the reference's prompt is given
+// the user's open items and told not to add them again. The built-in route
+// compares topics the way it merges a request with the user's answer
+// (sameTopic): the same verb and most content words, or two or more shared
+// content words.
+
+// withoutOpen drops the tasks that repeat one of the user's open items.
+func withoutOpen(tasks []task, open []string) []task {
+	if len(open) == 0 || len(tasks) == 0 {
+		return tasks
+	}
+	known := make([]task, 0, len(open))
+	for _, d := range open {
+		if t, ok := taskOfDescription(d); ok {
+			known = append(known, t)
+		}
+	}
+	out := tasks[:0]
+	for _, t := range tasks {
+		dup := false
+		for _, k := range known {
+			if sameTopic(k, t) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// taskOfDescription reads a stored description ("Renew the passport") as
+// a task's verb and topic.
+func taskOfDescription(d string) (task, bool) {
+	ws := splitWords(d)
+	if len(ws) == 0 {
+		return task{}, false
+	}
+	t := task{verb: lexicon.Stem(ws[0].lower)}
+	for _, w := range ws[1:] {
+		if isTaskContent(w.lower) {
+			t.topic = append(t.topic, lexicon.Stem(strings.TrimSuffix(w.lower, "'s")))
+		}
+	}
+	return t, len(t.topic) > 0
+}
