@@ -31,7 +31,8 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	brunch coffee drinks party standup stand-up one-on-one 1:1 class lecture seminar exam midterm
 	rehearsal recital concert movie flight reservation wedding ceremony funeral checkup check-up
 	consultation demo presentation webinar workshop conference kickoff kick-off retro retrospective
-	tournament haircut massage surgery therapy playdate`)
+	tournament haircut massage surgery therapy playdate performance graduation reunion lesson tutoring
+	parade festival screening tasting vaccination ultrasound mri x-ray physio`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".
@@ -39,7 +40,8 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 // you", "the due date").
 var modifiedNouns = lexicon.NewSet(`review call planning sync visit catch-up check-in test session final
 	finals game match practice training show date tour hearing viewing service repair repairs delivery
-	installation inspection servicing maintenance cleaning fitting pickup pick-up tune-up`)
+	installation inspection servicing maintenance cleaning fitting pickup pick-up tune-up play trip
+	drop-off dropoff`)
 
 // serviceNouns are done for the user by others: "they can do the brake
 // service on Monday at 8" is the user's plan though "they" say it.
@@ -49,6 +51,19 @@ var serviceNouns = lexicon.NewSet(`service repair repairs delivery installation 
 // sendVerbs bring a person to the user: "he is sending a repairman on
 // Tuesday at 2".
 var sendVerbs = lexicon.NewSet(`send sending sends sent dispatch dispatching`)
+
+// arriveVerbs bring someone or something to the user: "the installer
+// arrives Friday at 8", "the package should arrive Monday between 9 and 12".
+var arriveVerbs = lexicon.NewSet(`arrive arrives arriving`)
+
+// deliverVerbs: "they'll deliver the fridge on Wednesday".
+var deliverVerbs = lexicon.NewSet(`deliver delivers delivering`)
+
+// professionals see the user by appointment: "the doctor can see me
+// Tuesday at 10:15".
+var professionals = lexicon.NewSet(`doctor dentist vet gp nurse therapist dermatologist optician optometrist
+	physio physiotherapist counselor counsellor lawyer accountant surgeon specialist consultant
+	orthodontist pediatrician paediatrician hygienist chiropractor`)
 
 // tradesPeople are who is sent or comes to do a job.
 var tradesPeople = lexicon.NewSet(`plumber electrician technician tech repairman handyman engineer courier
@@ -160,7 +175,11 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !c.date && !c.clock {
 		return appliance.Event{}, false
 	}
-	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && inSet(eveningEvents, ws[k].lower) {
+	evening := inSet(eveningEvents, ws[k].lower)
+	if o := bookedObject(ws, k); o > 0 && (ws[k].lower == "booked" || ws[k].lower == "scheduled") {
+		evening = evening || ws[o].lower == "table" || inSet(eveningEvents, ws[o].lower)
+	}
+	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && evening {
 		c.meridiem = 'p'
 	}
 	r, ok := c.resolve(tm.start, tm.loc)
@@ -251,6 +270,18 @@ func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
 		case w == "delivered" && j > a:
 			// "the sofa is being delivered on Thursday between 8 and 12"
 			return j, true
+		case inSet(deliverVerbs, w) && j > a && deliveredThing(ws, j, b) > 0:
+			// "they'll deliver the fridge on Wednesday"
+			return j, true
+		case inSet(arriveVerbs, w) && j > a && someoneElse(ws, a, j):
+			// "the installer arrives Friday at 8"
+			return j, true
+		case w == "be" && wordAt(ws, j+1) == "here" && j > a && someoneElse(ws, a, j):
+			// "the electrician will be here Thursday at 10"
+			return j, true
+		case w == "see" && j > a && (wordAt(ws, j+1) == "me" || wordAt(ws, j+1) == "us") && professionalBefore(ws, a, j) >= 0:
+			// "the doctor can see me next Tuesday at 10:15"
+			return j, true
 		case (w == "booked" || w == "scheduled") && j > a:
 			// "it's booked for Wednesday at half ten"
 			return j, true
@@ -284,6 +315,86 @@ func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
 		}
 	}
 	return -1, false
+}
+
+// deliveredThing is where the thing delivered after ws[j] is named ("deliver
+// the fridge"), 0 when none is.
+func deliveredThing(ws []cword, j, b int) int {
+	for k := j + 1; k < b && k <= j+3; k++ {
+		w := ws[k].lower
+		if inSet(withDeterminers, w) {
+			continue
+		}
+		if !inSet(stopWords, w) && !isFiller(w) && weekdayOf(w) < 0 && !inSet(cueStarts, w) {
+			return k
+		}
+		return 0
+	}
+	return 0
+}
+
+// someoneElse: the subject before ws[j] is a noun or a third person ("the
+// installer arrives", "he'll be here"), not the user ("we arrive").
+func someoneElse(ws []cword, a, j int) bool {
+	if len(subjectPhrase(ws, a, j)) > 0 {
+		return true
+	}
+	for k := j - 1; k >= a && k >= j-3; k-- {
+		switch w := ws[k].lower; {
+		case inSet(thirdPerson, w) || w == "he" || w == "she" || w == "they":
+			return true
+		case inSet(firstPerson, w) || w == "you" || strings.HasPrefix(w, "you'"):
+			return false
+		}
+	}
+	return false
+}
+
+// professionalBefore is where a professional is named in ws[a:j], -1 when
+// none is.
+func professionalBefore(ws []cword, a, j int) int {
+	for k := j - 1; k >= a; k-- {
+		if inSet(professionals, ws[k].lower) {
+			return k
+		}
+	}
+	return -1
+}
+
+// subjectPhrase is the noun phrase ending just before ws[k] (past
+// auxiliaries): "the movers are booked" → "movers", "the boiler service is
+// booked" → "boiler service"; "" for a pronoun or nothing.
+func subjectPhrase(ws []cword, a, k int) []string {
+	j := k - 1
+	for j >= a && (inSet(questionAux, ws[j].lower) || ws[j].lower == "'s" || ws[j].lower == "being" ||
+		ws[j].lower == "getting" || ws[j].lower == "all" || ws[j].lower == "should" || ws[j].lower == "going" || ws[j].lower == "to" ||
+		strings.HasSuffix(ws[j].lower, "'ll") || strings.HasSuffix(ws[j].lower, "'re")) {
+		j--
+	}
+	end := j
+	for j >= a && end-j < 3 && titleModifier(ws[j]) && !inSet(subjectPronouns, ws[j].lower) && !inSet(thirdPerson, ws[j].lower) {
+		j--
+	}
+	if j == end {
+		return nil
+	}
+	out := make([]string, 0, end-j)
+	for m := j + 1; m <= end; m++ {
+		out = append(out, ws[m].text)
+	}
+	return out
+}
+
+// bookedObject is where the thing booked after ws[k] is named ("booked a
+// table"), 0 when "booked" is followed by its time ("booked it for…").
+func bookedObject(ws []cword, k int) int {
+	if !inSet(withDeterminers, wordAt(ws, k+1)) || ws[k].punct != 0 {
+		return 0
+	}
+	if n := k + 2; n < len(ws) && ws[k+1].punct == 0 && titleModifier(ws[n]) {
+		return n
+	}
+	return 0
 }
 
 // sentPerson is where the person sent after ws[j] is named ("sending a
@@ -433,6 +544,25 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		}
 	case visit && inSet(sendVerbs, ws[k].lower):
 		words = []string{ws[sentPerson(ws, k, len(ws))].text, "visit"}
+	case visit && inSet(deliverVerbs, ws[k].lower):
+		words = []string{ws[deliveredThing(ws, k, len(ws))].text, "delivery"}
+	case visit && ws[k].lower == "see":
+		words = []string{ws[professionalBefore(ws, a, k)].text, "appointment"}
+	case visit && (inSet(arriveVerbs, ws[k].lower) || ws[k].lower == "be"):
+		who := subjectPhrase(ws, a, k)
+		if len(who) == 0 {
+			if w := dl.antecedent(i); w != "" {
+				who = []string{w}
+			}
+		}
+		switch {
+		case len(who) == 0:
+			words = []string{"arrival"}
+		case inSet(tradesPeople, strings.ToLower(who[len(who)-1])) || inSet(professionals, strings.ToLower(who[len(who)-1])):
+			words = append(who, "visit")
+		default:
+			words = append(who, "delivery") // "the package should arrive…"
+		}
 	case visit && ws[k].lower == "delivered":
 		what := ""
 		for j := k - 1; j >= a; j-- {
@@ -447,6 +577,19 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		words = []string{what, "delivery"}
 		if what == "" {
 			words = []string{"delivery"}
+		}
+	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && bookedObject(ws, k) > 0:
+		// "I booked a table at Luigi's": what was booked follows
+		o := bookedObject(ws, k)
+		words = []string{ws[o].text}
+		if wordAt(ws, o+1) == "at" && o+2 < len(ws) && (ws[o+2].cap || strings.HasSuffix(ws[o+2].lower, "'s")) {
+			words = append(words, "at", ws[o+2].text)
+		}
+	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && len(subjectPhrase(ws, a, k)) > 0:
+		// "the movers are booked for…", "the boiler service is scheduled for…"
+		words = subjectPhrase(ws, a, k)
+		if last := strings.ToLower(words[len(words)-1]); inSet(tradesPeople, last) {
+			words = append(words, "visit")
 		}
 	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled"):
 		what := dl.antecedentPhrase(i, ws, a)
