@@ -50,6 +50,7 @@ var userModals = [][]string{
 	{"am", "going", "to"}, {"am", "gonna"}, {"need", "to"}, {"needa"}, {"have", "to"}, {"got", "to"},
 	{"have", "got", "to"}, {"have", "gotta"}, {"gotta"}, {"must"}, {"should"}, {"will", "need", "to"}, {"will", "have", "to"}, {"will"},
 	{"plan", "to"}, {"am", "planning", "to"}, {"am", "supposed", "to"}, {"ought", "to"},
+	{"promised", "to"}, {"have", "promised", "to"}, {"am", "meant", "to"},
 }
 
 // weakModals commit only when a time is named: "I want to finish it by
@@ -151,6 +152,15 @@ var selfReminders = [][]string{
 	{"don't", "let", "me", "forget"}, {"remind", "me", "to"}, {"remind", "me"},
 	{"please", "remind", "me", "to"}, {"please", "remind", "me"},
 	{"note", "to", "self"}, {"reminder", "to"}, {"let", "me"},
+}
+
+// askedReminders ask the other speaker to remind the user: the task is the
+// user's, though the sentence is a question ("Can you remind me to call
+// Grandma on Sunday?").
+var askedReminders = [][]string{
+	{"can", "you", "remind", "me", "to"}, {"could", "you", "remind", "me", "to"},
+	{"would", "you", "remind", "me", "to"}, {"will", "you", "remind", "me", "to"},
+	{"can", "you", "please", "remind", "me", "to"}, {"could", "you", "please", "remind", "me", "to"},
 }
 
 // selfOnly reminders count only in a memo recorded alone: in company,
@@ -329,6 +339,9 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		return 0, taskNone
 	}
 	if u.isUser {
+		if n := matchAt(ws, s, b, askedReminders); n > 0 && s+n < b {
+			return s + n, taskCommit
+		}
 		if question || conditionBefore(ws, a) || hypotheticalBefore(ws, a, s) {
 			return 0, taskNone
 		}

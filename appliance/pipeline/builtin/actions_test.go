@@ -109,6 +109,12 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Send Speaker 1 the report", "2026-03-13 14:00"}, {"Book the flights", ""}}},
 		{"please remind me, unpunctuated", []turn{{"U", "i will send you the report by friday afternoon please remind me to book the flights"}, {"1", "will do"}},
 			[]item{{"Send Speaker 1 the report", "2026-03-13 14:00"}, {"Book the flights", ""}}},
+		{"asked to remind me", []turn{{"U", "Can you remind me to call Grandma on Sunday?"}, {"1", "Sure."}},
+			[]item{{"Call Grandma", "2026-03-15 23:59"}}},
+		{"a promise", []turn{{"U", "i promised to bake a cake for the party on saturday"}},
+			[]item{{"Bake a cake for the party", "2026-03-14 23:59"}}},
+		{"at school is a place", []turn{{"U", "I'll drop the kids at school at eight fifteen tomorrow."}},
+			[]item{{"Drop the kids at school", "2026-03-11 08:15"}}},
 		{"and remind me", []turn{{"U", "so i need to renew my passport before the trip and remind me to call mom tomorrow"}},
 			[]item{{"Renew my passport before the trip", ""}, {"Call mom", "2026-03-11 23:59"}}},
 	}

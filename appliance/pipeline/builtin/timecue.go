@@ -218,7 +218,7 @@ func (sc *cueScanner) at(i int) int {
 	case "in", "within":
 		return sc.in(i)
 	case "at", "around", "by", "from", "between", "until", "till", "before", "after", "over":
-		if h := routineHour(wordAt(ws, i+1)); h > 0 && (w == "after" || w == "before" || w == "at" || w == "over") {
+		if h := routineHour(wordAt(ws, i+1)); h > 0 && (w == "after" || w == "before" || (w == "at" || w == "over") && isMeal(wordAt(ws, i+1))) {
 			// "after work", "before school", "over lunch": the day part around a routine
 			if w == "before" {
 				h = routineBefore(wordAt(ws, i+1))
@@ -276,6 +276,10 @@ func routineHour(w string) int {
 	}
 	return 0
 }
+
+// isMeal: "at lunch", "over dinner" name a time; "at work", "at school" a
+// place.
+func isMeal(w string) bool { return w == "lunch" || w == "dinner" }
 
 // routineBefore is the day part before one: "before work" is morning.
 func routineBefore(w string) int {
