@@ -13,6 +13,19 @@ import (
 // resolved in the user's time zone relative to when the conversation
 // started, and returned in UTC.
 //
+// The grammar has three layers. Numbers (numwords.go) are read over one or
+// two words, as digits or words: "25", "twenty five", "twenty-fifth",
+// "thirty first". Constituents are built from them: a clock ("9:30", "9
+// 30", "nine thirty", "nine oh five", "8 am", "20:00", "half past two",
+// "twenty to nine", "noon"), a date ("November 30th", "the 1st", "first of
+// December", "30 November 2026", "Monday the 30th", "next Tuesday", "a
+// week from Friday", "end of the year"), a day part, a range ("from 2 to
+// 4") or an offset ("in forty five minutes", "in a fortnight"). A clause's
+// constituents then combine into one cue (timeCue.resolve): an explicit
+// date beats a weekday, the first clock wins, a day part or "pm" word sets
+// the half of the day. testdata/timegrammar/phrases.tsv lists the phrases
+// and the instants they name.
+//
 // Where language is vague the resolver follows fixed conventions, so the
 // same words always give the same time:
 //   - day parts use the reference's defaults: morning 9:00, afternoon 14:00,
