@@ -208,17 +208,27 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	}, true
 }
 
-// gratitude: "thanks for", "thank you for": what it thanks for has
-// happened or is under way, so it is no plan.
+// gratitude: "thanks for joining", "thank you for coming": the meeting it
+// thanks for is under way or over, so it is no plan. "Thanks for booking
+// the table for Friday at 8" still is one.
 func gratitude(ws []cword, j int) bool {
+	k := j + 1
 	switch ws[j].lower {
 	case "thanks":
-		return wordAt(ws, j+1) == "for"
 	case "thank":
-		return hasSeq(ws, j+1, "you", "for")
+		if wordAt(ws, k) != "you" {
+			return false
+		}
+		k++
+	default:
+		return false
 	}
-	return false
+	return wordAt(ws, k) == "for" && inSet(attendedVerbs, wordAt(ws, k+1))
 }
+
+// attendedVerbs after "thanks for" name taking part in the meeting itself.
+var attendedVerbs = lexicon.NewSet(`joining coming attending calling having hopping making taking being meeting
+	jumping dialing dialling`)
 
 // proposedTime: "Would next Tuesday at 2 pm work for you?" answered "Tuesday
 // at 2 works": an agreed day and time for the plan named just before ("the

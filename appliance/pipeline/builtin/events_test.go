@@ -93,6 +93,8 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Fridge Delivery", "2026-03-30 14:00", 30}}},
 		{"a school play", []turn{{"U", "The school play is next Thursday at six thirty in the evening."}},
 			[]plan{{"School Play", "2026-04-02 18:30", 30}}},
+		{"thanks for a plan", []turn{{"U", "Thanks for booking the dinner for Saturday at 8."}},
+			[]plan{{"Dinner", "2026-03-28 20:00", 30}}},
 		{"the call under way", []turn{{"U", "Hi Maria, thanks for joining the call this afternoon."}}, []plan{}},
 		{"the call under way, unpunctuated", []turn{{"U", "hi maria thanks for joining the call this afternoon i will send you the budget report by friday afternoon"}}, []plan{}},
 	}
