@@ -13,8 +13,9 @@ type ProcessOptions struct {
 	UserName string
 	// OpenActionItems are the descriptions of the user's open action items
 	// from other conversations, so that the extractor does not add a task
-	// the user already has.
-	OpenActionItems []string
+	// the user already has. It is called only when the extractor found
+	// tasks; nil means none.
+	OpenActionItems func() []string
 }
 
 // ProcessResult is what processing produced besides the conversation

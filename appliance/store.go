@@ -99,8 +99,8 @@ type TranscriptInput struct {
 	Location *time.Location
 	UserName string
 	// OpenActionItems: the user's open tasks from other conversations, which
-	// an extractor should not repeat.
-	OpenActionItems []string
+	// an extractor should not repeat, read when first called; nil means none.
+	OpenActionItems func() []string
 }
 
 // Extractor turns a transcript into structure. The built-in offline route and

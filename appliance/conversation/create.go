@@ -122,8 +122,14 @@ func (s *Service) process(ctx context.Context, conv *appliance.Conversation, opt
 		return nil, err
 	}
 	opt.UserName, opt.Location = u.Name, u.Location()
-	if opt.OpenActionItems, err = s.openActionItems(ctx, conv); err != nil {
-		return nil, err
+	// Read only when the extractor found tasks: most conversations have
+	// none, and a create should not pay for a list it never compares.
+	opt.OpenActionItems = func() []string {
+		open, err := s.openActionItems(ctx, conv)
+		if err != nil { // a task said twice is better than a create refused
+			s.log.Warn("read open action items", "conversation_id", conv.ID, "err", err)
+		}
+		return open
 	}
 	res, err := s.proc.Process(ctx, conv, opt)
 	if err != nil {

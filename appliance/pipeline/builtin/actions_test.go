@@ -224,7 +224,7 @@ func TestActionItemsSkipTheUsersOpenItems(t *testing.T) {
 	if got := items(structure(t, in), ny); len(got) != 2 {
 		t.Fatalf("without open items: %+v, want the passport and the hotel", got)
 	}
-	in.OpenActionItems = []string{"Renew the passport", "Call the plumber about the leak"}
+	in.OpenActionItems = func() []string { return []string{"Renew the passport", "Call the plumber about the leak"} }
 	want := []item{{"Book the hotel in Lisbon", "2026-03-13 23:59"}}
 	if d := cmp.Diff(want, items(structure(t, in), ny)); d != "" {
 		t.Errorf("with open items (-want +got):\n%s", d)

@@ -14,10 +14,11 @@ import (
 // content words.
 
 // withoutOpen drops the tasks that repeat one of the user's open items.
-func withoutOpen(tasks []task, open []string) []task {
-	if len(open) == 0 || len(tasks) == 0 {
+func withoutOpen(tasks []task, openItems func() []string) []task {
+	if openItems == nil || len(tasks) == 0 {
 		return tasks
 	}
+	open := openItems()
 	known := make([]task, 0, len(open))
 	for _, d := range open {
 		if t, ok := taskOfDescription(d); ok {
