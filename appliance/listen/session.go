@@ -531,7 +531,12 @@ const (
 )
 
 // checkSilence finishes the recording once the session's own
-// conversation_timeout has passed without speech.
+// conversation_timeout has passed without speech. It is the recording's
+// silence timeout (conversation.Recording.SilenceTimeout, which the
+// session starts the recording with) applied while the session is live,
+// with the one thing only the session knows: words said before the
+// timeout and still being transcribed hold it open. Once the session is
+// gone, conversation.FinishIdle applies the same timeout from the store.
 func (s *session) checkSilence(ctx context.Context) {
 	s.mu.Lock()
 	if s.conv == nil || s.convEnded || s.finishing || !s.heard || s.now().Sub(s.lastSpeech) < s.p.ConversationTimeout {
