@@ -457,13 +457,13 @@ func (s *session) routeFailed(err error) {
 	if path, n := s.audio.spool.save(s.srv.d.SpoolDir, convID, s.now()); n > 0 {
 		s.srv.d.Logger.Info("kept audio the route did not transcribe", "conversation_id", convID, "path", path, "seconds", float64(n)/stt.SampleRate)
 	}
-	s.sttFailed(e)
+	s.endSTTFailed(e)
 }
 
-// sttFailed tells the client its route failed (service_status
+// endSTTFailed tells the client its route failed (service_status
 // stt_failed) and closes with 1011: a failure at open and one mid-session
 // end the same way.
-func (s *session) sttFailed(e *stt.Error) {
+func (s *session) endSTTFailed(e *stt.Error) {
 	s.send(sttFailedStatus(e))
 	s.stop(websocket.CloseInternalServerErr, sttFailedReason(e))
 }
@@ -621,7 +621,7 @@ func (s *session) fail(err error) {
 			s.stop(websocket.ClosePolicyViolation, s.unserved())
 			return
 		}
-		s.sttFailed(se)
+		s.endSTTFailed(se)
 		return
 	}
 	s.srv.d.Logger.Error("open a listen session", "user", s.user, "err", err)
