@@ -3,5 +3,5 @@
 // transcribes on the box's CPU. It is compiled in with the build tag
 // whisper (make build adds it when libwhisper is found or built); without
 // it the route says how to enable it. The PocketSphinx route lives in
-// localstt/pocketsphinx, the shared VAD in localstt/vad.
+// localstt/pocketsphinx, the shared VAD and live stream in appliance/stt/vad.
 package localstt

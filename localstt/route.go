@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/localstt/vad"
+	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // Name is the route's name in replies and logs.
@@ -315,9 +315,8 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	if !r.Supports(cfg.Language, max(cfg.Channels, 1)) {
 		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: "unsupported_language", Err: stt.ErrNoRoute}
 	}
-	s := &stream{r: r, language: cfg.Language, queue: make(chan vad.Event, 500), words: make(chan []stt.Word, 8),
-		skipped: cfg.Skipped}
-	s.lag.Skip = cfg.Skipped != nil
+	s := &stream{r: r, language: cfg.Language, Live: vad.NewLive(vad.LiveConfig{Route: Name,
+		Overloaded: "speech comes faster than it is transcribed", Queue: 500, Words: 8, Skipped: cfg.Skipped})}
 	// The stream holds the route for its whole life: a retired route's
 	// model stays loaded until its last stream ends.
 	if err := r.hold(); err != nil {

@@ -2,13 +2,10 @@ package localstt
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/localstt/vad"
+	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // stream is a live whisper session. The shared VAD opens and closes
@@ -17,20 +14,11 @@ import (
 // committed by LocalAgreement-2 (agreement.go). No context is carried
 // from one utterance to the next.
 type stream struct {
+	*vad.Live
 	r        *Route
 	language string
 	ctx      context.Context
 	cancel   context.CancelFunc
-	mu       sync.Mutex
-	vad      vad.VAD
-	queue    chan vad.Event
-	words    chan []stt.Word
-	err      error
-	closed   bool
-
-	lag     vad.Lag
-	sent    int // stream samples sent, guarded by mu
-	skipped func(stt.Skip)
 }
 
 // passEvery is how much new audio starts another pass over a long
@@ -40,40 +28,9 @@ const (
 	firstPass = 4 * stt.SampleRate
 )
 
-func (s *stream) Send(pcm []int16) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errors.New("whisper: stream closed")
-	}
-	if s.err != nil {
-		return s.err
-	}
-	s.sent += len(pcm)
-	behind, full := s.lag.Offer(s.queue, s.vad.Events(pcm))
-	if full {
-		s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded",
-			Err: errors.New("whisper: speech comes faster than it is transcribed")}
-		s.shutLocked()
-		return s.err
-	}
-	if behind {
-		return fmt.Errorf("whisper: %w", stt.ErrBehind)
-	}
-	return nil
-}
-
-// sentSamples is how much audio the stream was sent: where a skip still
-// on when the stream ends stops.
-func (s *stream) sentSamples() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sent
-}
-
 func (s *stream) work() {
 	defer s.cancel()
-	defer close(s.words)
+	defer close(s.Out())
 	defer s.r.release() // held by Open
 	var (
 		buf      []int16 // the utterance's audio not yet committed past
@@ -83,19 +40,16 @@ func (s *stream) work() {
 		open     bool
 		skip     vad.Skipping
 	)
+	out, skipped := s.Out(), s.Skipped()
 	emit := func(ws []stt.Word) {
 		if len(ws) > 0 {
-			s.words <- ws
+			out <- ws
 		}
 	}
 	pass := func(final bool) bool {
 		segs, _, err := s.r.run(s.ctx, buf, s.language, false)
 		if err != nil {
-			s.mu.Lock()
-			if s.err == nil {
-				s.err = err
-			}
-			s.mu.Unlock()
+			s.Fail(err)
 			return false
 		}
 		hyp := words(segs, float64(start)/stt.SampleRate)
@@ -108,11 +62,11 @@ func (s *stream) work() {
 		emit(agree.update(hyp))
 		return true
 	}
-	for e := range s.queue {
+	for e := range s.Events() {
 		skip.Took(e)
 		switch e.Kind {
 		case vad.Start:
-			skip.End(e.At, s.skipped) // live audio again
+			skip.End(e.At, skipped) // live audio again
 			buf, start, sinceRun, agree, open = append([]int16(nil), e.PCM...), e.At, 0, agreement{}, true
 		case vad.Audio:
 			if !open {
@@ -123,15 +77,13 @@ func (s *stream) work() {
 			if len(buf) >= firstPass && sinceRun >= passEvery {
 				sinceRun = 0
 				if !pass(false) {
-					s.drain()
 					return
 				}
 			}
 		case vad.Mark: // every utterance before it is heard and sent
-			s.words <- vad.Barrier()
+			out <- vad.Barrier()
 		case vad.End:
 			if open && !pass(true) {
-				s.drain()
 				return
 			}
 			open, buf = false, nil
@@ -149,20 +101,7 @@ func (s *stream) work() {
 			skip.Begin(e, from)
 		}
 	}
-	skip.End(s.sentSamples(), s.skipped)
-}
-
-func (s *stream) drain() {
-	for range s.queue {
-	}
-}
-
-// Drain implements stt.Drainer: the utterance in progress ends as a pause
-// would end it; its words, then an empty batch, follow on Words.
-func (s *stream) Drain() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return vad.Drain(&s.vad, s.queue, s.err, s.closed, "whisper")
+	skip.End(s.Sent(), skipped)
 }
 
 // after drops the words of hyp that end before the last committed word
@@ -193,30 +132,4 @@ func spread(seg stt.Segment, off float64) []stt.Word {
 		t += d
 	}
 	return out
-}
-
-func (s *stream) Words() <-chan []stt.Word { return s.words }
-
-func (s *stream) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
-}
-
-// Close transcribes what was still being said, then ends the stream.
-func (s *stream) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed && s.err == nil {
-		vad.QueueClose(&s.vad, s.queue)
-	}
-	s.shutLocked()
-	return nil
-}
-
-func (s *stream) shutLocked() {
-	if !s.closed {
-		s.closed = true
-		close(s.queue)
-	}
 }

@@ -89,7 +89,7 @@ func NewDecoder(f Format) (Decoder, error) {
 
 // Available reports whether this build decodes codec.
 func Available(codec string) bool {
-	d, err := NewDecoder(Format{Codec: codec, SampleRate: 16000, Channels: 1})
+	d, err := NewDecoder(Format{Codec: codec, SampleRate: Rate, Channels: 1})
 	if err != nil {
 		return false
 	}

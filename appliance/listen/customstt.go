@@ -135,7 +135,7 @@ func (c *customSTT) run(ctx context.Context) {
 	stream, sel, err := router.Open(ctx, stt.Config{Language: c.p.Language, Channels: 1, Diarize: true})
 	if err != nil {
 		e := stt.Classify(err, "")
-		c.close(websocket.CloseInternalServerErr, "stt_failed: "+string(e.Outcome))
+		c.close(websocket.CloseInternalServerErr, customSTTFailedReason(e))
 		return
 	}
 	if err := c.slot.place(sel.Provider); err != nil {
@@ -168,7 +168,7 @@ func (c *customSTT) run(ctx context.Context) {
 	c.flush()
 	if err := c.audio.stream.Err(); err != nil && code == websocket.CloseNormalClosure {
 		e := stt.Classify(err, c.name)
-		code, reason = websocket.CloseInternalServerErr, "stt_failed: "+string(e.Outcome)
+		code, reason = websocket.CloseInternalServerErr, customSTTFailedReason(e)
 		c.srv.d.Logger.Warn("custom-STT route failed", "user", c.user, "provider", c.name, "err", err)
 	}
 	c.close(code, reason)

@@ -41,6 +41,11 @@ func sttFailedReason(e *stt.Error) string {
 	return "stt_failed: " + e.Reason
 }
 
+// customSTTFailedReason is a custom-STT connection's 1011 close reason:
+// that socket sends no status messages, so the close alone says what
+// failed, by its outcome (timeout, upstream_error, config_error).
+func customSTTFailedReason(e *stt.Error) string { return "stt_failed: " + string(e.Outcome) }
+
 func sttFailedStatus(e *stt.Error) sttFailed {
 	return sttFailed{Type: "service_status", Status: "stt_failed", Outcome: string(e.Outcome), Provider: e.Provider,
 		Retryable: e.Outcome.Retryable(), Reason: orDefault(e.Reason, string(e.Outcome))}

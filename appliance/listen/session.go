@@ -457,6 +457,13 @@ func (s *session) routeFailed(err error) {
 	if path, n := s.audio.spool.save(s.srv.d.SpoolDir, convID, s.now()); n > 0 {
 		s.srv.d.Logger.Info("kept audio the route did not transcribe", "conversation_id", convID, "path", path, "seconds", float64(n)/stt.SampleRate)
 	}
+	s.endSTTFailed(e)
+}
+
+// endSTTFailed tells the client its route failed (service_status
+// stt_failed) and closes with 1011: a failure at open and one mid-session
+// end the same way.
+func (s *session) endSTTFailed(e *stt.Error) {
 	s.send(sttFailedStatus(e))
 	s.stop(websocket.CloseInternalServerErr, sttFailedReason(e))
 }
@@ -524,7 +531,12 @@ const (
 )
 
 // checkSilence finishes the recording once the session's own
-// conversation_timeout has passed without speech.
+// conversation_timeout has passed without speech. It is the recording's
+// silence timeout (conversation.Recording.SilenceTimeout, which the
+// session starts the recording with) applied while the session is live,
+// with the one thing only the session knows: words said before the
+// timeout and still being transcribed hold it open. Once the session is
+// gone, conversation.FinishIdle applies the same timeout from the store.
 func (s *session) checkSilence(ctx context.Context) {
 	s.mu.Lock()
 	if s.conv == nil || s.convEnded || s.finishing || !s.heard || s.now().Sub(s.lastSpeech) < s.p.ConversationTimeout {
@@ -609,8 +621,7 @@ func (s *session) fail(err error) {
 			s.stop(websocket.ClosePolicyViolation, s.unserved())
 			return
 		}
-		s.send(sttFailedStatus(se))
-		s.stop(websocket.CloseInternalServerErr, sttFailedReason(se))
+		s.endSTTFailed(se)
 		return
 	}
 	s.srv.d.Logger.Error("open a listen session", "user", s.user, "err", err)

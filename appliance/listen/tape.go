@@ -81,7 +81,7 @@ func (t *tape) read(from, to int) ([]int16, error) {
 	}
 	if to > t.n {
 		if t.err != nil {
-			return nil, fmt.Errorf("audio tape stopped at %.1f s: %w", float64(t.n)/16000, t.err)
+			return nil, fmt.Errorf("audio tape stopped at %.1f s: %w", float64(t.n)/sampleRate, t.err)
 		}
 		to = t.n
 	}

@@ -110,6 +110,27 @@ func unusable(p any) error {
 	return nil
 }
 
+// Route is what every provider, live or batch, is named and chosen by.
+type Route interface {
+	Name() string
+	Supports(language string, channels int) bool
+}
+
+// Ready is the one rule by which the live router and the batch service
+// (appliance/transcribe) pick routes, in the owner's order: p serves
+// language with channels now. why is the reason of one that would serve
+// them but is Unusable for now: it is passed over, and its reason is the
+// answer when no other route serves.
+func Ready(p Route, language string, channels int) (ok bool, why error) {
+	if !p.Supports(language, channels) {
+		return false, nil
+	}
+	if err := unusable(p); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // Open opens a stream for cfg.
 func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error) {
 	cfg.Language = normLanguage(cfg.Language)
@@ -120,12 +141,9 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 	var last, skipped error
 	providers := r.current()
 	for i, p := range providers {
-		if !p.Supports(cfg.Language, cfg.Channels) {
-			continue
-		}
-		if err := unusable(p); err != nil {
-			if skipped == nil {
-				skipped = Classify(err, p.Name())
+		if ok, why := Ready(p, cfg.Language, cfg.Channels); !ok {
+			if why != nil && skipped == nil {
+				skipped = Classify(why, p.Name())
 			}
 			continue
 		}
@@ -171,7 +189,7 @@ func (r *Router) Open(ctx context.Context, cfg Config) (Stream, Selection, error
 func (r *Router) Batch(language string) BatchProvider {
 	for _, p := range r.current() {
 		b, ok := p.(BatchProvider)
-		if ok && unusable(p) == nil && p.Supports(normLanguage(language), 1) {
+		if ready, _ := Ready(p, normLanguage(language), 1); ok && ready {
 			return b
 		}
 	}

@@ -91,20 +91,17 @@ func (s *Service) Hears(language string) bool {
 	return len(routes) > 0
 }
 
-// candidates are the routes that serve language, and the reason of the
-// first one that would but cannot now (stt.Unusable), which is passed over.
+// candidates are the routes that serve language (stt.Ready, the live
+// router's rule), and the reason of the first one that would but cannot
+// now, which is passed over. A job then falls back along them until one
+// has transcribed a chunk.
 func (s *Service) candidates(language string) ([]stt.BatchProvider, error) {
 	var out []stt.BatchProvider
 	var unusable error
 	for _, r := range *s.routes.Load() {
-		if !r.Supports(language, 1) {
+		if ok, why := stt.Ready(r, language, 1); !ok {
+			unusable = cmp.Or(unusable, why)
 			continue
-		}
-		if u, ok := r.(stt.Unusable); ok {
-			if err := u.Unusable(); err != nil {
-				unusable = cmp.Or(unusable, err)
-				continue
-			}
 		}
 		out = append(out, r)
 	}

@@ -195,5 +195,5 @@ func (p *samples) Read(dst []int16) (int, error) {
 func (p *samples) Duration() time.Duration {
 	return time.Duration(len(p.pcm)) * time.Second / audio.Rate
 }
-func (p *samples) Format() string { return "wyoming pcm16 16000 Hz mono" }
+func (p *samples) Format() string { return fmt.Sprintf("wyoming pcm16 %d Hz mono", audio.Rate) }
 func (p *samples) Close() error   { return nil }

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hearth-appliance/hearth/dnssd"
-	"github.com/hearth-appliance/hearth/localca"
+	"github.com/hearth-appliance/hearth/sysinit/lan/dnssd"
+	"github.com/hearth-appliance/hearth/sysinit/lan/localca"
 )
 
 // lanParts are what serve runs for life on the LAN beside the API.

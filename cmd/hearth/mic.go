@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
-	"github.com/hearth-appliance/hearth/mic"
+	"github.com/hearth-appliance/hearth/cmd/hearth/internal/mic"
 )
 
 // runDevices lists the capture devices `hearth listen --mic --device` can use.

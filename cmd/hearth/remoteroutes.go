@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/remotestt/deepgram"
-	"github.com/hearth-appliance/hearth/remotestt/openaistt"
-	"github.com/hearth-appliance/hearth/remotestt/soniox"
-	"github.com/hearth-appliance/hearth/remotestt/speechmatics"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/deepgram"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/openaistt"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/soniox"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/speechmatics"
 )
 
 // remoteVendor is a speech route that sends audio out of the house: its

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/remotestt/deepgram"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/deepgram"
 )
 
 // Deepgram, when the owner gives it a key: audio leaves the box for it.

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/remotestt/openaistt"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/openaistt"
 )
 
 // An OpenAI-compatible transcription server the owner configured.

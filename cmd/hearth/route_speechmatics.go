@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/remotestt/speechmatics"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/speechmatics"
 )
 
 // Speechmatics, when the owner gives it a key: audio leaves the box for it.

@@ -14,8 +14,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance/api"
-	"github.com/hearth-appliance/hearth/dnssd"
-	"github.com/hearth-appliance/hearth/localca"
+	"github.com/hearth-appliance/hearth/sysinit/lan/dnssd"
+	"github.com/hearth-appliance/hearth/sysinit/lan/localca"
 )
 
 // front puts the CA download and the --plain-http rule in front of the

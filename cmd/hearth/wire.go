@@ -107,14 +107,14 @@ type routeDeps struct {
 	meter  *localstt.Meter // whisper's speed on this box
 }
 
-// speechRouteKinds are the local routes, each in its own file; with the
-// remote vendors (remoteVendors) they are every route the appliance knows,
-// and --stt-routes orders them.
-var speechRouteKinds []speechRoute
+// localSpeechRoutes are the local routes, each built in its own file; with
+// the remote vendors (remoteVendors) they are every route the appliance
+// knows, and --stt-routes orders them.
+var localSpeechRoutes = []speechRoute{pocketsphinxRoute, whisperRoute}
 
 // allSpeechRoutes are every route the appliance knows, by name.
 func allSpeechRoutes() []speechRoute {
-	all := append(slices.Clone(speechRouteKinds), remoteVendorRoutes()...)
+	all := append(slices.Clone(localSpeechRoutes), remoteVendorRoutes()...)
 	slices.SortFunc(all, func(a, b speechRoute) int { return strings.Compare(a.name, b.name) })
 	return all
 }

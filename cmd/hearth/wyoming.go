@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	"github.com/hearth-appliance/hearth/appliance/wyoming"
-	"github.com/hearth-appliance/hearth/dnssd"
 	"github.com/hearth-appliance/hearth/localstt"
+	"github.com/hearth-appliance/hearth/sysinit/lan/dnssd"
 )
 
 // wyomingMaxConns caps Home Assistant's connections at once: it opens one

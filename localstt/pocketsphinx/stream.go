@@ -3,12 +3,11 @@ package pocketsphinx
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/localstt/vad"
+	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // queueLen bounds the audio a stream has waiting to be decoded, in 20 ms
@@ -32,60 +31,26 @@ func (r *Route) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
 	r.mu.Unlock()
 	r.warm()
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &stream{r: r, queue: make(chan vad.Event, queueLen), words: make(chan []stt.Word, 16), cancel: cancel,
-		skipped: cfg.Skipped}
-	s.lag.Skip = cfg.Skipped != nil
+	s := &stream{r: r, cancel: cancel}
+	s.Live = vad.NewLive(vad.LiveConfig{Route: Name, Overloaded: "audio queued faster than it decodes",
+		Queue: queueLen, Words: 16, Skipped: cfg.Skipped, OnShut: r.freeSlot})
 	s.wg.Add(1)
 	go s.work(ctx)
 	return s, nil
 }
 
+// freeSlot gives a stream's slot back as its queue closes.
+func (r *Route) freeSlot() {
+	r.mu.Lock()
+	r.streams--
+	r.mu.Unlock()
+}
+
 type stream struct {
+	*vad.Live
 	r      *Route
-	mu     sync.Mutex
-	vad    vad.VAD
-	queue  chan vad.Event
-	words  chan []stt.Word
-	err    error
-	closed bool
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-
-	lag     vad.Lag
-	sent    int // stream samples sent, guarded by mu
-	skipped func(stt.Skip)
-}
-
-// Send implements stt.Stream: it never waits for a decoder.
-func (s *stream) Send(pcm []int16) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errors.New("pocketsphinx: stream closed")
-	}
-	if s.err != nil {
-		return s.err
-	}
-	s.sent += len(pcm)
-	behind, full := s.lag.Offer(s.queue, s.vad.Events(pcm))
-	if full {
-		s.err = &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "overloaded",
-			Err: errors.New("pocketsphinx: audio queued faster than it decodes")}
-		s.shutLocked()
-		return s.err
-	}
-	if behind {
-		return fmt.Errorf("pocketsphinx: %w", stt.ErrBehind)
-	}
-	return nil
-}
-
-// sentSamples is how much audio the stream was sent: where a skip still
-// on when the stream ends stops.
-func (s *stream) sentSamples() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sent
 }
 
 // work decodes the stream's utterances one by one, each heard whole at
@@ -102,7 +67,8 @@ func (s *stream) sentSamples() int {
 // what another session said to that pooled decoder before.
 func (s *stream) work(ctx context.Context) {
 	defer s.wg.Done()
-	defer close(s.words)
+	defer close(s.Out())
+	out, skipped := s.Out(), s.Skipped()
 	var (
 		start int
 		skip  vad.Skipping
@@ -110,19 +76,13 @@ func (s *stream) work(ctx context.Context) {
 		open  bool
 	)
 	fail := func(err error) {
-		s.mu.Lock()
-		if s.err == nil {
-			s.err = &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
-		}
-		s.mu.Unlock()
-		for range s.queue { // drain: the stream has failed
-		}
+		s.Fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err})
 	}
-	for e := range s.queue {
+	for e := range s.Events() {
 		skip.Took(e)
 		switch e.Kind {
 		case vad.Start:
-			skip.End(e.At, s.skipped) // live audio again
+			skip.End(e.At, skipped) // live audio again
 			start, open = e.At, true
 			utt = append(utt[:0], e.PCM...)
 		case vad.Audio:
@@ -131,7 +91,7 @@ func (s *stream) work(ctx context.Context) {
 			}
 		case vad.Mark: // every utterance before it is heard and sent
 			select {
-			case s.words <- vad.Barrier():
+			case out <- vad.Barrier():
 			case <-time.After(time.Minute): // a consumer that stopped reading
 			}
 		case vad.End:
@@ -153,7 +113,7 @@ func (s *stream) work(ctx context.Context) {
 	if open {
 		s.hear(ctx, utt, start, fail)
 	}
-	skip.End(s.sentSamples(), s.skipped)
+	skip.End(s.Sent(), skipped)
 }
 
 // hear decodes an utterance whole and sends its words; false when it
@@ -183,50 +143,17 @@ func (s *stream) send(words []stt.Word, start int) {
 	}
 	if len(words) > 0 {
 		select {
-		case s.words <- words:
+		case s.Out() <- words:
 		case <-time.After(time.Minute): // a consumer that stopped reading
 		}
 	}
 }
 
-// Drain implements stt.Drainer: the utterance in progress ends as a pause
-// would end it; its words, then an empty batch, follow on Words.
-func (s *stream) Drain() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return vad.Drain(&s.vad, s.queue, s.err, s.closed, "pocketsphinx")
-}
-
-func (s *stream) Words() <-chan []stt.Word { return s.words }
-
-func (s *stream) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
-}
-
 // Close decodes what was still being said, then ends the stream.
 func (s *stream) Close() error {
-	s.mu.Lock()
-	if !s.closed && s.err == nil {
-		vad.QueueClose(&s.vad, s.queue)
-	}
-	s.shutLocked()
-	s.mu.Unlock()
+	s.Live.Close()
 	// The consumer reads Words until it closes; the worker ends once the
 	// queue is decoded.
 	go func() { s.wg.Wait(); s.cancel() }()
 	return nil
-}
-
-// shutLocked closes the queue once and frees the stream's slot.
-func (s *stream) shutLocked() {
-	if s.closed {
-		return
-	}
-	s.closed = true
-	close(s.queue)
-	s.r.mu.Lock()
-	s.r.streams--
-	s.r.mu.Unlock()
 }

@@ -231,7 +231,7 @@ func sphinxRaw(ctx context.Context) ([]Clip, error) {
 		{"goforward.raw", "goforward", "goforward", "go forward ten meters"},
 		{"tidigits/dhd.2934z.raw", "dhd.2934z", "tidigits-dhd", "two nine three four zero"},
 	} {
-		pcm, err := decode(ctx, filepath.Join(sphinxData, c.file), "-f", "s16le", "-ar", "16000", "-ac", "1")
+		pcm, err := decode(ctx, filepath.Join(sphinxData, c.file), "-f", "s16le", "-ar", rateArg, "-ac", "1")
 		if err != nil {
 			return nil, fmt.Errorf("pocketsphinx-testdata: %w", err)
 		}

@@ -19,11 +19,17 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/audio"
 )
 
-// SampleRate is the rate of every clip and stream.
-const SampleRate = 16000
+// SampleRate is the rate of every clip and stream: the one Hearth hears.
+const SampleRate = audio.Rate
+
+// rateArg is SampleRate as ffmpeg's -ar takes it.
+var rateArg = strconv.Itoa(SampleRate)
 
 // Clip is one recording and what is said in it.
 type Clip struct {
@@ -55,7 +61,7 @@ func decode(ctx context.Context, path string, inputArgs ...string) ([]int16, err
 		return nil, fmt.Errorf("ffmpeg decodes the recordings: %w", ErrMissing)
 	}
 	args := append([]string{"-hide_banner", "-loglevel", "error", "-nostdin"}, inputArgs...)
-	args = append(args, "-i", path, "-ac", "1", "-ar", "16000", "-f", "s16le", "-")
+	args = append(args, "-i", path, "-ac", "1", "-ar", rateArg, "-f", "s16le", "-")
 	cmd := exec.CommandContext(ctx, ff, args...)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr

@@ -178,6 +178,9 @@ const (
 	endSilentBlk = 20    // 400 ms of silence ends it
 )
 
+// stream hears bursts in Send itself, not on a worker behind a queue as
+// the real local routes do (vad.Live): a test then knows that the words
+// of a burst, and a scripted failure, come from the Send that ended it.
 type stream struct {
 	p       *Provider
 	words   chan []stt.Word

@@ -14,7 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/remotestt/soniox"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/soniox"
 )
 
 const key = "soniox-secret"

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/hearth-appliance/hearth/localstt/vad"
+	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // signal is seconds of silence and 200 Hz tone, alternating.

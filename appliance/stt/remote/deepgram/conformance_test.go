@@ -10,8 +10,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/deepgram"
 	"github.com/hearth-appliance/hearth/appliance/stt/stttest"
-	"github.com/hearth-appliance/hearth/remotestt/deepgram"
 )
 
 // conformant is a fake Deepgram that behaves as the suite asks, on the

@@ -15,7 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/remotestt/deepgram"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/deepgram"
 )
 
 const key = "dg-secret-key"

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/soniox"
 	"github.com/hearth-appliance/hearth/appliance/stt/stttest"
-	"github.com/hearth-appliance/hearth/remotestt/soniox"
 )
 
 // conformant is a fake Soniox that behaves as the suite asks: final tokens

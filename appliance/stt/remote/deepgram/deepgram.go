@@ -104,7 +104,7 @@ func query(language string, diarize bool, live bool) url.Values {
 		"filler_words": {"false"}, "diarize": {fmt.Sprint(diarize)}}
 	if live {
 		q.Set("encoding", "linear16")
-		q.Set("sample_rate", "16000")
+		q.Set("sample_rate", fmt.Sprint(audio.Rate))
 		q.Set("channels", "1")
 		q.Set("interim_results", "false")
 		q.Set("no_delay", "true")

@@ -11,7 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/remotestt/internal/wsstream"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/internal/wsstream"
 )
 
 // Open implements stt.StreamingProvider: a live /v1/listen socket.

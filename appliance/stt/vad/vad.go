@@ -1,7 +1,10 @@
 // Package vad cuts a stream of 16 kHz mono PCM into utterances by energy,
-// for the local speech routes: a frame is speech when it is well above the
-// room's recent noise floor; an utterance ends after a short pause, and a
-// long monologue is cut so that words keep coming. Pure Go, no model.
+// for the speech routes that hear utterances: a frame is speech when it
+// is well above the room's recent noise floor; an utterance ends after a
+// short pause, and a long monologue is cut so that words keep coming.
+// Pure Go, no model. Live is the stream skeleton of the routes that
+// decode as the audio comes (whisper.cpp, PocketSphinx); NewStream is the
+// stream of a route that hears whole utterances (a batch API).
 package vad
 
 import "math"

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/speechmatics"
 	"github.com/hearth-appliance/hearth/appliance/stt/stttest"
-	"github.com/hearth-appliance/hearth/remotestt/speechmatics"
 )
 
 // conformant is a fake Speechmatics that behaves as the suite asks: a

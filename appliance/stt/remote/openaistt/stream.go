@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/localstt/vad"
+	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // Open implements stt.StreamingProvider at utterance level: the shared VAD

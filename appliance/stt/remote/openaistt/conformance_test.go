@@ -7,8 +7,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/openaistt"
 	"github.com/hearth-appliance/hearth/appliance/stt/stttest"
-	"github.com/hearth-appliance/hearth/remotestt/openaistt"
 )
 
 // conformant is a fake OpenAI-compatible server that behaves as the suite

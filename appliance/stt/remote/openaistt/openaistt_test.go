@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/remotestt/openaistt"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/openaistt"
 )
 
 const key = "sk-secret-never-shown"

@@ -20,7 +20,7 @@ import (
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/remotestt/internal/wsstream"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/internal/wsstream"
 )
 
 // Name is the route's name in replies and logs.

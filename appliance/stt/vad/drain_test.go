@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/localstt/vad"
+	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // TestUtteranceStreamDrains: a route that hears whole utterances hears

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/localstt/vad"
+	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // TestUtteranceStreamSkipsWhenBehind: utterances that end faster than the

@@ -13,7 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/remotestt/speechmatics"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/speechmatics"
 )
 
 const key = "speechmatics-secret"

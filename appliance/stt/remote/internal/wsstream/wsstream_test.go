@@ -13,7 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
-	"github.com/hearth-appliance/hearth/remotestt/internal/wsstream"
+	"github.com/hearth-appliance/hearth/appliance/stt/remote/internal/wsstream"
 )
 
 // message is what the fake vendor received, in order.
