@@ -22,10 +22,15 @@ func loadCorpus(t *testing.T) []eval.Case {
 	return cases
 }
 
-// report logs the table under -v or HEARTH_EVAL=1, and the development
-// half's misses under HEARTH_EVAL=misses (never the held-out half's).
-func report(t *testing.T, r eval.Report) {
+// report logs the table under -v or HEARTH_EVAL=1. HEARTH_EVAL=misses is
+// for tuning: it logs the development half's misses and blanks the held-out
+// half's figures (its floors are then not checked), so nothing of the
+// held-out half is seen while tuning.
+func report(t *testing.T, r *eval.Report) {
 	t.Helper()
+	if os.Getenv("HEARTH_EVAL") == "misses" {
+		r.HeldOut = eval.Tally{}
+	}
 	if testing.Verbose() || os.Getenv("HEARTH_EVAL") != "" {
 		t.Logf("\n%s", r.Table())
 	}
@@ -42,6 +47,7 @@ type floor struct{ dev, heldOut float64 }
 
 func checkFloors(t *testing.T, r eval.Report, floors map[string]floor) {
 	t.Helper()
+	tuning := os.Getenv("HEARTH_EVAL") == "misses"
 	seen := 0
 	for _, row := range r.Rows() {
 		f, ok := floors[row.Name]
@@ -52,7 +58,7 @@ func checkFloors(t *testing.T, r eval.Report, floors map[string]floor) {
 		if row.Dev < f.dev {
 			t.Errorf("dev %s = %.3f (%s), below the floor %.2f", row.Name, row.Dev, row.DevOf, f.dev)
 		}
-		if row.HeldOut < f.heldOut {
+		if !tuning && row.HeldOut < f.heldOut {
 			t.Errorf("held-out %s = %.3f (%s), below the floor %.2f", row.Name, row.HeldOut, row.HOOf, f.heldOut)
 		}
 	}
@@ -67,7 +73,7 @@ func TestBuiltinEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	report(t, r)
+	report(t, &r)
 	checkFloors(t, r, map[string]floor{
 		"events F1":          {0.34, 0.32}, // measured 0.379, 0.353
 		"action items F1":    {0.61, 0.69}, // measured 0.643, 0.720

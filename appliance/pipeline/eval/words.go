@@ -14,7 +14,7 @@ func init() {
 		over under is are was be been am i me my mine we us our you your yours he him his she her they them their it its
 		this that these those there here some any all both each just so too very also will would should could can shall
 		may might must do does did have has had not no yes please then than as if when what which who whom how
-		i'll i'm i've we'll we're you'll he's she's it's let's get got`) {
+		i'll i'm i've we'll we're you'll he's she's it's let's get got user`) {
 		stopWords[w] = true
 	}
 }
@@ -48,6 +48,8 @@ func stem(w string) string {
 		return w[:len(w)-3]
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
 		return w[:len(w)-3] + "y"
+	case len(w) > 4 && (strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes")):
+		return w[:len(w)-2]
 	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
 		return w[:len(w)-1]
 	}
