@@ -16,7 +16,29 @@ const (
 	maxOverviewRunes   = 400
 	overviewKeywords   = 10
 	shortSentenceWords = 6 // sentences shorter than this score proportionally less
+	questionWeight     = 0.5
 )
+
+// isQuestion: the sentence ends with a question mark, or (unpunctuated)
+// opens with an auxiliary or a question word followed by a subject.
+func (a *analysis) isQuestion(s sentence) bool {
+	t := strings.TrimSpace(s.text)
+	if strings.HasSuffix(t, "?") {
+		return true
+	}
+	if strings.ContainsAny(t, ".!") {
+		return false
+	}
+	fs := strings.Fields(strings.ToLower(t))
+	return len(fs) > 1 && (inSet(questionOpeners, fs[0]) && inSet(subjectPronouns, fs[1]) || inSet(questionContractions, fs[0]))
+}
+
+// questionContractions open a question whatever follows: "how's your wrist".
+var questionContractions = lexicon.NewSet(`how's what's where's who's when's why's`)
+
+// questionOpeners start an unpunctuated question: "can you …", "how have you …".
+var questionOpeners = lexicon.NewSet(`can could will would do does did is are was were have has should shall
+	how what when where why who which`)
 
 // overview returns the summary; it is non-empty whenever any sentence holds
 // a content word.
@@ -46,6 +68,11 @@ func (a *analysis) overview() string {
 		}
 		if n := s.last - s.first; n < shortSentenceWords {
 			score *= float64(n) / shortSentenceWords
+		}
+		if a.isQuestion(s) {
+			// a summary states what was said; a question is kept only when
+			// it says more than the statements around it
+			score *= questionWeight
 		}
 		if score > 0 {
 			ranked = append(ranked, scored{i, score})
@@ -206,7 +233,8 @@ func truncateRunes(s string, max int) string {
 
 // leadingFillers are dropped from the start of an extracted sentence ("Um,
 // so we need to…" → "We need to…").
-var leadingFillers = lexicon.NewSet(`um uh umm uhh hmm mm er erm ah oh okay ok yeah yep well so like alright anyway anyways and but also right yes no`)
+var leadingFillers = lexicon.NewSet(`um uh umm uhh hmm mm er erm ah oh okay ok yeah yep well so like alright anyway anyways and but also right yes no
+	hi hey hello great sure fine perfect cool nice wow honestly`)
 
 // cleanSentence tidies a transcript sentence for display: single spaces, no
 // leading fillers, a capital first letter and closing punctuation.
@@ -228,7 +256,10 @@ func cleanSentence(s string) string {
 	if s == "" {
 		return ""
 	}
-	s = capitalise(s)
+	// capitalise reads one word: a sentence holding a name ("are we doing
+	// Thanksgiving") would pass for a brand spelling and stay lower case.
+	first, rest, _ := strings.Cut(s, " ")
+	s = strings.TrimSuffix(capitalise(first)+" "+rest, " ")
 	last, _ := utf8.DecodeLastRuneInString(s)
 	switch {
 	case strings.ContainsRune(".!?…。！？\"')”", last):
