@@ -104,12 +104,16 @@ func sentences(s string) int {
 type Report struct {
 	Dev, HeldOut Tally
 	DevMisses    []Miss
+	kept         map[string]bool
 }
+
+// Kept reports whether the run kept the named case.
+func (r Report) Kept(name string) bool { return r.kept[name] }
 
 // Run processes every case through p, as the server does for a new
 // conversation, and scores it.
 func Run(ctx context.Context, p *pipeline.Pipeline, cases []Case) (Report, error) {
-	var r Report
+	r := Report{kept: map[string]bool{}}
 	for i := range cases {
 		c := &cases[i]
 		conv := c.Conversation()
@@ -117,6 +121,7 @@ func Run(ctx context.Context, p *pipeline.Pipeline, cases []Case) (Report, error
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", c.Name, err)
 		}
+		r.kept[c.Name] = !conv.Discarded
 		t, misses := Score(c, Outcome{Discarded: conv.Discarded, Structured: conv.Structured, Memories: res.Memories})
 		if c.Split == SplitDev {
 			r.Dev.Add(t)
