@@ -41,8 +41,17 @@ type memoryCand struct {
 // outlives the day it was said.
 func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 	var out []appliance.Memory
+	// the person last named, for "he" and "she": "your dad? He's been into
+	// woodworking since he retired"
+	named, namedAt := "", -10
 	for i := range dl.utts {
 		u := &dl.utts[i]
+		if rel := personNamed(u); rel != "" {
+			named, namedAt = rel, i
+		}
+		if i-namedAt > 2 {
+			named = ""
+		}
 		if u.question {
 			continue
 		}
@@ -63,7 +72,7 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 					break
 				}
 				if k == s || inSet(factStarts, ws[k].lower) {
-					if _, ok := dl.memoryAt(u, ws, k, supposedAfter(ws, k, b)); ok {
+					if _, ok := dl.memoryAt(u, ws, k, supposedAfter(ws, k, b), named); ok {
 						starts = append(starts, k)
 					}
 				}
@@ -73,7 +82,7 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 				if n+1 < len(starts) {
 					end = min(end, starts[n+1])
 				}
-				m, ok := dl.memoryAt(u, datesWritten(ws, k, end, ref), k, end)
+				m, ok := dl.memoryAt(u, datesWritten(ws, k, end, ref), k, end, named)
 				if !ok || hasMemory(out, m.content) {
 					continue
 				}
@@ -88,7 +97,7 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 }
 
 // factStarts may open a fact in the middle of a clause.
-var factStarts = lexicon.NewSet(`i i'm my our we're your mom mum dad grandma grandpa`)
+var factStarts = lexicon.NewSet(`i i'm my our we're your mom mum dad grandma grandpa he he's she she's`)
 
 // supposedBefore: the clause at a is the consequence of a condition just
 // before it ("if it rains, I'm staying in").
@@ -96,11 +105,15 @@ func supposedBefore(ws []cword, a int) bool {
 	for k := max(0, a-4); k < a; k++ {
 		switch ws[k].lower {
 		case "if", "unless", "wish":
-			return true
+			// "if possible," is a courtesy, not a condition
+			return !inSet(courtesyConditions, wordAt(ws, k+1))
 		}
 	}
 	return false
 }
+
+// courtesyConditions after "if" make no condition: "if possible".
+var courtesyConditions = lexicon.NewSet(`possible necessary needed any`)
 
 // supposedAfter is where a supposition cuts the fact starting at k short,
 // or b.
@@ -115,7 +128,10 @@ func supposedAfter(ws []cword, k, b int) int {
 
 // memoryAt reads a memory starting at ws[s] of utterance u, whose clause
 // ends at b.
-func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int) (memoryCand, bool) {
+func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (memoryCand, bool) {
+	if m, ok := pronounFact(ws, s, b, named); ok && (u.isUser || dl.userKnown) {
+		return m, true
+	}
 	switch {
 	case u.isUser:
 		if m, ok := userFact(ws, s, b); ok {
@@ -145,12 +161,13 @@ func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int) (memoryCand, bo
 // datesWritten returns ws, or a copy with the date said in ws[from:to]
 // written out as a calendar date in the words it occupied.
 func datesWritten(ws []cword, from, to int, ref time.Time) []cword {
-	if ref.IsZero() {
-		return ws
+	if ref.IsZero() || recurring(ws, from, to) {
+		return ws // "every second Saturday" is no one date
 	}
 	used := make([]bool, len(ws))
 	c := scanCues(ws, from, to, ref, used)
-	if !c.date || c.recurring {
+	if !c.date || c.recurring || c.deadline || c.past {
+		// "this month" is a period, not a day
 		return ws
 	}
 	date := c.mon.String() + " " + strconv.Itoa(c.day)
@@ -284,43 +301,9 @@ func relationFact(ws []cword, s, b int, isUser bool) (memoryCand, bool) {
 	default:
 		return memoryCand{}, false
 	}
-	rel, verb, next := wordAt(ws, j), wordAt(ws, j+1), wordAt(ws, j+2)
-	if !inSet(relations, rel) || inSet(ownFacts, rel) || !inSet(relationVerbs, verb) {
+	rel := wordAt(ws, j)
+	if !inSet(relations, rel) || inSet(ownFacts, rel) || !relationClaim(ws, j, b) {
 		return memoryCand{}, false
-	}
-	switch verb {
-	case "likes", "loves", "hates", "enjoys", "prefers":
-		if !likedObject(ws, j+2, b) {
-			return memoryCand{}, false
-		}
-	case "wants":
-		if inSet(notLiked, next) && next != "a" && next != "an" && next != "to" || !likedObject(ws, j+3, b) {
-			return memoryCand{}, false
-		}
-	case "lives", "works":
-		if next != "in" && next != "at" && next != "for" && next != "as" && next != "near" && next != "on" {
-			return memoryCand{}, false
-		}
-	case "turns":
-		if _, ok := countWords[next]; !ok && !isDigits(next) {
-			return memoryCand{}, false
-		}
-	case "has":
-		if !(haveCount(ws, j+2) && inSet(haveObjects, wordAt(ws, j+3))) && !inSet(conditions, next) {
-			return memoryCand{}, false
-		}
-	case "is":
-		if !inSet(identityWords, next) && next != "into" && next != "from" {
-			return memoryCand{}, false
-		}
-	case "plays":
-		if !inSet(playObjects, next) {
-			return memoryCand{}, false
-		}
-	case "speaks":
-		if j+2 >= b || !ws[j+2].cap {
-			return memoryCand{}, false
-		}
 	}
 	rest := factWords(ws, j+1, b)
 	if rest == "" {
@@ -418,7 +401,11 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		case w1 == "volunteer" && (w2 == "at" || w2 == "with" || w2 == "for"):
 			return sys("User volunteers", k+1)
 		}
-		return memoryCand{}, false
+		return newPursuit(ws, k, b)
+	}
+	if m, ok := newPursuit(ws, s, b); ok {
+		// a note without its subject: "signed up to volunteer at the food bank"
+		return m, true
 	}
 	if w0 == "our" && inSet(ownFacts, w1) && w2 == "is" {
 		// "our anniversary is on the twelfth"
@@ -636,4 +623,131 @@ func adviceWords(ws []cword, from int) string {
 	}
 	words[0] = strings.ToLower(words[0][:1]) + words[0][1:]
 	return strings.Join(words, " ")
+}
+
+// relationClaim: the words after the person at ws[j] state a lasting fact
+// about them ("likes gardening", "lives in Porto", "turns ninety").
+func relationClaim(ws []cword, j, b int) bool {
+	verb, next := wordAt(ws, j+1), wordAt(ws, j+2)
+	if !inSet(relationVerbs, verb) {
+		return false
+	}
+	switch verb {
+	case "likes", "loves", "hates", "enjoys", "prefers":
+		if !likedObject(ws, j+2, b) {
+			return false
+		}
+	case "wants":
+		if inSet(notLiked, next) && next != "a" && next != "an" && next != "to" || !likedObject(ws, j+3, b) {
+			return false
+		}
+	case "lives", "works":
+		if next != "in" && next != "at" && next != "for" && next != "as" && next != "near" && next != "on" {
+			return false
+		}
+	case "turns":
+		if _, ok := countWords[next]; !ok && !isDigits(next) {
+			return false
+		}
+	case "has":
+		if !(haveCount(ws, j+2) && inSet(haveObjects, wordAt(ws, j+3))) && !inSet(conditions, next) {
+			return false
+		}
+	case "is":
+		if !inSet(identityWords, next) && next != "into" && next != "from" {
+			return false
+		}
+	case "plays":
+		if !inSet(playObjects, next) {
+			return false
+		}
+	case "speaks":
+		if j+2 >= b || !ws[j+2].cap {
+			return false
+		}
+	}
+	return true
+}
+
+// men and women among relations, for "he" and "she".
+var (
+	menNamed   = lexicon.NewSet(`dad father brother husband son grandpa grandfather uncle boyfriend nephew`)
+	womenNamed = lexicon.NewSet(`mom mum mother sister wife daughter grandma grandmother aunt girlfriend niece`)
+)
+
+// personNamed is the relation of the user u names ("my sister", "your dad"
+// said to the user, "Mom"), or "".
+func personNamed(u *utterance) string {
+	ws := u.words
+	for k := range ws {
+		w, next := ws[k].lower, wordAt(ws, k+1)
+		switch {
+		case (w == "my" && u.isUser || w == "your" && !u.isUser) && (inSet(menNamed, next) || inSet(womenNamed, next)):
+			return next
+		case inSet(kin, w) && (inSet(menNamed, w) || inSet(womenNamed, w)):
+			return w
+		}
+	}
+	return ""
+}
+
+// pronounFact reads a fact about the person last named (rel) when "he" or
+// "she" opens ws[s:b]: "he's been into woodworking since he retired".
+func pronounFact(ws []cword, s, b int, rel string) (memoryCand, bool) {
+	w := wordAt(ws, s)
+	he, she := w == "he" || w == "he's", w == "she" || w == "she's"
+	if rel == "" || !(he && inSet(menNamed, rel) || she && inSet(womenNamed, rel)) {
+		return memoryCand{}, false
+	}
+	var rest string
+	if strings.HasSuffix(w, "'s") {
+		j, verb := s+1, "is"
+		if wordAt(ws, j) == "been" {
+			j, verb = j+1, "has been"
+		}
+		next := wordAt(ws, j)
+		if !inSet(identityWords, next) && next != "into" && next != "from" {
+			return memoryCand{}, false
+		}
+		rest = verb + " " + factWords(ws, j, b)
+	} else {
+		if !relationClaim(ws, s, b) {
+			return memoryCand{}, false
+		}
+		rest = factWords(ws, s+1, b)
+	}
+	if strings.TrimSpace(rest) == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "User's " + rel + " " + strings.TrimSpace(rest), category: appliance.MemorySystem}, true
+}
+
+// newPursuit reads something the user took up, at ws[k]: "joined a running
+// club", "started learning the piano", "signed up to volunteer at … every
+// second Saturday" (signing up for one class is a plan, not a habit).
+func newPursuit(ws []cword, k, b int) (memoryCand, bool) {
+	w, next := wordAt(ws, k), wordAt(ws, k+1)
+	switch {
+	case w == "joined" && (next == "a" || next == "an" || next == "the"),
+		w == "started" && strings.HasSuffix(next, "ing") && len(next) > 5,
+		w == "signed" && next == "up" && (wordAt(ws, k+2) == "to" || wordAt(ws, k+2) == "for") && recurring(ws, k, b):
+	default:
+		return memoryCand{}, false
+	}
+	rest := factWords(ws, k, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "User " + rest, category: appliance.MemorySystem}, true
+}
+
+// recurring: ws[k:b] says the thing repeats.
+func recurring(ws []cword, k, b int) bool {
+	for j := k; j < b; j++ {
+		switch ws[j].lower {
+		case "every", "weekly", "monthly", "daily", "each":
+			return true
+		}
+	}
+	return false
 }

@@ -56,6 +56,15 @@ func TestBuiltinMemories(t *testing.T) {
 			[]appliance.Memory{sys("User's grandma turns ninety on March 21")}},
 		{"a date in another year", []turn{{"U", "Our anniversary is on January 4th, ten years."}},
 			[]appliance.Memory{sys("User's anniversary is on January 4, 2027")}},
+		{"he and she are the person last named", []turn{{"1", "What are you getting your dad for Christmas?"}, {"U", "He's been into woodworking since he retired, so chisels."}},
+			[]appliance.Memory{sys("User's dad has been into woodworking")}},
+		{"he is nobody without a person named", []turn{{"1", "The plumber came by this morning."}, {"U", "He's from Leeds, he likes football a lot."}}, []appliance.Memory{}},
+		{"she is not he", []turn{{"U", "My brother called me last night."}, {"1", "She likes hiking a lot."}}, []appliance.Memory{}},
+		{"if possible is a courtesy", []turn{{"U", "Aisle seat if possible, I always prefer the aisle."}}, []appliance.Memory{sys("User prefers the aisle")}},
+		{"a note without its subject", []turn{{"U", "signed up to volunteer at the food bank every second saturday"}},
+			[]appliance.Memory{sys("User signed up to volunteer at the food bank every second saturday")}},
+		{"one class is a plan, not a habit", []turn{{"U", "I signed up for the spin class on Tuesday with Jess."}}, []appliance.Memory{}},
+		{"joined", []turn{{"U", "I joined a running club near the office this month."}}, []appliance.Memory{sys("User joined a running club near the office this month")}},
 		{"a supposition voids the fact", []turn{{"U", "Maybe my sister likes jazz, I never asked her."}}, []appliance.Memory{}},
 	}
 	for _, tt := range tests {

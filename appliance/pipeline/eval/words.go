@@ -32,6 +32,9 @@ func contentWords(s string) []string {
 			continue
 		}
 		w := stem(f)
+		if k, ok := kinWords[w]; ok {
+			w = k
+		}
 		if w == "" || stopWords[w] || seen[w] {
 			continue
 		}
@@ -40,6 +43,11 @@ func contentWords(s string) []string {
 	}
 	return out
 }
+
+// kinWords are one relation however it is called: a label's "father" is
+// the "dad" of what was said.
+var kinWords = map[string]string{"dad": "father", "mom": "mother", "mum": "mother", "grandma": "grandmother",
+	"granny": "grandmother", "nana": "grandmother", "grandpa": "grandfather"}
 
 func stem(w string) string {
 	w = strings.TrimSuffix(w, "'s")
