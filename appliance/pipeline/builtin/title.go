@@ -71,12 +71,16 @@ func (a *analysis) title() string {
 // single words are considered only when nothing better is left.
 func (a *analysis) pick(chosen []*candidate, floor float64) *candidate {
 	var best *candidate
-	for pass := 0; pass < 2 && best == nil; pass++ {
+	passes := 2
+	if len(chosen) > 0 {
+		passes = 1 // a second topic must be a real one: no verb, date or light word joins the title
+	}
+	for pass := 0; pass < passes && best == nil; pass++ {
 		for _, c := range a.candidates() {
 			if c.score < floor || c.score <= 0 {
 				continue
 			}
-			if pass == 0 && (len(c.terms) == 1 && c.terms[0].light || onlyWhen(c)) {
+			if pass == 0 && (len(c.terms) == 1 && (c.terms[0].light || a.mostlyVerb(c.terms[0])) || onlyWhen(c)) {
 				continue
 			}
 			if len(chosen) > 0 && c.cjk != "" && c.count < 2 {
@@ -322,4 +326,25 @@ func onlyWhen(c *candidate) bool {
 func isOrdinalOrNumber(w string) bool {
 	w = strings.TrimRight(w, "stndrh")
 	return w != "" && strings.Trim(w, "0123456789:.") == ""
+}
+
+// verbCues before a word make it a verb there: "I'll book the tour", "can
+// you write it", "will be delivered".
+var verbCues = lexicon.NewSet(`to i i'll we'll you'll we you they can will 'll please let's could should would must
+	don't didn't be been was were is are`)
+
+// mostlyVerb: most of the times tm was said, it was said as a verb; a
+// title names a topic ("Campus Tour"), not an act ("Book").
+func (a *analysis) mostlyVerb(tm *term) bool {
+	verb, all := 0, 0
+	for j, t := range a.tokTerm {
+		if t != tm {
+			continue
+		}
+		all++
+		if j > 0 && inSet(verbCues, a.doc.tokens[j-1].lower) {
+			verb++
+		}
+	}
+	return all > 0 && 2*verb > all
 }
