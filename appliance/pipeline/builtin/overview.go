@@ -17,6 +17,12 @@ const (
 	overviewKeywords   = 10
 	shortSentenceWords = 6 // sentences shorter than this score proportionally less
 	questionWeight     = 0.5
+	// minOverviewGain: a further sentence must add at least this share of
+	// the first sentence's keyword weight.
+	minOverviewGain = 0.3
+	// coveredWeight is what a keyword already in the overview still counts
+	// for: the main topic said again matters more than small talk.
+	coveredWeight = 0.5
 )
 
 // isQuestion: the sentence ends with a question mark, or (unpunctuated)
@@ -50,46 +56,41 @@ func (a *analysis) overview() string {
 		return a.leadOverview()
 	}
 	top := a.topTerms(overviewKeywords)
-	type scored struct {
-		idx   int
-		score float64
+	// Each sentence holds some of the top keywords; the overview takes,
+	// one at a time, the sentence that adds the most keyword weight, a
+	// keyword already covered counting for less, so its sentences summarise
+	// different parts of the conversation rather than say the main point
+	// three times.
+	type cand struct {
+		idx    int
+		terms  []*term
+		weight float64
 	}
-	ranked := make([]scored, 0, len(a.doc.sentences))
+	cands := make([]cand, 0, len(a.doc.sentences))
 	for i, s := range a.doc.sentences {
-		seen := make([]*term, 0, 8)
-		score := 0.0
+		var terms []*term
 		for j := s.first; j < s.last; j++ {
-			tm := a.tokTerm[j]
-			if tm == nil || containsTerm(seen, tm) || !containsTerm(top, tm) {
-				continue
+			if tm := a.tokTerm[j]; tm != nil && !containsTerm(terms, tm) && containsTerm(top, tm) {
+				terms = append(terms, tm)
 			}
-			seen = append(seen, tm)
-			score += tm.score
 		}
+		if len(terms) == 0 {
+			continue
+		}
+		w := 1.0
 		if n := s.last - s.first; n < shortSentenceWords {
-			score *= float64(n) / shortSentenceWords
+			w = float64(n) / shortSentenceWords
 		}
 		if a.isQuestion(s) {
 			// a summary states what was said; a question is kept only when
 			// it says more than the statements around it
-			score *= questionWeight
+			w *= questionWeight
 		}
-		if score > 0 {
-			ranked = append(ranked, scored{i, score})
-		}
+		cands = append(cands, cand{i, terms, w})
 	}
-	if len(ranked) == 0 {
+	if len(cands) == 0 {
 		return a.leadOverview()
 	}
-	slices.SortFunc(ranked, func(x, y scored) int {
-		switch {
-		case x.score > y.score:
-			return -1
-		case x.score < y.score:
-			return 1
-		}
-		return x.idx - y.idx
-	})
 	want := 3
 	switch n := len(a.doc.sentences); {
 	case n <= 2:
@@ -97,19 +98,43 @@ func (a *analysis) overview() string {
 	case n <= 5:
 		want = 2
 	}
-	// take the best distinct sentences, then restore spoken order
 	picked := make([]int, 0, want)
 	texts := make([]string, 0, want)
-	for _, r := range ranked {
-		if len(picked) == want {
-			break
+	var covered []*term
+	firstScore := 0.0
+	used := make([]bool, len(cands))
+	for len(picked) < want {
+		best, bestScore := -1, 0.0
+		for k, c := range cands {
+			if used[k] {
+				continue
+			}
+			score := 0.0
+			for _, tm := range c.terms {
+				if containsTerm(covered, tm) {
+					score += coveredWeight * tm.score
+				} else {
+					score += tm.score
+				}
+			}
+			if score *= c.weight; score > bestScore {
+				best, bestScore = k, score
+			}
 		}
-		t := cleanSentence(a.doc.sentences[r.idx].text)
+		if best < 0 || len(picked) > 0 && bestScore < minOverviewGain*firstScore {
+			break // what is left adds too little to be worth a sentence
+		}
+		if len(picked) == 0 {
+			firstScore = bestScore
+		}
+		used[best] = true
+		t := cleanSentence(a.doc.sentences[cands[best].idx].text)
 		if t == "" || slices.ContainsFunc(texts, func(s string) bool { return strings.EqualFold(s, t) }) {
 			continue
 		}
-		picked = append(picked, r.idx)
+		picked = append(picked, cands[best].idx)
 		texts = append(texts, t)
+		covered = append(covered, cands[best].terms...)
 	}
 	slices.Sort(picked)
 	out := make([]string, 0, len(picked))

@@ -92,6 +92,10 @@ func hasEmoji(s string) bool {
 func sentences(s string) int {
 	n := 0
 	for f := range strings.FieldsSeq(s) {
+		switch strings.ToLower(f) {
+		case "mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "e.g.", "i.e.":
+			continue // an abbreviation ends no sentence
+		}
 		if strings.HasSuffix(f, ".") || strings.HasSuffix(f, "!") || strings.HasSuffix(f, "?") {
 			n++
 		}
