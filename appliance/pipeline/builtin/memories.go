@@ -210,11 +210,12 @@ var degreeWords = lexicon.NewSet(`bit little lot mess wreck tad ways while few c
 // relations are the people and pets whose names and facts are worth keeping.
 var relations = lexicon.NewSet(`wife husband partner boyfriend girlfriend fiance fiancee son daughter kid
 	kids child children mom mother dad father brother sister grandma grandmother grandpa grandfather
-	aunt uncle cousin niece nephew dog cat boss roommate baby twins name birthday anniversary wedding goal dream`)
+	aunt uncle cousin niece nephew dog cat boss roommate baby twins name birthday anniversary wedding goal dream
+	favourite favorite`)
 
 // ownFacts after "my … is" are facts whatever follows: "my goal is to pass
 // the N5", "my birthday is in May".
-var ownFacts = lexicon.NewSet(`name birthday anniversary wedding goal dream`)
+var ownFacts = lexicon.NewSet(`name birthday anniversary wedding goal dream favourite favorite`)
 
 // factAdverbs between "I" and its verb leave the fact unchanged.
 var factAdverbs = lexicon.NewSet(`always usually really definitely honestly actually absolutely totally generally
@@ -407,9 +408,21 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		// a note without its subject: "signed up to volunteer at the food bank"
 		return m, true
 	}
+	if m, ok := bestOf(ws, s, b); ok {
+		return m, true
+	}
 	if w0 == "our" && inSet(ownFacts, w1) && w2 == "is" {
 		// "our anniversary is on the twelfth"
 		return sys("User's", s+1)
+	}
+	if w0 == "my" && (w1 == "favourite" || w1 == "favorite") {
+		// "my favourite novel this year is …"
+		for k := s + 2; k < b-1 && k < s+7; k++ {
+			if ws[k].lower == "is" || ws[k].lower == "are" {
+				return sys("User's", s+1)
+			}
+		}
+		return memoryCand{}, false
 	}
 	if w0 == "my" {
 		// "my daughter's name is Mia", "my name is Sam", "my wife is a teacher"
@@ -750,4 +763,22 @@ func recurring(ws []cword, k, b int) bool {
 		}
 	}
 	return false
+}
+
+// bestOf reads a judgement of the user's own: "the oat flat white at Blue
+// Door is the best coffee in the neighbourhood". The subject must be a
+// thing named with "the" and at least two more words, so "the best thing
+// is …" and "that's the best" make none.
+func bestOf(ws []cword, s, b int) (memoryCand, bool) {
+	if wordAt(ws, s) != "the" || wordAt(ws, s+1) == "best" {
+		return memoryCand{}, false
+	}
+	for k := s + 3; k+3 < b && k < s+10; k++ {
+		if hasSeq(ws, k, "is", "the", "best") || hasSeq(ws, k, "are", "the", "best") {
+			if rest := factWords(ws, s, b); rest != "" && k+3 < b {
+				return memoryCand{content: "User thinks " + rest, category: appliance.MemorySystem}, true
+			}
+		}
+	}
+	return memoryCand{}, false
 }

@@ -65,6 +65,11 @@ func TestBuiltinMemories(t *testing.T) {
 			[]appliance.Memory{sys("User signed up to volunteer at the food bank every second saturday")}},
 		{"one class is a plan, not a habit", []turn{{"U", "I signed up for the spin class on Tuesday with Jess."}}, []appliance.Memory{}},
 		{"joined", []turn{{"U", "I joined a running club near the office this month."}}, []appliance.Memory{sys("User joined a running club near the office this month")}},
+		{"a judgement of the user's", []turn{{"U", "Note to self: the oat flat white at Blue Door is the best coffee in town."}},
+			[]appliance.Memory{sys("User thinks the oat flat white at Blue Door is the best coffee in town")}},
+		{"the best thing is no judgement", []turn{{"U", "The best thing is to wait and see what they say."}}, []appliance.Memory{}},
+		{"a favourite", []turn{{"U", "My favourite novel this year is still the one about the game designers."}},
+			[]appliance.Memory{sys("User's favourite novel this year is still the one about the game designers")}},
 		{"a supposition voids the fact", []turn{{"U", "Maybe my sister likes jazz, I never asked her."}}, []appliance.Memory{}},
 	}
 	for _, tt := range tests {
