@@ -17,9 +17,6 @@ const (
 	overviewKeywords   = 10
 	shortSentenceWords = 6 // sentences shorter than this score proportionally less
 	questionWeight     = 0.5
-	// minOverviewGain: a further sentence must add at least this share of
-	// the first sentence's keyword weight.
-	minOverviewGain = 0.3
 	// coveredWeight is what a keyword already in the overview still counts
 	// for: the main topic said again matters more than small talk.
 	coveredWeight = 0.5
@@ -101,7 +98,6 @@ func (a *analysis) overview() string {
 	picked := make([]int, 0, want)
 	texts := make([]string, 0, want)
 	var covered []*term
-	firstScore := 0.0
 	used := make([]bool, len(cands))
 	for len(picked) < want {
 		best, bestScore := -1, 0.0
@@ -121,11 +117,8 @@ func (a *analysis) overview() string {
 				best, bestScore = k, score
 			}
 		}
-		if best < 0 || len(picked) > 0 && bestScore < minOverviewGain*firstScore {
-			break // what is left adds too little to be worth a sentence
-		}
-		if len(picked) == 0 {
-			firstScore = bestScore
+		if best < 0 {
+			break
 		}
 		used[best] = true
 		t := cleanSentence(a.doc.sentences[cands[best].idx].text)
