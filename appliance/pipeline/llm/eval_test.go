@@ -60,8 +60,10 @@ func loadRecordings(t *testing.T, dir string) map[string]recording {
 // replays recorded answers, a few of them malformed, cut off, failing or
 // wrong as real servers and models are. The figures measure the route's
 // parsing, schema checks, retries and fallbacks as much as the answers.
+//
+// It is not parallel: its two hundred conversations over HTTP would slow
+// the package's tests that time a hang in milliseconds.
 func TestLLMRouteEval(t *testing.T) {
-	t.Parallel()
 	cases, err := eval.Load("../eval/testdata/conversations")
 	if err != nil {
 		t.Fatal(err)
