@@ -16,13 +16,22 @@ import (
 // from someone else. The built-in route recognises the common shapes of
 // both in English:
 //   - the user states a fact: "I'm allergic to shellfish", "my daughter's
-//     name is Mia", "I work at …", "I prefer …", "I moved to …";
+//     name is Mia", "I work at …", "I always prefer …", "I don't like …",
+//     "I moved to …", "my favourite … is …";
+//   - a plan or pursuit: "I'm learning Japanese", "I'm training for …",
+//     "we're moving to …", "joined a running club";
+//   - a fact about the user's people (memories_people.go): "Mom likes
+//     gardening", "your brother is vegetarian" said to the user, "he's been
+//     into woodworking" after "your dad";
 //   - the user reports advice: "my doctor said I should …";
 //   - another speaker gives general advice: "you should always …", "never
 //     …", "the trick with X is …".
-// Contents are short sentences in one style: facts start with "User"
-// ("User is allergic to shellfish"), advice with its source ("Advice from
-// user's doctor: cut back on coffee").
+// Facts may start anywhere in a clause (unpunctuated speech runs them
+// together); a supposition before one voids it ("maybe", "if"). Contents
+// are short sentences in one style: facts start with "User" ("User is
+// allergic to shellfish"), advice with its source ("Advice from user's
+// doctor: cut back on coffee"), and a date said relative to the
+// conversation is written out.
 
 const (
 	minMemoryTranscript = 25 // reference: shorter transcripts are skipped
