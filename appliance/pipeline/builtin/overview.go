@@ -132,7 +132,11 @@ func (a *analysis) overview() string {
 	slices.Sort(picked)
 	out := make([]string, 0, len(picked))
 	for _, i := range picked {
-		out = append(out, cleanSentence(a.doc.sentences[i].text))
+		t := cleanSentence(a.doc.sentences[i].text)
+		if a.isQuestion(a.doc.sentences[i]) && strings.HasSuffix(t, ".") {
+			t = strings.TrimSuffix(t, ".") + "?" // a question a recognizer gave without its mark
+		}
+		out = append(out, t)
 	}
 	return joinBounded(out)
 }
