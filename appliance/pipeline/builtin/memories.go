@@ -340,7 +340,15 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		if wordAt(ws, j) == "moving" || wordAt(ws, j) == "saving" {
 			return pursuit(ws, j, b, "User's family is")
 		}
+		if hasSeq(ws, j, "getting", "married") || wordAt(ws, j) == "expecting" && j+1 >= b {
+			// "we're getting married in June", "we're expecting!"
+			return lifeEvent(ws, s, b, "User and their partner are", j)
+		}
 		return memoryCand{}, false
+	}
+	if w0 == "we" && inSet(lifeOutcomes, wordAt(ws, s+2)) && (w1 == "got" || w1 == "just") {
+		// "we got engaged last night"
+		return lifeEvent(ws, s, b, "User and their partner", s+1)
 	}
 	if w0 == "i" {
 		// "I always prefer the aisle", "I really don't like eggs"
@@ -381,6 +389,9 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			return sys("User teaches", k+1)
 		case w1 == "volunteer" && (w2 == "at" || w2 == "with" || w2 == "for"):
 			return sys("User volunteers", k+1)
+		}
+		if m, ok := lifeChange(ws, k, b); ok {
+			return m, true
 		}
 		return newPursuit(ws, k, b)
 	}
@@ -664,4 +675,42 @@ func bestOf(ws []cword, s, b int) (memoryCand, bool) {
 		}
 	}
 	return memoryCand{}, false
+}
+
+// lifeOutcomes after "got" are lasting changes: "I got promoted".
+var lifeOutcomes = lexicon.NewSet(`promoted engaged married divorced hired`)
+
+// jobWords after "a new" or "my" make a change of work: "started a new job".
+var jobWords = lexicon.NewSet(`job position role`)
+
+// lifeChange reads a change in the user's life at ws[k] (after "I"): "I
+// started a new job at …", "I got promoted", "I quit my job", "I retired
+// last spring". Changes of keys and coats ("I left my keys") are no memory,
+// so only jobs, promotions, marriages and habits given up count.
+func lifeChange(ws []cword, k, b int) (memoryCand, bool) {
+	w, next := wordAt(ws, k), wordAt(ws, k+1)
+	switch {
+	case (w == "started" || w == "got" || w == "landed" || w == "accepted") && next == "a" &&
+		(inSet(jobWords, wordAt(ws, k+2)) || wordAt(ws, k+2) == "new" && inSet(jobWords, wordAt(ws, k+3))),
+		w == "got" && inSet(lifeOutcomes, next),
+		(w == "quit" || w == "left") && next == "my" && inSet(jobWords, wordAt(ws, k+2)),
+		w == "quit" && (next == "smoking" || next == "drinking" || next == "caffeine" || next == "sugar"),
+		w == "retired" && k+1 <= b:
+	default:
+		return memoryCand{}, false
+	}
+	rest := factWords(ws, k, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "User " + rest, category: appliance.MemorySystem}, true
+}
+
+// lifeEvent renders a change of the household from ws[j].
+func lifeEvent(ws []cword, s, b int, subject string, j int) (memoryCand, bool) {
+	rest := factWords(ws, j, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: subject + " " + rest, category: appliance.MemorySystem}, true
 }

@@ -70,6 +70,12 @@ func TestBuiltinMemories(t *testing.T) {
 		{"the best thing is no judgement", []turn{{"U", "The best thing is to wait and see what they say."}}, []appliance.Memory{}},
 		{"a favourite", []turn{{"U", "My favourite novel this year is still the one about the game designers."}},
 			[]appliance.Memory{sys("User's favourite novel this year is still the one about the game designers")}},
+		{"a new job", []turn{{"U", "Big news, I just started a new job at the hospital in Leeds."}},
+			[]appliance.Memory{sys("User started a new job at the hospital in Leeds")}},
+		{"promoted and quitting", []turn{{"U", "I got promoted last week. And I quit smoking in May."}},
+			[]appliance.Memory{sys("User got promoted last week"), sys("User quit smoking in May")}},
+		{"left the keys is no life change", []turn{{"U", "I left my keys at the office again, and I got a coffee on the way."}}, []appliance.Memory{}},
+		{"the household", []turn{{"U", "We got engaged on the beach last night!"}}, []appliance.Memory{sys("User and their partner got engaged on the beach last night")}},
 		{"a supposition voids the fact", []turn{{"U", "Maybe my sister likes jazz, I never asked her."}}, []appliance.Memory{}},
 	}
 	for _, tt := range tests {
