@@ -30,9 +30,11 @@ func report(t *testing.T, r *eval.Report) {
 	t.Helper()
 	if os.Getenv("HEARTH_EVAL") == "misses" {
 		r.HeldOut = eval.Tally{}
+		delete(r.ByForm, "heldout punctuated")
+		delete(r.ByForm, "heldout unpunctuated")
 	}
 	if testing.Verbose() || os.Getenv("HEARTH_EVAL") != "" {
-		t.Logf("\n%s", r.Table())
+		t.Logf("\n%s\n%s", r.Table(), r.FormTable())
 	}
 	if os.Getenv("HEARTH_EVAL") == "misses" {
 		for _, m := range r.DevMisses {

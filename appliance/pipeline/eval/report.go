@@ -108,7 +108,10 @@ func sentences(s string) int {
 type Report struct {
 	Dev, HeldOut Tally
 	DevMisses    []Miss
-	kept         map[string]bool
+	// ByForm splits each half by how the transcript was written: keys
+	// "dev punctuated", "heldout unpunctuated" and so on.
+	ByForm map[string]*Tally
+	kept   map[string]bool
 }
 
 // Kept reports whether the run kept the named case.
@@ -117,7 +120,7 @@ func (r Report) Kept(name string) bool { return r.kept[name] }
 // Run processes every case through p, as the server does for a new
 // conversation, and scores it.
 func Run(ctx context.Context, p *pipeline.Pipeline, cases []Case) (Report, error) {
-	r := Report{kept: map[string]bool{}}
+	r := Report{kept: map[string]bool{}, ByForm: map[string]*Tally{}}
 	for i := range cases {
 		c := &cases[i]
 		conv := c.Conversation()
@@ -127,6 +130,11 @@ func Run(ctx context.Context, p *pipeline.Pipeline, cases []Case) (Report, error
 		}
 		r.kept[c.Name] = !conv.Discarded
 		t, misses := Score(c, Outcome{Discarded: conv.Discarded, Structured: conv.Structured, Memories: res.Memories})
+		key := c.Split + " " + c.Form
+		if r.ByForm[key] == nil {
+			r.ByForm[key] = &Tally{}
+		}
+		r.ByForm[key].Add(t)
 		if c.Split == SplitDev {
 			r.Dev.Add(t)
 			r.DevMisses = append(r.DevMisses, misses...)
@@ -203,4 +211,24 @@ func cell(v float64, of string) string {
 		return fmt.Sprintf("%.3f", v)
 	}
 	return fmt.Sprintf("%.3f (%s)", v, of)
+}
+
+// FormTable is the main figures of each half split by how the transcripts
+// were written (punctuated, or lowercase without punctuation as a live
+// recognizer gives them), as a Markdown table.
+func (r Report) FormTable() string {
+	var b strings.Builder
+	b.WriteString("| half, form | cases | events F1 | action items F1 | instant exact | memories P | discard |\n|---|---|---|---|---|---|---|\n")
+	for _, key := range []string{"dev punctuated", "dev unpunctuated", "heldout punctuated", "heldout unpunctuated"} {
+		t := r.ByForm[key]
+		if t == nil {
+			continue
+		}
+		in := t.Instants()
+		fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %.3f (%d/%d) | %.3f (%d/%d) | %.3f (%d/%d) |\n", key, t.Cases,
+			t.Events.F1(), t.Items.F1(), in.ExactRate(), in.Exact, in.Timed,
+			t.Memories.Precision(), t.Memories.Hit, t.Memories.Hit+t.Memories.Extra,
+			t.DiscardAccuracy(), t.DiscardOK, t.DiscardScored)
+	}
+	return b.String()
 }

@@ -113,12 +113,14 @@ func TestLLMRouteEval(t *testing.T) {
 	if os.Getenv("HEARTH_EVAL") == "misses" {
 		// tuning: the development half's misses only, nothing of the other
 		r.HeldOut = eval.Tally{}
+		delete(r.ByForm, "heldout punctuated")
+		delete(r.ByForm, "heldout unpunctuated")
 		for _, m := range r.DevMisses {
 			t.Logf("%s: %s: %s", m.Case, m.Field, m.What)
 		}
 	}
 	if testing.Verbose() || os.Getenv("HEARTH_EVAL") != "" {
-		t.Logf("\n%s", r.Table())
+		t.Logf("\n%s\n%s", r.Table(), r.FormTable())
 	}
 
 	// Every conversation was structured by the model, and the replies that
