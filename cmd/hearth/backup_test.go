@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,7 +92,8 @@ func TestBackupRestoreExport(t *testing.T) {
 	}
 	out, _, code = cli(t, "export", "--data", data, "--user", uid)
 	if code != 0 || !strings.HasPrefix(out, "# Hearth export for Ada") || !strings.Contains(out, "## Memories") ||
-		!strings.Contains(out, "- Ada's passport expires in March") || !strings.Contains(out, "Plan number 3: I will renew the passport") {
+		!strings.Contains(out, "- Ada's passport expires in March") || !strings.Contains(out, "Plan number 3: I will renew the passport") ||
+		!regexp.MustCompile(`(?m)^### [\pL\pN(]`).MatchString(out) || regexp.MustCompile(`(?m)^### [^\pL\pN(]`).MatchString(out) {
 		t.Fatalf("export markdown: exit %d\n%.800s", code, out)
 	}
 

@@ -174,8 +174,10 @@ func (e *exporter) markdown(ctx context.Context) error {
 	}
 	fmt.Fprintf(e.w, "# Hearth export for %s\n\nExported %s.\n\n## Conversations\n", e.user.Name, time.Now().In(loc).Format("2 January 2006, 15:04 MST"))
 	err := e.eachConversation(ctx, func(c *appliance.Conversation) error {
-		title := strings.TrimSpace(c.Structured.Emoji + " " + c.Structured.Title)
-		if c.Structured.Title == "" {
+		// The emoji is the category's icon, shown beside the category as
+		// the reference shows it, never part of the title.
+		title := c.Structured.Title
+		if title == "" {
 			title = "(untitled)"
 		}
 		fmt.Fprintf(e.w, "\n### %s\n\n", title)
@@ -183,7 +185,7 @@ func (e *exporter) markdown(ctx context.Context) error {
 		if c.StartedAt != nil {
 			when = c.StartedAt.In(loc).Format("Mon 2 Jan 2006, 15:04")
 		}
-		notes := []string{when, string(c.Structured.Category)}
+		notes := []string{when, strings.TrimSpace(c.Structured.Emoji + " " + string(c.Structured.Category))}
 		if c.Discarded {
 			notes = append(notes, "discarded")
 		}

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -123,7 +124,11 @@ func memoriesOf(d *document, dl *dialogue, in appliance.TranscriptInput) []appli
 	if dl == nil {
 		dl = newDialogue(d, in.Segments, in.UserName)
 	}
-	ms := dl.memories()
+	var ref time.Time
+	if !in.StartedAt.IsZero() {
+		ref = newTiming(in).ref
+	}
+	ms := dl.memories(ref)
 	if ms == nil {
 		ms = []appliance.Memory{}
 	}

@@ -1,7 +1,10 @@
 package builtin
 
 import (
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 
@@ -13,13 +16,22 @@ import (
 // from someone else. The built-in route recognises the common shapes of
 // both in English:
 //   - the user states a fact: "I'm allergic to shellfish", "my daughter's
-//     name is Mia", "I work at …", "I prefer …", "I moved to …";
+//     name is Mia", "I work at …", "I always prefer …", "I don't like …",
+//     "I moved to …", "my favourite … is …";
+//   - a plan or pursuit: "I'm learning Japanese", "I'm training for …",
+//     "we're moving to …", "joined a running club";
+//   - a fact about the user's people (memories_people.go): "Mom likes
+//     gardening", "your brother is vegetarian" said to the user, "he's been
+//     into woodworking" after "your dad";
 //   - the user reports advice: "my doctor said I should …";
 //   - another speaker gives general advice: "you should always …", "never
 //     …", "the trick with X is …".
-// Contents are short sentences in one style: facts start with "User"
-// ("User is allergic to shellfish"), advice with its source ("Advice from
-// user's doctor: cut back on coffee").
+// Facts may start anywhere in a clause (unpunctuated speech runs them
+// together); a supposition before one voids it ("maybe", "if"). Contents
+// are short sentences in one style: facts start with "User" ("User is
+// allergic to shellfish"), advice with its source ("Advice from user's
+// doctor: cut back on coffee"), and a date said relative to the
+// conversation is written out.
 
 const (
 	minMemoryTranscript = 25 // reference: shorter transcripts are skipped
@@ -32,46 +44,156 @@ type memoryCand struct {
 	category string
 }
 
-func (dl *dialogue) memories() []appliance.Memory {
+// memories reads the memories of the dialogue. ref is the conversation's
+// start in the user's zone (zero: unknown); a date said relative to it is
+// written out ("on the twelfth" becomes "on December 12"), since a memory
+// outlives the day it was said.
+func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 	var out []appliance.Memory
+	// the person last named, for "he" and "she": "your dad? He's been into
+	// woodworking since he retired"
+	named, namedAt := "", -10
 	for i := range dl.utts {
 		u := &dl.utts[i]
+		if rel := personNamed(u); rel != "" {
+			named, namedAt = rel, i
+		}
+		if i-namedAt > 2 {
+			named = ""
+		}
 		if u.question {
 			continue
 		}
 		ws := u.words
 		for _, cl := range u.clauses {
 			a, b := cl[0], cl[1]
-			if conditionBefore(ws, a) || hypotheticalBefore(ws, a, b) {
+			if supposedBefore(ws, a) {
 				continue
 			}
 			s := skipDiscourse(ws, a, b)
-			if s >= b {
-				continue
-			}
-			var m memoryCand
-			var ok bool
-			switch {
-			case u.isUser:
-				if m, ok = userFact(ws, s, b); !ok {
-					m, ok = reportedAdvice(ws, s)
+			// Facts may come later in the clause and several in a row, in
+			// unpunctuated speech above all: "gift ideas mom likes gardening
+			// dad wants a new reel". A supposition before a fact ("maybe",
+			// "if") voids it, one after it ends it ("… maybe the Shimano one").
+			var starts []int
+			for k := s; k < b-1; k++ {
+				if inSet(hypotheticalMarkers, ws[k].lower) {
+					break
 				}
-			case dl.userKnown:
-				m, ok = wisdom(ws, s, speakerName(u.speaker))
-				if !ok {
-					// "my physio told me to always warm up first", passed on to the user
-					if m, ok = reportedAdvice(ws, s); ok {
-						m.content = strings.Replace(m.content, "user's ", speakerName(u.speaker)+"'s ", 1)
+				if k == s || inSet(factStarts, ws[k].lower) {
+					if _, ok := dl.memoryAt(u, ws, k, supposedAfter(ws, k, b), named); ok {
+						starts = append(starts, k)
 					}
 				}
 			}
-			if !ok || hasMemory(out, m.content) {
-				continue
+			for n, k := range starts {
+				end := supposedAfter(ws, k, b)
+				if n+1 < len(starts) {
+					end = min(end, starts[n+1])
+				}
+				m, ok := dl.memoryAt(u, datesWritten(ws, k, end, ref), k, end, named)
+				if !ok || hasMemory(out, m.content) {
+					continue
+				}
+				out = append(out, appliance.Memory{Content: m.content, Category: m.category})
+				if len(out) == appliance.MaxMemoriesPerConversation {
+					return out
+				}
 			}
-			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
-			if len(out) == appliance.MaxMemoriesPerConversation {
-				return out
-			}
+		}
+	}
+	return out
+}
+
+// factStarts may open a fact in the middle of a clause.
+var factStarts = lexicon.NewSet(`i i'm my our we're your mom mum dad grandma grandpa he he's she she's`)
+
+// supposedBefore: the clause at a is the consequence of a condition just
+// before it ("if it rains, I'm staying in").
+func supposedBefore(ws []cword, a int) bool {
+	for k := max(0, a-4); k < a; k++ {
+		switch ws[k].lower {
+		case "if", "unless", "wish":
+			// "if possible," is a courtesy, not a condition
+			return !inSet(courtesyConditions, wordAt(ws, k+1))
+		}
+	}
+	return false
+}
+
+// courtesyConditions after "if" make no condition: "if possible".
+var courtesyConditions = lexicon.NewSet(`possible necessary needed any`)
+
+// supposedAfter is where a supposition cuts the fact starting at k short,
+// or b.
+func supposedAfter(ws []cword, k, b int) int {
+	for j := k + 1; j < b; j++ {
+		if inSet(hypotheticalMarkers, ws[j].lower) {
+			return j
+		}
+	}
+	return b
+}
+
+// memoryAt reads a memory starting at ws[s] of utterance u, whose clause
+// ends at b.
+func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (memoryCand, bool) {
+	if m, ok := pronounFact(ws, s, b, named); ok && (u.isUser || dl.userKnown) {
+		return m, true
+	}
+	switch {
+	case u.isUser:
+		if m, ok := userFact(ws, s, b); ok {
+			return m, true
+		}
+		if m, ok := relationFact(ws, s, b, true); ok {
+			return m, true
+		}
+		return reportedAdvice(ws, s)
+	case dl.userKnown:
+		if m, ok := relationFact(ws, s, b, false); ok {
+			return m, true
+		}
+		if m, ok := wisdom(ws, s, speakerName(u.speaker)); ok {
+			return m, true
+		}
+		// "my physio told me to always warm up first", passed on to the user
+		m, ok := reportedAdvice(ws, s)
+		if ok {
+			m.content = strings.Replace(m.content, "user's ", speakerName(u.speaker)+"'s ", 1)
+		}
+		return m, ok
+	}
+	return memoryCand{}, false
+}
+
+// datesWritten returns ws, or a copy with the date said in ws[from:to]
+// written out as a calendar date in the words it occupied.
+func datesWritten(ws []cword, from, to int, ref time.Time) []cword {
+	if ref.IsZero() || recurring(ws, from, to) {
+		return ws // "every second Saturday" is no one date
+	}
+	used := make([]bool, len(ws))
+	c := scanCues(ws, from, to, ref, used)
+	if !c.date || c.recurring || c.deadline || c.past {
+		// "this month" is a period, not a day
+		return ws
+	}
+	date := c.mon.String() + " " + strconv.Itoa(c.day)
+	if c.y != ref.Year() {
+		date += ", " + strconv.Itoa(c.y)
+	}
+	out := slices.Clone(ws)
+	first := true
+	for k := from; k < to; k++ {
+		if !used[k] {
+			continue
+		}
+		if first {
+			out[k].text = "on " + date
+			first = false
+		} else {
+			out[k].text = ""
 		}
 	}
 	return out
@@ -97,7 +219,79 @@ var degreeWords = lexicon.NewSet(`bit little lot mess wreck tad ways while few c
 // relations are the people and pets whose names and facts are worth keeping.
 var relations = lexicon.NewSet(`wife husband partner boyfriend girlfriend fiance fiancee son daughter kid
 	kids child children mom mother dad father brother sister grandma grandmother grandpa grandfather
-	aunt uncle cousin niece nephew dog cat boss roommate baby twins name birthday`)
+	aunt uncle cousin niece nephew dog cat boss roommate baby twins name birthday anniversary wedding goal dream
+	favourite favorite`)
+
+// ownFacts after "my … is" are facts whatever follows: "my goal is to pass
+// the N5", "my birthday is in May".
+var ownFacts = lexicon.NewSet(`name birthday anniversary wedding goal dream favourite favorite`)
+
+// factAdverbs between "I" and its verb leave the fact unchanged.
+var factAdverbs = lexicon.NewSet(`always usually really definitely honestly actually absolutely totally generally
+	just still also`)
+
+// conditions after "I have" are lasting health facts: "I have asthma".
+var conditions = lexicon.NewSet(`asthma diabetes adhd migraines epilepsy arthritis celiac eczema allergies
+	insomnia tinnitus`)
+
+// notLiked after "I like/love" make a reaction to the talk, not a
+// preference: "I like that idea", "I love it".
+var notLiked = lexicon.NewSet(`it that this those these them you him her the a an your his their our what how
+	when where to being doing going`)
+
+// likedObject: a preference's object starts at ws[k] and carries content.
+func likedObject(ws []cword, k, b int) bool {
+	if k >= b || inSet(notLiked, ws[k].lower) {
+		return false
+	}
+	for j := k; j < b; j++ {
+		if isTaskContent(ws[j].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// pursuitVerbs after "I'm" name a plan or pursuit worth remembering: "I'm
+// learning Japanese", "I'm training for a half marathon".
+var pursuitVerbs = lexicon.NewSet(`learning training saving planning moving thinking studying teaching`)
+
+// pursuit reads a plan after "I'm" in ws[j:b] when its object keeps it one:
+// "saving for", "planning to", "thinking about going".
+func pursuit(ws []cword, j, b int, subject string) (memoryCand, bool) {
+	v, next := wordAt(ws, j), wordAt(ws, j+1)
+	if !inSet(pursuitVerbs, v) || j+1 >= b {
+		return memoryCand{}, false
+	}
+	switch v {
+	case "learning", "studying", "teaching":
+		if inSet(notLiked, next) || next == "a" || next == "so" || next == "lots" || next == "much" || next == "about" {
+			return memoryCand{}, false
+		}
+	case "training", "saving":
+		if next != "for" && !hasSeq(ws, j+1, "up", "for") {
+			return memoryCand{}, false
+		}
+	case "planning":
+		if next != "to" && next != "on" {
+			return memoryCand{}, false
+		}
+	case "moving":
+		if next != "to" {
+			return memoryCand{}, false
+		}
+	case "thinking":
+		// "thinking about going freelance", not "thinking about it"
+		if (next != "about" && next != "of") || !strings.HasSuffix(wordAt(ws, j+2), "ing") {
+			return memoryCand{}, false
+		}
+	}
+	rest := factWords(ws, j, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: subject + " " + rest, category: appliance.MemorySystem}, true
+}
 
 // haveObjects after "I have a/two" are facts, not plans: "I have two kids".
 var haveObjects = lexicon.NewSet(`kids children son sons daughter daughters dog dogs cat cats brother brothers
@@ -135,34 +329,89 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		case next == "working" && (wordAt(ws, j+1) == "at" || wordAt(ws, j+1) == "for"):
 			return sys("User works", j+1)
 		}
+		return pursuit(ws, j, b, "User is")
+	}
+	if w0 == "we're" || hasSeq(ws, s, "we", "are") {
+		// plans of the household: "we're moving to Denver in March"
+		j := s + 1
+		if w0 == "we" {
+			j++
+		}
+		if wordAt(ws, j) == "moving" || wordAt(ws, j) == "saving" {
+			return pursuit(ws, j, b, "User's family is")
+		}
+		if hasSeq(ws, j, "getting", "married") || wordAt(ws, j) == "expecting" && j+1 >= b {
+			// "we're getting married in June", "we're expecting!"
+			return lifeEvent(ws, s, b, "User and their partner are", j)
+		}
 		return memoryCand{}, false
 	}
+	if w0 == "we" && inSet(lifeOutcomes, wordAt(ws, s+2)) && (w1 == "got" || w1 == "just") {
+		// "we got engaged last night"
+		return lifeEvent(ws, s, b, "User and their partner", s+1)
+	}
 	if w0 == "i" {
+		// "I always prefer the aisle", "I really don't like eggs"
+		k := s + 1
+		if inSet(factAdverbs, wordAt(ws, k)) {
+			k++
+		}
+		w1, w2 := wordAt(ws, k), wordAt(ws, k+1)
 		switch {
 		case w1 == "work" && (w2 == "at" || w2 == "for" || w2 == "in" || w2 == "as"):
-			return sys("User works", s+2)
+			return sys("User works", k+1)
 		case w1 == "live" && (w2 == "in" || w2 == "on" || w2 == "near" || w2 == "with"):
-			return sys("User lives", s+2)
+			return sys("User lives", k+1)
 		case w1 == "moved" && w2 == "to":
-			return sys("User moved", s+2)
-		case hasSeq(ws, s+1, "grew", "up"):
-			return sys("User grew up", s+3)
+			return sys("User moved", k+1)
+		case hasSeq(ws, k, "grew", "up"):
+			return sys("User grew up", k+2)
 		case w1 == "was" && w2 == "born":
-			return sys("User was born", s+3)
+			return sys("User was born", k+2)
 		case w1 == "prefer":
-			return sys("User prefers", s+2)
-		case (w1 == "love" || w1 == "hate") && !inSet(stopWords, w2) && w2 != "" && !inSet(determiners, w2):
-			return sys("User "+w1+"s", s+2)
+			return sys("User prefers", k+1)
+		case (w1 == "love" || w1 == "hate" || w1 == "like" || w1 == "enjoy") && likedObject(ws, k+1, b):
+			return sys("User "+w1+"s", k+1)
+		case (w1 == "don't" || w1 == "never") && (w2 == "like" || w2 == "enjoy") && likedObject(ws, k+2, b):
+			return sys("User "+map[string]string{"don't": "doesn't", "never": "never"}[w1]+" "+w2, k+2)
 		case (w1 == "don't" || w1 == "never" || w1 == "can't") && (w2 == "eat" || w2 == "drink"):
 			verb := map[string]string{"don't": "doesn't", "never": "never", "can't": "can't"}[w1]
-			return sys("User "+verb+" "+w2, s+3)
-		case w1 == "have" && haveCount(ws, s+2) && inSet(haveObjects, wordAt(ws, s+3)):
-			return sys("User has", s+2)
-		case w1 == "play" && inSet(playObjects, strings.TrimPrefix(w2+" ", "the ")+wordAt(ws, s+3)) ||
+			return sys("User "+verb+" "+w2, k+2)
+		case w1 == "have" && haveCount(ws, k+1) && inSet(haveObjects, wordAt(ws, k+2)),
+			w1 == "have" && inSet(conditions, w2):
+			return sys("User has", k+1)
+		case w1 == "play" && inSet(playObjects, strings.TrimPrefix(w2+" ", "the ")+wordAt(ws, k+2)) ||
 			w1 == "play" && inSet(playObjects, w2):
-			return sys("User plays", s+2)
-		case w1 == "speak" && s+2 < b && ws[s+2].cap:
-			return sys("User speaks", s+2)
+			return sys("User plays", k+1)
+		case w1 == "speak" && k+1 < b && ws[k+1].cap:
+			return sys("User speaks", k+1)
+		case w1 == "teach" && k+1 < b:
+			return sys("User teaches", k+1)
+		case w1 == "volunteer" && (w2 == "at" || w2 == "with" || w2 == "for"):
+			return sys("User volunteers", k+1)
+		}
+		if m, ok := lifeChange(ws, k, b); ok {
+			return m, true
+		}
+		return newPursuit(ws, k, b)
+	}
+	if m, ok := newPursuit(ws, s, b); ok {
+		// a note without its subject: "signed up to volunteer at the food bank"
+		return m, true
+	}
+	if m, ok := bestOf(ws, s, b); ok {
+		return m, true
+	}
+	if w0 == "our" && inSet(ownFacts, w1) && w2 == "is" {
+		// "our anniversary is on the twelfth"
+		return sys("User's", s+1)
+	}
+	if w0 == "my" && (w1 == "favourite" || w1 == "favorite") {
+		// "my favourite novel this year is …"
+		for k := s + 2; k < b-1 && k < s+7; k++ {
+			if ws[k].lower == "is" || ws[k].lower == "are" {
+				return sys("User's", s+1)
+			}
 		}
 		return memoryCand{}, false
 	}
@@ -180,7 +429,7 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		} else if !(w2 == "is" || w2 == "'s") {
 			return memoryCand{}, false
 		}
-		if rel != "name" && rel != "birthday" && !strings.HasSuffix(w1, "'s") {
+		if !inSet(ownFacts, rel) && !strings.HasSuffix(w1, "'s") {
 			next := wordAt(ws, j+1)
 			if next != "a" && next != "an" && next != "called" && next != "named" && !inSet(identityWords, next) {
 				return memoryCand{}, false
@@ -218,6 +467,9 @@ func factWords(ws []cword, from, to int) string {
 	words := make([]string, 0, to-from)
 	for k := from; k < to; k++ {
 		w := ws[k].text
+		if w == "" {
+			continue // a word a written-out date took the place of
+		}
 		switch ws[k].lower {
 		case "my":
 			w = "their"
@@ -375,4 +627,90 @@ func adviceWords(ws []cword, from int) string {
 	}
 	words[0] = strings.ToLower(words[0][:1]) + words[0][1:]
 	return strings.Join(words, " ")
+}
+
+// newPursuit reads something the user took up, at ws[k]: "joined a running
+// club", "started learning the piano", "signed up to volunteer at … every
+// second Saturday" (signing up for one class is a plan, not a habit).
+func newPursuit(ws []cword, k, b int) (memoryCand, bool) {
+	w, next := wordAt(ws, k), wordAt(ws, k+1)
+	switch {
+	case w == "joined" && (next == "a" || next == "an" || next == "the"),
+		w == "started" && strings.HasSuffix(next, "ing") && len(next) > 5,
+		w == "signed" && next == "up" && (wordAt(ws, k+2) == "to" || wordAt(ws, k+2) == "for") && recurring(ws, k, b):
+	default:
+		return memoryCand{}, false
+	}
+	rest := factWords(ws, k, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "User " + rest, category: appliance.MemorySystem}, true
+}
+
+// recurring: ws[k:b] says the thing repeats.
+func recurring(ws []cword, k, b int) bool {
+	for j := k; j < b; j++ {
+		switch ws[j].lower {
+		case "every", "weekly", "monthly", "daily", "each":
+			return true
+		}
+	}
+	return false
+}
+
+// bestOf reads a judgement of the user's own: "the oat flat white at Blue
+// Door is the best coffee in the neighbourhood". The subject must be a
+// thing named with "the" and at least two more words, so "the best thing
+// is …" and "that's the best" make none.
+func bestOf(ws []cword, s, b int) (memoryCand, bool) {
+	if wordAt(ws, s) != "the" || wordAt(ws, s+1) == "best" {
+		return memoryCand{}, false
+	}
+	for k := s + 3; k+3 < b && k < s+10; k++ {
+		if hasSeq(ws, k, "is", "the", "best") || hasSeq(ws, k, "are", "the", "best") {
+			if rest := factWords(ws, s, b); rest != "" && k+3 < b {
+				return memoryCand{content: "User thinks " + rest, category: appliance.MemorySystem}, true
+			}
+		}
+	}
+	return memoryCand{}, false
+}
+
+// lifeOutcomes after "got" are lasting changes: "I got promoted".
+var lifeOutcomes = lexicon.NewSet(`promoted engaged married divorced hired`)
+
+// jobWords after "a new" or "my" make a change of work: "started a new job".
+var jobWords = lexicon.NewSet(`job position role`)
+
+// lifeChange reads a change in the user's life at ws[k] (after "I"): "I
+// started a new job at …", "I got promoted", "I quit my job", "I retired
+// last spring". Changes of keys and coats ("I left my keys") are no memory,
+// so only jobs, promotions, marriages and habits given up count.
+func lifeChange(ws []cword, k, b int) (memoryCand, bool) {
+	w, next := wordAt(ws, k), wordAt(ws, k+1)
+	switch {
+	case (w == "started" || w == "got" || w == "landed" || w == "accepted") && next == "a" &&
+		(inSet(jobWords, wordAt(ws, k+2)) || wordAt(ws, k+2) == "new" && inSet(jobWords, wordAt(ws, k+3))),
+		w == "got" && inSet(lifeOutcomes, next),
+		(w == "quit" || w == "left") && next == "my" && inSet(jobWords, wordAt(ws, k+2)),
+		w == "quit" && (next == "smoking" || next == "drinking" || next == "caffeine" || next == "sugar"),
+		w == "retired" && k+1 <= b:
+	default:
+		return memoryCand{}, false
+	}
+	rest := factWords(ws, k, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "User " + rest, category: appliance.MemorySystem}, true
+}
+
+// lifeEvent renders a change of the household from ws[j].
+func lifeEvent(ws []cword, s, b int, subject string, j int) (memoryCand, bool) {
+	rest := factWords(ws, j, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: subject + " " + rest, category: appliance.MemorySystem}, true
 }

@@ -16,7 +16,32 @@ const (
 	maxOverviewRunes   = 400
 	overviewKeywords   = 10
 	shortSentenceWords = 6 // sentences shorter than this score proportionally less
+	questionWeight     = 0.5
+	// coveredWeight is what a keyword already in the overview still counts
+	// for: the main topic said again matters more than small talk.
+	coveredWeight = 0.5
 )
+
+// isQuestion: the sentence ends with a question mark, or (unpunctuated)
+// opens with an auxiliary or a question word followed by a subject.
+func (a *analysis) isQuestion(s sentence) bool {
+	t := strings.TrimSpace(s.text)
+	if strings.HasSuffix(t, "?") {
+		return true
+	}
+	if strings.ContainsAny(t, ".!") {
+		return false
+	}
+	fs := strings.Fields(strings.ToLower(t))
+	return len(fs) > 1 && (inSet(questionOpeners, fs[0]) && inSet(subjectPronouns, fs[1]) || inSet(questionContractions, fs[0]))
+}
+
+// questionContractions open a question whatever follows: "how's your wrist".
+var questionContractions = lexicon.NewSet(`how's what's where's who's when's why's`)
+
+// questionOpeners start an unpunctuated question: "can you …", "how have you …".
+var questionOpeners = lexicon.NewSet(`can could will would do does did is are was were have has should shall
+	how what when where why who which`)
 
 // overview returns the summary; it is non-empty whenever any sentence holds
 // a content word.
@@ -28,41 +53,41 @@ func (a *analysis) overview() string {
 		return a.leadOverview()
 	}
 	top := a.topTerms(overviewKeywords)
-	type scored struct {
-		idx   int
-		score float64
+	// Each sentence holds some of the top keywords; the overview takes,
+	// one at a time, the sentence that adds the most keyword weight, a
+	// keyword already covered counting for less, so its sentences summarise
+	// different parts of the conversation rather than say the main point
+	// three times.
+	type cand struct {
+		idx    int
+		terms  []*term
+		weight float64
 	}
-	ranked := make([]scored, 0, len(a.doc.sentences))
+	cands := make([]cand, 0, len(a.doc.sentences))
 	for i, s := range a.doc.sentences {
-		seen := make([]*term, 0, 8)
-		score := 0.0
+		var terms []*term
 		for j := s.first; j < s.last; j++ {
-			tm := a.tokTerm[j]
-			if tm == nil || containsTerm(seen, tm) || !containsTerm(top, tm) {
-				continue
+			if tm := a.tokTerm[j]; tm != nil && !containsTerm(terms, tm) && containsTerm(top, tm) {
+				terms = append(terms, tm)
 			}
-			seen = append(seen, tm)
-			score += tm.score
 		}
+		if len(terms) == 0 {
+			continue
+		}
+		w := 1.0
 		if n := s.last - s.first; n < shortSentenceWords {
-			score *= float64(n) / shortSentenceWords
+			w = float64(n) / shortSentenceWords
 		}
-		if score > 0 {
-			ranked = append(ranked, scored{i, score})
+		if a.isQuestion(s) {
+			// a summary states what was said; a question is kept only when
+			// it says more than the statements around it
+			w *= questionWeight
 		}
+		cands = append(cands, cand{i, terms, w})
 	}
-	if len(ranked) == 0 {
+	if len(cands) == 0 {
 		return a.leadOverview()
 	}
-	slices.SortFunc(ranked, func(x, y scored) int {
-		switch {
-		case x.score > y.score:
-			return -1
-		case x.score < y.score:
-			return 1
-		}
-		return x.idx - y.idx
-	})
 	want := 3
 	switch n := len(a.doc.sentences); {
 	case n <= 2:
@@ -70,24 +95,48 @@ func (a *analysis) overview() string {
 	case n <= 5:
 		want = 2
 	}
-	// take the best distinct sentences, then restore spoken order
 	picked := make([]int, 0, want)
 	texts := make([]string, 0, want)
-	for _, r := range ranked {
-		if len(picked) == want {
+	var covered []*term
+	used := make([]bool, len(cands))
+	for len(picked) < want {
+		best, bestScore := -1, 0.0
+		for k, c := range cands {
+			if used[k] {
+				continue
+			}
+			score := 0.0
+			for _, tm := range c.terms {
+				if containsTerm(covered, tm) {
+					score += coveredWeight * tm.score
+				} else {
+					score += tm.score
+				}
+			}
+			if score *= c.weight; score > bestScore {
+				best, bestScore = k, score
+			}
+		}
+		if best < 0 {
 			break
 		}
-		t := cleanSentence(a.doc.sentences[r.idx].text)
+		used[best] = true
+		t := cleanSentence(a.doc.sentences[cands[best].idx].text)
 		if t == "" || slices.ContainsFunc(texts, func(s string) bool { return strings.EqualFold(s, t) }) {
 			continue
 		}
-		picked = append(picked, r.idx)
+		picked = append(picked, cands[best].idx)
 		texts = append(texts, t)
+		covered = append(covered, cands[best].terms...)
 	}
 	slices.Sort(picked)
 	out := make([]string, 0, len(picked))
 	for _, i := range picked {
-		out = append(out, cleanSentence(a.doc.sentences[i].text))
+		t := cleanSentence(a.doc.sentences[i].text)
+		if a.isQuestion(a.doc.sentences[i]) && strings.HasSuffix(t, ".") {
+			t = strings.TrimSuffix(t, ".") + "?" // a question a recognizer gave without its mark
+		}
+		out = append(out, t)
 	}
 	return joinBounded(out)
 }
@@ -206,7 +255,8 @@ func truncateRunes(s string, max int) string {
 
 // leadingFillers are dropped from the start of an extracted sentence ("Um,
 // so we need to…" → "We need to…").
-var leadingFillers = lexicon.NewSet(`um uh umm uhh hmm mm er erm ah oh okay ok yeah yep well so like alright anyway anyways and but also right yes no`)
+var leadingFillers = lexicon.NewSet(`um uh umm uhh hmm mm er erm ah oh okay ok yeah yep well so like alright anyway anyways and but also right yes no
+	hi hey hello great sure fine perfect cool nice wow honestly`)
 
 // cleanSentence tidies a transcript sentence for display: single spaces, no
 // leading fillers, a capital first letter and closing punctuation.
@@ -228,7 +278,10 @@ func cleanSentence(s string) string {
 	if s == "" {
 		return ""
 	}
-	s = capitalise(s)
+	// capitalise reads one word: a sentence holding a name ("are we doing
+	// Thanksgiving") would pass for a brand spelling and stay lower case.
+	first, rest, _ := strings.Cut(s, " ")
+	s = strings.TrimSuffix(capitalise(first)+" "+rest, " ")
 	last, _ := utf8.DecodeLastRuneInString(s)
 	switch {
 	case strings.ContainsRune(".!?…。！？\"')”", last):

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Title rules of the reference's structure prompt: a headline of at most
@@ -69,12 +71,16 @@ func (a *analysis) title() string {
 // single words are considered only when nothing better is left.
 func (a *analysis) pick(chosen []*candidate, floor float64) *candidate {
 	var best *candidate
-	for pass := 0; pass < 2 && best == nil; pass++ {
+	passes := 2
+	if len(chosen) > 0 {
+		passes = 1 // a second topic must be a real one: no verb, date or light word joins the title
+	}
+	for pass := 0; pass < passes && best == nil; pass++ {
 		for _, c := range a.candidates() {
 			if c.score < floor || c.score <= 0 {
 				continue
 			}
-			if pass == 0 && len(c.terms) == 1 && c.terms[0].light {
+			if pass == 0 && (len(c.terms) == 1 && (c.terms[0].light || a.mostlyVerb(c.terms[0])) || onlyWhen(c)) {
 				continue
 			}
 			if len(chosen) > 0 && c.cjk != "" && c.count < 2 {
@@ -280,4 +286,65 @@ func capitalise(w string) string {
 		return w // iPhone, eBay stay as spelled
 	}
 	return string(unicode.ToTitle(r)) + w[size:]
+}
+
+// whenWords say when, not what: "December Nineteenth" or "Friday" is no
+// topic a person would title a conversation with.
+var whenWords = lexicon.NewSet(`january february march april may june july august september october november
+	december monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight yesterday morning
+	afternoon evening night week weekend month year am pm o'clock half quarter first second third fourth fifth
+	sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth
+	eighteenth nineteenth twentieth thirtieth one two three four five six seven eight nine ten eleven twelve
+	fifteen twenty thirty forty fifty he'll she'll they'll we'll you'll it'll he'd she'd they'd we'd`)
+
+// onlyWhen: every word of a Latin-script candidate is a date, a time, a
+// number or a pronoun's contraction.
+func onlyWhen(c *candidate) bool {
+	if c.cjk != "" || len(c.terms) == 0 {
+		return false
+	}
+	forms := c.forms
+	if len(forms) == 0 {
+		for _, tm := range c.terms {
+			if len(tm.forms) == 0 {
+				return false
+			}
+			forms = append(forms, tm.forms[0])
+		}
+	}
+	for _, f := range forms {
+		for w := range strings.FieldsSeq(f.lower) {
+			if !inSet(whenWords, w) && !isOrdinalOrNumber(w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isOrdinalOrNumber: "21st", "3rd", "16th", "1:45", "2026".
+func isOrdinalOrNumber(w string) bool {
+	w = strings.TrimRight(w, "stndrh")
+	return w != "" && strings.Trim(w, "0123456789:.") == ""
+}
+
+// verbCues before a word make it a verb there: "I'll book the tour", "can
+// you write it", "will be delivered".
+var verbCues = lexicon.NewSet(`to i i'll we'll you'll we you they can will 'll please let's could should would must
+	don't didn't be been was were is are`)
+
+// mostlyVerb: most of the times tm was said, it was said as a verb; a
+// title names a topic ("Campus Tour"), not an act ("Book").
+func (a *analysis) mostlyVerb(tm *term) bool {
+	verb, all := 0, 0
+	for j, t := range a.tokTerm {
+		if t != tm {
+			continue
+		}
+		all++
+		if j > 0 && inSet(verbCues, a.doc.tokens[j-1].lower) {
+			verb++
+		}
+	}
+	return all > 0 && 2*verb > all
 }

@@ -256,7 +256,7 @@ var minorWords = map[string]bool{
 // the title is raised, since their capitalisation rules differ and the
 // model was asked for Title Case already.
 func titleCase(s, lang string) string {
-	s = strings.TrimRight(strings.Trim(strings.TrimSpace(s), `"“”'`), ".")
+	s = strings.TrimRight(strings.Trim(strings.TrimSpace(noEmoji(s)), `"“”'`), ".")
 	words := strings.Fields(s)
 	if len(words) > maxTitleWords {
 		words = words[:maxTitleWords]
@@ -270,6 +270,18 @@ func titleCase(s, lang string) string {
 		words[i] = string(unicode.ToUpper(r)) + w[n:]
 	}
 	return strings.Join(words, " ")
+}
+
+// noEmoji drops the pictographs a model sometimes puts in a title ("✈️
+// Flight to Lisbon"): the emoji is shown beside the title, from its own
+// field, as the reference shows it.
+func noEmoji(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.So, r) || r == '\u200d' || r >= 0xfe00 && r <= 0xfe0f || r >= 0x1f3fb && r <= 0x1f3ff {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // cleanEmoji keeps the first whitespace-separated token when it is not

@@ -190,6 +190,13 @@ func TestConvertStructureCoercions(t *testing.T) {
 	if got.ActionItems == nil || got.Events == nil {
 		t.Error("lists must be non-nil")
 	}
+	for title, want := range map[string]string{"✈️ flight to Lisbon": "Flight to Lisbon", "Garden Fence 🏡 and Layover": "Garden Fence and Layover",
+		"👩‍💻 code review": "Code Review"} {
+		r.Title = title
+		if got := convertStructure(r, in, time.Now()).Title; got != want {
+			t.Errorf("title %q = %q, want %q", title, got, want)
+		}
+	}
 	in.Language = "fr"
 	r.Title = "réunion de l'équipe"
 	if got := convertStructure(r, in, time.Now()); got.Title != "Réunion de l'équipe" {

@@ -205,7 +205,8 @@ async function detail(main, id, at = null, focus = "conv-title") {
   const refresh = () => { const was = document.activeElement?.id; player.stop(); main.replaceChildren(); return detail(main, id, null, was || "conv-title"); };
   const change = (fn, done) => guard(async () => { await fn(); if (done) toast(done); await refresh(); });
 
-  const title = h("h1", { id: "conv-title", tabindex: "-1" }, `${s.emoji} ${s.title || "Untitled"}`);
+  // The emoji is the category's icon beside the title, never part of it.
+  const title = h("h1", { id: "conv-title", tabindex: "-1" }, h("span.emoji", { "aria-hidden": "true" }, s.emoji), " ", s.title || "Untitled");
   const titleInput = h("input.field", { id: "conv-title-input", value: s.title, "aria-label": "Title", maxlength: 500 });
   const titleForm = h("form.row", { hidden: true, onsubmit: (e) => { e.preventDefault();
     change(() => api("PATCH", `/conversations/${encodeURIComponent(id)}`, { title: titleInput.value }), "Title saved"); } },

@@ -1,0 +1,88 @@
+package eval_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/builtin"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/eval"
+)
+
+func loadCorpus(t *testing.T) []eval.Case {
+	t.Helper()
+	cases, err := eval.Load("testdata/conversations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 200 {
+		t.Fatalf("corpus has %d conversations, want at least 200", len(cases))
+	}
+	return cases
+}
+
+// report logs the table under -v or HEARTH_EVAL=1. HEARTH_EVAL=misses is
+// for tuning: it logs the development half's misses and blanks the held-out
+// half's figures (its floors are then not checked), so nothing of the
+// held-out half is seen while tuning.
+func report(t *testing.T, r *eval.Report) {
+	t.Helper()
+	if os.Getenv("HEARTH_EVAL") == "misses" {
+		r.HeldOut = eval.Tally{}
+		delete(r.ByForm, "heldout punctuated")
+		delete(r.ByForm, "heldout unpunctuated")
+	}
+	if testing.Verbose() || os.Getenv("HEARTH_EVAL") != "" {
+		t.Logf("\n%s\n%s", r.Table(), r.FormTable())
+	}
+	if os.Getenv("HEARTH_EVAL") == "misses" {
+		for _, m := range r.DevMisses {
+			t.Logf("%s: %s: %s", m.Case, m.Field, m.What)
+		}
+	}
+}
+
+// floor is a figure's lowest accepted value on each half: the measured
+// figures minus a small margin (docs/benchmarks.md records them).
+type floor struct{ dev, heldOut float64 }
+
+func checkFloors(t *testing.T, r eval.Report, floors map[string]floor) {
+	t.Helper()
+	tuning := os.Getenv("HEARTH_EVAL") == "misses"
+	seen := 0
+	for _, row := range r.Rows() {
+		f, ok := floors[row.Name]
+		if !ok {
+			continue
+		}
+		seen++
+		if row.Dev < f.dev {
+			t.Errorf("dev %s = %.3f (%s), below the floor %.2f", row.Name, row.Dev, row.DevOf, f.dev)
+		}
+		if !tuning && row.HeldOut < f.heldOut {
+			t.Errorf("held-out %s = %.3f (%s), below the floor %.2f", row.Name, row.HeldOut, row.HOOf, f.heldOut)
+		}
+	}
+	if seen != len(floors) {
+		t.Fatalf("%d floors name no figure", len(floors)-seen)
+	}
+}
+
+func TestBuiltinEval(t *testing.T) {
+	t.Parallel()
+	r, err := eval.Run(context.Background(), pipeline.New(builtin.New(), nil), loadCorpus(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	report(t, &r)
+	checkFloors(t, r, map[string]floor{
+		"events F1":            {0.34, 0.32}, // measured 0.379, 0.353
+		"action items F1":      {0.61, 0.69}, // measured 0.643, 0.720
+		"instant exact":        {0.56, 0.68}, // measured 0.590 (23/39), 0.711 (27/38)
+		"memories precision":   {0.88, 0.70}, // measured 0.923 (12/13), 0.750 (3/4)
+		"memories recall":      {0.62, 0.15}, // measured 0.667 (12/18), 0.176 (3/17)
+		"discard accuracy":     {0.94, 0.89}, // measured 0.960 (97/101), 0.912 (83/91)
+		"titles without emoji": {1, 1},       // measured 1.000 (105/105), 1.000 (95/95)
+	})
+}

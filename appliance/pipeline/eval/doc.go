@@ -1,0 +1,29 @@
+// Package eval scores a conversation extractor against a labelled corpus it
+// was not written against (testdata/conversations, see its README): events,
+// action items, their start and due instants, memories and the discard
+// decision, each as precision, recall and F1, on the development half and on
+// the held-out half separately.
+//
+// Matching rule. Text is compared as content words: lowercased, split on
+// anything that is not a letter or digit, stop words dropped, a plural or
+// possessive "s" and an "ing" stripped. Each label takes at most one
+// extracted item, the one sharing most content words, in label order.
+//
+//   - An event matches a labelled event when its title and description share
+//     at least one content word with the label's title and its start falls
+//     on the label's date in the conversation's zone. Its start is exact
+//     when the label gives a time and the instants are equal.
+//   - An action item matches when its description shares at least a third
+//     (rounded up) of the label's content words. Its due date is exact when
+//     the label gives an instant and they are equal, or gives a date and the
+//     due falls on it.
+//   - A memory matches when it shares at least half (rounded up) of the
+//     label's content words.
+//   - An item matching only an "acceptable" label counts neither as a hit
+//     nor as a false positive; a missed acceptable label is not a miss.
+//   - Discard accuracy leaves out conversations labelled discard_either.
+//
+// Instant exactness is taken over matched items whose label states a time
+// (events) or a due (action items); a time said for an event matched on its
+// date but at another hour is a miss of exactness, not of the event.
+package eval
