@@ -118,6 +118,9 @@ type SearchQuery struct {
 	FolderID string
 	Starred  *bool
 	Person   string
+	// NoSnippets: the caller shows no snippet (the MCP tool and its REST
+	// twin answer with summaries), so none is made.
+	NoSnippets bool
 }
 
 // SearchHit is one fused result.

@@ -149,9 +149,12 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	if err != nil {
 		return nil, err
 	}
-	// Snippets only for the hits kept: making one reads its segment.
-	if err := db.saidSnippets(ctx, docs, said, q.Text); err != nil {
-		return nil, err
+	// Snippets only for the hits kept, and only when they are shown:
+	// making one reads its segment.
+	if !q.NoSnippets {
+		if err := db.saidSnippets(ctx, docs, said, q.Text); err != nil {
+			return nil, err
+		}
 	}
 	hits := make([]appliance.SearchHit, 0, len(ranked))
 	for _, f := range ranked {
