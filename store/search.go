@@ -21,6 +21,12 @@ const (
 	// candidatesPerResult: each retriever contributes this many candidates
 	// per wanted result before fusion.
 	candidatesPerResult = 4
+	// conversationCandidatesPerResult is candidatesPerResult for a
+	// conversation search, whose text candidates each cost a segment
+	// named and joined to its conversation, and a phrase's segments more:
+	// two per result held the labelled set's figures
+	// (hearth-bench -scenarios transcript-search) and cut a search's CPU.
+	conversationCandidatesPerResult = 2
 	// knnPerResult and minKNN size the sign-bit KNN: it keeps this many
 	// candidates, and exact cosine on the full vectors reorders them. The
 	// candidates are a Hamming shortlist re-ranked by the float query
@@ -58,7 +64,11 @@ const (
 // reciprocal rank. Both retrievers are scoped to the user and the kind.
 func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error) {
 	limit := limitOr(q.Limit, 10)
-	want := min(limit*candidatesPerResult, maxCandidates)
+	perResult := candidatesPerResult
+	if q.Kind == appliance.KindConversation {
+		perResult = conversationCandidatesPerResult
+	}
+	want := min(limit*perResult, maxCandidates)
 	// A search alone runs its two retrievers on two connections at once,
 	// and takes as long as the slower of them, not both. Among other
 	// searches the cores are busy anyway: one after the other on this
