@@ -255,7 +255,13 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 	if q.Vector == nil || q.Model != model || len(q.Vector) != dims {
 		return nil, nil, nil
 	}
+	// Twice the candidates kept are rescored (knnPerResult per result
+	// when four are kept per result); a conversation search keeps two
+	// per result, and each one rescored is a float vector read.
 	k := min(max(q.limitOrDefault()*knnPerResult, minKNN), 4096)
+	if q.Kind == appliance.KindConversation {
+		k = min(max(2*n, minKNN), 4096)
+	}
 	docIDs, err := db.knnRefined(ctx, dims, userID+"\x1f"+q.Kind, q.Vector, k)
 	if err != nil || len(docIDs) == 0 {
 		return nil, nil, err
