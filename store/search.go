@@ -61,7 +61,9 @@ const (
 
 // Search implements appliance.SearchIndex: BM25 over FTS5 and cosine KNN
 // over sqlite-vec (binary quantization with exact rescoring), fused by
-// reciprocal rank. Both retrievers are scoped to the user and the kind.
+// reciprocal rank for conversations and by similarity with a text nudge
+// for the other kinds (meaning.go). Both retrievers are scoped to the user
+// and the kind.
 func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error) {
 	limit := limitOr(q.Limit, 10)
 	perResult := candidatesPerResult
