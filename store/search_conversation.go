@@ -68,12 +68,25 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 	if err != nil {
 		return nil, nil, err
 	}
-	titles, err := db.titleMatches(ctx, match, from, filter, fargs, n)
+	rows, err := db.query(ctx, `SELECT d.doc_id, bm25(search_fts_conversation) FROM search_fts_conversation f
+		JOIN search_docs d ON d.doc_id = f.rowid JOIN conversations c ON c.id = d.item_id
+		WHERE search_fts_conversation MATCH ? AND f.rowid >= ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
+		append(append([]any{match, from}, fargs...), n)...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("text search: %w", err)
 	}
-	for doc, rank := range titles {
+	for rows.Next() {
+		var doc int64
+		var rank float64
+		if err := rows.Scan(&doc, &rank); err != nil {
+			rows.Close()
+			return nil, nil, fmt.Errorf("text search: %w", err)
+		}
 		score[doc] += -rank * weightTitle
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("text search: %w", err)
 	}
 
 	// What was said: the best segment of each conversation.
@@ -149,53 +162,6 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 		ids = ids[:n]
 	}
 	return ids, said, nil
-}
-
-// titleMatches returns the n best title and overview matches (from doc id
-// from on) that pass the filter, with their bm25() (lower is better). The
-// window is ranked alone, then only its best few are joined to their
-// conversations for the filters: joining every match of the window (two
-// row reads each) before ranking it was most of this step's cost. When
-// the filters turn too many of those away, the whole window is ranked
-// with them.
-func (db *DB) titleMatches(ctx context.Context, match string, from int64, filter string, fargs []any, n int) (map[int64]float64, error) {
-	out := map[int64]float64{}
-	scan := func(rows *sql.Rows, err error) error {
-		if err != nil {
-			return fmt.Errorf("text search: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var doc int64
-			var rank float64
-			if err := rows.Scan(&doc, &rank); err != nil {
-				return fmt.Errorf("text search: %w", err)
-			}
-			out[doc] = rank
-		}
-		return rows.Err()
-	}
-	inner := 4 * n
-	err := scan(db.query(ctx, `SELECT r.rowid, r.rank FROM (SELECT rowid, rank FROM search_fts_conversation
-		WHERE search_fts_conversation MATCH ? AND rowid >= ? ORDER BY rank LIMIT ?) r
-		CROSS JOIN search_docs d ON d.doc_id = r.rowid JOIN conversations c ON c.id = d.item_id
-		WHERE `+filter+` ORDER BY r.rank LIMIT ?`, append(append([]any{match, from, inner}, fargs...), n)...))
-	if err != nil || len(out) >= n {
-		return out, err
-	}
-	var ranked int
-	if err := db.queryRow(ctx, `SELECT count(*) FROM (SELECT rowid FROM search_fts_conversation
-		WHERE search_fts_conversation MATCH ? AND rowid >= ? LIMIT ?)`, match, from, inner+1).Scan(&ranked); err != nil {
-		return nil, fmt.Errorf("text search: %w", err)
-	}
-	if ranked <= inner {
-		return out, nil // every match was ranked
-	}
-	clear(out)
-	return out, scan(db.query(ctx, `SELECT d.doc_id, f.rank FROM search_fts_conversation f
-		JOIN search_docs d ON d.doc_id = f.rowid JOIN conversations c ON c.id = d.item_id
-		WHERE search_fts_conversation MATCH ? AND f.rowid >= ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
-		append(append([]any{match, from}, fargs...), n)...))
 }
 
 // saidSnippets makes the snippets of the conversations shown (docs): the
