@@ -118,12 +118,16 @@ type SearchQuery struct {
 	FolderID string
 	Starred  *bool
 	Person   string
+	// NoSnippets: the caller shows no snippet (the MCP tool and its REST
+	// twin answer with summaries), so none is made.
+	NoSnippets bool
 }
 
 // SearchHit is one fused result.
 type SearchHit struct {
 	ItemID string
-	// Score is the reciprocal-rank-fusion score that orders results.
+	// Score orders results: reciprocal rank fusion for conversations;
+	// for the other kinds, the similarity plus a nudge for a text match.
 	Score float64
 	// Similarity is the cosine similarity to the query vector (0 when the
 	// item was found by text alone).

@@ -108,17 +108,31 @@ func (db *DB) saidMatchesWindow(ctx context.Context, match, filter string, fargs
 		}
 		return segs[i] > segs[j]
 	})
-	// Only the best limit are named and filtered (reading a conversation's
-	// row for each of a window's segments was most of the cost); all of
-	// them when the filters leave too few of those.
-	out, err := db.namedSegments(ctx, segs[:min(limit, len(segs))], score, filter, fargs)
-	if err != nil || len(out) >= limit/segmentsPerResult || len(segs) <= limit {
-		return out, err
+	// Only the best are named and filtered, a batch at a time until they
+	// name enough conversations: reading a conversation's row for each of a
+	// window's segments was most of the cost, and naming the best limit
+	// (eight per conversation wanted) was a third of a search at 100k
+	// conversations, when the best segments nearly always belong to as many
+	// conversations. All of them are named when the filters turn most away.
+	want := limit / segmentsPerResult
+	var out []saidMatch
+	convs := map[int64]bool{}
+	for at, step := 0, want+want/2+1; at < len(segs) && len(convs) < want && len(out) < limit; step *= 4 {
+		batch := segs[at:min(at+step, len(segs))]
+		at += len(batch)
+		named, err := db.namedSegments(ctx, batch, score, filter, fargs)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range named {
+			convs[m.doc] = true
+		}
+		out = append(out, named...)
 	}
-	if out, err = db.namedSegments(ctx, segs, score, filter, fargs); len(out) > limit {
+	if len(out) > limit {
 		out = out[:limit]
 	}
-	return out, err
+	return out, nil
 }
 
 // namedSegments names the segments segs that pass the filter by their

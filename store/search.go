@@ -21,6 +21,12 @@ const (
 	// candidatesPerResult: each retriever contributes this many candidates
 	// per wanted result before fusion.
 	candidatesPerResult = 4
+	// conversationCandidatesPerResult is candidatesPerResult for a
+	// conversation search, whose text candidates each cost a segment
+	// named and joined to its conversation, and a phrase's segments more:
+	// two per result held the labelled set's figures
+	// (hearth-bench -scenarios transcript-search) and cut a search's CPU.
+	conversationCandidatesPerResult = 2
 	// knnPerResult and minKNN size the sign-bit KNN: it keeps this many
 	// candidates, and exact cosine on the full vectors reorders them. The
 	// candidates are a Hamming shortlist re-ranked by the float query
@@ -55,10 +61,16 @@ const (
 
 // Search implements appliance.SearchIndex: BM25 over FTS5 and cosine KNN
 // over sqlite-vec (binary quantization with exact rescoring), fused by
-// reciprocal rank. Both retrievers are scoped to the user and the kind.
+// reciprocal rank for conversations and by similarity with a text nudge
+// for the other kinds (meaning.go). Both retrievers are scoped to the user
+// and the kind.
 func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery) ([]appliance.SearchHit, error) {
 	limit := limitOr(q.Limit, 10)
-	want := min(limit*candidatesPerResult, maxCandidates)
+	perResult := candidatesPerResult
+	if q.Kind == appliance.KindConversation {
+		perResult = conversationCandidatesPerResult
+	}
+	want := min(limit*perResult, maxCandidates)
 	// A search alone runs its two retrievers on two connections at once,
 	// and takes as long as the slower of them, not both. Among other
 	// searches the cores are busy anyway: one after the other on this
@@ -68,6 +80,7 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	alone := db.searches.Add(1) == 1
 	defer db.searches.Add(-1)
 	var text []int64
+	var textScore map[int64]float64
 	var said map[int64]saidHit
 	textDone := make(chan error, 1)
 	findText := func() {
@@ -75,7 +88,7 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 		if q.Kind == appliance.KindConversation {
 			text, said, err = db.conversationText(ctx, userID, q, want)
 		} else {
-			text, err = db.textCandidates(ctx, userID, q, want)
+			text, textScore, err = db.textCandidates(ctx, userID, q, want)
 		}
 		textDone <- err
 	}
@@ -109,9 +122,17 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 		vec = kept
 	}
 	scores := map[int64]float64{}
-	for _, list := range [][]int64{text, vec} {
-		for rank, id := range list {
-			scores[id] += 1.0 / float64(rrfK+rank+1)
+	if textScore != nil && len(vec) > 0 {
+		// A memory's words and its vector describe the same short text:
+		// one score (meaning.go).
+		if err := db.fuseByMeaning(ctx, scores, text, textScore, vec, sims, q.Vector); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, list := range [][]int64{text, vec} {
+			for rank, id := range list {
+				scores[id] += 1.0 / float64(rrfK+rank+1)
+			}
 		}
 	}
 	type fused struct {
@@ -140,9 +161,12 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	if err != nil {
 		return nil, err
 	}
-	// Snippets only for the hits kept: making one reads its segment.
-	if err := db.saidSnippets(ctx, docs, said, q.Text); err != nil {
-		return nil, err
+	// Snippets only for the hits kept, and only when they are shown:
+	// making one reads its segment.
+	if !q.NoSnippets {
+		if err := db.saidSnippets(ctx, docs, said, q.Text); err != nil {
+			return nil, err
+		}
 	}
 	hits := make([]appliance.SearchHit, 0, len(ranked))
 	for _, f := range ranked {
@@ -164,17 +188,17 @@ func (db *DB) Search(ctx context.Context, userID string, q appliance.SearchQuery
 	return hits, nil
 }
 
-func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.SearchQuery, n int) ([]int64, error) {
+func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.SearchQuery, n int) ([]int64, map[int64]float64, error) {
 	match := ftsQuery(q.Text)
 	if match == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	table, ok := textIndex[q.Kind]
 	if !ok {
-		return nil, fmt.Errorf("text search: unknown kind %q", q.Kind)
+		return nil, nil, fmt.Errorf("text search: unknown kind %q", q.Kind)
 	}
 	if err := db.textCaughtUp(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The window grows eightfold while it yields too few for this user
 	// (the newest matches may be another user's).
@@ -186,37 +210,41 @@ func (db *DB) textCandidates(ctx context.Context, userID string, q appliance.Sea
 			break // fewer matches than the window: rank them all
 		}
 		if err != nil {
-			return nil, fmt.Errorf("text search: %w", err)
+			return nil, nil, fmt.Errorf("text search: %w", err)
 		}
-		ids, err := db.rankText(ctx, table, userID, q, match, n, from)
+		ids, scores, err := db.rankText(ctx, table, userID, q, match, n, from)
 		if err != nil || len(ids) >= n {
-			return ids, err
+			return ids, scores, err
 		}
 	}
 	return db.rankText(ctx, table, userID, q, match, n, 0)
 }
 
 // rankText returns the n best BM25 matches in the kind's index among
-// documents from doc id from on (0: all of them).
-func (db *DB) rankText(ctx context.Context, table, userID string, q appliance.SearchQuery, match string, n int, from int64) ([]int64, error) {
+// documents from doc id from on (0: all of them), best first, with their
+// scores (higher is better).
+func (db *DB) rankText(ctx context.Context, table, userID string, q appliance.SearchQuery, match string, n int, from int64) ([]int64, map[int64]float64, error) {
 	where, args := []string{table + " MATCH ?", "f.rowid >= ?", "d.user_id = ?"}, []any{match, from, userID}
 	where, args = timeBound(where, args, "d.at >= ?", q.Since)
 	where, args = timeBound(where, args, "d.at <= ?", q.Until)
-	rows, err := db.query(ctx, `SELECT d.doc_id FROM `+table+` f JOIN search_docs d ON d.doc_id = f.rowid
+	rows, err := db.query(ctx, `SELECT d.doc_id, f.rank FROM `+table+` f JOIN search_docs d ON d.doc_id = f.rowid
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY f.rank LIMIT ?`, append(args, n)...)
 	if err != nil {
-		return nil, fmt.Errorf("text search: %w", err)
+		return nil, nil, fmt.Errorf("text search: %w", err)
 	}
 	defer rows.Close()
 	var ids []int64
+	scores := map[int64]float64{}
 	for rows.Next() {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("text search: %w", err)
+		var rank float64
+		if err := rows.Scan(&id, &rank); err != nil {
+			return nil, nil, fmt.Errorf("text search: %w", err)
 		}
 		ids = append(ids, id)
+		scores[id] = -rank // bm25() is lower for better matches
 	}
-	return ids, rows.Err()
+	return ids, scores, rows.Err()
 }
 
 // searchQuery adds helpers to the domain's query.
@@ -229,7 +257,13 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 	if q.Vector == nil || q.Model != model || len(q.Vector) != dims {
 		return nil, nil, nil
 	}
+	// Twice the candidates kept are rescored (knnPerResult per result
+	// when four are kept per result); a conversation search keeps two
+	// per result, and each one rescored is a float vector read.
 	k := min(max(q.limitOrDefault()*knnPerResult, minKNN), 4096)
+	if q.Kind == appliance.KindConversation {
+		k = min(max(2*n, minKNN), 4096)
+	}
 	docIDs, err := db.knnRefined(ctx, dims, userID+"\x1f"+q.Kind, q.Vector, k)
 	if err != nil || len(docIDs) == 0 {
 		return nil, nil, err
@@ -271,7 +305,12 @@ func (db *DB) vectorCandidates(ctx context.Context, userID string, q searchQuery
 	if err := rows.Err(); err != nil {
 		return nil, nil, fmt.Errorf("rescore: %w", err)
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].sim > all[j].sim })
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].sim != all[j].sim {
+			return all[i].sim > all[j].sim
+		}
+		return all[i].doc < all[j].doc
+	})
 	if len(all) > n {
 		all = all[:n]
 	}

@@ -108,9 +108,13 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 	var phrased []int64
 	phrase := ftsPhrase(q.Text)
 	if phrase != "" {
-		// A phrase is said about once per conversation: twice n
-		// segments name the n kept.
-		ps, err := db.phraseMatches(ctx, phrase, filter, fargs, 2*n)
+		// The phrase's conversations take the first ranks of the n
+		// kept, and only the first few of those are shown (n is four
+		// candidates per result): half of n segments, newest first, name
+		// enough of them. Twice n (each one's segment read and joined to
+		// its conversation) was an eighth of a search at 100k
+		// conversations.
+		ps, err := db.phraseMatches(ctx, phrase, filter, fargs, max(n/2, 1))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -47,6 +47,11 @@ func TestSearch_SaidWordsFollowWrites(t *testing.T) {
 	if !ok || h.Start != 12.5 || !strings.Contains(h.Snippet, "<mark>goose</mark>") || h.Speaker != "SPEAKER_01" {
 		t.Fatalf("goose: %+v (found %v)", h, ok)
 	}
+	// A caller that shows no snippet gets the same hit, where it was said,
+	// without one.
+	if h, ok := found("goose", appliance.SearchQuery{NoSnippets: true})["fed"]; !ok || h.Start != 12.5 || h.Snippet != "" || h.Speaker != "SPEAKER_01" {
+		t.Errorf("goose without snippets: %+v (found %v)", h, ok)
+	}
 	if got := found("goose", appliance.SearchQuery{Category: "work"}); len(got) != 0 {
 		t.Errorf("category work found %v", got)
 	}

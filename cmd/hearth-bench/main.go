@@ -45,6 +45,7 @@ type config struct {
 	keep        bool
 	memories    int
 	scale       string // sizes for the scale scenario, e.g. "1k,10k,100k"
+	scaleData   string // a folder of kept scale data folders (DIR/N) to reuse
 	driverProcs int    // Go processors the workers run on during a scenario; 0: all
 
 	listenSessions int           // 0: no socket scenario
@@ -87,6 +88,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
 	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios), words-lost, realspeech and transcript-search run alone")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
+	fs.StringVar(&c.scaleData, "scale-data", "", "scale scenario: use this folder instead of a temporary one and keep it; a size N whose folder DIR/N already holds a database is not seeded again (comparing binaries on the same data: seeding 100k takes minutes)")
 	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
 	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript), scripted (the scripted route hears each burst of tone) or speech (the server's own routes hear a Festival phrase)")
 	fs.IntVar(&c.uploadMB, "upload-mb", 0, "also send one recording of this many MB to /v1/stt/transcribe (scripted route) and report throughput and memory")

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -79,12 +81,16 @@ func runScale(ctx context.Context, cfg config, hearth string, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	root, err := os.MkdirTemp("", "hearth-bench-scale-*")
-	if err != nil {
+	root := cfg.scaleData
+	if root == "" {
+		if root, err = os.MkdirTemp("", "hearth-bench-scale-*"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(root, 0o700); err != nil {
 		return err
 	}
 	defer func() {
-		if cfg.keep {
+		if cfg.keep || cfg.scaleData != "" {
 			logf("keeping %s", root)
 			return
 		}
@@ -92,7 +98,11 @@ func runScale(ctx context.Context, cfg config, hearth string, stdout, stderr io.
 	}()
 
 	logf("measuring the raw SQLite floor for %s", cfg.duration)
-	floor, err := sqliteFloor(ctx, filepath.Join(root, "floor.db"), cfg.segments, cfg.concurrency, cfg.duration)
+	floorDB := filepath.Join(root, "floor.db")
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(floorDB + suffix) // a kept run's (-scale-data): the floor starts empty
+	}
+	floor, err := sqliteFloor(ctx, floorDB, cfg.segments, cfg.concurrency, cfg.duration)
 	if err != nil {
 		return fmt.Errorf("floor: %w", err)
 	}
@@ -108,7 +118,7 @@ func runScale(ctx context.Context, cfg config, hearth string, stdout, stderr io.
 			return fmt.Errorf("size %d: %w", n, err)
 		}
 		rows = append(rows, row)
-		if !cfg.keep {
+		if !cfg.keep && cfg.scaleData == "" {
 			os.RemoveAll(filepath.Join(root, strconv.Itoa(n)))
 		}
 	}
@@ -125,17 +135,23 @@ func scaleOnce(ctx context.Context, cfg config, hearth, dataDir string, n int, l
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return row, err
 	}
-	uid, err := runCLI(ctx, hearth, "users", "add", "--data", dataDir, "--name", "bench")
+	uid, ids, err := seeded(ctx, dataDir)
 	if err != nil {
 		return row, err
 	}
-	logf("size %d: seeding %d conversations and %d memories in process", n, n, n)
-	t0 := time.Now()
-	ids, err := seedStore(ctx, dataDir, uid, n, n, cfg.segments, logf)
-	if err != nil {
-		return row, err
+	if uid != "" {
+		logf("size %d: reusing %s (%d conversations)", n, dataDir, len(ids))
+	} else {
+		if uid, err = runCLI(ctx, hearth, "users", "add", "--data", dataDir, "--name", "bench"); err != nil {
+			return row, err
+		}
+		logf("size %d: seeding %d conversations and %d memories in process", n, n, n)
+		t0 := time.Now()
+		if ids, err = seedStore(ctx, dataDir, uid, n, n, cfg.segments, logf); err != nil {
+			return row, err
+		}
+		row.seeded = time.Since(t0)
 	}
-	row.seeded = time.Since(t0)
 	row.dbBytes = dbSize(dataDir)
 	logf("size %d: seeded and indexed in %s, database %s", n, fmtDur(row.seeded), fmtBytes(row.dbBytes))
 
@@ -237,6 +253,40 @@ func runRESTSearchSaid(ctx context.Context, w *worker) error {
 		return err
 	}
 	return expect(http.MethodGet, "/v1/mcp/conversations/search", r, http.StatusOK)
+}
+
+// seededIn is the seeding time for the report, or "reused" (-scale-data).
+func seededIn(d time.Duration) string {
+	if d == 0 {
+		return "reused"
+	}
+	return fmtDur(d)
+}
+
+// seeded returns the user and the conversations of a data folder an
+// earlier run seeded (-scale-data), or no user when it holds no database.
+func seeded(ctx context.Context, dataDir string) (string, []string, error) {
+	if _, err := os.Stat(filepath.Join(dataDir, store.FileName)); errors.Is(err, fs.ErrNotExist) {
+		return "", nil, nil
+	}
+	db, err := store.Open(ctx, dataDir)
+	if err != nil {
+		return "", nil, err
+	}
+	defer db.Close()
+	users, err := db.Users(ctx)
+	if err != nil || len(users) == 0 {
+		return "", nil, fmt.Errorf("reuse %s: no user (%v)", dataDir, err)
+	}
+	cs, err := db.Conversations(ctx, users[0].ID, appliance.ConversationFilter{Limit: 10000})
+	if err != nil {
+		return "", nil, fmt.Errorf("reuse %s: %w", dataDir, err)
+	}
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	return users[0].ID, ids, nil
 }
 
 // dbSize is the size of the database's files (with its WAL) in dataDir.
@@ -363,7 +413,7 @@ func scaleMarkdown(cfg config, rows []scaleRow, floor float64) string {
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %d | %s | %s | %.0f | %.2f | %s / %s | %s / %s | %s / %s | %s / %s | %s (%s) | %s |\n",
-			r.size, fmtDur(r.seeded), fmtBytes(r.dbBytes), r.creates.indexedRate(), r.creates.indexedRate()/floor,
+			r.size, seededIn(r.seeded), fmtBytes(r.dbBytes), r.creates.indexedRate(), r.creates.indexedRate()/floor,
 			fmtDur(r.creates.percentile(50)), fmtDur(r.creates.percentile(99)),
 			fmtDur(r.get.percentile(50)), fmtDur(r.get.percentile(99)),
 			fmtDur(r.search.percentile(50)), fmtDur(r.search.percentile(99)),
