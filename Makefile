@@ -90,7 +90,7 @@ WITH_BROWSER = PATH="$$($(CURDIR)/scripts/chromium.sh):$$($(CURDIR)/scripts/node
 
 .PHONY: test
 test: mcp-client mcp-remote console-e2e whisper onnxruntime ## Run every test (PKG=./store, RUN=TestName to narrow)
-	$(WITH_BROWSER) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 $(if $(RUN),-run '$(RUN)') $(PKG)
+	$(WITH_BROWSER) HEARTH_REQUIRE_E2E_TOOLS=1 go test -count=1 -timeout 30m $(if $(RUN),-run '$(RUN)') $(PKG)
 
 .PHONY: onnxruntime
 onnxruntime: ## Fetch the onnxruntime library (ONNX speaker models) into .cache/ (once)

@@ -35,9 +35,17 @@ type lateJob struct {
 // lateTimeout bounds one stretch's transcription, busy retries included.
 const lateTimeout = 10 * time.Minute
 
-// lateHoldMax bounds how long live words wait for the skipped stretches
-// before them (see lateQueue.holds).
-const lateHoldMax = 10 * time.Second
+// Live words wait for the skipped stretches before them (see
+// lateQueue.holdsFrom) for one and a half times the stretches' own
+// length, at least lateHoldMin and at most lateHoldMax: transcribing a
+// stretch takes a fraction of its length on an idle machine and several
+// times that on a busy one, and a long stretch needs longer than a short
+// one.
+const (
+	lateHoldMin    = 10 * time.Second
+	lateHoldMax    = 60 * time.Second
+	lateHoldFactor = 1.5
+)
 
 // lateQueue runs a session's late transcriptions one at a time, in order.
 type lateQueue struct {
@@ -45,6 +53,7 @@ type lateQueue struct {
 	jobs      []lateJob
 	running   bool
 	since     time.Time     // when the worker last started from idle
+	queued    int           // samples of the stretches added since then
 	from      int           // stream sample where the earliest stretch not heard yet begins
 	ended     bool          // the session is over: the last job cleans up
 	abandoned bool          // the appliance is stopping: nothing is cleaned up
@@ -75,25 +84,35 @@ func (q *lateQueue) add(j lateJob) {
 	defer q.mu.Unlock()
 	q.jobs = append(q.jobs, j)
 	if q.running {
+		q.queued += j.skip.To - j.skip.From
 		return
 	}
 	q.running, q.drained, q.since, q.from = true, make(chan struct{}), time.Now(), j.skip.From
+	q.queued = j.skip.To - j.skip.From
 	go q.work(q.drained)
 }
 
 // holdsFrom says from which stream sample live words should wait for
 // the stretches being transcribed: the app shows segments in the order
 // they arrive and never reorders them, so words said after a skipped
-// stretch are sent after it, as long as its transcription has taken less
-// than lateHoldMax (a route that stays behind, in loud noise, then sends
+// stretch are sent after it, as long as the transcription has taken less
+// than holdLimit (a route that stays behind, in loud noise, then sends
 // live words late, not never). Words said before the stretch never wait.
 func (q *lateQueue) holdsFrom(now time.Time) (from int, ok bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if !q.running || now.Sub(q.since) >= lateHoldMax {
+	if !q.running || now.Sub(q.since) >= q.holdLimit() {
 		return 0, false
 	}
 	return q.from, true
+}
+
+// holdLimit is how long live words may wait since the worker started:
+// lateHoldFactor times the audio queued since then, within
+// [lateHoldMin, lateHoldMax]. Under q.mu.
+func (q *lateQueue) holdLimit() time.Duration {
+	d := time.Duration(lateHoldFactor * float64(q.queued) / stt.SampleRate * float64(time.Second))
+	return min(max(d, lateHoldMin), lateHoldMax)
 }
 
 func (q *lateQueue) work(drained chan struct{}) {
