@@ -25,9 +25,34 @@ import (
 // transaction: a crash never leaves a completed conversation without its
 // memories, or memories of a conversation that was not saved.
 func (db *DB) SaveProcessed(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory) error {
+	return db.SaveProcessedFiled(ctx, c, memories, "")
+}
+
+// SaveProcessedFiled is SaveProcessed that first files a conversation in no
+// folder into the user's system folder for systemFolder (a folder category,
+// appliance.FolderCategory; none such: it stays in none), in the same
+// transaction. The lookup runs on the writer, whose cache holds the
+// folders: through the read pool it cost more than the conversation's row,
+// since a read connection starts cold after every write.
+func (db *DB) SaveProcessedFiled(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory, systemFolder string) error {
 	ctx = context.WithoutCancel(ctx)
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
+		folder := c.FolderID
+		if c.FolderID == nil && systemFolder != "" {
+			var id string
+			err := tx.QueryRowContext(ctx, `SELECT id FROM folders WHERE user_id = ? AND is_system = 1 AND category_mapping = ?
+				ORDER BY position LIMIT 1`, c.UserID, systemFolder).Scan(&id)
+			switch {
+			case err == sql.ErrNoRows:
+			case err != nil:
+				return fmt.Errorf("system folder: %w", err)
+			default:
+				c.FolderID = &id
+			}
+		}
 		if err := writeConversation(ctx, tx, c); err != nil {
+			c.FolderID = folder // the write is rolled back: so is the filing
+
 			return err
 		}
 		return insertMemories(ctx, tx, memories)
