@@ -41,8 +41,8 @@ type scaleRow struct {
 	creates    result
 	get        result
 	search     result
-	said       result // conversation search over what was said (migration 0028)
-	dbBytes    int64  // the database's files after seeding
+	said       result        // conversation search over what was said (migration 0028)
+	dbBytes    int64         // the database's files after seeding
 	floor      float64       // the raw SQLite floor measured just before this size's creates
 	createCPU  time.Duration // the server's CPU over the creates and the indexing they caused
 	afterRSS   int64
