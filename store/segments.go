@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance"
 )
@@ -157,37 +156,14 @@ func liveConversation(ctx context.Context, tx *sql.Tx, userID, convID string) er
 	return nil
 }
 
-// segmentInsertColumns are the columns of insertSegmentRows, in the order
-// of segmentRow.args followed by the conversation and the position.
+// segmentInsert is the head of a segment insert; a row's values are
+// segmentRow.args followed by the conversation and the position.
+const segmentInsert = `INSERT INTO transcript_segments (id, text, speaker, speaker_id, is_user, person_id, start_s, end_s, translations,
+	speech_profile_processed, stt_provider, conversation_id, idx)`
+
 const segmentInsertColumns = 13
 
-// maxSegmentInsert bounds the rows of one insertSegmentRows statement: a
-// conversation of 12 segments is one statement, and the statement texts
-// (one per row count) stay few enough for the connection's statement cache.
-const maxSegmentInsert = 16
-
-// segmentInserts holds the statement text for each row count.
-var segmentInserts = func() []string {
-	out := make([]string, maxSegmentInsert+1)
-	row := "(" + placeholders(segmentInsertColumns) + ")"
-	for n := 1; n <= maxSegmentInsert; n++ {
-		out[n] = `INSERT INTO transcript_segments
-			(id, text, speaker, speaker_id, is_user, person_id, start_s, end_s, translations, speech_profile_processed, stt_provider, conversation_id, idx)
-			VALUES ` + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
-	}
-	return out
-}()
-
-// insertSegmentRows inserts segment rows, each segmentInsertColumns values
-// of args, with as few statements as maxSegmentInsert allows: one INSERT of
-// twelve rows costs the driver one round trip instead of twelve.
+// insertSegmentRows inserts segment rows, segmentInsertColumns values each.
 func insertSegmentRows(ctx context.Context, tx *sql.Tx, args []any) error {
-	for len(args) > 0 {
-		n := min(len(args)/segmentInsertColumns, maxSegmentInsert)
-		if _, err := tx.ExecContext(ctx, segmentInserts[n], args[:n*segmentInsertColumns]...); err != nil {
-			return err
-		}
-		args = args[n*segmentInsertColumns:]
-	}
-	return nil
+	return insertRows(ctx, tx, segmentInsert, segmentInsertColumns, args)
 }
