@@ -39,15 +39,18 @@ func (db *DB) SaveProcessedFiled(ctx context.Context, c *appliance.Conversation,
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
 		folder := c.FolderID
 		if c.FolderID == nil && systemFolder != "" {
-			var id string
-			err := tx.QueryRowContext(ctx, `SELECT id FROM folders WHERE user_id = ? AND is_system = 1 AND category_mapping = ?
-				ORDER BY position LIMIT 1`, c.UserID, systemFolder).Scan(&id)
-			switch {
-			case err == sql.ErrNoRows:
-			case err != nil:
+			// The first by position, through min()'s bare column: ORDER BY
+			// ... LIMIT 1 sorted in a temporary b-tree, which cost as much
+			// as the conversation's row (SystemFolder reads the same).
+			var id sql.NullString
+			var pos sql.NullInt64
+			err := tx.QueryRowContext(ctx, `SELECT id, min(position) FROM folders WHERE user_id = ? AND is_system = 1 AND category_mapping = ?`,
+				c.UserID, systemFolder).Scan(&id, &pos)
+			if err != nil {
 				return fmt.Errorf("system folder: %w", err)
-			default:
-				c.FolderID = &id
+			}
+			if id.Valid {
+				c.FolderID = &id.String
 			}
 		}
 		if err := writeConversation(ctx, tx, c); err != nil {
