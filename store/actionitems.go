@@ -18,13 +18,10 @@ func (db *DB) CreateActionItems(ctx context.Context, items []*appliance.ActionIt
 		return nil
 	}
 	return db.withTx(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO action_items (`+actionItemColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?)`)
-		if err != nil {
-			return fmt.Errorf("prepare action item insert: %w", err)
-		}
-		defer stmt.Close()
+		// Exec, not a prepared statement: see multirow.go.
 		for _, a := range items {
-			if _, err := stmt.ExecContext(ctx, a.ID, a.UserID, a.ConversationID, a.Description, boolInt(a.Completed),
+			if _, err := tx.ExecContext(ctx, `INSERT INTO action_items (`+actionItemColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+				a.ID, a.UserID, a.ConversationID, a.Description, boolInt(a.Completed),
 				fmtTimePtr(a.CreatedAt), fmtTimePtr(a.UpdatedAt), fmtTimePtr(a.DueAt), fmtTimePtr(a.CompletedAt), boolInt(a.IsLocked)); err != nil {
 				return mapErr(err, "action item")
 			}

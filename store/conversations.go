@@ -126,6 +126,16 @@ func replaceSegments(ctx context.Context, tx *sql.Tx, c *appliance.Conversation)
 	if err != nil {
 		return err
 	}
+	// New rows (all of a new conversation's) are inserted together
+	// (insertSegmentRows); the pending ones are flushed before any other
+	// write so that the statements run in position order.
+	var fresh []any
+	first := 0
+	flush := func() error {
+		err := insertSegmentRows(ctx, tx, fresh)
+		fresh = fresh[:0]
+		return err
+	}
 	for i := range c.TranscriptSegments {
 		want, err := newSegmentRow(&c.TranscriptSegments[i])
 		if err != nil {
@@ -136,17 +146,24 @@ func replaceSegments(ctx context.Context, tx *sql.Tx, c *appliance.Conversation)
 		case found && old == want:
 			continue
 		case found:
+			if err := flush(); err != nil {
+				return fmt.Errorf("write segment %d: %w", first, err)
+			}
 			_, err = tx.ExecContext(ctx, `UPDATE transcript_segments SET id = ?, text = ?, speaker = ?, speaker_id = ?, is_user = ?,
 				person_id = ?, start_s = ?, end_s = ?, translations = ?, speech_profile_processed = ?, stt_provider = ?
 				WHERE conversation_id = ? AND idx = ?`, append(want.args(), c.ID, i)...)
 		default:
-			_, err = tx.ExecContext(ctx, `INSERT INTO transcript_segments
-				(id, text, speaker, speaker_id, is_user, person_id, start_s, end_s, translations, speech_profile_processed, stt_provider, conversation_id, idx)
-				VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, append(want.args(), c.ID, i)...)
+			if len(fresh) == 0 {
+				first = i
+			}
+			fresh = append(append(fresh, want.args()...), c.ID, i)
 		}
 		if err != nil {
 			return fmt.Errorf("write segment %d: %w", i, err)
 		}
+	}
+	if err := flush(); err != nil {
+		return fmt.Errorf("write segment %d: %w", first, err)
 	}
 	// Stored rows past the wanted ones, including those a gap in the
 	// stored positions pushed there.

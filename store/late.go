@@ -53,11 +53,6 @@ func (db *DB) InsertSegments(ctx context.Context, userID, id string, segs []appl
 		if _, err := tx.ExecContext(ctx, `UPDATE transcript_segments SET idx = -1 - idx WHERE conversation_id = ?`, id); err != nil {
 			return fmt.Errorf("renumber segments: %w", err)
 		}
-		move, err := tx.PrepareContext(ctx, `UPDATE transcript_segments SET idx = ? WHERE conversation_id = ? AND idx = ?`)
-		if err != nil {
-			return fmt.Errorf("prepare renumber: %w", err)
-		}
-		defer move.Close()
 		next, f := 0, 0
 		for _, old := range had {
 			for ; f < len(fresh) && fresh[f].Start < old.start; f++ {
@@ -66,7 +61,8 @@ func (db *DB) InsertSegments(ctx context.Context, userID, id string, segs []appl
 				}
 				next++
 			}
-			if _, err := move.ExecContext(ctx, next, id, -1-old.idx); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE transcript_segments SET idx = ? WHERE conversation_id = ? AND idx = ?`,
+				next, id, -1-old.idx); err != nil {
 				return fmt.Errorf("renumber segment %d: %w", old.idx, err)
 			}
 			next++

@@ -155,3 +155,15 @@ func liveConversation(ctx context.Context, tx *sql.Tx, userID, convID string) er
 	}
 	return nil
 }
+
+// segmentInsert is the head of a segment insert; a row's values are
+// segmentRow.args followed by the conversation and the position.
+const segmentInsert = `INSERT INTO transcript_segments (id, text, speaker, speaker_id, is_user, person_id, start_s, end_s, translations,
+	speech_profile_processed, stt_provider, conversation_id, idx)`
+
+const segmentInsertColumns = 13
+
+// insertSegmentRows inserts segment rows, segmentInsertColumns values each.
+func insertSegmentRows(ctx context.Context, tx *sql.Tx, args []any) error {
+	return insertRows(ctx, tx, segmentInsert, segmentInsertColumns, args)
+}

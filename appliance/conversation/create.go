@@ -168,22 +168,15 @@ func (s *Service) openActionItems(ctx context.Context, conv *appliance.Conversat
 	return out, nil
 }
 
-// file puts a kept conversation that is in no folder into the user's system
-// folder for its category, as the reference's pipeline does; one the owner
-// filed stays where it is, and a user without that folder leaves it out.
-func (s *Service) file(ctx context.Context, conv *appliance.Conversation) error {
+// systemFolder is the folder category whose system folder a processed
+// conversation is filed into, as the reference's pipeline does: "" for one
+// the owner filed (it stays where it is) and for a discarded one. A user
+// without that folder leaves it in none (the store's SaveProcessedFiled).
+func systemFolder(conv *appliance.Conversation) string {
 	if conv.FolderID != nil || conv.Discarded {
-		return nil
+		return ""
 	}
-	f, err := s.store.SystemFolder(ctx, conv.UserID, appliance.FolderCategory(conv.Structured.Category))
-	switch {
-	case appliance.ErrorCode(err) == appliance.ENOTFOUND:
-		return nil
-	case err != nil:
-		return err
-	}
-	conv.FolderID = &f.ID
-	return nil
+	return appliance.FolderCategory(conv.Structured.Category)
 }
 
 // saveProcessed stores the processed conversation with its action items and
@@ -195,10 +188,7 @@ func (s *Service) saveProcessed(ctx context.Context, conv *appliance.Conversatio
 			a.ID = appliance.NewID()
 		}
 	}
-	if err := s.file(ctx, conv); err != nil {
-		return err
-	}
-	if err := s.store.SaveProcessed(ctx, conv, memories); err != nil {
+	if err := s.store.SaveProcessedFiled(ctx, conv, memories, systemFolder(conv)); err != nil {
 		return err
 	}
 	s.publish(appliance.StreamEvent{Type: appliance.EventConversationProcessed, UserID: conv.UserID,

@@ -27,7 +27,7 @@ type Store interface {
 
 	ClaimConversation(ctx context.Context, c *appliance.Conversation, staleBefore time.Time) (*appliance.Conversation, bool, error)
 	DeleteClaim(ctx context.Context, userID, id string) error
-	SaveProcessed(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory) error
+	SaveProcessedFiled(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory, systemFolder string) error
 	SaveRetranscribed(ctx context.Context, jobID string, at int, c *appliance.Conversation, memories []*appliance.Memory) error
 	AppendSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, replaces []string, finishedAt time.Time) error
 	InsertSegments(ctx context.Context, userID, id string, segs []appliance.TranscriptSegment, now time.Time) (appliance.ConversationStatus, error)
@@ -45,7 +45,6 @@ type Store interface {
 	SetConversationLocked(ctx context.Context, userID, id string, locked bool) error
 	DeleteConversation(ctx context.Context, userID, id string) error
 	Folder(ctx context.Context, userID, id string) (*appliance.Folder, error)
-	SystemFolder(ctx context.Context, userID, categoryMapping string) (*appliance.Folder, error)
 	SetConversationFolder(ctx context.Context, userID, id string, folderID *string) error
 
 	AssignSpeaker(ctx context.Context, a appliance.SpeakerAssignment) (int, error)
