@@ -175,6 +175,10 @@ bench-listen: build ## The /v4/listen socket load: SESSIONS (500) wearables stre
 	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios listen -duration $(or $(DURATION),30s) \
 		-listen-sessions $(or $(SESSIONS),500) -listen-mode $(or $(MODE),custom)
 
+.PHONY: bench-startup
+bench-startup: build ## Start to healthy and idle memory against an echo floor, interleaved: ROUNDS (15) of floor, empty data folder, restart
+	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios startup -startup-rounds $(or $(ROUNDS),15) -quiet-wait $(or $(QUIET_WAIT),2m)
+
 .PHONY: bench-words-lost
 bench-words-lost: build ## Words lost when a live recording ends the hard way (close, 5 s stall, owner ends it, SIGTERM): SENTENCES (100) Festival sentences, PocketSphinx
 	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios words-lost -words-sentences $(or $(SENTENCES),100)

@@ -69,6 +69,11 @@ type config struct {
 	realSessions   int
 	realConds      []string // parsed
 	realCodecList  []string // parsed
+
+	startup       bool          // -scenarios startup
+	startupRounds int           // starts of each kind
+	echoFloor     string        // prebuilt echo floor; "": built with go build
+	quietWait     time.Duration // how long to wait for a quiet machine before a pass
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -85,7 +90,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
-	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios), words-lost, realspeech and transcript-search run alone")
+	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios), startup, words-lost, realspeech and transcript-search run alone")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
 	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
 	fs.StringVar(&c.listenMode, "listen-mode", "custom", "socket scenario: custom (the phone transcribes: suggested_transcript), scripted (the scripted route hears each burst of tone) or speech (the server's own routes hear a Festival phrase)")
@@ -100,6 +105,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Float64Var(&c.realSpeed, "real-speed", 1, "realspeech scenario: live audio is sent this many times faster than real time")
 	fs.IntVar(&c.searchOthers, "search-distractors", 1000, "transcript-search scenario: generated conversations created beside the labelled ones")
 	fs.IntVar(&c.realSessions, "real-sessions", 2, "realspeech scenario: live sessions at once")
+	fs.IntVar(&c.startupRounds, "startup-rounds", 15, "startup scenario: rounds, each starting the echo floor, hearth on an empty data folder and hearth on a used one")
+	fs.StringVar(&c.echoFloor, "echo-floor", "", "startup scenario: the echo floor's binary (default: built from ./cmd/hearth-bench/echofloor with go build)")
+	fs.DurationVar(&c.quietWait, "quiet-wait", 0, "before each measured pass (the startup scenario, each listen pass) wait up to this long for a quiet machine (load average < 1); the load is reported either way")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n"+
 			"-scenarios words-lost sends Festival sentences to /v4/listen, each a recording that ends the hard way (the app closes,\n"+
@@ -162,6 +170,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		if c.wordsSessions < 1 || c.wordsSessions > 16 {
 			return c, errors.New("-words-sessions must be between 1 and 16")
+		}
+	case "startup":
+		c.listenOnly, c.startup = true, true
+		if c.startupRounds < 1 {
+			return c, errors.New("-startup-rounds must be at least 1")
 		}
 	case "transcript-search":
 		c.listenOnly, c.transcriptSearch = true, true
@@ -240,6 +253,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 
 	if cfg.scale != "" {
 		return runScale(ctx, cfg, hearth, stdout, stderr)
+	}
+	if cfg.startup {
+		return runStartup(ctx, cfg, hearth, stdout, stderr)
 	}
 
 	dataDir, err := os.MkdirTemp("", "hearth-bench-*")
