@@ -418,7 +418,8 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			return interrupted(err)
 		}
 		lo := listenOptions{sessions: cfg.listenSessions, mode: cfg.listenMode, duration: cfg.duration,
-			baseURL: "http://" + addr, users: users, loop: loop, batch: cfg.listenBatch, pid: srv.pid()}
+			baseURL: "http://" + addr, users: users, loop: loop, batch: cfg.listenBatch, pid: srv.pid(), idleRSS: readRSS(srv.pid())}
+		lo.load, lo.quiet = waitQuiet(ctx, cfg.quietWait, logf)
 		logf("socket scenario: %d sessions (%s) for %s", lo.sessions, lo.mode, lo.duration)
 		lr := runListen(ctx, lo)
 		rep.listen = lr.markdown(lo, runtime.NumCPU())

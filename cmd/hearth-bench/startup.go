@@ -51,6 +51,9 @@ func runStartup(ctx context.Context, cfg config, hearth string, stdout, stderr i
 		}
 	}
 	restartDir := filepath.Join(tmp, "restart")
+	if err := os.Mkdir(restartDir, 0o700); err != nil {
+		return err
+	}
 	if _, err := startOnce(ctx, hearth, []string{"serve", "--data", restartDir, "--addr"}); err != nil {
 		return fmt.Errorf("first start of the restart folder: %w", err)
 	}
@@ -69,7 +72,11 @@ func runStartup(ctx context.Context, cfg config, hearth string, stdout, stderr i
 			case startFloor:
 				bin, args = floor, []string{"-addr"}
 			case startFresh:
-				args = []string{"serve", "--data", filepath.Join(tmp, fmt.Sprintf("fresh-%d", round)), "--addr"}
+				dir := filepath.Join(tmp, fmt.Sprintf("fresh-%d", round))
+				if err := os.Mkdir(dir, 0o700); err != nil {
+					return err
+				}
+				args = []string{"serve", "--data", dir, "--addr"}
 			case startRestart:
 				args = []string{"serve", "--data", restartDir, "--addr"}
 			}
