@@ -299,7 +299,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			return err
 		}
 		// Every session holds a connection; leave room for the HTTP ones.
-		serverEnv = append(serverEnv, "HEARTH_MAX_CONNS="+strconv.Itoa(cfg.listenSessions+256))
+		// They all come from 127.0.0.1, which the per-address cap (64 by
+		// default) would otherwise close past its 64th.
+		conns := strconv.Itoa(cfg.listenSessions + 256)
+		serverEnv = append(serverEnv, "HEARTH_MAX_CONNS="+conns, "HEARTH_MAX_CONNS_PER_ADDR="+conns)
 	}
 	if cfg.listenSessions > 0 && cfg.listenMode == "scripted" || cfg.uploadMB > 0 {
 		script, err := writeListenScript(dataDir)
