@@ -179,9 +179,10 @@ bench-listen: build ## The /v4/listen socket load: SESSIONS (500) wearables stre
 bench-startup: build ## Start to healthy and idle memory against an echo floor, interleaved: ROUNDS (15) of floor, empty data folder, restart
 	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios startup -startup-rounds $(or $(ROUNDS),15) -quiet-wait $(or $(QUIET_WAIT),2m)
 
-.PHONY: bench-whisper
-bench-whisper: whisper ## The whisper route against whisper-cli from the same source, cold and warm, interleaved, 2 threads each with OpenMP pinned alike: COUNT (5) iterations
+.PHONY: bench-speech
+bench-speech: whisper ## The speech routes against their CLIs (whisper-cli from the same source, pocketsphinx_continuous), cold and warm, interleaved; whisper with 2 threads and OpenMP pinned alike: COUNT (5) iterations
 	OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 go test -run XXX -bench WhisperAgainstCLI -benchtime $(or $(COUNT),5)x -v ./localstt
+	go test -run XXX -bench PocketSphinxAgainstCLI -benchtime $(or $(COUNT),5)x -v ./localstt/pocketsphinx
 
 .PHONY: bench-words-lost
 bench-words-lost: build ## Words lost when a live recording ends the hard way (close, 5 s stall, owner ends it, SIGTERM): SENTENCES (100) Festival sentences, PocketSphinx

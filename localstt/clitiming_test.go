@@ -1,3 +1,5 @@
+//go:build unix
+
 package localstt_test
 
 import (
@@ -26,21 +28,19 @@ import (
 //     process is not new after the first iteration: what the library sets
 //     up once per process (OpenMP's threads) is the CLI's cost alone;
 //     the spread across iterations shows it;
-//   - warm: one more clip on a model already loaded and used (the route:
-//     a Transcribe after a first one; the CLI: a run with 4 clips less a
-//     run with 1, over 3).
+//   - warm: five clips on one loaded model, per clip (see below).
 //
 // Each iteration runs both sides, in alternating order, so that load from
 // elsewhere falls on both; the ratios are taken within an iteration and
 // reported as their median with the spread. OpenMP must be pinned alike
-// on both sides (make bench-whisper sets OMP_WAIT_POLICY=passive and
+// on both sides (make bench-speech sets OMP_WAIT_POLICY=passive and
 // OMP_NUM_THREADS): libgomp reads them when this process starts, and
 // spinning threads that wait on each other under contention decided the
 // earlier figures.
 func BenchmarkWhisperAgainstCLI(b *testing.B) {
 	needWhisper(b)
 	if os.Getenv("OMP_WAIT_POLICY") == "" || os.Getenv("OMP_NUM_THREADS") == "" {
-		b.Skip("run with OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 (make bench-whisper): both sides' OpenMP threads pinned alike")
+		b.Skip("run with OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 (make bench-speech): both sides' OpenMP threads pinned alike")
 	}
 	path, cli := benchModel(b), whisperCLI(b)
 	out, _ := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/ggerganov/whisper.cpp/bindings/go").Output()
@@ -107,22 +107,31 @@ func BenchmarkWhisperAgainstCLI(b *testing.B) {
 		reportRatios(b, "cpu", cpu)
 	})
 
+	// warm: five clips on one loaded model, per clip. Wall: the route's
+	// five calls against the CLI's printed total less load for five clips
+	// (the first, colder call is in both). CPU: the four calls after the
+	// first, the route's own against the CLI's five-clip run less its
+	// one-clip run (load and first call cancel).
 	b.Run("warm", func(b *testing.B) {
-		r := newRoute()
-		defer r.Close()
-		routeCall(r) // the route's first call, as the CLI's first clip
-		var ratios []float64
+		const clips = 5
+		var wall, cpu []float64
 		for i := range b.N {
-			var rw, cw time.Duration
+			var rw, rc, cw, cc time.Duration
 			route := func() {
+				r := newRoute()
+				defer r.Close()
 				t0 := time.Now()
 				routeCall(r)
-				rw = time.Since(t0)
+				c1 := selfCPU()
+				for range clips - 1 {
+					routeCall(r)
+				}
+				rw, rc = time.Since(t0)/clips, (selfCPU()-c1)/(clips-1)
 			}
 			theCLI := func() {
-				_, _, one := runCLI(1)
-				_, _, four := runCLI(4)
-				cw = (four - one) / 3
+				_, cpu1, _ := runCLI(1)
+				_, cpuN, work := runCLI(clips)
+				cw, cc = work/clips, (cpuN-cpu1)/(clips-1)
 			}
 			if i%2 == 0 {
 				route()
@@ -131,10 +140,12 @@ func BenchmarkWhisperAgainstCLI(b *testing.B) {
 				theCLI()
 				route()
 			}
-			ratios = append(ratios, rw.Seconds()/cw.Seconds())
-			b.Logf("warm %d: route %s, CLI %s per clip (printed times), load average %.2f", i, rw.Round(time.Millisecond), cw.Round(time.Millisecond), loadAverage())
+			wall, cpu = append(wall, rw.Seconds()/cw.Seconds()), append(cpu, rc.Seconds()/cc.Seconds())
+			b.Logf("warm %d: per clip, route %s wall %s CPU, CLI %s wall (printed) %s CPU, load average %.2f", i, rw.Round(time.Millisecond),
+				rc.Round(time.Millisecond), cw.Round(time.Millisecond), cc.Round(time.Millisecond), loadAverage())
 		}
-		reportRatios(b, "wall", ratios)
+		reportRatios(b, "wall", wall)
+		reportRatios(b, "cpu", cpu)
 	})
 }
 
