@@ -171,9 +171,18 @@ bench-scale: build ## Cost as the database grows: SIZES (1k,10k,100k) conversati
 	go run ./cmd/hearth-bench -hearth $(BIN) -scale $(or $(SIZES),1k,10k,100k) -duration $(or $(DURATION),5s) -concurrency $(or $(CONCURRENCY),4)
 
 .PHONY: bench-listen
-bench-listen: build ## The /v4/listen socket load: SESSIONS (500) wearables streaming opus_fs320; MODE custom or scripted
+bench-listen: build ## The /v4/listen socket load: SESSIONS (500) wearables streaming opus_fs320; MODE custom, scripted or speech (PocketSphinx); waits up to QUIET_WAIT (2m) for load average < 1
 	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios listen -duration $(or $(DURATION),30s) \
-		-listen-sessions $(or $(SESSIONS),500) -listen-mode $(or $(MODE),custom)
+		-listen-sessions $(or $(SESSIONS),500) -listen-mode $(or $(MODE),custom) -quiet-wait $(or $(QUIET_WAIT),2m)
+
+.PHONY: bench-startup
+bench-startup: build ## Start to healthy and idle memory against an echo floor, interleaved: ROUNDS (15) of floor, empty data folder, restart
+	go run ./cmd/hearth-bench -hearth $(BIN) -scenarios startup -startup-rounds $(or $(ROUNDS),15) -quiet-wait $(or $(QUIET_WAIT),2m)
+
+.PHONY: bench-speech
+bench-speech: whisper ## The speech routes against their CLIs (whisper-cli from the same source, pocketsphinx_continuous), cold and warm, interleaved; whisper with 2 threads and OpenMP pinned alike: COUNT (5) iterations
+	OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 go test -run XXX -bench WhisperAgainstCLI -benchtime $(or $(COUNT),5)x -v ./localstt
+	go test -run XXX -bench PocketSphinxAgainstCLI -benchtime $(or $(COUNT),5)x -v ./localstt/pocketsphinx
 
 .PHONY: bench-words-lost
 bench-words-lost: build ## Words lost when a live recording ends the hard way (close, 5 s stall, owner ends it, SIGTERM): SENTENCES (100) Festival sentences, PocketSphinx

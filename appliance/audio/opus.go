@@ -7,9 +7,10 @@ import (
 )
 
 // opusDecoder decodes one Opus packet per message with pion/opus (pure Go:
-// SILK, CELT and hybrid), straight to 16 kHz. The app strips the BLE
-// header, so a message is exactly one packet: 10 ms SILK from the DevKit,
-// 20 ms CELT from current firmware (opus_fs320).
+// SILK, CELT and hybrid), straight to 16 kHz, in builds without libopus
+// (newOpus picks libopus where the build has it: opusdec_libopus.go). The
+// app strips the BLE header, so a message is exactly one packet: 10 ms
+// SILK from the DevKit, 20 ms CELT from current firmware (opus_fs320).
 type opusDecoder struct {
 	dec      opus.Decoder
 	channels int
@@ -19,7 +20,7 @@ type opusDecoder struct {
 // maxOpusSamples is the longest packet (120 ms) at 16 kHz, per channel.
 const maxOpusSamples = Rate * 120 / 1000
 
-func newOpus(channels int) (Decoder, error) {
+func newPionOpus(channels int) (Decoder, error) {
 	dec, err := opus.NewDecoderWithOutput(Rate, channels)
 	if err != nil {
 		return nil, fmt.Errorf("opus decoder: %w", err)

@@ -35,7 +35,10 @@ type listenOptions struct {
 	users    []wearer
 	loop     opusLoop
 	batch    time.Duration // frames are sent in batches this long (the app's BLE packets bunch too)
-	pid      int           // the server's, for its CPU time
+	pid      int           // the server's, for its CPU time and memory
+	idleRSS  int64         // the server's RSS before the sessions connected
+	load     float64       // load average before the pass
+	quiet    bool          // whether that was below quietLoad
 }
 
 // wearer is one session's user and the ID token it connects with.
@@ -50,7 +53,16 @@ type listenResult struct {
 	serverCPU, driverCPU         time.Duration
 	frames                       int64
 	firstErrors                  []string
+	// realTime is how many sessions had every segment due while measuring
+	// back within flushCycle+1 s (none still outstanding past that at the end).
+	realTime          int
+	peakRSS, peakAnon int64   // sampled every 250 ms while measuring
+	loadAfter         float64 // load average after the pass
 }
+
+// realTimeBound is how late a segment may come and its session still count
+// as held in real time: the flush it waits for, and one second.
+const realTimeBound = flushCycle + time.Second
 
 // flushCycle is the server's 600 ms flush interval: a segment's latency
 // from the client's mark includes a wait of up to one cycle before the
@@ -211,15 +223,21 @@ func runListen(ctx context.Context, opts listenOptions) listenResult {
 		}
 		mu.Unlock()
 	}
-	record := func(d time.Duration) {
+	late := make([]atomic.Bool, opts.sessions) // a segment came (or is still due) past realTimeBound
+	record := func(session int, d time.Duration) {
 		if !measuring.Load() {
 			return
+		}
+		if d > realTimeBound {
+			late[session].Store(true)
 		}
 		mu.Lock()
 		res.latencies = append(res.latencies, d)
 		res.segments++
 		mu.Unlock()
 	}
+	up := make([]atomic.Bool, opts.sessions)
+	pending := make([]sessionMarks, opts.sessions)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ramp := min(time.Duration(opts.sessions)*10*time.Millisecond, 5*time.Second)
@@ -230,8 +248,10 @@ func runListen(ctx context.Context, opts listenOptions) listenResult {
 			if err := sleepCtx(ctx, ramp*time.Duration(i)/time.Duration(opts.sessions)); err != nil {
 				return
 			}
-			err := streamSession(ctx, opts, opts.users[i%len(opts.users)], i, &frames, record, func() { connected.Add(1) })
+			err := streamSession(ctx, opts, opts.users[i%len(opts.users)], i, &frames, &pending[i], record,
+				func() { connected.Add(1); up[i].Store(true) })
 			if err != nil && ctx.Err() == nil {
+				up[i].Store(false)
 				dropped.Add(1)
 				noteErr(err.Error())
 			}
@@ -245,7 +265,20 @@ func runListen(ctx context.Context, opts listenOptions) listenResult {
 	frames0 := frames.Load()
 	measuring.Store(true)
 	t0 := time.Now()
-	sleepCtx(ctx, opts.duration)
+	sampleRSS := func() {
+		res.peakRSS = max(res.peakRSS, readRSS(opts.pid))
+		res.peakAnon = max(res.peakAnon, readAnonRSS(opts.pid))
+	}
+	for time.Since(t0) < opts.duration && sleepCtx(ctx, min(250*time.Millisecond, opts.duration-time.Since(t0))) == nil {
+		sampleRSS()
+	}
+	sampleRSS()
+	// A segment still unanswered past the bound is late too.
+	for i := range pending {
+		if pending[i].oldest() > realTimeBound {
+			late[i].Store(true)
+		}
+	}
 	measuring.Store(false)
 	res.elapsed = time.Since(t0)
 	res.serverCPU, res.driverCPU = processCPU(opts.pid)-cpu0, selfCPU()-self0
@@ -254,6 +287,12 @@ func runListen(ctx context.Context, opts listenOptions) listenResult {
 	cancel()
 	wg.Wait()
 	res.dropped = int(dropped.Load())
+	for i := range late {
+		if up[i].Load() && !late[i].Load() {
+			res.realTime++
+		}
+	}
+	res.loadAfter = loadAverage()
 	slices.Sort(res.latencies)
 	return res
 }
@@ -262,8 +301,8 @@ func runListen(ctx context.Context, opts listenOptions) listenResult {
 // marks when a segment is due (a suggestion sent, or a burst of sound
 // ended), timing each segment array that comes back against the oldest
 // open mark.
-func streamSession(ctx context.Context, opts listenOptions, w wearer, n int, frames *atomic.Int64,
-	record func(time.Duration), onConnect func()) error {
+func streamSession(ctx context.Context, opts listenOptions, w wearer, n int, frames *atomic.Int64, marks *sessionMarks,
+	record func(int, time.Duration), onConnect func()) error {
 	q := "language=en&sample_rate=16000&codec=opus_fs320&uid=" + w.uid +
 		"&include_speech_profile=false&stt_service=soniox&conversation_timeout=600"
 	if opts.mode == "custom" {
@@ -279,10 +318,6 @@ func streamSession(ctx context.Context, opts listenOptions, w wearer, n int, fra
 	defer conn.Close()
 	onConnect()
 
-	var (
-		mu    sync.Mutex
-		marks []time.Time
-	)
 	readErr := make(chan error, 1)
 	go func() {
 		for {
@@ -292,12 +327,9 @@ func streamSession(ctx context.Context, opts listenOptions, w wearer, n int, fra
 				return
 			}
 			if len(data) > 0 && data[0] == '[' {
-				mu.Lock()
-				if len(marks) > 0 {
-					record(time.Since(marks[0]))
-					marks = marks[1:]
+				if d, ok := marks.answer(); ok {
+					record(n, d)
 				}
-				mu.Unlock()
 			}
 		}
 	}()
@@ -328,9 +360,7 @@ func streamSession(ctx context.Context, opts listenOptions, w wearer, n int, fra
 				continue
 			}
 			// The burst just ended: a segment is due.
-			mu.Lock()
-			marks = append(marks, time.Now())
-			mu.Unlock()
+			marks.add(time.Now())
 			if opts.mode == "custom" {
 				start := float64(frame) * 0.02
 				msg, _ := json.Marshal(map[string]any{"type": "suggested_transcript", "stt_provider": "bench",
@@ -343,6 +373,41 @@ func streamSession(ctx context.Context, opts listenOptions, w wearer, n int, fra
 			}
 		}
 	}
+}
+
+// sessionMarks are a session's open marks: when each segment still due
+// was due, oldest first.
+type sessionMarks struct {
+	mu    sync.Mutex
+	marks []time.Time
+}
+
+func (m *sessionMarks) add(t time.Time) {
+	m.mu.Lock()
+	m.marks = append(m.marks, t)
+	m.mu.Unlock()
+}
+
+// answer closes the oldest mark and returns how long ago it was set.
+func (m *sessionMarks) answer() (time.Duration, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.marks) == 0 {
+		return 0, false
+	}
+	d := time.Since(m.marks[0])
+	m.marks = m.marks[1:]
+	return d, true
+}
+
+// oldest is how long the oldest open mark has waited; 0 with none.
+func (m *sessionMarks) oldest() time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.marks) == 0 {
+		return 0
+	}
+	return time.Since(m.marks[0])
 }
 
 // listenScript is the scripted route's script for the scenario.
@@ -372,19 +437,25 @@ func (r listenResult) markdown(opts listenOptions, cores int) string {
 	if wall > 0 {
 		serverPct = 100 * r.serverCPU.Seconds() / wall / float64(cores)
 	}
-	b.WriteString("| connected | dropped | segments | p50 | p95 | p99 | max | within flush+1 s | server CPU (of all cores) | CPU per session | driver CPU | audio frames/s |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "Before the pass: %s; after it: load average %.2f.\n\n", loadNote(opts.load, opts.quiet), r.loadAfter)
+	b.WriteString("| connected | dropped | held in real time | segments | p50 | p95 | p99 | max | within flush+1 s | server CPU (of all cores) | CPU per session | driver CPU | audio frames/s | RSS idle → peak | per session | anonymous peak |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	perSession := 0.0
 	if r.connected > 0 && wall > 0 {
 		perSession = 100 * r.serverCPU.Seconds() / wall / float64(r.connected)
 	}
-	fmt.Fprintf(&b, "| %d/%d | %d | %d | %s | %s | %s | %s | %.1f %% | %.1f %% | %.3f %% of a core | %.1f %% | %.0f |\n",
-		r.connected, r.sessions, r.dropped, r.segments,
+	perSessionRSS := "n/a"
+	if opts.idleRSS > 0 && r.peakRSS > 0 && r.sessions > 0 {
+		perSessionRSS = fmtBytes((r.peakRSS - opts.idleRSS) / int64(r.sessions))
+	}
+	fmt.Fprintf(&b, "| %d/%d | %d | %d/%d | %d | %s | %s | %s | %s | %.1f %% | %.1f %% | %.3f %% of a core | %.1f %% | %.0f | %s → %s | %s | %s |\n",
+		r.connected, r.sessions, r.dropped, r.realTime, r.sessions, r.segments,
 		fmtDur(percentile(r.latencies, 50)), fmtDur(percentile(r.latencies, 95)), fmtDur(percentile(r.latencies, 99)),
 		fmtDur(percentile(r.latencies, 100)),
-		share, serverPct, perSession, 100*r.driverCPU.Seconds()/max(wall, 1e-9)/float64(cores), float64(r.frames)/max(wall, 1e-9))
-	fmt.Fprintf(&b, "\nLatency runs from the moment a segment is due (the suggestion sent, or the end of a burst of sound) to the segment array on the client; it includes the wait of up to %s for the server's next flush, so \"within flush+1 s\" is the share delivered within 1 s of its flush. Frames go out in %s batches. Measured over %s after all sessions connected.\n",
-		fmtDur(flushCycle), opts.batch, r.elapsed.Round(time.Millisecond))
+		share, serverPct, perSession, 100*r.driverCPU.Seconds()/max(wall, 1e-9)/float64(cores), float64(r.frames)/max(wall, 1e-9),
+		fmtBytes(opts.idleRSS), fmtBytes(r.peakRSS), perSessionRSS, fmtBytes(r.peakAnon))
+	fmt.Fprintf(&b, "\nLatency runs from the moment a segment is due (the suggestion sent, or the end of a burst of sound) to the segment array on the client; it includes the wait of up to %s for the server's next flush, so \"within flush+1 s\" is the share delivered within 1 s of its flush. Frames go out in %s batches. Measured over %s after all sessions connected. A session is held in real time when every segment due while measuring came within %s (none still outstanding past that at the end). RSS is sampled every 250 ms; per session is (peak − idle) / sessions.\n",
+		fmtDur(flushCycle), opts.batch, r.elapsed.Round(time.Millisecond), fmtDur(realTimeBound))
 	for _, e := range r.firstErrors {
 		fmt.Fprintf(&b, "- error: %s\n", e)
 	}

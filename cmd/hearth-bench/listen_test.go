@@ -71,17 +71,26 @@ func TestListenScenarioAgainstHearth(t *testing.T) {
 			}
 			md := stdout.String()
 			row := tableRow(md, "6/6")
-			if len(row) != 12 {
+			if len(row) != 16 {
 				t.Fatalf("no socket row with every session connected:\n%s\n%s", md, stderr.String())
 			}
 			if row[1] != "0" {
 				t.Errorf("%s sessions dropped", row[1])
 			}
-			if n, _ := strconv.Atoi(row[2]); n < 6 {
+			if !strings.HasSuffix(row[2], "/6") {
+				t.Errorf("held in real time %q, want k/6", row[2])
+			}
+			if n, _ := strconv.Atoi(row[3]); n < 6 {
 				t.Errorf("%d segments from 6 sessions in 4 s", n)
 			}
-			if !strings.HasSuffix(row[7], "%") || row[7] == "0.0 %" {
+			if !strings.HasSuffix(row[8], "%") || row[8] == "0.0 %" {
 				t.Errorf("no segment within flush+1 s: %v", row)
+			}
+			if !strings.Contains(row[13], "MiB → ") || !strings.HasSuffix(row[14], "MiB") {
+				t.Errorf("no server memory (idle → peak, per session): %v", row)
+			}
+			if !strings.Contains(md, "load average") {
+				t.Errorf("the pass's load average is not reported:\n%s", md)
 			}
 		})
 	}

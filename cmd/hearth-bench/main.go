@@ -70,6 +70,11 @@ type config struct {
 	realSessions   int
 	realConds      []string // parsed
 	realCodecList  []string // parsed
+
+	startup       bool          // -scenarios startup
+	startupRounds int           // starts of each kind
+	echoFloor     string        // prebuilt echo floor; "": built with go build
+	quietWait     time.Duration // how long to wait for a quiet machine before a pass
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -86,7 +91,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.out, "out", "", "also write the markdown report to this file")
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "loopback address for the server; port 0 picks a free port")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "per-request HTTP timeout")
-	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios), words-lost, realspeech and transcript-search run alone")
+	fs.StringVar(&c.scenarios, "scenarios", "", "comma-separated scenario names to run (default: all: "+strings.Join(scenarioNames(), ",")+"); listen (the socket and upload scenarios), startup, words-lost, realspeech and transcript-search run alone")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary data directory (its path is printed)")
 	fs.StringVar(&c.scaleData, "scale-data", "", "scale scenario: use this folder instead of a temporary one and keep it; a size N whose folder DIR/N already holds a database is not seeded again (comparing binaries on the same data: seeding 100k takes minutes)")
 	fs.IntVar(&c.listenSessions, "listen-sessions", 0, "also run the /v4/listen socket scenario with this many concurrent sessions (one user each)")
@@ -102,6 +107,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Float64Var(&c.realSpeed, "real-speed", 1, "realspeech scenario: live audio is sent this many times faster than real time")
 	fs.IntVar(&c.searchOthers, "search-distractors", 1000, "transcript-search scenario: generated conversations created beside the labelled ones")
 	fs.IntVar(&c.realSessions, "real-sessions", 2, "realspeech scenario: live sessions at once")
+	fs.IntVar(&c.startupRounds, "startup-rounds", 15, "startup scenario: rounds, each starting the echo floor, hearth on an empty data folder and hearth on a used one")
+	fs.StringVar(&c.echoFloor, "echo-floor", "", "startup scenario: the echo floor's binary (default: built from ./cmd/hearth-bench/echofloor with go build)")
+	fs.DurationVar(&c.quietWait, "quiet-wait", 0, "before each measured pass (the startup scenario, each listen pass) wait up to this long for a quiet machine (load average < 1); the load is reported either way")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: hearth-bench [flags]\n\nStarts `hearth serve`, drives load against it and prints a markdown report.\n\n"+
 			"-scenarios words-lost sends Festival sentences to /v4/listen, each a recording that ends the hard way (the app closes,\n"+
@@ -164,6 +172,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		if c.wordsSessions < 1 || c.wordsSessions > 16 {
 			return c, errors.New("-words-sessions must be between 1 and 16")
+		}
+	case "startup":
+		c.listenOnly, c.startup = true, true
+		if c.startupRounds < 1 {
+			return c, errors.New("-startup-rounds must be at least 1")
 		}
 	case "transcript-search":
 		c.listenOnly, c.transcriptSearch = true, true
@@ -243,6 +256,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 	if cfg.scale != "" {
 		return runScale(ctx, cfg, hearth, stdout, stderr)
 	}
+	if cfg.startup {
+		return runStartup(ctx, cfg, hearth, stdout, stderr)
+	}
 
 	dataDir, err := os.MkdirTemp("", "hearth-bench-*")
 	if err != nil {
@@ -285,7 +301,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			return err
 		}
 		// Every session holds a connection; leave room for the HTTP ones.
-		serverEnv = append(serverEnv, "HEARTH_MAX_CONNS="+strconv.Itoa(cfg.listenSessions+256))
+		// They all come from 127.0.0.1, which the per-address cap (64 by
+		// default) would otherwise close past its 64th.
+		conns := strconv.Itoa(cfg.listenSessions + 256)
+		serverEnv = append(serverEnv, "HEARTH_MAX_CONNS="+conns, "HEARTH_MAX_CONNS_PER_ADDR="+conns)
 	}
 	if cfg.listenSessions > 0 && cfg.listenMode == "scripted" || cfg.uploadMB > 0 {
 		script, err := writeListenScript(dataDir)
@@ -404,7 +423,8 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 			return interrupted(err)
 		}
 		lo := listenOptions{sessions: cfg.listenSessions, mode: cfg.listenMode, duration: cfg.duration,
-			baseURL: "http://" + addr, users: users, loop: loop, batch: cfg.listenBatch, pid: srv.pid()}
+			baseURL: "http://" + addr, users: users, loop: loop, batch: cfg.listenBatch, pid: srv.pid(), idleRSS: readRSS(srv.pid())}
+		lo.load, lo.quiet = waitQuiet(ctx, cfg.quietWait, logf)
 		logf("socket scenario: %d sessions (%s) for %s", lo.sessions, lo.mode, lo.duration)
 		lr := runListen(ctx, lo)
 		rep.listen = lr.markdown(lo, runtime.NumCPU())

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -31,19 +32,28 @@ type server struct {
 	startToHealthy time.Duration
 }
 
-const healthPollInterval = 5 * time.Millisecond
+// healthPollInterval is how often a starting server is asked for /healthz:
+// 1 ms, so that a start of a few milliseconds (the echo floor's, see
+// startup.go) is not rounded up to the next poll.
+const healthPollInterval = time.Millisecond
 
 // startServer spawns `hearth serve` and waits until GET /healthz answers 200,
-// polling every 5 ms for at most giveUp. On any failure the process is gone
-// when startServer returns.
+// polling every millisecond for at most giveUp. On any failure the process
+// is gone when startServer returns.
 func startServer(ctx context.Context, bin, dataDir, addr string, giveUp time.Duration) (*server, error) {
+	return startHealthy(ctx, bin, []string{"serve", "--data", dataDir, "--addr", addr}, addr, giveUp)
+}
+
+// startHealthy spawns bin with args and waits until GET /healthz on addr
+// answers 200, as startServer does.
+func startHealthy(ctx context.Context, bin string, args []string, addr string, giveUp time.Duration) (*server, error) {
 	s := &server{
 		bin:    bin,
 		addr:   addr,
 		log:    newTailBuffer(64 << 10),
 		exited: make(chan struct{}),
 	}
-	cmd := exec.Command(bin, "serve", "--data", dataDir, "--addr", addr)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), serverEnv...)
 	cmd.Stdout = s.log
 	cmd.Stderr = s.log
@@ -80,10 +90,10 @@ func startServer(ctx context.Context, bin, dataDir, addr string, giveUp time.Dur
 		}
 		select {
 		case <-s.exited:
-			return nil, fmt.Errorf("hearth serve exited before becoming healthy (%v)%s", s.waitErr, s.logTail())
+			return nil, fmt.Errorf("%s exited before becoming healthy (%v)%s", filepath.Base(bin), s.waitErr, s.logTail())
 		case <-deadline.C:
 			s.stop(5 * time.Second)
-			return nil, fmt.Errorf("hearth serve did not answer 200 on %s within %s (last error: %v)%s", url, giveUp, healthErr(resp, err), s.logTail())
+			return nil, fmt.Errorf("%s did not answer 200 on %s within %s (last error: %v)%s", filepath.Base(bin), url, giveUp, healthErr(resp, err), s.logTail())
 		case <-ctx.Done():
 			s.stop(15 * time.Second)
 			return nil, fmt.Errorf("interrupted while waiting for %s", url)

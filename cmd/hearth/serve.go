@@ -155,10 +155,8 @@ func (m *Main) Run(ctx context.Context) error {
 
 	searcher := search.NewSearcher(db, embedder, m.Logger)
 	recs := records.New(records.Deps{Store: db, Search: searcher, Events: m.events, Logger: m.Logger})
-	mcpHandler := mcp.New(mcp.Deps{
-		Records: recs, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
-		SameOrigin: public.SameOrigin, Logger: m.Logger,
-	})
+	// The MCP endpoint is built once serving has started (see lazyHandler).
+	mcpHandler := newLazyHandler()
 	keys := &providerkeys.File{Path: filepath.Join(dataDir, "provider-keys.json"), Providers: providerKeyNames()}
 	pulls, err := newModelStore(m.Config, dataDir)
 	if err != nil {
@@ -251,6 +249,12 @@ func (m *Main) Run(ctx context.Context) error {
 	if tlsLn != nil {
 		go func() { m.served <- m.http.Serve(tlsLn) }()
 	}
+	go mcpHandler.build(func() http.Handler {
+		return mcp.New(mcp.Deps{
+			Records: recs, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
+			SameOrigin: public.SameOrigin, Logger: m.Logger,
+		})
+	})
 	m.startLAN(baseURL)
 	if err := m.startWyoming(bctx, speech.batch); err != nil {
 		return err

@@ -26,8 +26,8 @@ type Config struct {
 	// ModelDir holds en-us/ (the acoustic model), en-us.lm.bin and
 	// cmudict-en-us.dict.
 	ModelDir string
-	// Decoders is how many utterances are decoded at once (default: two
-	// per CPU); each holds its own copy of the model.
+	// Decoders is how many utterances are decoded at once (default: one
+	// per CPU); each holds its own copy of the model, about 90 MB.
 	Decoders int
 	// MaxStreams bounds the live streams: past it, Open fails as busy so
 	// that the router falls back, instead of every session falling behind
@@ -82,12 +82,15 @@ func New(cfg Config) (*Route, error) {
 		cfg.ModelDir = DefaultModelDir
 	}
 	if cfg.Decoders <= 0 {
-		// A decoder is held while an utterance is decoded; more decoders
-		// than cores lets utterances that end together start together.
-		cfg.Decoders = 2 * runtime.NumCPU()
+		// A decoder is held while an utterance is decoded, which is all
+		// CPU: a second one per core would let two utterances that end
+		// together start together, but each would then run at half speed
+		// and finish no sooner than in turn, for another ~90 MB held (two
+		// per CPU made four live sessions on 2 cores hold 433 MiB).
+		cfg.Decoders = runtime.NumCPU()
 	}
 	if cfg.MaxStreams <= 0 {
-		cfg.MaxStreams = 2 * cfg.Decoders
+		cfg.MaxStreams = 4 * cfg.Decoders
 	}
 	if !Available {
 		return nil, configError("PocketSphinx is not built in: install libpocketsphinx-dev and pocketsphinx-en-us and run make build", nil)
