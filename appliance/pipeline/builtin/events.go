@@ -130,6 +130,9 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 		ws := u.words
 		for _, cl := range u.clauses {
 			ev, ok := dl.eventIn(i, ws, cl[0], cl[1], tm)
+			if !ok {
+				ev, ok = dl.slotIn(i, ws, cl[0], cl[1], tm)
+			}
 			if !ok || duplicateEvent(out, ev) {
 				continue
 			}
@@ -161,6 +164,9 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	c := scanCues(ws, a, b, tm.ref, nil)
 	if c.past || c.recurring || c.rel {
 		return appliance.Event{}, false
+	}
+	if !c.clock && c.part == 0 && c.date {
+		dl.laterClock(i, a, b, &c, tm)
 	}
 	if !c.clock && c.part == 0 {
 		h, meal := mealHours[ws[k].lower]
@@ -618,6 +624,11 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		words = []string{who, "visit"}
 	case ws[k].lower == "meet" || ws[k].lower == "get" || ws[k].lower == "catch":
 		words = []string{"meeting"}
+	case k > a && ws[k-1].lower == "let's" && inSet(talkVerbs, ws[k].lower):
+		words = []string{"call"} // "let's talk again on December 2nd"
+		if inSet(eventNouns, wordAt(ws, k+1)) {
+			words = []string{ws[k+1].text}
+		}
 	case k > a && ws[k-1].lower == "let's" && inSet(planVerbs, ws[k].lower):
 		words = []string{ws[k].text}
 		if inSet(eventNouns, wordAt(ws, k+1)) {

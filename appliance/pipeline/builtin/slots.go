@@ -1,0 +1,227 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Settled slots. People name a plan once and then settle its time in words
+// that no longer name it: "The next opening is November 16th at 1:45." "I'll
+// take it."; "Is next week still Wednesday at six?" "Yes, same time."; "we'll
+// talk again next Thursday at one". And a plan's day and hour are often said
+// apart: "I can come and install the charger on Friday December 4th. I'll be
+// there at 8."; "the warehouse count is on Monday" "from nine till about
+// one". The rules below read the time of a plan across those boundaries.
+
+// laterClock completes a plan dated without a time of day from the clause's
+// own "same time" (the hour the conversation started, as people meeting
+// again say it), or the first time of day said later in the same utterance,
+// or in the next one when it names no other date. It reports whether c got
+// a clock.
+func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
+	u := &dl.utts[i]
+	for j := a; j < b; j++ {
+		if inSet(deadlineWords, u.words[j].lower) {
+			return false // "the final guest count by December 1st" is no plan
+		}
+	}
+	if sameTime(u.words, 0, len(u.words)) {
+		c.clock, c.hour, c.min, c.meridiem = true, tm.ref.Hour(), tm.ref.Minute(), 'a'
+		if c.hour >= 12 {
+			c.meridiem = 'p'
+		}
+		return true
+	}
+	adopt := func(ws []cword, a, e int) bool {
+		used := make([]bool, len(ws))
+		cc := scanCues(ws, a, e, tm.ref, used)
+		if !cc.found || cc.past || cc.recurring || cc.rel || !cueEndsPhrase(ws, used, a, e) {
+			return false
+		}
+		if cc.date && (cc.y != c.y || cc.mon != c.mon || cc.day != c.day) {
+			return false
+		}
+		if !cc.clock && cc.part == 0 {
+			return false
+		}
+		c.clock, c.hour, c.min, c.meridiem, c.part = cc.clock, cc.hour, cc.min, cc.meridiem, cc.part
+		c.amHint, c.pmHint, c.rangeMin = c.amHint || cc.amHint, c.pmHint || cc.pmHint, cc.rangeMin
+		return true
+	}
+	for _, cl := range u.clauses {
+		if cl[0] >= b && adopt(u.words, cl[0], cl[1]) {
+			return true
+		}
+	}
+	if i+1 < len(dl.utts) {
+		v := &dl.utts[i+1]
+		if len(v.clauses) > 0 && adopt(v.words, v.clauses[0][0], v.clauses[0][1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// cueEndsPhrase: the last cue word of ws[a:e] ends the clause, its
+// sentence, or is followed by a function word ("at 8, and", "at five.",
+// "from nine till about one"), so "we're at one hundred and twelve" is a
+// count, not a clock.
+func cueEndsPhrase(ws []cword, used []bool, a, e int) bool {
+	last := -1
+	for j := a; j < e; j++ {
+		if used[j] {
+			last = j
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	if last+1 >= e || ws[last].punct != 0 {
+		return true
+	}
+	n := ws[last+1].lower
+	return inSet(stopWords, n) && !numberWord(n)
+}
+
+// firstPersonTask: "I'll pick them up Wednesday after work", "we need to
+// send it Monday at 9": the speaker's own deed, dated, is a task; only going
+// to, meeting, seeing or talking makes it a plan.
+func firstPersonTask(ws []cword, a, b int) bool {
+	for j := a; j < b; j++ {
+		w := ws[j].lower
+		k := -1
+		switch {
+		case w == "i'll" || w == "we'll" || w == "i'm" || w == "we're":
+			k = j + 1
+		case (w == "i" || w == "we") && (wordAt(ws, j+1) == "will" || wordAt(ws, j+1) == "can" || wordAt(ws, j+1) == "need" || wordAt(ws, j+1) == "have"):
+			k = j + 2
+		}
+		if k < 0 {
+			continue
+		}
+		for k < b && (ws[k].lower == "to" || ws[k].lower == "going" || ws[k].lower == "gonna" || isFiller(ws[k].lower)) {
+			k++
+		}
+		v := wordAt(ws, k)
+		if v == "" || inSet(attendVerbs, v) || inSet(talkVerbs, v) || inSet(visitVerbs, v) ||
+			v == "be" || v == "see" || v == "free" || v == "available" || v == "there" || weekdayOf(v) >= 0 || inSet(cueStarts, v) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// sameTime: "same time", said of a plan that repeats one under way.
+func sameTime(ws []cword, a, b int) bool {
+	for j := a; j+1 < b; j++ {
+		if ws[j].lower == "same" && ws[j+1].lower == "time" {
+			return true
+		}
+	}
+	return false
+}
+
+// deadlineWords put a time as a limit, not an appointment: "by Friday at
+// 2", "due Monday at noon", "before 9 on Thursday".
+var deadlineWords = lexicon.NewSet(`by before due until till deadline latest`)
+
+// talkVerbs name a call or a meeting when said of meeting again: "we'll
+// talk again next Thursday at one".
+var talkVerbs = lexicon.NewSet(`talk speak chat meet catch regroup reconvene sync`)
+
+// slotIn reads a settled slot in clause ws[a:b] of utterance i: a date and
+// a time of day in the future, not a deadline nor a task's due, not past,
+// not someone else's plan, and when asked or proposed, accepted by the
+// next speaker. Its title is the plan the conversation named last.
+func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Event, bool) {
+	u := &dl.utts[i]
+	if t := indexInt(u.tasks, a); t >= 0 && !inSet(attendVerbs, u.taskVerbs[t]) && !inSet(talkVerbs, u.taskVerbs[t]) {
+		return appliance.Event{}, false
+	}
+	c := scanCues(ws, a, b, tm.ref, nil)
+	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline {
+		return appliance.Event{}, false
+	}
+	for j := a; j < b; j++ {
+		if w := ws[j].lower; inSet(pastWords, w) || inSet(deadlineWords, w) || gratitude(ws, j) {
+			return appliance.Event{}, false
+		}
+	}
+	if firstPersonTask(ws, a, b) {
+		return appliance.Event{}, false
+	}
+	if !c.clock && c.part == 0 && !dl.laterClock(i, a, b, &c, tm) {
+		return appliance.Event{}, false
+	}
+	r, ok := c.resolve(tm.start, tm.loc)
+	if !ok || r.at.Before(tm.start) {
+		return appliance.Event{}, false
+	}
+	if otherPeoplesPlan(ws, a, b) {
+		return appliance.Event{}, false
+	}
+	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
+		return appliance.Event{}, false
+	}
+	title, ok := dl.slotTitle(i, ws, a, b)
+	if !ok {
+		return appliance.Event{}, false
+	}
+	dur := eventDuration(ws, a, b)
+	if dur == 0 {
+		dur = r.rangeMin
+	}
+	if dur <= 0 {
+		dur = appliance.DefaultEventMinutes
+	}
+	return appliance.Event{
+		Title:       title,
+		Description: eventDescription(u, a, b),
+		Start:       r.at,
+		Duration:    min(dur, appliance.MaxEventMinutes),
+	}, true
+}
+
+// slotTitle names a settled slot: a call when the clause says to talk
+// again, else the plan named in the clause or up to four utterances
+// before ("We need to move your appointment on Friday." … "Monday the 23rd
+// at quarter to ten?"), or the professional seen ("I'll see you again on
+// Thursday" said by the chiropractor the conversation is with).
+func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
+	for j := a; j < b; j++ {
+		if inSet(talkVerbs, ws[j].lower) && (wordAt(ws, j+1) == "again" || j > a && ws[j-1].lower == "let's") {
+			return "Call", true
+		}
+	}
+	if k, visit := eventTrigger(ws, a, b); k >= 0 && !visit {
+		return dl.eventTitle(i, ws, a, k, false), true
+	}
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		pw := dl.utts[j].words
+		if k, visit := eventTrigger(pw, 0, len(pw)); k >= 0 && !visit {
+			return dl.eventTitle(j, pw, 0, k, false), true
+		}
+		for k, w := range pw {
+			if inSet(professionals, w.lower) {
+				return titleCase([]string{pw[k].text, "appointment"}), true
+			}
+		}
+	}
+	if seeAgain(ws, a, b) {
+		return "Appointment", true
+	}
+	return "", false
+}
+
+// seeAgain: "I'll see you again on Thursday", "see you next week at 4".
+func seeAgain(ws []cword, a, b int) bool {
+	for j := a; j+1 < b; j++ {
+		if ws[j].lower == "see" && ws[j+1].lower == "you" && strings.HasPrefix(wordAt(ws, j-1), "i") {
+			return true
+		}
+	}
+	return false
+}
