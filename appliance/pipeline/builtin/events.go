@@ -491,7 +491,8 @@ func (dl *dialogue) agreed(i int) bool {
 			if inSet(refuseWords, ws[k].lower) {
 				return false
 			}
-			if inSet(agreeWords, ws[k].lower) || hasSeq(ws, k, "see", "you") {
+			if inSet(agreeWords, ws[k].lower) || hasSeq(ws, k, "see", "you") || hasSeq(ws, k, "love", "to") ||
+				hasSeq(ws, k, "take", "it") || hasSeq(ws, k, "let's", "do", "it") {
 				return true
 			}
 		}

@@ -55,10 +55,16 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 			return true
 		}
 	}
-	if i+1 < len(dl.utts) {
-		v := &dl.utts[i+1]
+	// the next turn, or the one after a question about the plan: "the
+	// warehouse count is on Monday" "do you need me there" "from nine till
+	// about one"
+	for j := i + 1; j < len(dl.utts) && j <= i+2; j++ {
+		v := &dl.utts[j]
 		if len(v.clauses) > 0 && adopt(v.words, v.clauses[0][0], v.clauses[0][1]) {
 			return true
+		}
+		if !v.question && !askedAloud(v.words) {
+			break
 		}
 	}
 	return false
@@ -112,6 +118,12 @@ func firstPersonTask(ws []cword, a, b int) bool {
 		return true
 	}
 	return false
+}
+
+// askedAloud: a question said without a question mark, as a live
+// recogniser writes it: "do you need me there".
+func askedAloud(ws []cword) bool {
+	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (inSet(subjectPronouns, ws[1].lower) || ws[1].lower == "we" || ws[1].lower == "i")
 }
 
 // sameTime: "same time", said of a plan that repeats one under way.
@@ -210,11 +222,103 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 			}
 		}
 	}
+	if np := bookedThing(ws, a, b); len(np) > 0 {
+		return titleCase(np), true
+	}
+	if np := subjectThing(ws, a, b); len(np) > 0 {
+		return titleCase(np), true
+	}
 	if seeAgain(ws, a, b) {
 		return "Appointment", true
 	}
 	return "", false
 }
+
+// subjectThing is the noun phrase a dated clause is about: the thing
+// before "is" ("the warehouse count is on Monday", "first shift is December
+// 12th at nine", "a planned outage will affect your street on Thursday"),
+// or someone who comes to do a job ("an adjuster can see the car on
+// Monday", a "visit"). Nil when the subject is a pronoun or nothing.
+func subjectThing(ws []cword, a, b int) []string {
+	for j := a + 1; j < b; j++ {
+		if !inSet(slotCopulas, ws[j].lower) && !inSet(slotModals, ws[j].lower) {
+			continue
+		}
+		s := j
+		for s > a && j-s < 3 && ws[s-1].punct == 0 && titleModifier(ws[s-1]) && !inSet(firstPerson, ws[s-1].lower) &&
+			!inSet(thirdPerson, ws[s-1].lower) && !inSet(subjectPronouns, ws[s-1].lower) && weekdayOf(ws[s-1].lower) < 0 {
+			s--
+		}
+		if s == j {
+			continue
+		}
+		np := make([]string, 0, j-s+1)
+		for m := s; m < j; m++ {
+			np = append(np, ws[m].text)
+		}
+		head := strings.ToLower(np[len(np)-1])
+		verb := wordAt(ws, j+1)
+		switch {
+		case inSet(slotModals, ws[j].lower) && inSet(jobVerbs, verb):
+			return append(np, "visit")
+		case !inSet(slotCopulas, ws[j].lower):
+			continue
+		case inSet(tradesPeople, head) || inSet(professionals, head):
+			return append(np, "visit")
+		case inSet(openingNouns, head):
+			return []string{"appointment"} // "the next opening is November 16th at 1:45"
+		}
+		return np
+	}
+	return nil
+}
+
+// openingNouns offer a free time with a provider: taken, it is an
+// appointment.
+var openingNouns = lexicon.NewSet(`opening slot availability appointment spot`)
+
+// slotModals open what someone can or will do: "an adjuster can see the
+// car", "the fitter will install it".
+var slotModals = lexicon.NewSet(`can will could 'll`)
+
+// jobVerbs are what someone comes to do at the user's.
+var jobVerbs = lexicon.NewSet(`come see inspect check look fix repair install replace service visit assess measure deliver
+	collect pick`)
+
+// bookedThing: "book an engineer", "schedule the chimney sweep", "reserve
+// a court": what is arranged, a visit when it is a person.
+func bookedThing(ws []cword, a, b int) []string {
+	for j := a; j+1 < b; j++ {
+		switch ws[j].lower {
+		case "book", "schedule", "arrange", "reserve", "booked", "scheduled", "arranged", "reserved":
+		default:
+			continue
+		}
+		k := j + 1
+		if inSet(determiners, wordAt(ws, k)) {
+			k++
+		}
+		var np []string
+		for ; k < b && len(np) < 3 && titleModifier(ws[k]) && !inSet(firstPerson, ws[k].lower) && weekdayOf(ws[k].lower) < 0; k++ {
+			np = append(np, ws[k].text)
+			if ws[k].punct != 0 {
+				break
+			}
+		}
+		if len(np) == 0 {
+			return nil
+		}
+		if head := strings.ToLower(np[len(np)-1]); inSet(tradesPeople, head) || inSet(professionals, head) {
+			np = append(np, "visit")
+		}
+		return np
+	}
+	return nil
+}
+
+// slotCopulas join a dated thing to its date: "is on Monday", "will affect
+// your street on Thursday", "starts at 9".
+var slotCopulas = lexicon.NewSet(`is 's are will starts start begins begin opens runs`)
 
 // seeAgain: "I'll see you again on Thursday", "see you next week at 4".
 func seeAgain(ws []cword, a, b int) bool {
