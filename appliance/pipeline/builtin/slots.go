@@ -60,8 +60,13 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 	// about one"
 	for j := i + 1; j < len(dl.utts) && j <= i+2; j++ {
 		v := &dl.utts[j]
-		if len(v.clauses) > 0 && adopt(v.words, v.clauses[0][0], v.clauses[0][1]) {
-			return true
+		for _, cl := range v.clauses {
+			if adopt(v.words, cl[0], cl[1]) {
+				return true
+			}
+			if scanCues(v.words, cl[0], cl[1], tm.ref, nil).found {
+				break // "yes, from eight": the first time said answers
+			}
 		}
 		if !v.question && !askedAloud(v.words) {
 			break
