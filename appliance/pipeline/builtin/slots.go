@@ -37,7 +37,7 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 	adopt := func(ws []cword, a, e int) bool {
 		used := make([]bool, len(ws))
 		cc := scanCues(ws, a, e, tm.ref, used)
-		if !cc.found || cc.past || cc.recurring || cc.rel || !cueEndsPhrase(ws, used, a, e) {
+		if !cc.found || cc.past || cc.recurring || cc.rel || !cueEndsPhrase(ws, used, a, e) || firstPersonTask(ws, a, e) {
 			return false
 		}
 		if cc.date && (cc.y != c.y || cc.mon != c.mon || cc.day != c.day) {
@@ -97,8 +97,9 @@ func cueEndsPhrase(ws []cword, used []bool, a, e int) bool {
 }
 
 // firstPersonTask: "I'll pick them up Wednesday after work", "we need to
-// send it Monday at 9": the speaker's own deed, dated, is a task; only going
-// to, meeting, seeing or talking makes it a plan.
+// send it Monday at 9", "can you text them today?": the speakers' own deed,
+// dated, is a task; only going to, meeting, seeing or talking makes it a
+// plan.
 func firstPersonTask(ws []cword, a, b int) bool {
 	for j := a; j < b; j++ {
 		w := ws[j].lower
@@ -106,8 +107,13 @@ func firstPersonTask(ws []cword, a, b int) bool {
 		switch {
 		case w == "i'll" || w == "we'll" || w == "i'm" || w == "we're":
 			k = j + 1
-		case (w == "i" || w == "we") && (wordAt(ws, j+1) == "will" || wordAt(ws, j+1) == "can" || wordAt(ws, j+1) == "need" || wordAt(ws, j+1) == "have"):
+		case w == "you'll" || w == "you're":
+			k = j + 1
+		case (w == "i" || w == "we" || w == "you") && (wordAt(ws, j+1) == "will" || wordAt(ws, j+1) == "can" || wordAt(ws, j+1) == "need" || wordAt(ws, j+1) == "have"):
 			k = j + 2
+		case (w == "can" || w == "could" || w == "will" || w == "would") && wordAt(ws, j+1) == "you":
+			k = j + 2 // "can you text them today?"
+
 		}
 		if k < 0 {
 			continue
