@@ -11,8 +11,11 @@
 //
 //   - An event matches a labelled event when its title and description share
 //     at least one content word with the label's title and its start falls
-//     on the label's date in the conversation's zone. Its start is exact
-//     when the label gives a time and the instants are equal.
+//     on the label's date in the conversation's zone, or when its start is
+//     the label's very instant (a plan at the labelled minute is the
+//     labelled plan however it is worded: "Call" for "Budget review with
+//     Maria"). Its start is exact when the label gives a time and the
+//     instants are equal.
 //   - An action item matches when its description shares at least a third
 //     (rounded up) of the label's content words. Its due date is exact when
 //     the label gives an instant and they are equal, or gives a date and the

@@ -81,7 +81,13 @@ func eventScore(want Event, got appliance.Event, loc *time.Location) int {
 	if !want.Start.sameDay(got.Start, loc) {
 		return 0
 	}
-	return shared(contentWords(want.Title), contentWords(got.Title+" "+got.Description))
+	n := shared(contentWords(want.Title), contentWords(got.Title+" "+got.Description))
+	if n == 0 && !want.Start.DateOnly && got.Start.Equal(want.Start.Time) {
+		// a plan at the labelled minute of the labelled day is the labelled
+		// plan, however it is worded ("Call" for "Budget review with Maria")
+		n = 1
+	}
+	return n
 }
 
 func itemScore(want Item, got appliance.ActionItem) int {
