@@ -7,7 +7,10 @@
 // Matching rule. Text is compared as content words: lowercased, split on
 // anything that is not a letter or digit, stop words dropped, a plural or
 // possessive "s" and an "ing" stripped. Each label takes at most one
-// extracted item, the one sharing most content words, in label order.
+// extracted item and each item one label: the pair sharing most content
+// words is made first, then the best of the rest (ties in label order), so
+// a label sharing one word with an item cannot take it from a later label
+// the item describes fully.
 //
 //   - An event matches a labelled event when its title and description share
 //     at least one content word with the label's title and its start falls
