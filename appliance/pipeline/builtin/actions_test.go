@@ -117,6 +117,12 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Drop the kids at school", "2026-03-11 08:15"}}},
 		{"and remind me", []turn{{"U", "so i need to renew my passport before the trip and remind me to call mom tomorrow"}},
 			[]item{{"Renew my passport before the trip", ""}, {"Call mom", "2026-03-11 23:59"}}},
+		{"a run of commands, unpunctuated", []turn{{"U", "jobs for the weekend paint the fence trim the hedge and wash the car"}},
+			[]item{{"Paint the fence", ""}, {"Trim the hedge", ""}, {"Wash the car", ""}}},
+		{"a run of commands, punctuated", []turn{{"U", "Before the move: cancel the gym by Friday, forward the post, and give the landlord the keys."}},
+			[]item{{"Cancel the gym", "2026-03-13 23:59"}, {"Forward the post", ""}, {"Give the landlord the keys", ""}}},
+		{"one command with two objects", []turn{{"U", "I'll clean the kitchen and the bathroom tomorrow."}},
+			[]item{{"Clean the kitchen and the bathroom", "2026-03-11 23:59"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
