@@ -291,6 +291,13 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				if due != nil && (verb == "have" || !inSet(stativeVerbs, verb)) && inheritDue(tasks, i, due) {
 					break
 				}
+				if d, np := dl.resolvedObject(i, a, desc, verb, ws[firstBodyWord(ws, body, b, used):b]); d != "" {
+					// "the invitations will be printed by Wednesday" … "I'll pick them up"
+					tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: d, topic: topicOf(np), due: due, utt: i})
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, verb)
+					break
+				}
 				// "we're out of toilet paper" … "I'll grab some tomorrow"
 				if np := dl.shoppingReferent(i, a); np != "" && inSet(shoppingVerbs, verb) {
 					desc = capitalise(verb) + " " + np

@@ -121,6 +121,11 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Paint the fence", ""}, {"Trim the hedge", ""}, {"Wash the car", ""}}},
 		{"a run of commands, punctuated", []turn{{"U", "Before the move: cancel the gym by Friday, forward the post, and give the landlord the keys."}},
 			[]item{{"Cancel the gym", "2026-03-13 23:59"}, {"Forward the post", ""}, {"Give the landlord the keys", ""}}},
+		{"a pronoun's thing named before", []turn{{"1", "The framed prints will be ready by Thursday."}, {"1", "Can you collect them?"}, {"U", "Sure, I'll pick them up on Thursday."}},
+			[]item{{"Collect the framed prints", "2026-03-12 23:59"}}},
+		{"a pronoun after trailing words", []turn{{"1", "I'd recommend the pottery course in April."}, {"U", "Sounds good, I'll sign up for it."}},
+			[]item{{"Sign up for the pottery course", ""}}},
+		{"an offer taken is no task", []turn{{"1", "The next free table is at eight."}, {"U", "I'll take it."}}, []item{}},
 		{"one command with two objects", []turn{{"U", "I'll clean the kitchen and the bathroom tomorrow."}},
 			[]item{{"Clean the kitchen and the bathroom", "2026-03-11 23:59"}}},
 	}

@@ -1,0 +1,109 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Pronoun objects. A task said with "it" or "them" ("I'll pick them up
+// Wednesday after work", "I'll sign up for it this week") is about the
+// thing named just before ("the wedding invitations will be printed by
+// next Wednesday", "I'd suggest the management course in January"); the
+// task names that thing, as a person writing it down would.
+
+// referentWindow is how many utterances back a pronoun's thing is looked for.
+const referentWindow = 3
+
+// resolvedObject rewrites desc, a vague task whose verb is a task verb and
+// whose object is "it" or "them", with the definite noun phrase that the
+// pronoun points at, and returns it with the phrase; "" when there is none.
+func (dl *dialogue) resolvedObject(i, before int, desc, verb string, body []cword) (string, string) {
+	if !inSet(taskVerbs, verb) || inSet(stativeVerbs, verb) || inSet(lightTaskVerbs, verb) {
+		return "", ""
+	}
+	words := strings.Fields(desc)
+	if !hasPronounObject(words) {
+		// the pronoun went with trailing noise ("sign up for it" → "Sign
+		// up"): read the body as said
+		words = words[:0]
+		for k, w := range body {
+			words = append(words, w.text)
+			if k == 3 || w.lower == "it" || w.lower == "them" || w.punct != 0 {
+				break
+			}
+		}
+		if len(words) > 0 {
+			words[0] = capitalise(words[0])
+		}
+	}
+	p := -1
+	for k := 1; k < len(words) && k <= 3; k++ {
+		if w := strings.ToLower(words[k]); w == "it" || w == "them" {
+			p = k
+			break
+		}
+	}
+	if p < 0 || p+1 < len(words) && !inSet(keepAtEnd, strings.ToLower(words[p+1])) && !inSet(cueStarts, strings.ToLower(words[p+1])) {
+		return "", "" // "take it easy", "get them a present": not a bare object
+	}
+	np := dl.definiteReferent(i, before, strings.ToLower(words[p]) == "them")
+	if np == "" {
+		return "", ""
+	}
+	out := append([]string{}, words[:p]...)
+	if p+1 < len(words) && inSet(keepAtEnd, strings.ToLower(words[p+1])) {
+		out = append(out, words[p+1]) // "pick them up" → "pick up the …"
+		p++
+	}
+	out = append(out, "the", np)
+	out = append(out, words[p+1:]...)
+	return strings.Join(out, " "), np
+}
+
+// lightTaskVerbs say little of the deed: "I'll take it" accepts an offer.
+var lightTaskVerbs = lexicon.NewSet(`take get make put grab move`)
+
+func hasPronounObject(words []string) bool {
+	for k := 1; k < len(words) && k <= 3; k++ {
+		if w := strings.ToLower(words[k]); w == "it" || w == "them" {
+			return true
+		}
+	}
+	return false
+}
+
+// definiteReferent is the first "the <noun phrase>" in the nearest of the
+// utterances before (or in utterance i before word before) that has one,
+// plural for "them", singular for "it".
+func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
+	for j := i; j >= 0 && j >= i-referentWindow; j-- {
+		ws := dl.utts[j].words
+		end := len(ws)
+		if j == i {
+			end = before
+		}
+		for k := 0; k+1 < end; k++ {
+			if ws[k].lower != "the" || ws[k].punct != 0 {
+				continue
+			}
+			var np []string
+			m := k + 1
+			for ; m < end && len(np) < 3 && titleModifier(ws[m]) && !inSet(subjectPronouns, ws[m].lower); m++ {
+				np = append(np, ws[m].text)
+				if ws[m].punct != 0 {
+					break
+				}
+			}
+			if len(np) == 0 {
+				continue
+			}
+			head := strings.ToLower(np[len(np)-1])
+			if strings.HasSuffix(head, "s") != plural || inSet(tradesPeople, head) || inSet(professionals, head) {
+				continue
+			}
+			return strings.Join(np, " ")
+		}
+	}
+	return ""
+}
