@@ -236,6 +236,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
+			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b)) {
+				// "get up every hour and stretch", "do the exercises every
+				// morning": a habit advised, not a thing to do and tick off
+				kind = taskNone
+			}
 			if kind == taskNone {
 				if said != nil {
 					lastAt = said
@@ -314,6 +319,23 @@ func (dl *dialogue) actionItems(tm timing) []task {
 		}
 	}
 	return mergeTopics(tasks)
+}
+
+// habitual: "every hour", "each night", "every other day", "twice a day".
+func habitual(ws []cword, a, b int) bool {
+	for j := a; j+1 < b; j++ {
+		w, n := ws[j].lower, ws[j+1].lower
+		if n == "other" {
+			n = wordAt(ws, j+2)
+		}
+		if (w == "every" || w == "each") && (unitOf(n+"s") != 0 || unitOf(n) != 0 || dayPartHour(n) > 0 || weekdayOf(n) >= 0 || n == "night") {
+			return true
+		}
+		if (w == "twice" || w == "once") && (n == "a" || n == "per") && unitOf(wordAt(ws, j+2)+"s") != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // firstBodyWord skips cue words and adverbs at the start of a task body.

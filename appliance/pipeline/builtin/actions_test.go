@@ -126,6 +126,8 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"a pronoun after trailing words", []turn{{"1", "I'd recommend the pottery course in April."}, {"U", "Sounds good, I'll sign up for it."}},
 			[]item{{"Sign up for the pottery course", ""}}},
 		{"an offer taken is no task", []turn{{"1", "The next free table is at eight."}, {"U", "I'll take it."}}, []item{}},
+		{"a habit advised is no task", []turn{{"1", "Ice the ankle every evening and rest it."}, {"U", "Okay."}}, []item{}},
+		{"a habit, every other day", []turn{{"U", "I should water the ferns every other day."}}, []item{}},
 		{"one command with two objects", []turn{{"U", "I'll clean the kitchen and the bathroom tomorrow."}},
 			[]item{{"Clean the kitchen and the bathroom", "2026-03-11 23:59"}}},
 	}
