@@ -236,6 +236,17 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
+			if kind != taskNone && inSet(attendanceVerbs, wordAt(ws, firstBodyWord(ws, body, b, used))) {
+				// "I'll come and see you", "can you join a call with their
+				// CTO?": being somewhere is a plan (an event when dated),
+				// not a thing to do, unless it is for one ("I'll come by
+				// around seven to pick it up")
+				if p := purposeTask(ws, body, b); p > 0 {
+					body = p
+				} else {
+					kind = taskNone
+				}
+			}
 			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b)) {
 				// "get up every hour and stretch", "do the exercises every
 				// morning": a habit advised, not a thing to do and tick off
@@ -319,6 +330,20 @@ func (dl *dialogue) actionItems(tm timing) []task {
 		}
 	}
 	return mergeTopics(tasks)
+}
+
+// attendanceVerbs say where someone will be, not what they will do.
+var attendanceVerbs = lexicon.NewSet(`come join attend visit meet see go stop stay work skip swing head`)
+
+// purposeTask is where the task a visit is for starts ("I'll come by
+// around seven to pick it up"), 0 when it is for none.
+func purposeTask(ws []cword, a, b int) int {
+	for j := a + 1; j+1 < b; j++ {
+		if ws[j].lower == "to" && inSet(taskVerbs, ws[j+1].lower) {
+			return j + 1
+		}
+	}
+	return 0
 }
 
 // habitual: "every hour", "each night", "every other day", "twice a day".

@@ -128,6 +128,9 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"an offer taken is no task", []turn{{"1", "The next free table is at eight."}, {"U", "I'll take it."}}, []item{}},
 		{"a habit advised is no task", []turn{{"1", "Ice the ankle every evening and rest it."}, {"U", "Okay."}}, []item{}},
 		{"a habit, every other day", []turn{{"U", "I should water the ferns every other day."}}, []item{}},
+		{"being somewhere is no task", []turn{{"1", "Can you join the call with their lawyer?"}, {"U", "Yes, and I'll come and see you after."}}, []item{}},
+		{"a visit with a task as its purpose", []turn{{"1", "Your dry cleaning is ready."}, {"U", "Thanks, I'll stop by tomorrow to pick up the suit."}},
+			[]item{{"Pick up the suit", "2026-03-11 23:59"}}},
 		{"one command with two objects", []turn{{"U", "I'll clean the kitchen and the bathroom tomorrow."}},
 			[]item{{"Clean the kitchen and the bathroom", "2026-03-11 23:59"}}},
 	}

@@ -73,7 +73,11 @@ func hasPronounObject(words []string) bool {
 	return false
 }
 
-// definiteReferent is the first "the <noun phrase>" in the nearest of the
+// referentDeterminers open a noun phrase a later "it" can point at: "the
+// invitations", "a package for you", "your prescription".
+var referentDeterminers = lexicon.NewSet(`the a an your my our`)
+
+// definiteReferent is the first "the <noun phrase>" (or "a", "your" …) in the nearest of the
 // utterances before (or in utterance i before word before) that has one,
 // plural for "them", singular for "it".
 func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
@@ -84,7 +88,7 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 			end = before
 		}
 		for k := 0; k+1 < end; k++ {
-			if ws[k].lower != "the" || ws[k].punct != 0 {
+			if !inSet(referentDeterminers, ws[k].lower) || ws[k].punct != 0 {
 				continue
 			}
 			var np []string
