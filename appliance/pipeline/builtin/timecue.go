@@ -1054,7 +1054,12 @@ func (sc *cueScanner) ordinalDate(i int) int {
 	digits := isDigits(strings.TrimRight(ws[i+1].lower, "stndrh"))
 	prev := wordAt(ws, i-1)
 	if !digits && prev != "on" && weekdayOf(prev) < 0 {
-		return 0
+		// "by the fifteenth", "until the twentieth" are dates, "by the
+		// second half" and "after the first coat" are not ("half" is a stop word
+		// but a noun here)
+		if !inSet(ordinalDatePreps, prev) || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
+			return 0
+		}
 	}
 	// the next occurrence of that day of the month
 	ref := sc.ref
@@ -1068,6 +1073,10 @@ func (sc *cueScanner) ordinalDate(i int) int {
 	}
 	return j - i
 }
+
+// ordinalDatePreps before "the" and a spelled ordinal make it a day of the
+// month when no noun follows.
+var ordinalDatePreps = lexicon.NewSet(`by until till before after from`)
 
 // dayNumberAt reads a day of the month: "3rd", "12th", "twelfth", "thirty
 // first", or (when bare is allowed, after a month name) "3".
