@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -309,7 +310,17 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 				if d, np := dl.resolvedObject(i, a, desc, verb, ws[firstBodyWord(ws, body, b, used):b]); d != "" {
 					// "the invitations will be printed by Wednesday" … "I'll pick them up"
-					tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: d, topic: topicOf(np), due: due, utt: i})
+					t := task{verb: lexicon.Stem(verb), desc: d, topic: topicOf(np), due: due, utt: i}
+					if k := sameThingAsked(tasks, t); k >= 0 {
+						// "can you get the kids today?" … "I'll pick them up at
+						// five fifteen": the answer restates the request
+						if t.due == nil {
+							t.due = tasks[k].due
+						}
+						tasks[k] = t
+						break
+					}
+					tasks = append(tasks, t)
 					u.tasks = append(u.tasks, a)
 					u.taskVerbs = append(u.taskVerbs, verb)
 					break
@@ -344,6 +355,17 @@ func purposeTask(ws []cword, a, b int) int {
 		}
 	}
 	return 0
+}
+
+// sameThingAsked is the task just before whose topic is exactly t's, -1
+// when there is none.
+func sameThingAsked(tasks []task, t task) int {
+	for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= t.utt-referentWindow; k-- {
+		if slices.Equal(tasks[k].topic, t.topic) {
+			return k
+		}
+	}
+	return -1
 }
 
 // habitual: "every hour", "each night", "every other day", "twice a day".

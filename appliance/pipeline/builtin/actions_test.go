@@ -125,6 +125,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Collect the framed prints", "2026-03-12 23:59"}}},
 		{"a pronoun after trailing words", []turn{{"1", "I'd recommend the pottery course in April."}, {"U", "Sounds good, I'll sign up for it."}},
 			[]item{{"Sign up for the pottery course", ""}}},
+		{"the answer restates the request", []turn{{"1", "can you get the twins today i'm stuck at work"}, {"U", "sure what time"}, {"1", "half five at the pool"}, {"U", "okay i'll pick them up at half five"}},
+			[]item{{"Pick up the twins", "2026-03-10 17:30"}}},
 		{"an offer taken is no task", []turn{{"1", "The next free table is at eight."}, {"U", "I'll take it."}}, []item{}},
 		{"a habit advised is no task", []turn{{"1", "Ice the ankle every evening and rest it."}, {"U", "Okay."}}, []item{}},
 		{"a habit, every other day", []turn{{"U", "I should water the ferns every other day."}}, []item{}},
