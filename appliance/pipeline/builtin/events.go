@@ -148,7 +148,7 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 // eventIn reads a plan in clause ws[a:b] of utterance i.
 func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.Event, bool) {
 	u := &dl.utts[i]
-	k, visit := eventTrigger(ws, a, b)
+	k, visit := eventTrigger(ws, a, b, u.isUser)
 	if k < 0 {
 		return dl.proposedTime(i, ws, a, b, tm)
 	}
@@ -253,7 +253,7 @@ func (dl *dialogue) proposedTime(i int, ws []cword, a, b int, tm timing) (applia
 	}
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		pw := dl.utts[j].words
-		k, visit := eventTrigger(pw, 0, len(pw))
+		k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser)
 		if k < 0 || visit {
 			continue
 		}
@@ -272,8 +272,9 @@ func (dl *dialogue) proposedTime(i int, ws []cword, a, b int, tm timing) (applia
 }
 
 // eventTrigger finds the word that makes the clause a plan: an event noun,
-// a modified noun ("design review"), a visit verb, or "meet".
-func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
+// a modified noun ("design review"), a visit verb, or "meet". byUser: the
+// clause is the user's, whose "I'll come" is no visit received.
+func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 	for j := a; j < b; j++ {
 		w := ws[j].lower
 		if len(w) > 4 && w[len(w)-1] == 's' && inSet(eventNouns, w[:len(w)-1]) {
@@ -323,6 +324,10 @@ func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
 			}
 		case w == "meet" || hasSeq(ws, j, "get", "together") || hasSeq(ws, j, "catch", "up"):
 			return j, false
+		case inSet(visitVerbs, w) && byUser && userGoes(ws, a, j):
+			// "I'll come around six then", "I'll come back Thursday": the
+			// user calling at a shop or an office is an errand, not a visit
+			// received
 		case inSet(visitVerbs, w):
 			if w == "come" || w == "coming" || w == "comes" ||
 				wordAt(ws, j+1) == "by" || wordAt(ws, j+1) == "over" {
@@ -331,6 +336,21 @@ func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
 		}
 	}
 	return -1, false
+}
+
+// userGoes: the subject just before the visit verb at j is the speaker
+// ("I'll come", "I can swing by").
+func userGoes(ws []cword, a, j int) bool {
+	for k := j - 1; k >= a && k >= j-3; k-- {
+		switch w := ws[k].lower; {
+		case w == "i" || w == "i'll" || w == "i'm":
+			return true
+		case w == "can" || w == "will" || w == "could" || w == "just" || w == "probably" || w == "gonna" || w == "going" || w == "to":
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // deliveredThing is where the thing delivered after ws[j] is named ("deliver

@@ -34,7 +34,11 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 		}
 		return true
 	}
-	adopt := func(ws []cword, a, e int) bool {
+	adopt := func(v *utterance, a, e int) bool {
+		ws := v.words
+		if v.isUser && userCalls(ws, a, e) {
+			return false // "Your glasses will be ready on Tuesday." "I'll come by Tuesday at five."
+		}
 		used := make([]bool, len(ws))
 		cc := scanCues(ws, a, e, tm.ref, used)
 		if !cc.found || cc.past || cc.recurring || cc.rel || !cueEndsPhrase(ws, used, a, e) || firstPersonTask(ws, a, e) {
@@ -51,7 +55,7 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 		return true
 	}
 	for _, cl := range u.clauses {
-		if cl[0] >= b && adopt(u.words, cl[0], cl[1]) {
+		if cl[0] >= b && adopt(u, cl[0], cl[1]) {
 			return true
 		}
 	}
@@ -61,7 +65,7 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 	for j := i + 1; j < len(dl.utts) && j <= i+2; j++ {
 		v := &dl.utts[j]
 		for _, cl := range v.clauses {
-			if adopt(v.words, cl[0], cl[1]) {
+			if adopt(v, cl[0], cl[1]) {
 				return true
 			}
 			if scanCues(v.words, cl[0], cl[1], tm.ref, nil).found {
@@ -137,6 +141,17 @@ func askedAloud(ws []cword) bool {
 	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (inSet(subjectPronouns, ws[1].lower) || ws[1].lower == "we" || ws[1].lower == "i")
 }
 
+// userCalls: in ws[a:b] the user says they will come by ("I'll come
+// around six", "I can swing by Tuesday"), an errand of theirs.
+func userCalls(ws []cword, a, b int) bool {
+	for j := a; j < b; j++ {
+		if inSet(visitVerbs, ws[j].lower) && userGoes(ws, a, j) {
+			return true
+		}
+	}
+	return false
+}
+
 // sameTime: "same time", said of a plan that repeats one under way.
 func sameTime(ws []cword, a, b int) bool {
 	for j := a; j+1 < b; j++ {
@@ -175,6 +190,9 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	}
 	if firstPersonTask(ws, a, b) {
 		return appliance.Event{}, false
+	}
+	if u.isUser && userCalls(ws, a, b) {
+		return appliance.Event{}, false // "I'll come by Tuesday at five then"
 	}
 	if !c.clock && c.part == 0 && !dl.laterClock(i, a, b, &c, tm) {
 		return appliance.Event{}, false
@@ -219,12 +237,12 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 			return "Call", true
 		}
 	}
-	if k, visit := eventTrigger(ws, a, b); k >= 0 && !visit {
+	if k, visit := eventTrigger(ws, a, b, dl.utts[i].isUser); k >= 0 && !visit {
 		return dl.eventTitle(i, ws, a, k, false), true
 	}
 	for j := i - 1; j >= 0 && j >= i-4; j-- {
 		pw := dl.utts[j].words
-		if k, visit := eventTrigger(pw, 0, len(pw)); k >= 0 && !visit {
+		if k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser); k >= 0 && !visit {
 			return dl.eventTitle(j, pw, 0, k, false), true
 		}
 		for k, w := range pw {

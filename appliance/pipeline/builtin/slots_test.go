@@ -32,6 +32,7 @@ func TestBuiltinSettledSlots(t *testing.T) {
 			[]plan{{"Assessor Visit", "2026-03-31 14:00", 30}}},
 		{"talk again, unpunctuated", []turn{{"1", "okay please check and we'll talk again next thursday at one"}, {"U", "next thursday at one works"}},
 			[]plan{{"Call", "2026-04-02 13:00", 30}}},
+		{"the user calling at a shop", []turn{{"1", "Your glasses will be ready on Tuesday."}, {"U", "Great, I'll come by Tuesday at five then."}}, []plan{}},
 		{"the speaker's own errand", []turn{{"U", "I'll pick up the parcel on Friday at 5."}}, []plan{}},
 		{"a deadline is no plan", []turn{{"1", "The final headcount is due by April 1st."}, {"U", "We're at one hundred and ten."}}, []plan{}},
 		{"a count is no clock", []turn{{"1", "The quarterly count is on Monday."}, {"U", "We're at one hundred and ten boxes."}}, []plan{}},
