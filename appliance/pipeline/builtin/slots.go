@@ -257,7 +257,10 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 	if np := subjectThing(ws, a, b); len(np) > 0 {
 		return titleCase(np), true
 	}
-	if seeAgain(ws, a, b) {
+	if seeAgain(ws, a, b) || sameTime(ws, a, b) || dl.utts[i].question {
+		// "I'll see you again on Thursday", "same time next Tuesday?",
+		// "is next week still Wednesday at six?" answered yes: the meeting
+		// under way, again
 		return "Appointment", true
 	}
 	return "", false
