@@ -217,7 +217,7 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 	water feed wash charge refill reserve register ask tell check review prepare draft apply
 	research contact invite replace move clear follow find get make take put download install
 	cook bake organize organise give redirect forward collect mow paint repair tidy vacuum sort wrap
-	plant prune rake trim empty iron fold hang measure`)
+	plant prune rake trim empty iron fold hang measure reach`)
 
 // actionItems extracts the user's tasks from the dialogue. Clauses that
 // yielded a task are recorded on their utterance, so that the event

@@ -127,6 +127,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Sign up for the pottery course", ""}}},
 		{"the answer restates the request", []turn{{"1", "can you get the twins today i'm stuck at work"}, {"U", "sure what time"}, {"1", "half five at the pool"}, {"U", "okay i'll pick them up at half five"}},
 			[]item{{"Pick up the twins", "2026-03-10 17:30"}}},
+		{"more of the things named", []turn{{"1", "Have you asked any local bakeries?"}, {"U", "Two so far. I'll email three more."}},
+			[]item{{"Email three more local bakeries", ""}}},
 		{"an offer taken is no task", []turn{{"1", "The next free table is at eight."}, {"U", "I'll take it."}}, []item{}},
 		{"a habit advised is no task", []turn{{"1", "Ice the ankle every evening and rest it."}, {"U", "Okay."}}, []item{}},
 		{"a habit, every other day", []turn{{"U", "I should water the ferns every other day."}}, []item{}},

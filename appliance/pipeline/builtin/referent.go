@@ -29,7 +29,7 @@ func (dl *dialogue) resolvedObject(i, before int, desc, verb string, body []cwor
 		words = words[:0]
 		for k, w := range body {
 			words = append(words, w.text)
-			if k == 3 || w.lower == "it" || w.lower == "them" || w.punct != 0 {
+			if k == 5 || w.lower == "it" || w.lower == "them" || w.lower == "those" || w.lower == "these" || w.punct != 0 {
 				break
 			}
 		}
@@ -39,15 +39,26 @@ func (dl *dialogue) resolvedObject(i, before int, desc, verb string, body []cwor
 	}
 	p := -1
 	for k := 1; k < len(words) && k <= 3; k++ {
-		if w := strings.ToLower(words[k]); w == "it" || w == "them" {
+		if w := strings.ToLower(words[k]); w == "it" || w == "them" || w == "those" || w == "these" {
 			p = k
 			break
+		}
+	}
+	if p < 0 {
+		// "I'll reach out to three more": more of the things just named
+		if k := countedMore(words); k > 0 {
+			np := dl.definiteReferent(i, before, true)
+			if np == "" {
+				return "", ""
+			}
+			out := append(append(append([]string{}, words[:k+1]...), np), words[k+1:]...)
+			return strings.Join(out, " "), np
 		}
 	}
 	if p < 0 || p+1 < len(words) && !inSet(keepAtEnd, strings.ToLower(words[p+1])) && !inSet(cueStarts, strings.ToLower(words[p+1])) {
 		return "", "" // "take it easy", "get them a present": not a bare object
 	}
-	np := dl.definiteReferent(i, before, strings.ToLower(words[p]) == "them")
+	np := dl.definiteReferent(i, before, strings.ToLower(words[p]) != "it")
 	if np == "" {
 		return "", ""
 	}
@@ -66,16 +77,29 @@ var lightTaskVerbs = lexicon.NewSet(`take get make put grab move`)
 
 func hasPronounObject(words []string) bool {
 	for k := 1; k < len(words) && k <= 3; k++ {
-		if w := strings.ToLower(words[k]); w == "it" || w == "them" {
+		if w := strings.ToLower(words[k]); w == "it" || w == "them" || w == "those" || w == "these" {
 			return true
 		}
 	}
-	return false
+	return countedMore(words) > 0
+}
+
+// countedMore is where "more" follows a number at the end of a task ("reach
+// out to three more"), 0 when it does not.
+func countedMore(words []string) int {
+	k := len(words) - 1
+	if k < 2 || strings.ToLower(words[k]) != "more" {
+		return 0
+	}
+	if _, n := numberAt([]cword{{lower: strings.ToLower(words[k-1])}}, 0); n == 0 && strings.ToLower(words[k-1]) != "a" && strings.ToLower(words[k-1]) != "few" {
+		return 0
+	}
+	return k
 }
 
 // referentDeterminers open a noun phrase a later "it" can point at: "the
 // invitations", "a package for you", "your prescription".
-var referentDeterminers = lexicon.NewSet(`the a an your my our`)
+var referentDeterminers = lexicon.NewSet(`the a an your my our any some`)
 
 // definiteReferent is the first "the <noun phrase>" (or "a", "your" …) in the nearest of the
 // utterances before (or in utterance i before word before) that has one,
