@@ -266,10 +266,22 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || u.isUser && timeStatement(ws, a, b)) {
 					// "…, they're due Monday": the deadline of this sentence's task
+					given := false
 					for k := len(tasks) - 1; k >= 0 && tasks[k].utt == i; k-- {
 						if tasks[k].due == nil {
 							tasks[k].due = due
+							given = true
 							break
+						}
+					}
+					if !given && hasDeadlineWord(ws, a, b) && !hasTaskOf(tasks, i) {
+						// "I'll write the post about the year in review." …
+						// "Drafts due on the first of December, please.": a
+						// deadline said after the commitments is theirs
+						for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= i-inheritWindow; k-- {
+							if tasks[k].due == nil {
+								tasks[k].due = due
+							}
 						}
 					}
 				}
@@ -626,6 +638,10 @@ func hasDeadlineWord(ws []cword, a, b int) bool {
 		}
 	}
 	return false
+}
+
+func hasTaskOf(tasks []task, i int) bool {
+	return len(tasks) > 0 && tasks[len(tasks)-1].utt == i
 }
 
 // inheritDue gives a vague commitment's time ("I'll do it tonight") to the

@@ -129,6 +129,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Pick up the twins", "2026-03-10 17:30"}}},
 		{"more of the things named", []turn{{"1", "Have you asked any local bakeries?"}, {"U", "Two so far. I'll email three more."}},
 			[]item{{"Email three more local bakeries", ""}}},
+		{"a deadline said after the commitment", []turn{{"U", "I'll draft the press release."}, {"1", "Great. Drafts due on Thursday, please."}},
+			[]item{{"Draft the press release", "2026-03-12 23:59"}}},
 		{"an offer taken is no task", []turn{{"1", "The next free table is at eight."}, {"U", "I'll take it."}}, []item{}},
 		{"a habit advised is no task", []turn{{"1", "Ice the ankle every evening and rest it."}, {"U", "Okay."}}, []item{}},
 		{"a habit, every other day", []turn{{"U", "I should water the ferns every other day."}}, []item{}},
