@@ -126,7 +126,7 @@ func firstPersonTask(ws []cword, a, b int) bool {
 			k++
 		}
 		v := wordAt(ws, k)
-		if v == "" || inSet(attendVerbs, v) || inSet(talkVerbs, v) || inSet(visitVerbs, v) ||
+		if v == "" || inSet(attendVerbs, v) || inSet(talkVerbs, v) || inSet(visitVerbs, v) || inSet(hostVerbs, v) ||
 			v == "be" || v == "see" || v == "free" || v == "available" || v == "there" || weekdayOf(v) >= 0 || inSet(cueStarts, v) {
 			continue
 		}
@@ -197,6 +197,9 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	if !c.clock && c.part == 0 && !dl.laterClock(i, a, b, &c, tm) {
 		return appliance.Event{}, false
 	}
+	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && eveningSlot(ws, a, b) {
+		c.meridiem = 'p' // "a table for two on Saturday at eight thirty"
+	}
 	r, ok := c.resolve(tm.start, tm.loc)
 	if !ok || r.at.Before(tm.start) {
 		return appliance.Event{}, false
@@ -251,13 +254,16 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 			}
 		}
 	}
+	if np := hostedThing(ws, a, b); len(np) > 0 {
+		return titleCase(np), true
+	}
 	if np := bookedThing(ws, a, b); len(np) > 0 {
 		return titleCase(np), true
 	}
 	if np := subjectThing(ws, a, b); len(np) > 0 {
 		return titleCase(np), true
 	}
-	if seeAgain(ws, a, b) || sameTime(ws, a, b) || dl.utts[i].question {
+	if seeAgain(ws, a, b) || sameTime(ws, a, b) || dl.utts[i].question || hasWord(ws, a, b, "again") {
 		// "I'll see you again on Thursday", "same time next Tuesday?",
 		// "is next week still Wednesday at six?" answered yes: the meeting
 		// under way, again
@@ -351,6 +357,60 @@ func bookedThing(ws []cword, a, b int) []string {
 // slotCopulas join a dated thing to its date: "is on Monday", "will affect
 // your street on Thursday", "starts at 9".
 var slotCopulas = lexicon.NewSet(`is 's are will starts start begins begin opens runs`)
+
+// hostVerbs put on an event: "we're doing a barbecue", "having a party".
+var hostVerbs = lexicon.NewSet(`doing having throwing hosting holding organising organizing`)
+
+// hostedThing is the event put on in ws[a:b] ("we're doing a barbecue next
+// Sunday" → "barbecue"), or the table asked for ("a table for two on
+// Saturday at eight thirty" → "table reservation"); nil when there is none.
+func hostedThing(ws []cword, a, b int) []string {
+	for j := a; j+2 < b; j++ {
+		if ws[j].lower == "table" && wordAt(ws, j+1) == "for" && j > a && (ws[j-1].lower == "a" || ws[j-1].lower == "the") {
+			return []string{"table", "reservation"}
+		}
+		if !inSet(hostVerbs, ws[j].lower) || ws[j+1].lower != "a" && ws[j+1].lower != "an" && ws[j+1].lower != "our" {
+			continue
+		}
+		var np []string
+		for k := j + 2; k < b && len(np) < 2 && titleModifier(ws[k]) && weekdayOf(ws[k].lower) < 0 && !inSet(cueStarts, ws[k].lower); k++ {
+			np = append(np, ws[k].text)
+			if ws[k].punct != 0 {
+				break
+			}
+		}
+		if len(np) > 0 {
+			return np
+		}
+	}
+	return nil
+}
+
+// eveningSlot: the clause books something of the evening: a restaurant
+// table, a dinner, a party.
+func eveningSlot(ws []cword, a, b int) bool {
+	if np := hostedThing(ws, a, b); len(np) > 0 && strings.EqualFold(np[0], "table") {
+		return true
+	}
+	for j := a; j < b; j++ {
+		if inSet(eveningMeals, ws[j].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// eveningMeals are had in the evening whatever hour is said.
+var eveningMeals = lexicon.NewSet(`dinner supper drinks party concert gig`)
+
+func hasWord(ws []cword, a, b int, w string) bool {
+	for j := a; j < b; j++ {
+		if ws[j].lower == w {
+			return true
+		}
+	}
+	return false
+}
 
 // seeAgain: "I'll see you again on Thursday", "see you next week at 4".
 func seeAgain(ws []cword, a, b int) bool {
