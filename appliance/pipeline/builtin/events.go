@@ -160,6 +160,11 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 			// "we met on Tuesday", "thanks for joining the call this morning"
 			return appliance.Event{}, false
 		}
+		if w := ws[j].lower; w == "due" || w == "deadline" || w == "by" && j+1 < b && startsCue(ws, j+1) {
+			// "the presentation is due Friday at noon", "the slides by
+			// Monday at 9": a time things must be done by, not one to be at
+			return appliance.Event{}, false
+		}
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
 	if c.past || c.recurring || c.rel {
@@ -212,6 +217,15 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		Start:       r.at,
 		Duration:    dur,
 	}, true
+}
+
+// startsCue: a time cue begins at ws[k] ("Friday", "the 3rd", "noon", "5").
+func startsCue(ws []cword, k int) bool {
+	w := ws[k].lower
+	if w == "the" || w == "next" || w == "this" || w == "end" {
+		return true
+	}
+	return weekdayOf(w) >= 0 || inSet(cueStarts, w) || numberWord(w) || w != "" && w[0] >= '0' && w[0] <= '9'
 }
 
 // gratitude: "thanks for joining", "thank you for coming": the meeting it

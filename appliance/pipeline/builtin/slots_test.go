@@ -41,6 +41,8 @@ func TestBuiltinSettledSlots(t *testing.T) {
 			[]plan{{"Table Reservation", "2026-03-27 20:00", 30}}},
 		{"seen again", []turn{{"1", "the agent says we can see the flat again on monday at five thirty"}, {"U", "let's do it"}},
 			[]plan{{"Appointment", "2026-03-30 17:30", 30}}},
+		{"a deadline is no event", []turn{{"1", "The presentation is due Friday at noon."}, {"U", "Okay."}}, []plan{}},
+		{"done by a time is no event", []turn{{"U", "I'll have the workshop slides by Monday at 9."}}, []plan{}},
 		{"the user calling at a shop", []turn{{"1", "Your glasses will be ready on Tuesday."}, {"U", "Great, I'll come by Tuesday at five then."}}, []plan{}},
 		{"the speaker's own errand", []turn{{"U", "I'll pick up the parcel on Friday at 5."}}, []plan{}},
 		{"a deadline is no plan", []turn{{"1", "The final headcount is due by April 1st."}, {"U", "We're at one hundred and ten."}}, []plan{}},
