@@ -248,6 +248,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 					kind = taskNone
 				}
 			}
+			if kind != taskNone && sociable(ws, firstBodyWord(ws, body, b, used), b) {
+				// "we should get a beer when you're in town": meeting up, a
+				// plan when dated, never a thing to do
+				kind = taskNone
+			}
 			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b)) {
 				// "get up every hour and stretch", "do the exercises every
 				// morning": a habit advised, not a thing to do and tick off
@@ -379,6 +384,27 @@ func sameThingAsked(tasks []task, t task) int {
 	}
 	return -1
 }
+
+// sociable: the task at ws[v] is having a meal or a drink together ("get
+// a beer", "grab lunch", "have coffee") or catching up.
+func sociable(ws []cword, v, b int) bool {
+	w := wordAt(ws, v)
+	if hasSeq(ws, v, "catch", "up") || hasSeq(ws, v, "hang", "out") {
+		return true
+	}
+	if w != "get" && w != "grab" && w != "have" && w != "go" {
+		return false
+	}
+	k := v + 1
+	if inSet(determiners, wordAt(ws, k)) || wordAt(ws, k) == "for" {
+		k++
+	}
+	return k < b && inSet(sharedTreats, ws[k].lower)
+}
+
+// sharedTreats are had together: a meal or a drink.
+var sharedTreats = lexicon.NewSet(`beer beers pint pints drink drinks coffee coffees tea lunch dinner breakfast brunch
+	bite food meal`)
 
 // habitual: "every hour", "each night", "every other day", "twice a day".
 func habitual(ws []cword, a, b int) bool {
