@@ -99,8 +99,10 @@ func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structure
 			s.Category = classify(a, s.Title)
 			tm := newTiming(in)
 			dl = newDialogue(a.doc, in.Segments, in.UserName)
-			s.ActionItems = toActionItems(withoutOpen(dl.actionItems(tm), in.OpenActionItems))
+			tasks := dl.actionItems(tm)
 			s.Events = dl.events(tm)
+			dl.dueBeforePlan(tasks, s.Events, tm)
+			s.ActionItems = toActionItems(withoutOpen(tasks, in.OpenActionItems))
 		}
 	}
 	s.Emoji = emojiFor(s.Category)
