@@ -140,6 +140,10 @@ func (sc *cueScanner) mark(from, i, n int) {
 func (sc *cueScanner) at(i int) int {
 	ws := sc.ws
 	w := ws[i].lower
+	if w == "to" && inSet(movedVerbs, wordAt(ws, i-1)) {
+		// "moved to twelve forty five", "pushed to 4:30": the new time
+		return sc.clockAfter(i)
+	}
 	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
@@ -1073,6 +1077,9 @@ func (sc *cueScanner) ordinalDate(i int) int {
 	}
 	return j - i
 }
+
+// movedVerbs before "to" and a clock give a plan its new time.
+var movedVerbs = lexicon.NewSet(`moved pushed changed bumped rescheduled shifted brought delayed`)
 
 // ordinalDatePreps before "the" and a spelled ordinal make it a day of the
 // month when no noun follows.
