@@ -109,15 +109,12 @@ func firstPersonTask(ws []cword, a, b int) bool {
 		w := ws[j].lower
 		k := -1
 		switch {
-		case w == "i'll" || w == "we'll" || w == "i'm" || w == "we're":
-			k = j + 1
-		case w == "you'll" || w == "you're":
+		case w == "i'll" || w == "we'll" || w == "i'm" || w == "we're" || w == "you'll" || w == "you're":
 			k = j + 1
 		case (w == "i" || w == "we" || w == "you") && (wordAt(ws, j+1) == "will" || wordAt(ws, j+1) == "can" || wordAt(ws, j+1) == "need" || wordAt(ws, j+1) == "have"):
 			k = j + 2
 		case (w == "can" || w == "could" || w == "will" || w == "would") && wordAt(ws, j+1) == "you":
 			k = j + 2 // "can you text them today?"
-
 		}
 		if k < 0 {
 			continue
@@ -173,7 +170,7 @@ var talkVerbs = lexicon.NewSet(`talk speak chat meet catch regroup reconvene syn
 // slotIn reads a settled slot in clause ws[a:b] of utterance i: a date and
 // a time of day in the future, not a deadline nor a task's due, not past,
 // not someone else's plan, and when asked or proposed, accepted by the
-// next speaker. Its title is the plan the conversation named last.
+// next speaker. It needs a title (slotTitle).
 func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Event, bool) {
 	u := &dl.utts[i]
 	if t := indexInt(u.tasks, a); t >= 0 && !inSet(attendVerbs, u.taskVerbs[t]) && !inSet(talkVerbs, u.taskVerbs[t]) {
@@ -229,11 +226,14 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	}, true
 }
 
-// slotTitle names a settled slot: a call when the clause says to talk
-// again, else the plan named in the clause or up to four utterances
-// before ("We need to move your appointment on Friday." … "Monday the 23rd
-// at quarter to ten?"), or the professional seen ("I'll see you again on
-// Thursday" said by the chiropractor the conversation is with).
+// slotTitle names a settled slot, first found: a call when the clause
+// says to talk again; the plan named in the clause or up to four
+// utterances before ("We need to move your appointment on Friday." …
+// "Monday the 23rd at quarter to ten?"), or the professional named there;
+// the event put on or the table asked for; who or what is booked; what the
+// clause is about; and for the meeting under way said again ("I'll see you
+// again on Thursday", "same time next Tuesday?"), Appointment. No title, no
+// slot.
 func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 	for j := a; j < b; j++ {
 		if inSet(talkVerbs, ws[j].lower) && (wordAt(ws, j+1) == "again" || j > a && ws[j-1].lower == "let's") {
