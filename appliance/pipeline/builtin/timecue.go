@@ -97,12 +97,18 @@ type cueScanner struct {
 	ref  time.Time
 	used []bool
 	c    timeCue
+	// a week said ("next week", "this week"), weeks ahead, so that a
+	// weekday said with it in either order names its day in that week
+	week  bool
+	weeks int
+	// the weekday said, -1 when none
+	wd time.Weekday
 }
 
 // scanCues reads the cues of ws[from:to]. used, when not nil, has one entry
 // per word of ws and gets the cue words (with their prepositions) marked.
 func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
-	sc := cueScanner{ws: ws[:to], ref: ref, used: used}
+	sc := cueScanner{ws: ws[:to], ref: ref, used: used, wd: -1}
 	for i := from; i < to; {
 		n := sc.at(i)
 		if n == 0 {
@@ -391,6 +397,12 @@ func (sc *cueScanner) resolveWeekday(wd time.Weekday, this, nextWeek bool) {
 	if nextWeek {
 		days = 7 - today + target
 	}
+	sc.wd = wd
+	if sc.week && 7*sc.weeks+target-today >= 0 {
+		// "next week on Wednesday", "is next week still Wednesday at six"
+		days = 7*sc.weeks + target - today
+		sc.c.deadline = false
+	}
 	sc.setDate(sc.ref, days)
 	sc.c.fromWeekday = true
 }
@@ -412,11 +424,22 @@ func mondayIndex(wd time.Weekday) int { return (int(wd) + 6) % 7 }
 // a later week; said on a weekend, "this week" already means Sunday.
 func (sc *cueScanner) weekEnd(weeks int, day time.Weekday) {
 	today := mondayIndex(sc.ref.Weekday())
+	sc.week, sc.weeks = true, weeks
+	if sc.c.date && sc.c.fromWeekday && sc.wd >= 0 && 7*weeks+mondayIndex(sc.wd)-today >= 0 {
+		// "Wednesday … next week": the weekday in that week
+		sc.setDate(sc.ref, 7*weeks+mondayIndex(sc.wd)-today)
+		sc.c.fromWeekday = true
+		return
+	}
 	target := mondayIndex(day)
 	if weeks == 0 && target < today {
 		target = mondayIndex(time.Sunday)
 	}
+	explicit := sc.c.date && !sc.c.fromWeekday
 	sc.setDate(sc.ref, 7*weeks+target-today)
+	if !explicit {
+		sc.c.fromWeekday = true // a weekday or a calendar date said with it is more precise
+	}
 	sc.setDeadline(23, 59)
 }
 
