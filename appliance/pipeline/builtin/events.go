@@ -173,6 +173,9 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !c.clock && c.part == 0 && c.date {
 		dl.laterClock(i, a, b, &c, tm)
 	}
+	if c.clock && !c.date {
+		dl.earlierDate(i, a, &c, tm)
+	}
 	if !c.clock && c.part == 0 {
 		h, meal := mealHours[ws[k].lower]
 		if !meal || !c.date {

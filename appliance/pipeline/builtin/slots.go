@@ -79,6 +79,36 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 	return false
 }
 
+// earlierDate dates a plan said with its hour alone from the day said
+// just before, in an earlier clause or up to two turns back: "Our
+// anniversary is on the twelfth." … "I booked a table at Rosa's for seven
+// thirty." A deadline, a past day, a habit or a task's day is not taken.
+func (dl *dialogue) earlierDate(i, a int, c *timeCue, tm timing) {
+	for j := i; j >= 0 && dl.utts[j].seg >= dl.utts[i].seg-2; j-- {
+		v := &dl.utts[j]
+		for n := len(v.clauses) - 1; n >= 0; n-- {
+			cl := v.clauses[n]
+			if j == i && cl[0] >= a {
+				continue
+			}
+			cc := scanCues(v.words, cl[0], cl[1], tm.ref, nil)
+			if !cc.found || !cc.date && !cc.clock && !cc.past {
+				continue // "Ten years!"
+			}
+			if !cc.date || cc.past || cc.recurring || cc.rel || cc.deadline || cc.clock || indexInt(v.tasks, cl[0]) >= 0 {
+				return // the last time said is not a plain day
+			}
+			for k := cl[0]; k < cl[1]; k++ {
+				if inSet(deadlineWords, v.words[k].lower) || inSet(pastWords, v.words[k].lower) {
+					return
+				}
+			}
+			c.date, c.y, c.mon, c.day = true, cc.y, cc.mon, cc.day
+			return
+		}
+	}
+}
+
 // cueEndsPhrase: the last cue word of ws[a:e] ends the clause, its
 // sentence, or is followed by a function word ("at 8, and", "at five.",
 // "from nine till about one"), so "we're at one hundred and twelve" is a

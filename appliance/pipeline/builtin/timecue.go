@@ -150,6 +150,14 @@ func (sc *cueScanner) at(i int) int {
 		// "moved to twelve forty five", "pushed to 4:30": the new time
 		return sc.clockAfter(i)
 	}
+	if w == "for" && bookingBefore(ws, i) {
+		// "a table at Rosa's for seven thirty", "booked it for 8 pm"; a bare
+		// "for two" or "for 8" is how many
+		if h, m, mer, n := clockAt(ws, i+1, false); n > 0 && (mer != 0 || m != 0 || strings.Contains(wordAt(ws, i+1), ":")) {
+			sc.setClock(h, m, mer)
+			return 1 + n
+		}
+	}
 	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
@@ -1100,6 +1108,19 @@ func (sc *cueScanner) ordinalDate(i int) int {
 	}
 	return j - i
 }
+
+// bookingBefore: a booking is named in the three words before ws[i]
+// ("booked it", "a table at Rosa's", "the reservation").
+func bookingBefore(ws []cword, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if inSet(bookingWords, ws[k].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+var bookingWords = lexicon.NewSet(`booked reserved scheduled table reservation booking appointment`)
 
 // movedVerbs before "to" and a clock give a plan its new time.
 var movedVerbs = lexicon.NewSet(`moved pushed changed bumped rescheduled shifted brought delayed`)
