@@ -138,6 +138,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Send the reading list", "2026-03-18 23:59"}}},
 		{"due before meeting again", []turn{{"U", "I'll draft the budget before we meet again."}, {"1", "Let's meet again on Monday at 10."}},
 			[]item{{"Draft the budget", "2026-03-16 10:00"}}},
+		{"a pick-up when they land", []turn{{"1", "My brother lands on Thursday at 9:20 in the evening."}, {"U", "I'll pick him up from the station."}},
+			[]item{{"Pick him up from the station", "2026-03-12 21:20"}}},
 		{"an offer taken is no task", []turn{{"1", "The next free table is at eight."}, {"U", "I'll take it."}}, []item{}},
 		{"a habit advised is no task", []turn{{"1", "Ice the ankle every evening and rest it."}, {"U", "Okay."}}, []item{}},
 		{"a habit, every other day", []turn{{"U", "I should water the ferns every other day."}}, []item{}},

@@ -102,6 +102,7 @@ func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structure
 			tasks := dl.actionItems(tm)
 			s.Events = dl.events(tm)
 			dl.dueBeforePlan(tasks, s.Events, tm)
+			dl.dueWhenReady(tasks, tm)
 			s.ActionItems = toActionItems(withoutOpen(tasks, in.OpenActionItems))
 		}
 	}
