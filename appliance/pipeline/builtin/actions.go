@@ -374,15 +374,24 @@ func purposeTask(ws []cword, a, b int) int {
 	return 0
 }
 
-// sameThingAsked is the task just before whose topic is exactly t's, -1
-// when there is none.
+// sameThingAsked is the task just before whose topic holds all of t's
+// (t names the same thing, maybe more briefly), -1 when there is none.
 func sameThingAsked(tasks []task, t task) int {
 	for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= t.utt-referentWindow; k-- {
-		if slices.Equal(tasks[k].topic, t.topic) {
+		if len(t.topic) > 0 && allIn(t.topic, tasks[k].topic) {
 			return k
 		}
 	}
 	return -1
+}
+
+func allIn(xs, ys []string) bool {
+	for _, x := range xs {
+		if !slices.Contains(ys, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // sociable: the task at ws[v] is having a meal or a drink together ("get

@@ -140,6 +140,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Draft the budget", "2026-03-16 10:00"}}},
 		{"a pick-up when they land", []turn{{"1", "My brother lands on Thursday at 9:20 in the evening."}, {"U", "I'll pick him up from the station."}},
 			[]item{{"Pick him up from the station", "2026-03-12 21:20"}}},
+		{"the answer names the request's thing more briefly", []turn{{"1", "so can you take the kids easter weekend"}, {"U", "yes i'll pick them up wednesday after school"}},
+			[]item{{"Pick up the kids", "2026-03-11 14:00"}}},
 		{"an offer taken is no task", []turn{{"1", "The next free table is at eight."}, {"U", "I'll take it."}}, []item{}},
 		{"a habit advised is no task", []turn{{"1", "Ice the ankle every evening and rest it."}, {"U", "Okay."}}, []item{}},
 		{"a habit, every other day", []turn{{"U", "I should water the ferns every other day."}}, []item{}},

@@ -126,11 +126,15 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 			if len(np) == 0 {
 				continue
 			}
-			head := strings.ToLower(np[len(np)-1])
-			if strings.HasSuffix(head, "s") != plural || inSet(tradesPeople, head) || inSet(professionals, head) {
-				continue
+			// the longest phrase whose head agrees with the pronoun: "the
+			// kids thanksgiving weekend" → "kids" for "them"
+			for len(np) > 0 {
+				head := strings.ToLower(np[len(np)-1])
+				if strings.HasSuffix(head, "s") == plural && !inSet(tradesPeople, head) && !inSet(professionals, head) {
+					return strings.Join(np, " ")
+				}
+				np = np[:len(np)-1]
 			}
-			return strings.Join(np, " ")
 		}
 	}
 	return ""
