@@ -6,18 +6,18 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
-// Pronoun objects. A task said with "it" or "them" ("I'll pick them up
-// Wednesday after work", "I'll sign up for it this week") is about the
-// thing named just before ("the wedding invitations will be printed by
-// next Wednesday", "I'd suggest the management course in January"); the
-// task names that thing, as a person writing it down would.
+// Pronoun objects. A task said with "it", "them", "those", "these" or "three
+// more" ("I'll pick them up Wednesday after work", "I'll sign up for it this
+// week") is about the thing named just before ("the wedding invitations will
+// be printed by next Wednesday", "I'd suggest the management course in
+// January"); the task names that thing, as a person writing it down would.
 
 // referentWindow is how many utterances back a pronoun's thing is looked for.
 const referentWindow = 3
 
 // resolvedObject rewrites desc, a vague task whose verb is a task verb and
-// whose object is "it" or "them", with the definite noun phrase that the
-// pronoun points at, and returns it with the phrase; "" when there is none.
+// whose object is a pronoun or "N more", with the noun phrase that it points
+// at, and returns it with the phrase; "" when there is none.
 func (dl *dialogue) resolvedObject(i, before int, desc, verb string, body []cword) (string, string) {
 	if !inSet(taskVerbs, verb) || inSet(stativeVerbs, verb) || inSet(lightTaskVerbs, verb) {
 		return "", ""
