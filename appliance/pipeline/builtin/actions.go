@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -215,7 +216,8 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 	fix clean submit print mail post bring grab drop finish file sign reply write update confirm
 	water feed wash charge refill reserve register ask tell check review prepare draft apply
 	research contact invite replace move clear follow find get make take put download install
-	cook bake organize organise`)
+	cook bake organize organise give redirect forward collect mow paint repair tidy vacuum sort wrap
+	plant prune rake trim empty iron fold hang measure reach`)
 
 // actionItems extracts the user's tasks from the dialogue. Clauses that
 // yielded a task are recorded on their utterance, so that the event
@@ -235,6 +237,27 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
+			if kind != taskNone && inSet(attendanceVerbs, wordAt(ws, firstBodyWord(ws, body, b, used))) {
+				// "I'll come and see you", "can you join a call with their
+				// CTO?": being somewhere is a plan (an event when dated),
+				// not a thing to do, unless it is for one ("I'll come by
+				// around seven to pick it up")
+				if p := purposeTask(ws, body, b); p > 0 {
+					body = p
+				} else {
+					kind = taskNone
+				}
+			}
+			if kind != taskNone && sociable(ws, firstBodyWord(ws, body, b, used), b) {
+				// "we should get a beer when you're in town": meeting up, a
+				// plan when dated, never a thing to do
+				kind = taskNone
+			}
+			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b)) {
+				// "get up every hour and stretch", "do the exercises every
+				// morning": a habit advised, not a thing to do and tick off
+				kind = taskNone
+			}
 			if kind == taskNone {
 				if said != nil {
 					lastAt = said
@@ -248,10 +271,22 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || u.isUser && timeStatement(ws, a, b)) {
 					// "…, they're due Monday": the deadline of this sentence's task
+					given := false
 					for k := len(tasks) - 1; k >= 0 && tasks[k].utt == i; k-- {
 						if tasks[k].due == nil {
 							tasks[k].due = due
+							given = true
 							break
+						}
+					}
+					if !given && hasDeadlineWord(ws, a, b) && !hasTaskOf(tasks, i) {
+						// "I'll write the post about the year in review." …
+						// "Drafts due on the first of December, please.": a
+						// deadline said after the commitments is theirs
+						for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= i-inheritWindow; k-- {
+							if tasks[k].due == nil {
+								tasks[k].due = due
+							}
 						}
 					}
 				}
@@ -290,6 +325,23 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				if due != nil && (verb == "have" || !inSet(stativeVerbs, verb)) && inheritDue(tasks, i, due) {
 					break
 				}
+				if d, np := dl.resolvedObject(i, a, desc, verb, ws[firstBodyWord(ws, body, b, used):b]); d != "" {
+					// "the invitations will be printed by Wednesday" … "I'll pick them up"
+					t := task{verb: lexicon.Stem(verb), desc: d, topic: topicOf(np), due: due, utt: i}
+					if k := sameThingAsked(tasks, t); k >= 0 {
+						// "can you get the kids today?" … "I'll pick them up at
+						// five fifteen": the answer restates the request
+						if t.due == nil {
+							t.due = tasks[k].due
+						}
+						tasks[k] = t
+						break
+					}
+					tasks = append(tasks, t)
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, verb)
+					break
+				}
 				// "we're out of toilet paper" … "I'll grab some tomorrow"
 				if np := dl.shoppingReferent(i, a); np != "" && inSet(shoppingVerbs, verb) {
 					desc = capitalise(verb) + " " + np
@@ -306,6 +358,78 @@ func (dl *dialogue) actionItems(tm timing) []task {
 		}
 	}
 	return mergeTopics(tasks)
+}
+
+// attendanceVerbs say where someone will be, not what they will do.
+var attendanceVerbs = lexicon.NewSet(`come join attend visit meet see go stop stay work skip swing head`)
+
+// purposeTask is where the task a visit is for starts ("I'll come by
+// around seven to pick it up"), 0 when it is for none.
+func purposeTask(ws []cword, a, b int) int {
+	for j := a + 1; j+1 < b; j++ {
+		if ws[j].lower == "to" && inSet(taskVerbs, ws[j+1].lower) {
+			return j + 1
+		}
+	}
+	return 0
+}
+
+// sameThingAsked is the task just before whose topic holds all of t's
+// (t names the same thing, maybe more briefly), -1 when there is none.
+func sameThingAsked(tasks []task, t task) int {
+	for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= t.utt-referentWindow; k-- {
+		if len(t.topic) > 0 && allIn(t.topic, tasks[k].topic) {
+			return k
+		}
+	}
+	return -1
+}
+
+func allIn(xs, ys []string) bool {
+	for _, x := range xs {
+		if !slices.Contains(ys, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// sociable: the task at ws[v] is having a meal or a drink together ("get
+// a beer", "grab lunch", "have coffee") or catching up.
+func sociable(ws []cword, v, b int) bool {
+	w := wordAt(ws, v)
+	if hasSeq(ws, v, "catch", "up") || hasSeq(ws, v, "hang", "out") {
+		return true
+	}
+	if w != "get" && w != "grab" && w != "have" && w != "go" {
+		return false
+	}
+	k := v + 1
+	if inSet(determiners, wordAt(ws, k)) || wordAt(ws, k) == "for" {
+		k++
+	}
+	return k < b && inSet(sharedTreats, ws[k].lower)
+}
+
+// sharedTreats are had together: a meal or a drink.
+var sharedTreats = lexicon.NewSet(`beer beers pint pints drink drinks coffee coffees tea lunch dinner breakfast brunch
+	bite food meal`)
+
+// habitual: "every hour", "each night", "every other day", "twice a day".
+func habitual(ws []cword, a, b int) bool {
+	for j := a; j+1 < b; j++ {
+		w, n := ws[j].lower, ws[j+1].lower
+		if n == "other" {
+			n = wordAt(ws, j+2)
+		}
+		if (w == "every" || w == "each") && (unitOf(n+"s") != 0 || unitOf(n) != 0 || dayPartHour(n) > 0 || weekdayOf(n) >= 0 || n == "night") {
+			return true
+		}
+		if (w == "twice" || w == "once") && (n == "a" || n == "per") && unitOf(wordAt(ws, j+2)+"s") != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // firstBodyWord skips cue words and adverbs at the start of a task body.
@@ -549,6 +673,10 @@ func hasDeadlineWord(ws []cword, a, b int) bool {
 		}
 	}
 	return false
+}
+
+func hasTaskOf(tasks []task, i int) bool {
+	return len(tasks) > 0 && tasks[len(tasks)-1].utt == i
 }
 
 // inheritDue gives a vague commitment's time ("I'll do it tonight") to the

@@ -29,15 +29,24 @@ func New() *Builtin { return &Builtin{} }
 func (*Builtin) Name() string { return "builtin" }
 
 // ShouldDiscard reports whether the transcript is too trivial to keep: no
-// content words, a Siri-like one-liner, or a fragment of fewer than four
-// content words with no task, plan, question or personal-fact cue.
+// content words, a Siri-like one-liner, a fragment of fewer than four
+// content words with no task, plan, question or personal-fact cue, or
+// small talk (see smallTalk).
 func (*Builtin) ShouldDiscard(ctx context.Context, in appliance.TranscriptInput) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
 	a := analyze(parseSegments(in.Segments), in.Language)
 	defer a.release()
-	discard, _ := a.shouldDiscard()
+	discard, why := a.shouldDiscard()
+	switch {
+	case !discard:
+		discard = a.smallTalk(in)
+	case why == "fragment" && a.english:
+		// "Can you grab the post?" "Sure, will do.": a task or a plan read
+		// from a few words is a keep cue too
+		discard = !a.yieldsTaskOrPlan(in)
+	}
 	return discard, nil
 }
 
@@ -90,8 +99,11 @@ func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structure
 			s.Category = classify(a, s.Title)
 			tm := newTiming(in)
 			dl = newDialogue(a.doc, in.Segments, in.UserName)
-			s.ActionItems = toActionItems(withoutOpen(dl.actionItems(tm), in.OpenActionItems))
+			tasks := dl.actionItems(tm)
 			s.Events = dl.events(tm)
+			dl.dueBeforePlan(tasks, s.Events, tm)
+			dl.dueWhenReady(tasks, tm)
+			s.ActionItems = toActionItems(withoutOpen(tasks, in.OpenActionItems))
 		}
 	}
 	s.Emoji = emojiFor(s.Category)

@@ -60,7 +60,37 @@ func clauseBreakBefore(ws []cword, k int) bool {
 		// "renew my passport and remind me to call mom": a second task
 		return true
 	}
+	if coordinatedImperative(ws, k) {
+		return true
+	}
 	return w == "so" && wordAt(ws, k+1) == "that"
+}
+
+// coordinatedImperative: ws[k] opens the next of a run of commands ("replace
+// the furnace filter clean the gutters and schedule the chimney sweep",
+// "cancel the broadband, redirect the post"): a task verb with its object's
+// determiner, in a sentence with another such command, itself after the
+// end of a noun phrase, a comma or an "and" that it takes along.
+func coordinatedImperative(ws []cword, k int) bool {
+	v := k
+	if ws[k].lower == "and" || ws[k].lower == "then" {
+		v = k + 1
+	}
+	if v+1 >= len(ws) || k < 2 || !inSet(taskVerbs, ws[v].lower) || !inSet(determiners, ws[v+1].lower) {
+		return false
+	}
+	if v == k {
+		prev := ws[k-1]
+		if prev.punct == 0 && (inSet(stopWords, prev.lower) || inSet(subjectPronouns, prev.lower) || isFiller(prev.lower)) {
+			return false // "I'll clean the", "to clean the", "and clean the" (broken before "and")
+		}
+	}
+	for j := 0; j+1 < len(ws); j++ {
+		if j != v && inSet(taskVerbs, ws[j].lower) && inSet(determiners, ws[j+1].lower) && (j == 0 || !inSet(subjectPronouns, ws[j-1].lower)) {
+			return true
+		}
+	}
+	return false
 }
 
 // listContinues: after a comma at k-1, the words that follow continue an

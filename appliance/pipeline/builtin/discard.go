@@ -3,6 +3,7 @@ package builtin
 import (
 	"strings"
 
+	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
@@ -80,6 +81,50 @@ func (a *analysis) shouldDiscard() (bool, string) {
 		return false, "personal_fact"
 	}
 	return true, "fragment"
+}
+
+// smallTalkContent: an exchange with fewer content words than this that
+// yields no task, no plan and no fact is small talk ("Coffee?" "Yes
+// please. Did you sleep okay?" "Not really, the dog kept barking."): the
+// reference's DISCARD for greetings and pleasantries, which a question
+// alone does not turn into something to follow up.
+const smallTalkContent = 8
+
+// smallTalk: a short English exchange between two or more speakers with no task or plan cue, no
+// personal fact, and from which neither an action item nor an event is
+// read.
+func (a *analysis) smallTalk(in appliance.TranscriptInput) bool {
+	if !a.english || a.content >= smallTalkContent || a.addressedToAssistant() {
+		return false
+	}
+	joined := a.joinedLower()
+	for _, c := range strongCues {
+		if strings.Contains(joined, c) {
+			return false
+		}
+	}
+	if a.hasWeakCue() || a.hasPersonalFact() {
+		return false
+	}
+	if len(speakersOf(in.Segments)) < 2 {
+		return false // a question put on its own is asked to be answered later
+	}
+	return !a.yieldsTaskOrPlan(in)
+}
+
+// yieldsTaskOrPlan: an action item or an event is read from the transcript.
+func (a *analysis) yieldsTaskOrPlan(in appliance.TranscriptInput) bool {
+	tm := newTiming(in)
+	dl := newDialogue(a.doc, in.Segments, in.UserName)
+	return len(dl.actionItems(tm)) > 0 || len(dl.events(tm)) > 0
+}
+
+func speakersOf(segs []appliance.TranscriptSegment) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range segs {
+		out[s.Speaker] = true
+	}
+	return out
 }
 
 // joinedLower is the transcript as lowercase words between single spaces,

@@ -130,6 +130,9 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 		ws := u.words
 		for _, cl := range u.clauses {
 			ev, ok := dl.eventIn(i, ws, cl[0], cl[1], tm)
+			if !ok {
+				ev, ok = dl.slotIn(i, ws, cl[0], cl[1], tm)
+			}
 			if !ok || duplicateEvent(out, ev) {
 				continue
 			}
@@ -145,7 +148,7 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 // eventIn reads a plan in clause ws[a:b] of utterance i.
 func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.Event, bool) {
 	u := &dl.utts[i]
-	k, visit := eventTrigger(ws, a, b)
+	k, visit := eventTrigger(ws, a, b, u.isUser)
 	if k < 0 {
 		return dl.proposedTime(i, ws, a, b, tm)
 	}
@@ -157,10 +160,21 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 			// "we met on Tuesday", "thanks for joining the call this morning"
 			return appliance.Event{}, false
 		}
+		if w := ws[j].lower; w == "due" || w == "deadline" || w == "by" && j+1 < b && startsCue(ws, j+1) {
+			// "the presentation is due Friday at noon", "the slides by
+			// Monday at 9": a time things must be done by, not one to be at
+			return appliance.Event{}, false
+		}
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
 	if c.past || c.recurring || c.rel {
 		return appliance.Event{}, false
+	}
+	if !c.clock && c.part == 0 && c.date {
+		dl.laterClock(i, a, b, &c, tm)
+	}
+	if c.clock && !c.date {
+		dl.earlierDate(i, a, &c, tm)
 	}
 	if !c.clock && c.part == 0 {
 		h, meal := mealHours[ws[k].lower]
@@ -208,6 +222,15 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	}, true
 }
 
+// startsCue: a time cue begins at ws[k] ("Friday", "the 3rd", "noon", "5").
+func startsCue(ws []cword, k int) bool {
+	w := ws[k].lower
+	if w == "the" || w == "next" || w == "this" || w == "end" {
+		return true
+	}
+	return weekdayOf(w) >= 0 || inSet(cueStarts, w) || numberWord(w) || w != "" && w[0] >= '0' && w[0] <= '9'
+}
+
 // gratitude: "thanks for joining", "thank you for coming": the meeting it
 // thanks for is under way or over, so it is no plan. "Thanks for booking
 // the table for Friday at 8" still is one.
@@ -247,7 +270,7 @@ func (dl *dialogue) proposedTime(i int, ws []cword, a, b int, tm timing) (applia
 	}
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		pw := dl.utts[j].words
-		k, visit := eventTrigger(pw, 0, len(pw))
+		k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser)
 		if k < 0 || visit {
 			continue
 		}
@@ -266,8 +289,9 @@ func (dl *dialogue) proposedTime(i int, ws []cword, a, b int, tm timing) (applia
 }
 
 // eventTrigger finds the word that makes the clause a plan: an event noun,
-// a modified noun ("design review"), a visit verb, or "meet".
-func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
+// a modified noun ("design review"), a visit verb, or "meet". byUser: the
+// clause is the user's, whose "I'll come" is no visit received.
+func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 	for j := a; j < b; j++ {
 		w := ws[j].lower
 		if len(w) > 4 && w[len(w)-1] == 's' && inSet(eventNouns, w[:len(w)-1]) {
@@ -317,6 +341,10 @@ func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
 			}
 		case w == "meet" || hasSeq(ws, j, "get", "together") || hasSeq(ws, j, "catch", "up"):
 			return j, false
+		case inSet(visitVerbs, w) && byUser && userGoes(ws, a, j):
+			// "I'll come around six then", "I'll come back Thursday": the
+			// user calling at a shop or an office is an errand, not a visit
+			// received
 		case inSet(visitVerbs, w):
 			if w == "come" || w == "coming" || w == "comes" ||
 				wordAt(ws, j+1) == "by" || wordAt(ws, j+1) == "over" {
@@ -325,6 +353,21 @@ func eventTrigger(ws []cword, a, b int) (k int, visit bool) {
 		}
 	}
 	return -1, false
+}
+
+// userGoes: the subject just before the visit verb at j is the speaker
+// ("I'll come", "I can swing by").
+func userGoes(ws []cword, a, j int) bool {
+	for k := j - 1; k >= a && k >= j-3; k-- {
+		switch w := ws[k].lower; {
+		case w == "i" || w == "i'll" || w == "i'm":
+			return true
+		case w == "can" || w == "will" || w == "could" || w == "just" || w == "probably" || w == "gonna" || w == "going" || w == "to":
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // deliveredThing is where the thing delivered after ws[j] is named ("deliver
@@ -485,7 +528,8 @@ func (dl *dialogue) agreed(i int) bool {
 			if inSet(refuseWords, ws[k].lower) {
 				return false
 			}
-			if inSet(agreeWords, ws[k].lower) || hasSeq(ws, k, "see", "you") {
+			if inSet(agreeWords, ws[k].lower) || hasSeq(ws, k, "see", "you") || hasSeq(ws, k, "love", "to") ||
+				hasSeq(ws, k, "take", "it") || hasSeq(ws, k, "let's", "do", "it") {
 				return true
 			}
 		}
@@ -618,6 +662,11 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		words = []string{who, "visit"}
 	case ws[k].lower == "meet" || ws[k].lower == "get" || ws[k].lower == "catch":
 		words = []string{"meeting"}
+	case k > a && ws[k-1].lower == "let's" && inSet(talkVerbs, ws[k].lower):
+		words = []string{"call"} // "let's talk again on December 2nd"
+		if inSet(eventNouns, wordAt(ws, k+1)) {
+			words = []string{ws[k+1].text}
+		}
 	case k > a && ws[k-1].lower == "let's" && inSet(planVerbs, ws[k].lower):
 		words = []string{ws[k].text}
 		if inSet(eventNouns, wordAt(ws, k+1)) {

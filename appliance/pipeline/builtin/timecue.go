@@ -97,12 +97,18 @@ type cueScanner struct {
 	ref  time.Time
 	used []bool
 	c    timeCue
+	// a week said ("next week", "this week"), weeks ahead, so that a
+	// weekday said with it in either order names its day in that week
+	week  bool
+	weeks int
+	// the weekday said, -1 when none
+	wd time.Weekday
 }
 
 // scanCues reads the cues of ws[from:to]. used, when not nil, has one entry
 // per word of ws and gets the cue words (with their prepositions) marked.
 func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
-	sc := cueScanner{ws: ws[:to], ref: ref, used: used}
+	sc := cueScanner{ws: ws[:to], ref: ref, used: used, wd: -1}
 	for i := from; i < to; {
 		n := sc.at(i)
 		if n == 0 {
@@ -140,6 +146,18 @@ func (sc *cueScanner) mark(from, i, n int) {
 func (sc *cueScanner) at(i int) int {
 	ws := sc.ws
 	w := ws[i].lower
+	if w == "to" && inSet(movedVerbs, wordAt(ws, i-1)) {
+		// "moved to twelve forty five", "pushed to 4:30": the new time
+		return sc.clockAfter(i)
+	}
+	if w == "for" && bookingBefore(ws, i) {
+		// "a table at Rosa's for seven thirty", "booked it for 8 pm"; a bare
+		// "for two" or "for 8" is how many
+		if h, m, mer, n := clockAt(ws, i+1, false); n > 0 && (mer != 0 || m != 0 || strings.Contains(wordAt(ws, i+1), ":")) {
+			sc.setClock(h, m, mer)
+			return 1 + n
+		}
+	}
 	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
@@ -387,6 +405,12 @@ func (sc *cueScanner) resolveWeekday(wd time.Weekday, this, nextWeek bool) {
 	if nextWeek {
 		days = 7 - today + target
 	}
+	sc.wd = wd
+	if sc.week && 7*sc.weeks+target-today >= 0 {
+		// "next week on Wednesday", "is next week still Wednesday at six"
+		days = 7*sc.weeks + target - today
+		sc.c.deadline = false
+	}
 	sc.setDate(sc.ref, days)
 	sc.c.fromWeekday = true
 }
@@ -408,11 +432,22 @@ func mondayIndex(wd time.Weekday) int { return (int(wd) + 6) % 7 }
 // a later week; said on a weekend, "this week" already means Sunday.
 func (sc *cueScanner) weekEnd(weeks int, day time.Weekday) {
 	today := mondayIndex(sc.ref.Weekday())
+	sc.week, sc.weeks = true, weeks
+	if sc.c.date && sc.c.fromWeekday && sc.wd >= 0 && 7*weeks+mondayIndex(sc.wd)-today >= 0 {
+		// "Wednesday … next week": the weekday in that week
+		sc.setDate(sc.ref, 7*weeks+mondayIndex(sc.wd)-today)
+		sc.c.fromWeekday = true
+		return
+	}
 	target := mondayIndex(day)
 	if weeks == 0 && target < today {
 		target = mondayIndex(time.Sunday)
 	}
+	explicit := sc.c.date && !sc.c.fromWeekday
 	sc.setDate(sc.ref, 7*weeks+target-today)
+	if !explicit {
+		sc.c.fromWeekday = true // a weekday or a calendar date said with it is more precise
+	}
 	sc.setDeadline(23, 59)
 }
 
@@ -1054,7 +1089,12 @@ func (sc *cueScanner) ordinalDate(i int) int {
 	digits := isDigits(strings.TrimRight(ws[i+1].lower, "stndrh"))
 	prev := wordAt(ws, i-1)
 	if !digits && prev != "on" && weekdayOf(prev) < 0 {
-		return 0
+		// "by the fifteenth", "until the twentieth" are dates, "by the
+		// second half" and "after the first coat" are not ("half" is a stop word
+		// but a noun here)
+		if !inSet(ordinalDatePreps, prev) || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
+			return 0
+		}
 	}
 	// the next occurrence of that day of the month
 	ref := sc.ref
@@ -1068,6 +1108,26 @@ func (sc *cueScanner) ordinalDate(i int) int {
 	}
 	return j - i
 }
+
+// bookingBefore: a booking is named in the three words before ws[i]
+// ("booked it", "a table at Rosa's", "the reservation").
+func bookingBefore(ws []cword, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if inSet(bookingWords, ws[k].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+var bookingWords = lexicon.NewSet(`booked reserved scheduled table reservation booking appointment`)
+
+// movedVerbs before "to" and a clock give a plan its new time.
+var movedVerbs = lexicon.NewSet(`moved pushed changed bumped rescheduled shifted brought delayed`)
+
+// ordinalDatePreps before "the" and a spelled ordinal make it a day of the
+// month when no noun follows.
+var ordinalDatePreps = lexicon.NewSet(`by until till before after from`)
 
 // dayNumberAt reads a day of the month: "3rd", "12th", "twelfth", "thirty
 // first", or (when bare is allowed, after a month name) "3".

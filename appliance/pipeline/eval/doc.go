@@ -7,12 +7,18 @@
 // Matching rule. Text is compared as content words: lowercased, split on
 // anything that is not a letter or digit, stop words dropped, a plural or
 // possessive "s" and an "ing" stripped. Each label takes at most one
-// extracted item, the one sharing most content words, in label order.
+// extracted item and each item one label: the pair sharing most content
+// words is made first, then the best of the rest (ties in label order), so
+// a label sharing one word with an item cannot take it from a later label
+// the item describes fully.
 //
 //   - An event matches a labelled event when its title and description share
 //     at least one content word with the label's title and its start falls
-//     on the label's date in the conversation's zone. Its start is exact
-//     when the label gives a time and the instants are equal.
+//     on the label's date in the conversation's zone, or when its start is
+//     the label's very instant (a plan at the labelled minute is the
+//     labelled plan however it is worded: "Call" for "Budget review with
+//     Maria"). Its start is exact when the label gives a time and the
+//     instants are equal.
 //   - An action item matches when its description shares at least a third
 //     (rounded up) of the label's content words. Its due date is exact when
 //     the label gives an instant and they are equal, or gives a date and the

@@ -57,31 +57,55 @@ type Miss struct {
 	Case, Field, What string
 }
 
-// pairing matches labels to extracted items one to one: each label, in
-// order, takes the unused item with the highest score (>0).
+// pairing matches labels to extracted items one to one, best pairs first:
+// of all label and item pairs with a score above 0, the highest is paired,
+// then the highest among the rest, ties in label then item order. Taking
+// labels in order instead would let a first label that shares one word with
+// an item take it from a later label it describes fully.
 func pairing(labels, items int, score func(l, i int) int) []int {
-	used := make([]bool, items)
 	out := make([]int, labels)
-	for l := range labels {
+	for l := range out {
 		out[l] = -1
-		best := 0
+	}
+	scores := make([][]int, labels)
+	for l := range labels {
+		scores[l] = make([]int, items)
 		for i := range items {
-			if s := score(l, i); !used[i] && s > best {
-				best, out[l] = s, i
-			}
-		}
-		if out[l] >= 0 {
-			used[out[l]] = true
+			scores[l][i] = score(l, i)
 		}
 	}
-	return out
+	used := make([]bool, items)
+	for {
+		bl, bi, best := -1, -1, 0
+		for l := range labels {
+			if out[l] >= 0 {
+				continue
+			}
+			for i := range items {
+				if !used[i] && scores[l][i] > best {
+					bl, bi, best = l, i, scores[l][i]
+				}
+			}
+		}
+		if bl < 0 {
+			return out
+		}
+		out[bl] = bi
+		used[bi] = true
+	}
 }
 
 func eventScore(want Event, got appliance.Event, loc *time.Location) int {
 	if !want.Start.sameDay(got.Start, loc) {
 		return 0
 	}
-	return shared(contentWords(want.Title), contentWords(got.Title+" "+got.Description))
+	n := shared(contentWords(want.Title), contentWords(got.Title+" "+got.Description))
+	if n == 0 && !want.Start.DateOnly && got.Start.Equal(want.Start.Time) {
+		// a plan at the labelled minute of the labelled day is the labelled
+		// plan, however it is worded ("Call" for "Budget review with Maria")
+		n = 1
+	}
+	return n
 }
 
 func itemScore(want Item, got appliance.ActionItem) int {

@@ -64,6 +64,10 @@ func TestScore(t *testing.T) {
 			Memories: []appliance.Memory{{Content: "User thinks it was a normal day", Category: "system"}}},
 			Counts{Found: 2, Want: 2, Hit: 1, Extra: 1, Timed: 1}, Counts{Found: 3, Want: 3, Hit: 1, Extra: 1, Timed: 1},
 			Counts{Found: 1, Want: 1, Extra: 1}, 1, 1},
+		{"a plan at the labelled instant, however titled; a date alone is not enough", Outcome{Structured: appliance.Structured{
+			Events: []appliance.Event{{Title: "Call", Description: "we can go over it then", Start: at("2026-11-30T13:00:00Z")},
+				{Title: "Visit", Start: at("2026-12-08T14:00:00Z")}}}},
+			Counts{Found: 2, Want: 2, Hit: 1, Extra: 1, Timed: 1, Exact: 1}, Counts{Want: 3}, Counts{Want: 1}, 1, 1},
 		{"discarded: every label missed", Outcome{Discarded: true, Structured: appliance.Structured{
 			Events: []appliance.Event{{Title: "Brake service", Start: at("2026-11-30T13:00:00Z")}}}},
 			Counts{Want: 2}, Counts{Want: 3}, Counts{Want: 1}, 0, 1},

@@ -1,0 +1,141 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Pronoun objects. A task said with "it", "them", "those", "these" or "three
+// more" ("I'll pick them up Wednesday after work", "I'll sign up for it this
+// week") is about the thing named just before ("the wedding invitations will
+// be printed by next Wednesday", "I'd suggest the management course in
+// January"); the task names that thing, as a person writing it down would.
+
+// referentWindow is how many utterances back a pronoun's thing is looked for.
+const referentWindow = 3
+
+// resolvedObject rewrites desc, a vague task whose verb is a task verb and
+// whose object is a pronoun or "N more", with the noun phrase that it points
+// at, and returns it with the phrase; "" when there is none.
+func (dl *dialogue) resolvedObject(i, before int, desc, verb string, body []cword) (string, string) {
+	if !inSet(taskVerbs, verb) || inSet(stativeVerbs, verb) || inSet(lightTaskVerbs, verb) {
+		return "", ""
+	}
+	words := strings.Fields(desc)
+	if !hasPronounObject(words) {
+		// the pronoun went with trailing noise ("sign up for it" → "Sign
+		// up"): read the body as said
+		words = words[:0]
+		for k, w := range body {
+			words = append(words, w.text)
+			if k == 5 || w.lower == "it" || w.lower == "them" || w.lower == "those" || w.lower == "these" || w.punct != 0 {
+				break
+			}
+		}
+		if len(words) > 0 {
+			words[0] = capitalise(words[0])
+		}
+	}
+	p := -1
+	for k := 1; k < len(words) && k <= 3; k++ {
+		if w := strings.ToLower(words[k]); w == "it" || w == "them" || w == "those" || w == "these" {
+			p = k
+			break
+		}
+	}
+	if p < 0 {
+		// "I'll reach out to three more": more of the things just named
+		if k := countedMore(words); k > 0 {
+			np := dl.definiteReferent(i, before, true)
+			if np == "" {
+				return "", ""
+			}
+			out := append(append(append([]string{}, words[:k+1]...), np), words[k+1:]...)
+			return strings.Join(out, " "), np
+		}
+	}
+	if p < 0 || p+1 < len(words) && !inSet(keepAtEnd, strings.ToLower(words[p+1])) && !inSet(cueStarts, strings.ToLower(words[p+1])) {
+		return "", "" // "take it easy", "get them a present": not a bare object
+	}
+	np := dl.definiteReferent(i, before, strings.ToLower(words[p]) != "it")
+	if np == "" {
+		return "", ""
+	}
+	out := append([]string{}, words[:p]...)
+	if p+1 < len(words) && inSet(keepAtEnd, strings.ToLower(words[p+1])) {
+		out = append(out, words[p+1]) // "pick them up" → "pick up the …"
+		p++
+	}
+	out = append(out, "the", np)
+	out = append(out, words[p+1:]...)
+	return strings.Join(out, " "), np
+}
+
+// lightTaskVerbs say little of the deed: "I'll take it" accepts an offer.
+var lightTaskVerbs = lexicon.NewSet(`take get make put grab move`)
+
+func hasPronounObject(words []string) bool {
+	for k := 1; k < len(words) && k <= 3; k++ {
+		if w := strings.ToLower(words[k]); w == "it" || w == "them" || w == "those" || w == "these" {
+			return true
+		}
+	}
+	return countedMore(words) > 0
+}
+
+// countedMore is where "more" follows a number at the end of a task ("reach
+// out to three more"), 0 when it does not.
+func countedMore(words []string) int {
+	k := len(words) - 1
+	if k < 2 || strings.ToLower(words[k]) != "more" {
+		return 0
+	}
+	if _, n := numberAt([]cword{{lower: strings.ToLower(words[k-1])}}, 0); n == 0 && strings.ToLower(words[k-1]) != "a" && strings.ToLower(words[k-1]) != "few" {
+		return 0
+	}
+	return k
+}
+
+// referentDeterminers open a noun phrase a later "it" can point at: "the
+// invitations", "a package for you", "your prescription".
+var referentDeterminers = lexicon.NewSet(`the a an your my our any some`)
+
+// definiteReferent is the first "the <noun phrase>" (or "a", "your" …) in the nearest of the
+// utterances before (or in utterance i before word before) that has one,
+// plural for "them", singular for "it".
+func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
+	for j := i; j >= 0 && j >= i-referentWindow; j-- {
+		ws := dl.utts[j].words
+		end := len(ws)
+		if j == i {
+			end = before
+		}
+		for k := 0; k+1 < end; k++ {
+			if !inSet(referentDeterminers, ws[k].lower) || ws[k].punct != 0 {
+				continue
+			}
+			var np []string
+			m := k + 1
+			for ; m < end && len(np) < 3 && titleModifier(ws[m]) && !inSet(subjectPronouns, ws[m].lower) && !inSet(cueStarts, ws[m].lower); m++ {
+				np = append(np, ws[m].text)
+				if ws[m].punct != 0 {
+					break
+				}
+			}
+			if len(np) == 0 {
+				continue
+			}
+			// the longest phrase whose head agrees with the pronoun: "the
+			// kids thanksgiving weekend" → "kids" for "them"
+			for len(np) > 0 {
+				head := strings.ToLower(np[len(np)-1])
+				if strings.HasSuffix(head, "s") == plural && !inSet(tradesPeople, head) && !inSet(professionals, head) {
+					return strings.Join(np, " ")
+				}
+				np = np[:len(np)-1]
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,453 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Settled slots. People name a plan once and then settle its time in words
+// that no longer name it: "The next opening is November 16th at 1:45." "I'll
+// take it."; "Is next week still Wednesday at six?" "Yes, same time."; "we'll
+// talk again next Thursday at one". And a plan's day and hour are often said
+// apart: "I can come and install the charger on Friday December 4th. I'll be
+// there at 8."; "the warehouse count is on Monday" "from nine till about
+// one". The rules below read the time of a plan across those boundaries.
+
+// laterClock completes a plan dated without a time of day from the clause's
+// own "same time" (the hour the conversation started, as people meeting
+// again say it), or the first time of day said later in the same utterance,
+// or in the next one when it names no other date. It reports whether c got
+// a clock.
+func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
+	u := &dl.utts[i]
+	for j := a; j < b; j++ {
+		if inSet(deadlineWords, u.words[j].lower) {
+			return false // "the final guest count by December 1st" is no plan
+		}
+	}
+	if sameTime(u.words, 0, len(u.words)) {
+		c.clock, c.hour, c.min, c.meridiem = true, tm.ref.Hour(), tm.ref.Minute(), 'a'
+		if c.hour >= 12 {
+			c.meridiem = 'p'
+		}
+		return true
+	}
+	adopt := func(v *utterance, a, e int) bool {
+		ws := v.words
+		if v.isUser && userCalls(ws, a, e) {
+			return false // "Your glasses will be ready on Tuesday." "I'll come by Tuesday at five."
+		}
+		used := make([]bool, len(ws))
+		cc := scanCues(ws, a, e, tm.ref, used)
+		if !cc.found || cc.past || cc.recurring || cc.rel || !cueEndsPhrase(ws, used, a, e) || firstPersonTask(ws, a, e) {
+			return false
+		}
+		if cc.date && (cc.y != c.y || cc.mon != c.mon || cc.day != c.day) {
+			return false
+		}
+		if !cc.clock && cc.part == 0 {
+			return false
+		}
+		c.clock, c.hour, c.min, c.meridiem, c.part = cc.clock, cc.hour, cc.min, cc.meridiem, cc.part
+		c.amHint, c.pmHint, c.rangeMin = c.amHint || cc.amHint, c.pmHint || cc.pmHint, cc.rangeMin
+		return true
+	}
+	for _, cl := range u.clauses {
+		if cl[0] >= b && adopt(u, cl[0], cl[1]) {
+			return true
+		}
+	}
+	// the next turn, or the one after a question about the plan: "the
+	// warehouse count is on Monday" "do you need me there" "from nine till
+	// about one"
+	for j := i + 1; j < len(dl.utts) && j <= i+2; j++ {
+		v := &dl.utts[j]
+		for _, cl := range v.clauses {
+			if adopt(v, cl[0], cl[1]) {
+				return true
+			}
+			if scanCues(v.words, cl[0], cl[1], tm.ref, nil).found {
+				break // "yes, from eight": the first time said answers
+			}
+		}
+		if !v.question && !askedAloud(v.words) {
+			break
+		}
+	}
+	return false
+}
+
+// earlierDate dates a plan said with its hour alone from the day said
+// just before, in an earlier clause or up to two turns back: "Our
+// anniversary is on the twelfth." … "I booked a table at Rosa's for seven
+// thirty." A deadline, a past day, a habit or a task's day is not taken.
+func (dl *dialogue) earlierDate(i, a int, c *timeCue, tm timing) {
+	for j := i; j >= 0 && dl.utts[j].seg >= dl.utts[i].seg-2; j-- {
+		v := &dl.utts[j]
+		for n := len(v.clauses) - 1; n >= 0; n-- {
+			cl := v.clauses[n]
+			if j == i && cl[0] >= a {
+				continue
+			}
+			cc := scanCues(v.words, cl[0], cl[1], tm.ref, nil)
+			if !cc.found || !cc.date && !cc.clock && !cc.past {
+				continue // "Ten years!"
+			}
+			if !cc.date || cc.past || cc.recurring || cc.rel || cc.deadline || cc.clock || indexInt(v.tasks, cl[0]) >= 0 {
+				return // the last time said is not a plain day
+			}
+			for k := cl[0]; k < cl[1]; k++ {
+				if inSet(deadlineWords, v.words[k].lower) || inSet(pastWords, v.words[k].lower) {
+					return
+				}
+			}
+			c.date, c.y, c.mon, c.day = true, cc.y, cc.mon, cc.day
+			return
+		}
+	}
+}
+
+// cueEndsPhrase: the last cue word of ws[a:e] ends the clause, its
+// sentence, or is followed by a function word ("at 8, and", "at five.",
+// "from nine till about one"), so "we're at one hundred and twelve" is a
+// count, not a clock.
+func cueEndsPhrase(ws []cword, used []bool, a, e int) bool {
+	last := -1
+	for j := a; j < e; j++ {
+		if used[j] {
+			last = j
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	if last+1 >= e || ws[last].punct != 0 {
+		return true
+	}
+	n := ws[last+1].lower
+	return inSet(stopWords, n) && !numberWord(n)
+}
+
+// firstPersonTask: "I'll pick them up Wednesday after work", "we need to
+// send it Monday at 9", "can you text them today?": the speakers' own deed,
+// dated, is a task; only going to, meeting, seeing or talking makes it a
+// plan.
+func firstPersonTask(ws []cword, a, b int) bool {
+	for j := a; j < b; j++ {
+		w := ws[j].lower
+		k := -1
+		switch {
+		case w == "i'll" || w == "we'll" || w == "i'm" || w == "we're" || w == "you'll" || w == "you're":
+			k = j + 1
+		case (w == "i" || w == "we" || w == "you") && (wordAt(ws, j+1) == "will" || wordAt(ws, j+1) == "can" || wordAt(ws, j+1) == "need" || wordAt(ws, j+1) == "have"):
+			k = j + 2
+		case (w == "can" || w == "could" || w == "will" || w == "would") && wordAt(ws, j+1) == "you":
+			k = j + 2 // "can you text them today?"
+		}
+		if k < 0 {
+			continue
+		}
+		for k < b && (ws[k].lower == "to" || ws[k].lower == "going" || ws[k].lower == "gonna" || isFiller(ws[k].lower)) {
+			k++
+		}
+		v := wordAt(ws, k)
+		if v == "" || inSet(attendVerbs, v) || inSet(talkVerbs, v) || inSet(visitVerbs, v) || inSet(hostVerbs, v) ||
+			v == "be" || v == "see" || v == "free" || v == "available" || v == "there" || weekdayOf(v) >= 0 || inSet(cueStarts, v) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// askedAloud: a question said without a question mark, as a live
+// recogniser writes it: "do you need me there".
+func askedAloud(ws []cword) bool {
+	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (inSet(subjectPronouns, ws[1].lower) || ws[1].lower == "we" || ws[1].lower == "i")
+}
+
+// userCalls: in ws[a:b] the user says they will come by ("I'll come
+// around six", "I can swing by Tuesday"), an errand of theirs.
+func userCalls(ws []cword, a, b int) bool {
+	for j := a; j < b; j++ {
+		if inSet(visitVerbs, ws[j].lower) && userGoes(ws, a, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameTime: "same time", said of a plan that repeats one under way.
+func sameTime(ws []cword, a, b int) bool {
+	for j := a; j+1 < b; j++ {
+		if ws[j].lower == "same" && ws[j+1].lower == "time" {
+			return true
+		}
+	}
+	return false
+}
+
+// deadlineWords put a time as a limit, not an appointment: "by Friday at
+// 2", "due Monday at noon", "before 9 on Thursday".
+var deadlineWords = lexicon.NewSet(`by before due until till deadline latest`)
+
+// talkVerbs name a call or a meeting when said of meeting again: "we'll
+// talk again next Thursday at one".
+var talkVerbs = lexicon.NewSet(`talk speak chat meet catch regroup reconvene sync`)
+
+// slotIn reads a settled slot in clause ws[a:b] of utterance i: a date and
+// a time of day in the future, not a deadline nor a task's due, not past,
+// not someone else's plan, and when asked or proposed, accepted by the
+// next speaker. It needs a title (slotTitle).
+func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Event, bool) {
+	u := &dl.utts[i]
+	if t := indexInt(u.tasks, a); t >= 0 && !inSet(attendVerbs, u.taskVerbs[t]) && !inSet(talkVerbs, u.taskVerbs[t]) {
+		return appliance.Event{}, false
+	}
+	c := scanCues(ws, a, b, tm.ref, nil)
+	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline {
+		return appliance.Event{}, false
+	}
+	for j := a; j < b; j++ {
+		if w := ws[j].lower; inSet(pastWords, w) || inSet(deadlineWords, w) || gratitude(ws, j) {
+			return appliance.Event{}, false
+		}
+	}
+	if firstPersonTask(ws, a, b) {
+		return appliance.Event{}, false
+	}
+	if u.isUser && userCalls(ws, a, b) {
+		return appliance.Event{}, false // "I'll come by Tuesday at five then"
+	}
+	if !c.clock && c.part == 0 && !dl.laterClock(i, a, b, &c, tm) {
+		return appliance.Event{}, false
+	}
+	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && eveningSlot(ws, a, b) {
+		c.meridiem = 'p' // "a table for two on Saturday at eight thirty"
+	}
+	r, ok := c.resolve(tm.start, tm.loc)
+	if !ok || r.at.Before(tm.start) {
+		return appliance.Event{}, false
+	}
+	if otherPeoplesPlan(ws, a, b) {
+		return appliance.Event{}, false
+	}
+	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
+		return appliance.Event{}, false
+	}
+	title, ok := dl.slotTitle(i, ws, a, b)
+	if !ok {
+		return appliance.Event{}, false
+	}
+	dur := eventDuration(ws, a, b)
+	if dur == 0 {
+		dur = r.rangeMin
+	}
+	if dur <= 0 {
+		dur = appliance.DefaultEventMinutes
+	}
+	return appliance.Event{
+		Title:       title,
+		Description: eventDescription(u, a, b),
+		Start:       r.at,
+		Duration:    min(dur, appliance.MaxEventMinutes),
+	}, true
+}
+
+// slotTitle names a settled slot, first found: a call when the clause
+// says to talk again; the plan named in the clause or up to four
+// utterances before ("We need to move your appointment on Friday." …
+// "Monday the 23rd at quarter to ten?"), or the professional named there;
+// the event put on or the table asked for; who or what is booked; what the
+// clause is about; and for the meeting under way said again ("I'll see you
+// again on Thursday", "same time next Tuesday?"), Appointment. No title, no
+// slot.
+func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
+	for j := a; j < b; j++ {
+		if inSet(talkVerbs, ws[j].lower) && (wordAt(ws, j+1) == "again" || j > a && ws[j-1].lower == "let's") {
+			return "Call", true
+		}
+	}
+	if k, visit := eventTrigger(ws, a, b, dl.utts[i].isUser); k >= 0 && !visit {
+		return dl.eventTitle(i, ws, a, k, false), true
+	}
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		pw := dl.utts[j].words
+		if k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser); k >= 0 && !visit {
+			return dl.eventTitle(j, pw, 0, k, false), true
+		}
+		for k, w := range pw {
+			if inSet(professionals, w.lower) {
+				return titleCase([]string{pw[k].text, "appointment"}), true
+			}
+		}
+	}
+	if np := hostedThing(ws, a, b); len(np) > 0 {
+		return titleCase(np), true
+	}
+	if np := bookedThing(ws, a, b); len(np) > 0 {
+		return titleCase(np), true
+	}
+	if np := subjectThing(ws, a, b); len(np) > 0 {
+		return titleCase(np), true
+	}
+	if seeAgain(ws, a, b) || sameTime(ws, a, b) || dl.utts[i].question || hasWord(ws, a, b, "again") {
+		// "I'll see you again on Thursday", "same time next Tuesday?",
+		// "is next week still Wednesday at six?" answered yes: the meeting
+		// under way, again
+		return "Appointment", true
+	}
+	return "", false
+}
+
+// subjectThing is the noun phrase a dated clause is about: the thing
+// before "is" ("the warehouse count is on Monday", "first shift is December
+// 12th at nine", "a planned outage will affect your street on Thursday"),
+// or someone who comes to do a job ("an adjuster can see the car on
+// Monday", a "visit"). Nil when the subject is a pronoun or nothing.
+func subjectThing(ws []cword, a, b int) []string {
+	for j := a + 1; j < b; j++ {
+		if !inSet(slotCopulas, ws[j].lower) && !inSet(slotModals, ws[j].lower) {
+			continue
+		}
+		s := j
+		for s > a && j-s < 3 && ws[s-1].punct == 0 && titleModifier(ws[s-1]) && !inSet(firstPerson, ws[s-1].lower) &&
+			!inSet(thirdPerson, ws[s-1].lower) && !inSet(subjectPronouns, ws[s-1].lower) && weekdayOf(ws[s-1].lower) < 0 {
+			s--
+		}
+		if s == j {
+			continue
+		}
+		np := make([]string, 0, j-s+1)
+		for m := s; m < j; m++ {
+			np = append(np, ws[m].text)
+		}
+		head := strings.ToLower(np[len(np)-1])
+		verb := wordAt(ws, j+1)
+		switch {
+		case inSet(slotModals, ws[j].lower) && inSet(jobVerbs, verb):
+			return append(np, "visit")
+		case !inSet(slotCopulas, ws[j].lower):
+			continue
+		case inSet(tradesPeople, head) || inSet(professionals, head):
+			return append(np, "visit")
+		case inSet(openingNouns, head):
+			return []string{"appointment"} // "the next opening is November 16th at 1:45"
+		}
+		return np
+	}
+	return nil
+}
+
+// openingNouns offer a free time with a provider: taken, it is an
+// appointment.
+var openingNouns = lexicon.NewSet(`opening slot availability appointment spot`)
+
+// slotModals open what someone can or will do: "an adjuster can see the
+// car", "the fitter will install it".
+var slotModals = lexicon.NewSet(`can will could 'll`)
+
+// jobVerbs are what someone comes to do at the user's.
+var jobVerbs = lexicon.NewSet(`come see inspect check look fix repair install replace service visit assess measure deliver
+	collect pick`)
+
+// bookedThing: "book an engineer", "schedule the chimney sweep", "reserve
+// a court": what is arranged, a visit when it is a person.
+func bookedThing(ws []cword, a, b int) []string {
+	for j := a; j+1 < b; j++ {
+		switch ws[j].lower {
+		case "book", "schedule", "arrange", "reserve", "booked", "scheduled", "arranged", "reserved":
+		default:
+			continue
+		}
+		k := j + 1
+		if inSet(determiners, wordAt(ws, k)) {
+			k++
+		}
+		var np []string
+		for ; k < b && len(np) < 3 && titleModifier(ws[k]) && !inSet(firstPerson, ws[k].lower) && weekdayOf(ws[k].lower) < 0; k++ {
+			np = append(np, ws[k].text)
+			if ws[k].punct != 0 {
+				break
+			}
+		}
+		if len(np) == 0 {
+			return nil
+		}
+		if head := strings.ToLower(np[len(np)-1]); inSet(tradesPeople, head) || inSet(professionals, head) {
+			np = append(np, "visit")
+		}
+		return np
+	}
+	return nil
+}
+
+// slotCopulas join a dated thing to its date: "is on Monday", "will affect
+// your street on Thursday", "starts at 9".
+var slotCopulas = lexicon.NewSet(`is 's are will starts start begins begin opens runs`)
+
+// hostVerbs put on an event: "we're doing a barbecue", "having a party".
+var hostVerbs = lexicon.NewSet(`doing having throwing hosting holding organising organizing`)
+
+// hostedThing is the event put on in ws[a:b] ("we're doing a barbecue next
+// Sunday" → "barbecue"), or the table asked for ("a table for two on
+// Saturday at eight thirty" → "table reservation"); nil when there is none.
+func hostedThing(ws []cword, a, b int) []string {
+	for j := a; j+2 < b; j++ {
+		if ws[j].lower == "table" && wordAt(ws, j+1) == "for" && j > a && (ws[j-1].lower == "a" || ws[j-1].lower == "the") {
+			return []string{"table", "reservation"}
+		}
+		if !inSet(hostVerbs, ws[j].lower) || ws[j+1].lower != "a" && ws[j+1].lower != "an" && ws[j+1].lower != "our" {
+			continue
+		}
+		var np []string
+		for k := j + 2; k < b && len(np) < 2 && titleModifier(ws[k]) && weekdayOf(ws[k].lower) < 0 && !inSet(cueStarts, ws[k].lower); k++ {
+			np = append(np, ws[k].text)
+			if ws[k].punct != 0 {
+				break
+			}
+		}
+		if len(np) > 0 {
+			return np
+		}
+	}
+	return nil
+}
+
+// eveningSlot: the clause books something of the evening: a restaurant
+// table, a dinner, a party.
+func eveningSlot(ws []cword, a, b int) bool {
+	if np := hostedThing(ws, a, b); len(np) > 0 && strings.EqualFold(np[0], "table") {
+		return true
+	}
+	for j := a; j < b; j++ {
+		if inSet(eveningMeals, ws[j].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// eveningMeals are had in the evening whatever hour is said.
+var eveningMeals = lexicon.NewSet(`dinner supper drinks party concert gig`)
+
+func hasWord(ws []cword, a, b int, w string) bool {
+	for j := a; j < b; j++ {
+		if ws[j].lower == w {
+			return true
+		}
+	}
+	return false
+}
+
+// seeAgain: "I'll see you again on Thursday", "see you next week at 4".
+func seeAgain(ws []cword, a, b int) bool {
+	for j := a; j+1 < b; j++ {
+		if ws[j].lower == "see" && ws[j+1].lower == "you" && strings.HasPrefix(wordAt(ws, j-1), "i") {
+			return true
+		}
+	}
+	return false
+}
