@@ -9,13 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/appliance/stt/stttest"
 	"github.com/hearth-appliance/hearth/localstt"
 )
 
@@ -85,11 +84,11 @@ func BenchmarkWhisperAgainstCLI(b *testing.B) {
 		for i := range b.N {
 			var rw, rc, cw, cc time.Duration
 			route := func() {
-				c0, t0 := selfCPU(), time.Now()
+				c0, t0 := stttest.SelfCPU(), time.Now()
 				r := newRoute()
 				routeCall(r)
 				r.Close()
-				rw, rc = time.Since(t0), selfCPU()-c0
+				rw, rc = time.Since(t0), stttest.SelfCPU()-c0
 			}
 			theCLI := func() { cw, cc, _ = runCLI(1) }
 			if i%2 == 0 {
@@ -101,10 +100,10 @@ func BenchmarkWhisperAgainstCLI(b *testing.B) {
 			}
 			wall, cpu = append(wall, rw.Seconds()/cw.Seconds()), append(cpu, rc.Seconds()/cc.Seconds())
 			b.Logf("cold %d: route %s wall %s CPU, CLI %s wall %s CPU, load average %.2f", i, rw.Round(time.Millisecond), rc.Round(time.Millisecond),
-				cw.Round(time.Millisecond), cc.Round(time.Millisecond), loadAverage())
+				cw.Round(time.Millisecond), cc.Round(time.Millisecond), stttest.LoadAverage())
 		}
-		reportRatios(b, "wall", wall)
-		reportRatios(b, "cpu", cpu)
+		stttest.ReportRatios(b, "wall", wall)
+		stttest.ReportRatios(b, "cpu", cpu)
 	})
 
 	// warm: five clips on one loaded model, per clip. Wall: the route's
@@ -122,11 +121,11 @@ func BenchmarkWhisperAgainstCLI(b *testing.B) {
 				defer r.Close()
 				t0 := time.Now()
 				routeCall(r)
-				c1 := selfCPU()
+				c1 := stttest.SelfCPU()
 				for range clips - 1 {
 					routeCall(r)
 				}
-				rw, rc = time.Since(t0)/clips, (selfCPU()-c1)/(clips-1)
+				rw, rc = time.Since(t0)/clips, (stttest.SelfCPU()-c1)/(clips-1)
 			}
 			theCLI := func() {
 				_, cpu1, _ := runCLI(1)
@@ -142,42 +141,9 @@ func BenchmarkWhisperAgainstCLI(b *testing.B) {
 			}
 			wall, cpu = append(wall, rw.Seconds()/cw.Seconds()), append(cpu, rc.Seconds()/cc.Seconds())
 			b.Logf("warm %d: per clip, route %s wall %s CPU, CLI %s wall (printed) %s CPU, load average %.2f", i, rw.Round(time.Millisecond),
-				rc.Round(time.Millisecond), cw.Round(time.Millisecond), cc.Round(time.Millisecond), loadAverage())
+				rc.Round(time.Millisecond), cw.Round(time.Millisecond), cc.Round(time.Millisecond), stttest.LoadAverage())
 		}
-		reportRatios(b, "wall", wall)
-		reportRatios(b, "cpu", cpu)
+		stttest.ReportRatios(b, "wall", wall)
+		stttest.ReportRatios(b, "cpu", cpu)
 	})
-}
-
-// reportRatios reports the median of per-iteration ratios and their range.
-func reportRatios(b *testing.B, name string, r []float64) {
-	if len(r) == 0 {
-		return
-	}
-	slices.Sort(r)
-	b.ReportMetric(r[(len(r)-1)/2], name+"-ratio-p50")
-	b.ReportMetric(r[0], name+"-ratio-min")
-	b.ReportMetric(r[len(r)-1], name+"-ratio-max")
-}
-
-// selfCPU is this process's user and system CPU time.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// loadAverage is the one-minute load average, -1 where unreadable.
-func loadAverage() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return -1
-	}
-	var l float64
-	if _, err := fmt.Sscanf(string(b), "%f", &l); err != nil {
-		return -1
-	}
-	return l
 }

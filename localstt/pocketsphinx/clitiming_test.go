@@ -4,16 +4,13 @@ package pocketsphinx_test
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
+	"github.com/hearth-appliance/hearth/appliance/stt/stttest"
 	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
 
@@ -65,67 +62,34 @@ func BenchmarkPocketSphinxAgainstCLI(b *testing.B) {
 			}
 			wall, cpu = append(wall, rw.Seconds()/cw.Seconds()), append(cpu, rc.Seconds()/cc.Seconds())
 			b.Logf("%d: route %s wall %s CPU, CLI %s wall %s CPU, load average %.2f", i, rw.Round(time.Millisecond), rc.Round(time.Millisecond),
-				cw.Round(time.Millisecond), cc.Round(time.Millisecond), loadAverage())
+				cw.Round(time.Millisecond), cc.Round(time.Millisecond), stttest.LoadAverage())
 		}
-		reportRatios(b, "wall", wall)
-		reportRatios(b, "cpu", cpu)
+		stttest.ReportRatios(b, "wall", wall)
+		stttest.ReportRatios(b, "cpu", cpu)
 	}
 	b.Run("cold", func(b *testing.B) {
 		compare(b, func() (time.Duration, time.Duration) {
-			c0, t0 := selfCPU(), time.Now()
+			c0, t0 := stttest.SelfCPU(), time.Now()
 			r, err := pocketsphinx.New(pocketsphinx.Config{Decoders: 1})
 			if err != nil {
 				b.Fatal(err)
 			}
 			transcribe(r)
 			r.Close()
-			return time.Since(t0), selfCPU() - c0
+			return time.Since(t0), stttest.SelfCPU() - c0
 		}, func() (time.Duration, time.Duration) { return cli(wav) })
 	})
 	b.Run("warm", func(b *testing.B) {
 		r := route(b, pocketsphinx.Config{Decoders: 1})
 		transcribe(r) // loads the decoder
 		compare(b, func() (time.Duration, time.Duration) {
-			c0, t0 := selfCPU(), time.Now()
+			c0, t0 := stttest.SelfCPU(), time.Now()
 			transcribe(r)
-			return time.Since(t0), selfCPU() - c0
+			return time.Since(t0), stttest.SelfCPU() - c0
 		}, func() (time.Duration, time.Duration) {
 			w, c := cli(wav)
 			lw, lc := cli(empty)
 			return w - lw, c - lc
 		})
 	})
-}
-
-// reportRatios reports the median of per-iteration ratios and their range.
-func reportRatios(b *testing.B, name string, r []float64) {
-	if len(r) == 0 {
-		return
-	}
-	slices.Sort(r)
-	b.ReportMetric(r[(len(r)-1)/2], name+"-ratio-p50")
-	b.ReportMetric(r[0], name+"-ratio-min")
-	b.ReportMetric(r[len(r)-1], name+"-ratio-max")
-}
-
-// selfCPU is this process's user and system CPU time.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// loadAverage is the one-minute load average, -1 where unreadable.
-func loadAverage() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return -1
-	}
-	var l float64
-	if _, err := fmt.Sscanf(string(b), "%f", &l); err != nil {
-		return -1
-	}
-	return l
 }
