@@ -51,6 +51,8 @@ type DB struct {
 	// searches counts the searches running, so that a search among others
 	// runs its two retrievers one after the other (Search).
 	searches atomic.Int32
+	// keys keeps recently read API keys (keycache.go).
+	keys keyCache
 	// terms counts the segments saying each word searched (saidrank.go).
 	terms termCounts
 	// optimizedAt is when planner statistics were last refreshed (Unix s).

@@ -79,10 +79,21 @@ func (db *DB) CreateKey(ctx context.Context, k *appliance.Key) error {
 
 const keyColumns = `id, user_id, kind, name, hash, display, scopes, created_at, last_used_at, revoked_at`
 
-// KeyByHash returns the key whose secret hashes to hash.
+// KeyByHash returns the key whose secret hashes to hash. A key read in
+// the last keyCacheTTL comes from memory (keycache.go), so its LastUsedAt
+// may be that much behind.
 func (db *DB) KeyByHash(ctx context.Context, hash string) (*appliance.Key, error) {
+	k, gen := db.keys.get(hash)
+	if k != nil {
+		return k, nil
+	}
 	row := db.queryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ?`, hash)
-	return scanKey(row)
+	k, err := scanKey(row)
+	if err != nil {
+		return nil, err
+	}
+	db.keys.put(hash, k, gen)
+	return k, nil
 }
 
 // Keys lists a user's keys, newest first, revoked ones included.
@@ -107,6 +118,8 @@ func (db *DB) Keys(ctx context.Context, userID string) ([]*appliance.Key, error)
 func (db *DB) RevokeKey(ctx context.Context, userID, keyID string, at time.Time) error {
 	res, err := db.writer.ExecContext(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?`,
 		fmtTime(at), keyID, userID)
+	// After the write, so that no read begun before it stays cached.
+	db.keys.invalidate()
 	if err != nil {
 		return fmt.Errorf("revoke key: %w", err)
 	}

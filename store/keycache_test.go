@@ -1,0 +1,135 @@
+package store_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/store"
+)
+
+func mustKey(tb testing.TB, db *store.DB, id, user, hash string) {
+	tb.Helper()
+	k := &appliance.Key{ID: id, UserID: user, Kind: appliance.KeyKindDev, Name: id, Hash: hash,
+		Display: "hearth_dev_x", Scopes: []string{appliance.ScopeConversationsRead}, CreatedAt: time.Now()}
+	if err := db.CreateKey(context.Background(), k); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func TestKeyCache(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("CallersDoNotShareTheCachedKey", func(t *testing.T) {
+		t.Parallel()
+		db := MustOpenDB(t)
+		mustUser(t, db, "u1")
+		mustKey(t, db, "k1", "u1", "h1")
+		first, err := db.KeyByHash(ctx, "h1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		first.Scopes[0] = "everything"
+		first.UserID = "someone"
+		again, err := db.KeyByHash(ctx, "h1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Scopes[0] != appliance.ScopeConversationsRead || again.UserID != "u1" {
+			t.Fatalf("a caller's change leaked into the cache: %+v", again)
+		}
+	})
+
+	t.Run("MissIsNotKept", func(t *testing.T) {
+		t.Parallel()
+		db := MustOpenDB(t)
+		mustUser(t, db, "u1")
+		if _, err := db.KeyByHash(ctx, "h2"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+			t.Fatalf("err = %v, want not found", err)
+		}
+		mustKey(t, db, "k2", "u1", "h2")
+		if _, err := db.KeyByHash(ctx, "h2"); err != nil {
+			t.Fatalf("a key created after a miss: %v", err)
+		}
+	})
+
+	// Another process on the same file (`hearth keys revoke` while the
+	// server runs) is seen once the cached copy expires.
+	t.Run("RevokeByAnotherProcessSeenAfterTTL", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		server, err := store.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer server.Close()
+		var now atomic.Int64
+		now.Store(time.Now().UnixNano())
+		server.SetKeyClock(func() time.Time { return time.Unix(0, now.Load()) })
+		mustUser(t, server, "u1")
+		mustKey(t, server, "k1", "u1", "h1")
+		if k, err := server.KeyByHash(ctx, "h1"); err != nil || k.RevokedAt != nil {
+			t.Fatalf("before: %+v, %v", k, err)
+		}
+		cli, err := store.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cli.RevokeKey(ctx, "u1", "k1", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		cli.Close()
+		now.Add(int64(store.KeyCacheTTL))
+		k, err := server.KeyByHash(ctx, "h1")
+		if err != nil || k.RevokedAt == nil {
+			t.Fatalf("%v after another process revoked the key: %+v, %v", store.KeyCacheTTL, k, err)
+		}
+	})
+
+	// Lookups racing a revoke: once RevokeKey has returned, no lookup may
+	// answer with the key unrevoked, whatever a concurrent read had begun.
+	t.Run("RevokeWinsOverConcurrentReads", func(t *testing.T) {
+		t.Parallel()
+		db := MustOpenDB(t)
+		mustUser(t, db, "u1")
+		for round := range 20 {
+			id, hash := "k"+string(rune('a'+round)), "h"+string(rune('a'+round))
+			mustKey(t, db, id, "u1", hash)
+			var revoked atomic.Bool
+			var wg sync.WaitGroup
+			errs := make(chan string, 4)
+			for range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; i < 200; i++ {
+						after := revoked.Load()
+						k, err := db.KeyByHash(ctx, hash)
+						if err != nil {
+							errs <- err.Error()
+							return
+						}
+						if after && k.RevokedAt == nil {
+							errs <- "key answered unrevoked after RevokeKey returned"
+							return
+						}
+					}
+				}()
+			}
+			time.Sleep(time.Millisecond)
+			if err := db.RevokeKey(ctx, "u1", id, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			revoked.Store(true)
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Fatalf("round %d: %s", round, e)
+			}
+		}
+	})
+}
