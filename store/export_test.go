@@ -59,5 +59,6 @@ func (db *DB) SetKeyClock(now func() time.Time) {
 	db.keys.now = now
 }
 
-// KeyCacheTTL is how long a key is answered from memory (tests only).
-const KeyCacheTTL = keyCacheTTL
+// KeyCacheTTL is how long a key or user is answered from memory (tests
+// only).
+const KeyCacheTTL = recentTTL

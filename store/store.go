@@ -51,8 +51,9 @@ type DB struct {
 	// searches counts the searches running, so that a search among others
 	// runs its two retrievers one after the other (Search).
 	searches atomic.Int32
-	// keys keeps recently read API keys (keycache.go).
-	keys keyCache
+	// keys and users keep recently read API keys and users (recent.go).
+	keys  recent[appliance.Key]
+	users recent[appliance.User]
 	// terms counts the segments saying each word searched (saidrank.go).
 	terms termCounts
 	// optimizedAt is when planner statistics were last refreshed (Unix s).
@@ -120,6 +121,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 
 	db := &DB{path: path, writer: writer, reader: reader, reads: &stmtCache{db: reader, stmts: map[string]*sql.Stmt{}},
 		log: o.logger, Now: time.Now}
+	db.keys.clone, db.users.clone = copyKey, copyUser
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

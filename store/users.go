@@ -26,10 +26,20 @@ func (db *DB) CreateUser(ctx context.Context, u *appliance.User) error {
 	})
 }
 
-// User returns the user with id.
+// User returns the user with id. A user read in the last recentTTL comes
+// from memory (recent.go).
 func (db *DB) User(ctx context.Context, id string) (*appliance.User, error) {
+	u, gen := db.users.get(id)
+	if u != nil {
+		return u, nil
+	}
 	row := db.queryRow(ctx, `SELECT id, name, time_zone, created_at FROM users WHERE id = ?`, id)
-	return scanUser(row)
+	u, err := scanUser(row)
+	if err != nil {
+		return nil, err
+	}
+	db.users.put(id, u, gen)
+	return u, nil
 }
 
 // Users returns every user, oldest first.
@@ -80,8 +90,8 @@ func (db *DB) CreateKey(ctx context.Context, k *appliance.Key) error {
 const keyColumns = `id, user_id, kind, name, hash, display, scopes, created_at, last_used_at, revoked_at`
 
 // KeyByHash returns the key whose secret hashes to hash. A key read in
-// the last keyCacheTTL comes from memory (keycache.go), so its LastUsedAt
-// may be that much behind.
+// the last recentTTL comes from memory (recent.go), so its LastUsedAt may
+// be that much behind.
 func (db *DB) KeyByHash(ctx context.Context, hash string) (*appliance.Key, error) {
 	k, gen := db.keys.get(hash)
 	if k != nil {

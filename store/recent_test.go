@@ -133,3 +133,27 @@ func TestKeyCache(t *testing.T) {
 		}
 	})
 }
+
+// A user's removal is seen at once, and a caller's change to the user it
+// got stays its own.
+func TestUserCache(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	mustUser(t, db, "u1")
+	first, err := db.User(ctx, "u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Name = "someone else"
+	again, err := db.User(ctx, "u1")
+	if err != nil || again.Name != "User u1" {
+		t.Fatalf("user = %+v, %v: a caller's change leaked into the cache", again, err)
+	}
+	if err := db.DeleteUser(ctx, "u1"); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := db.User(ctx, "u1"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+		t.Fatalf("removed user still answered: %+v, %v", u, err)
+	}
+}
