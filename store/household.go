@@ -93,8 +93,7 @@ func (db *DB) Members(ctx context.Context, now time.Time) ([]*appliance.Member, 
 // index's rows go with the records they index).
 func (db *DB) DeleteUser(ctx context.Context, userID string) error {
 	// Their keys went with them (recent.go).
-	defer db.keys.invalidate()
-	defer db.users.invalidate()
+	defer db.signalCredentialsChanged()
 	return db.withTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, userID)
 		if err != nil {

@@ -57,9 +57,9 @@ func TestKeyCache(t *testing.T) {
 		}
 	})
 
-	// Another process on the same file (`hearth keys revoke` while the
-	// server runs) is seen once the cached copy expires.
-	t.Run("RevokeByAnotherProcessSeenAfterTTL", func(t *testing.T) {
+	// Another process on the same file (`hearth keys revoke` or `hearth
+	// users` while the server runs) is seen on the next lookup.
+	t.Run("ChangesByAnotherProcessSeenAtOnce", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
 		server, err := store.Open(ctx, dir)
@@ -67,13 +67,20 @@ func TestKeyCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer server.Close()
-		var now atomic.Int64
-		now.Store(time.Now().UnixNano())
-		server.SetKeyClock(func() time.Time { return time.Unix(0, now.Load()) })
 		mustUser(t, server, "u1")
+		mustUser(t, server, "u2")
 		mustKey(t, server, "k1", "u1", "h1")
-		if k, err := server.KeyByHash(ctx, "h1"); err != nil || k.RevokedAt != nil {
-			t.Fatalf("before: %+v, %v", k, err)
+		mustKey(t, server, "k2", "u2", "h2")
+		for range 2 { // the second answer comes from memory
+			if k, err := server.KeyByHash(ctx, "h1"); err != nil || k.RevokedAt != nil {
+				t.Fatalf("before: %+v, %v", k, err)
+			}
+			if _, err := server.KeyByHash(ctx, "h2"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := server.User(ctx, "u2"); err != nil {
+				t.Fatal(err)
+			}
 		}
 		cli, err := store.Open(ctx, dir)
 		if err != nil {
@@ -82,11 +89,50 @@ func TestKeyCache(t *testing.T) {
 		if err := cli.RevokeKey(ctx, "u1", "k1", time.Now()); err != nil {
 			t.Fatal(err)
 		}
+		if k, err := server.KeyByHash(ctx, "h1"); err != nil || k.RevokedAt == nil {
+			t.Fatalf("after another process revoked the key: %+v, %v", k, err)
+		}
+		for range 2 { // warm again: a second signal replaces the first
+			if _, err := server.KeyByHash(ctx, "h2"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := server.User(ctx, "u2"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := cli.DeleteUser(ctx, "u2"); err != nil {
+			t.Fatal(err)
+		}
 		cli.Close()
+		if k, err := server.KeyByHash(ctx, "h2"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+			t.Fatalf("key of a user another process removed: %+v, %v", k, err)
+		}
+		if u, err := server.User(ctx, "u2"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
+			t.Fatalf("user another process removed: %+v, %v", u, err)
+		}
+	})
+
+	// Should the signal be lost, a cached copy still expires.
+	t.Run("CachedCopyExpires", func(t *testing.T) {
+		t.Parallel()
+		db := MustOpenDB(t)
+		var now atomic.Int64
+		now.Store(time.Now().UnixNano())
+		db.SetKeyClock(func() time.Time { return time.Unix(0, now.Load()) })
+		mustUser(t, db, "u1")
+		mustKey(t, db, "k1", "u1", "h1")
+		if _, err := db.KeyByHash(ctx, "h1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.ExecRaw(ctx, "UPDATE api_keys SET name = 'renamed' WHERE id = 'k1'"); err != nil {
+			t.Fatal(err)
+		}
+		if k, _ := db.KeyByHash(ctx, "h1"); k.Name != "k1" {
+			t.Fatalf("within the TTL the cached copy answers: name %q", k.Name)
+		}
 		now.Add(int64(store.KeyCacheTTL))
-		k, err := server.KeyByHash(ctx, "h1")
-		if err != nil || k.RevokedAt == nil {
-			t.Fatalf("%v after another process revoked the key: %+v, %v", store.KeyCacheTTL, k, err)
+		if k, _ := db.KeyByHash(ctx, "h1"); k.Name != "renamed" {
+			t.Fatalf("after the TTL: name %q, want the row's", k.Name)
 		}
 	})
 
@@ -155,5 +201,26 @@ func TestUserCache(t *testing.T) {
 	}
 	if u, err := db.User(ctx, "u1"); appliance.ErrorCode(err) != appliance.ENOTFOUND {
 		t.Fatalf("removed user still answered: %+v, %v", u, err)
+	}
+}
+
+// BenchmarkKeyByHashCached is a key's lookup answered from memory, the
+// credentials signal read included.
+func BenchmarkKeyByHashCached(b *testing.B) {
+	db, err := store.Open(context.Background(), b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	mustUser(b, db, "u1")
+	mustKey(b, db, "k1", "u1", "h1")
+	if err := db.RevokeKey(context.Background(), "u1", "k1", time.Now()); err != nil { // the signal file exists
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := db.KeyByHash(ctx, "h1"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

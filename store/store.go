@@ -54,6 +54,11 @@ type DB struct {
 	// keys and users keep recently read API keys and users (recent.go).
 	keys  recent[appliance.Key]
 	users recent[appliance.User]
+	// signalSeen is the credentials signal's token when last read
+	// (recent.go).
+	signalMu   sync.Mutex
+	signalSeen []byte
+	signalFile *os.File
 	// terms counts the segments saying each word searched (saidrank.go).
 	terms termCounts
 	// optimizedAt is when planner statistics were last refreshed (Unix s).
@@ -210,6 +215,7 @@ func (db *DB) Close() error {
 func (db *DB) close() error {
 	var errs []error
 	db.closeGroup()
+	db.closeSignal()
 	if db.ckpt != nil {
 		errs = append(errs, db.ckpt.close())
 	}

@@ -29,8 +29,9 @@ func (db *DB) CreateUser(ctx context.Context, u *appliance.User) error {
 // User returns the user with id. A user read in the last recentTTL comes
 // from memory (recent.go).
 func (db *DB) User(ctx context.Context, id string) (*appliance.User, error) {
+	ok := db.recentChecked()
 	u, gen := db.users.get(id)
-	if u != nil {
+	if u != nil && ok {
 		return u, nil
 	}
 	row := db.queryRow(ctx, `SELECT id, name, time_zone, created_at FROM users WHERE id = ?`, id)
@@ -38,7 +39,9 @@ func (db *DB) User(ctx context.Context, id string) (*appliance.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	db.users.put(id, u, gen)
+	if ok {
+		db.users.put(id, u, gen)
+	}
 	return u, nil
 }
 
@@ -93,8 +96,9 @@ const keyColumns = `id, user_id, kind, name, hash, display, scopes, created_at, 
 // the last recentTTL comes from memory (recent.go), so its LastUsedAt may
 // be that much behind.
 func (db *DB) KeyByHash(ctx context.Context, hash string) (*appliance.Key, error) {
+	ok := db.recentChecked()
 	k, gen := db.keys.get(hash)
-	if k != nil {
+	if k != nil && ok {
 		return k, nil
 	}
 	row := db.queryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ?`, hash)
@@ -102,7 +106,9 @@ func (db *DB) KeyByHash(ctx context.Context, hash string) (*appliance.Key, error
 	if err != nil {
 		return nil, err
 	}
-	db.keys.put(hash, k, gen)
+	if ok {
+		db.keys.put(hash, k, gen)
+	}
 	return k, nil
 }
 
@@ -129,7 +135,7 @@ func (db *DB) RevokeKey(ctx context.Context, userID, keyID string, at time.Time)
 	res, err := db.writer.ExecContext(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?`,
 		fmtTime(at), keyID, userID)
 	// After the write, so that no read begun before it stays cached.
-	db.keys.invalidate()
+	db.signalCredentialsChanged()
 	if err != nil {
 		return fmt.Errorf("revoke key: %w", err)
 	}
