@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // QueryString runs a one-value query on the read pool (tests only).
@@ -50,3 +51,14 @@ func (db *DB) WriterExec(ctx context.Context, q string) error {
 	_, err := db.writer.ExecContext(ctx, q)
 	return err
 }
+
+// SetKeyClock replaces the key cache's clock (tests only).
+func (db *DB) SetKeyClock(now func() time.Time) {
+	db.keys.mu.Lock()
+	defer db.keys.mu.Unlock()
+	db.keys.now = now
+}
+
+// KeyCacheTTL is how long a key or user is answered from memory (tests
+// only).
+const KeyCacheTTL = recentTTL

@@ -92,6 +92,8 @@ func (db *DB) Members(ctx context.Context, now time.Time) ([]*appliance.Member, 
 // memories, keys, sessions, voices (the foreign keys cascade; the search
 // index's rows go with the records they index).
 func (db *DB) DeleteUser(ctx context.Context, userID string) error {
+	// Their keys went with them (recent.go).
+	defer db.signalCredentialsChanged()
 	return db.withTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, userID)
 		if err != nil {

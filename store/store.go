@@ -51,6 +51,14 @@ type DB struct {
 	// searches counts the searches running, so that a search among others
 	// runs its two retrievers one after the other (Search).
 	searches atomic.Int32
+	// keys and users keep recently read API keys and users (recent.go).
+	keys  recent[appliance.Key]
+	users recent[appliance.User]
+	// signalSeen is the credentials signal's token when last read
+	// (recent.go).
+	signalMu   sync.Mutex
+	signalSeen []byte
+	signalFile *os.File
 	// terms counts the segments saying each word searched (saidrank.go).
 	terms termCounts
 	// optimizedAt is when planner statistics were last refreshed (Unix s).
@@ -118,6 +126,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 
 	db := &DB{path: path, writer: writer, reader: reader, reads: &stmtCache{db: reader, stmts: map[string]*sql.Stmt{}},
 		log: o.logger, Now: time.Now}
+	db.keys.clone, db.users.clone = copyKey, copyUser
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -206,6 +215,7 @@ func (db *DB) Close() error {
 func (db *DB) close() error {
 	var errs []error
 	db.closeGroup()
+	db.closeSignal()
 	if db.ckpt != nil {
 		errs = append(errs, db.ckpt.close())
 	}

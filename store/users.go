@@ -26,10 +26,23 @@ func (db *DB) CreateUser(ctx context.Context, u *appliance.User) error {
 	})
 }
 
-// User returns the user with id.
+// User returns the user with id. A user read in the last recentTTL comes
+// from memory (recent.go).
 func (db *DB) User(ctx context.Context, id string) (*appliance.User, error) {
+	ok := db.recentChecked()
+	u, gen := db.users.get(id)
+	if u != nil && ok {
+		return u, nil
+	}
 	row := db.queryRow(ctx, `SELECT id, name, time_zone, created_at FROM users WHERE id = ?`, id)
-	return scanUser(row)
+	u, err := scanUser(row)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		db.users.put(id, u, gen)
+	}
+	return u, nil
 }
 
 // Users returns every user, oldest first.
@@ -79,10 +92,24 @@ func (db *DB) CreateKey(ctx context.Context, k *appliance.Key) error {
 
 const keyColumns = `id, user_id, kind, name, hash, display, scopes, created_at, last_used_at, revoked_at`
 
-// KeyByHash returns the key whose secret hashes to hash.
+// KeyByHash returns the key whose secret hashes to hash. A key read in
+// the last recentTTL comes from memory (recent.go), so its LastUsedAt may
+// be that much behind.
 func (db *DB) KeyByHash(ctx context.Context, hash string) (*appliance.Key, error) {
+	ok := db.recentChecked()
+	k, gen := db.keys.get(hash)
+	if k != nil && ok {
+		return k, nil
+	}
 	row := db.queryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ?`, hash)
-	return scanKey(row)
+	k, err := scanKey(row)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		db.keys.put(hash, k, gen)
+	}
+	return k, nil
 }
 
 // Keys lists a user's keys, newest first, revoked ones included.
@@ -107,6 +134,8 @@ func (db *DB) Keys(ctx context.Context, userID string) ([]*appliance.Key, error)
 func (db *DB) RevokeKey(ctx context.Context, userID, keyID string, at time.Time) error {
 	res, err := db.writer.ExecContext(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?`,
 		fmtTime(at), keyID, userID)
+	// After the write, so that no read begun before it stays cached.
+	db.signalCredentialsChanged()
 	if err != nil {
 		return fmt.Errorf("revoke key: %w", err)
 	}

@@ -3,8 +3,10 @@
 // this appliance or, when configured, a Firebase ID token of a bound
 // account) into an appliance.Principal. Every surface (the developer API, the MCP
 // endpoint and its REST twins, the owner's ID-token routes) calls it once
-// per request; nothing is cached, so a revoked key or grant is refused on
-// its next request.
+// per request. Nothing is cached here; the store answers a key it read
+// within the last second from memory but forgets every key, in every
+// process on the database, when one is revoked or its user removed, so a
+// revoked key or grant is still refused on its next request.
 package authn
 
 import (

@@ -195,3 +195,34 @@ func TestParseAuthorization(t *testing.T) {
 		}
 	}
 }
+
+// The store answers a key it read a moment ago from memory; a revoke or
+// the owner's removal must still refuse the key on its very next request.
+func TestKeyRefusedAtOnceAfterRevokeOrRemoval(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		refuse func(f *fixture, keyID string) error
+	}{
+		{name: "revoked", refuse: func(f *fixture, keyID string) error { return f.db.RevokeKey(ctx, "ada", keyID, f.now) }},
+		{name: "owner removed", refuse: func(f *fixture, _ string) error { return f.db.DeleteUser(ctx, "ada") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			raw, id := f.key(t, "ada", appliance.KeyKindDev, appliance.ScopeConversationsRead)
+			for range 3 { // warm: the key is now held in memory
+				if _, err := f.auth.Authenticate(ctx, raw); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tc.refuse(f, id); err != nil {
+				t.Fatal(err)
+			}
+			if p, err := f.auth.Authenticate(ctx, raw); appliance.ErrorCode(err) != appliance.EUNAUTHORIZED {
+				t.Fatalf("after %s: got %+v, %v; want EUNAUTHORIZED", tc.name, p, err)
+			}
+		})
+	}
+}

@@ -153,17 +153,9 @@ const openItemsRead = 200
 // from other conversations; conv's own, when it is processed again, are
 // what it is about to replace.
 func (s *Service) openActionItems(ctx context.Context, conv *appliance.Conversation) ([]string, error) {
-	open := false
-	items, err := s.store.ActionItems(ctx, conv.UserID, appliance.ActionItemFilter{Limit: openItemsRead, Completed: &open})
+	out, err := s.store.OpenActionItemTexts(ctx, conv.UserID, conv.ID, openItemsRead)
 	if err != nil {
 		return nil, fmt.Errorf("open action items: %w", err)
-	}
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		if it.ConversationID != nil && *it.ConversationID == conv.ID {
-			continue
-		}
-		out = append(out, it.Description)
 	}
 	return out, nil
 }

@@ -50,6 +50,7 @@ type Store interface {
 	AssignSpeaker(ctx context.Context, a appliance.SpeakerAssignment) (int, error)
 	SetSegmentTranslations(ctx context.Context, userID, id string, tr map[string][]appliance.Translation) error
 	ActionItems(ctx context.Context, userID string, f appliance.ActionItemFilter) ([]*appliance.ActionItem, error)
+	OpenActionItemTexts(ctx context.Context, userID, except string, limit int) ([]string, error)
 	AddPhoto(ctx context.Context, userID, id string, p appliance.Photo) error
 }
 

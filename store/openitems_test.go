@@ -1,0 +1,110 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/store"
+)
+
+// seedOpenItems gives u1 two conversations with an item each and n more
+// items, every third completed and every seventh locked.
+func seedOpenItems(tb testing.TB, db *store.DB, n int) {
+	tb.Helper()
+	ctx := context.Background()
+	mustUser(tb, db, "u1")
+	mustUser(tb, db, "u2")
+	for _, id := range []string{"c1", "c2"} {
+		if err := db.SaveConversation(ctx, sampleConversation(id, "u1")); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	base := time.Now().UTC().Add(-time.Hour)
+	var items []*appliance.ActionItem
+	for i := range n {
+		at := base.Add(time.Duration(i%50) * time.Second) // ties: id breaks them
+		user := "u1"
+		if i%11 == 0 {
+			user = "u2"
+		}
+		items = append(items, &appliance.ActionItem{ID: fmt.Sprintf("a%04d", i), UserID: user,
+			Description: fmt.Sprintf("renew the passport number %d", i), CreatedAt: &at, UpdatedAt: &at,
+			Completed: i%3 == 0, IsLocked: i%7 == 0})
+	}
+	if err := db.CreateActionItems(ctx, items); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// OpenActionItemTexts answers what ActionItems does for the create path's
+// question (open, unlocked, newest first, limited, other conversations).
+func TestOpenActionItemTexts(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	seedOpenItems(t, db, 400)
+	if err := db.DeleteActionItem(ctx, "u1", "a0001"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		except string
+		limit  int
+	}{{"c1", 200}, {"", 200}, {"c2", 5}, {"nope", 1000}} {
+		t.Run(fmt.Sprintf("%s/%d", tc.except, tc.limit), func(t *testing.T) {
+			open := false
+			items, err := db.ActionItems(ctx, "u1", appliance.ActionItemFilter{Limit: tc.limit, Completed: &open})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, it := range items {
+				if it.ConversationID != nil && *it.ConversationID == tc.except {
+					continue
+				}
+				want = append(want, it.Description)
+			}
+			got, err := db.OpenActionItemTexts(ctx, "u1", tc.except, tc.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 {
+				t.Fatal("the seed has no open items")
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("texts differ from ActionItems' (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// BenchmarkOpenActionItems compares the create path's read of 200 open
+// items through ActionItems and through OpenActionItemTexts.
+func BenchmarkOpenActionItems(b *testing.B) {
+	db, err := store.Open(context.Background(), b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	seedOpenItems(b, db, 1000)
+	ctx := context.Background()
+	b.Run("ActionItems", func(b *testing.B) {
+		open := false
+		for b.Loop() {
+			if _, err := db.ActionItems(ctx, "u1", appliance.ActionItemFilter{Limit: 200, Completed: &open}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("OpenActionItemTexts", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := db.OpenActionItemTexts(ctx, "u1", "c1", 200); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
