@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
@@ -21,7 +22,7 @@ func withoutOpen(tasks []task, openItems func() []string) []task {
 	open := openItems()
 	known := make([]task, 0, len(open))
 	for _, d := range open {
-		if t, ok := taskOfDescription(d); ok {
+		if t, ok := openTasks.of(d); ok {
 			known = append(known, t)
 		}
 	}
@@ -55,4 +56,41 @@ func taskOfDescription(d string) (task, bool) {
 		}
 	}
 	return t, len(t.topic) > 0
+}
+
+// openTasks keeps stored descriptions read as tasks: every create compares
+// its tasks with the same few hundred open items, and reading each again
+// (splitting and stemming) cost more than the rest of the comparison.
+var openTasks = taskCache{m: map[string]cachedTask{}}
+
+// taskCacheMax bounds the cache; past it, it starts afresh.
+const taskCacheMax = 8192
+
+type cachedTask struct {
+	t  task
+	ok bool
+}
+
+type taskCache struct {
+	mu sync.Mutex
+	m  map[string]cachedTask
+}
+
+// of is taskOfDescription(d), read once. The task returned is shared:
+// callers only read it (sameTopic).
+func (c *taskCache) of(d string) (task, bool) {
+	c.mu.Lock()
+	ct, hit := c.m[d]
+	c.mu.Unlock()
+	if hit {
+		return ct.t, ct.ok
+	}
+	t, ok := taskOfDescription(d)
+	c.mu.Lock()
+	if len(c.m) >= taskCacheMax {
+		clear(c.m)
+	}
+	c.m[d] = cachedTask{t, ok}
+	c.mu.Unlock()
+	return t, ok
 }
