@@ -389,6 +389,9 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			return sys("User teaches", k+1)
 		case w1 == "volunteer" && (w2 == "at" || w2 == "with" || w2 == "for"):
 			return sys("User volunteers", k+1)
+		case inSet(departVerbs, w1) && departure(ws, k+1, b):
+			// "I leave on January fifteenth", "I fly to Lisbon on the ninth"
+			return sys("User is travelling", k+1)
 		}
 		if m, ok := lifeChange(ws, k, b); ok {
 			return m, true
@@ -440,6 +443,27 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 	return memoryCand{}, false
 }
 
+// departVerbs after "I" start a trip when a calendar date follows.
+var departVerbs = lexicon.NewSet(`leave fly depart travel`)
+
+// departure: ws[k:b] goes somewhere ("to", "for", "on") and names a month or
+// a weekday, so the trip is dated and outlives the talk; "I leave for work
+// at eight" names neither and is a routine, not a trip.
+func departure(ws []cword, k, b int) bool {
+	if w := wordAt(ws, k); w != "on" && w != "to" && w != "for" {
+		return false
+	}
+	for j := k + 1; j < b && j < k+8; j++ {
+		if _, ok := months[ws[j].lower]; ok {
+			return true
+		}
+		if weekdayOf(ws[j].lower) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func haveCount(ws []cword, k int) bool {
 	w := wordAt(ws, k)
 	if w == "a" || w == "an" || isDigits(w) {
@@ -469,6 +493,12 @@ func factWords(ws []cword, from, to int) string {
 		w := ws[k].text
 		if w == "" {
 			continue // a word a written-out date took the place of
+		}
+		if code, n := spokenCode(ws, k, to); n > 0 {
+			// "the n five" is the exam the user wrote down as "N5"
+			words = append(words, code)
+			k += n - 1
+			continue
 		}
 		switch ws[k].lower {
 		case "my":
@@ -713,4 +743,19 @@ func lifeEvent(ws []cword, s, b int, subject string, j int) (memoryCand, bool) {
 		return memoryCand{}, false
 	}
 	return memoryCand{content: subject + " " + rest, category: appliance.MemorySystem}, true
+}
+
+// spokenCode reads a letter spelled out before a number at ws[k] ("n five",
+// "b twelve") as the code it names ("N5", "B12"), the way a person writes
+// an exam level, a form or a gate down. "a" and "i" are words, not letters.
+func spokenCode(ws []cword, k, to int) (string, int) {
+	w := ws[k].lower
+	if len(w) != 1 || w[0] < 'a' || w[0] > 'z' || w == "a" || w == "i" || k+1 >= to {
+		return "", 0
+	}
+	v, n := cardinalAt(ws, k+1)
+	if n == 0 || k+1+n > to || isDigits(ws[k+1].lower) && n == 1 && len(ws[k+1].lower) > 3 {
+		return "", 0
+	}
+	return strings.ToUpper(w) + strconv.Itoa(v), 1 + n
 }
