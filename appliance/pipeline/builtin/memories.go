@@ -141,6 +141,9 @@ func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (
 	if m, ok := pronounFact(ws, s, b, named); ok && (u.isUser || dl.userKnown) {
 		return m, true
 	}
+	if m, ok := ownedFact(ws, s, b, u.isUser); ok && (u.isUser || dl.userKnown) {
+		return m, true
+	}
 	switch {
 	case u.isUser:
 		if m, ok := userFact(ws, s, b); ok {
