@@ -337,6 +337,13 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			return sys("User is", j)
 		case next == "working" && (wordAt(ws, j+1) == "at" || wordAt(ws, j+1) == "for"):
 			return sys("User works", j+1)
+		case hasSeq(ws, j, "not", "a", "fan", "of") && likedObject(ws, j+4, b),
+			hasSeq(ws, j, "not", "a", "big", "fan", "of") && likedObject(ws, j+5, b):
+			// "I'm not a big fan of cilantro"
+			return sys("User doesn't like", b-len(fanObject(ws, j, b)))
+		case next == "into" && likedObject(ws, j+1, b):
+			// "I'm really into bouldering"
+			return sys("User is into", j+1)
 		}
 		return pursuit(ws, j, b, "User is")
 	}
@@ -354,6 +361,13 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			return lifeEvent(ws, s, b, "User and their partner are", j)
 		}
 		return memoryCand{}, false
+	}
+	if w0 == "i've" && hasSeq(ws, s+1, "been", "diagnosed", "with") && s+4 < b {
+		return sys("User was diagnosed with", s+4)
+	}
+	if w0 == "we" && w1 == "have" && haveCount(ws, s+2) && inSet(haveObjects, wordAt(ws, s+3)) {
+		// "we have two cats", the household's
+		return sys("User has", s+2)
 	}
 	if w0 == "we" && inSet(lifeOutcomes, wordAt(ws, s+2)) && (w1 == "got" || w1 == "just") {
 		// "we got engaged last night"
@@ -396,6 +410,10 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			return sys("User speaks", k+1)
 		case w1 == "teach" && k+1 < b:
 			return sys("User teaches", k+1)
+		case hasSeq(ws, k, "can't", "stand") && likedObject(ws, k+2, b):
+			return sys("User can't stand", k+2)
+		case (w1 == "was" || w1 == "got") && w2 == "diagnosed" && wordAt(ws, k+2) == "with" && k+3 < b:
+			return sys("User was diagnosed with", k+3)
 		case w1 == "volunteer" && (w2 == "at" || w2 == "with" || w2 == "for"):
 			return sys("User volunteers", k+1)
 		case inSet(departVerbs, w1) && departure(ws, k+1, b):
@@ -767,4 +785,14 @@ func spokenCode(ws []cword, k, to int) (string, int) {
 		return "", 0
 	}
 	return strings.ToUpper(w) + strconv.Itoa(v), 1 + n
+}
+
+// fanObject is what follows "not a (big) fan of" in ws[j:b].
+func fanObject(ws []cword, j, b int) []cword {
+	for k := j; k < b; k++ {
+		if ws[k].lower == "of" {
+			return ws[k+1 : b]
+		}
+	}
+	return nil
 }
