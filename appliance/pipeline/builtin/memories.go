@@ -61,6 +61,12 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 		if i-namedAt > 2 {
 			named = ""
 		}
+		if m, ok := dl.acceptedRole(i, ref); ok && !hasMemory(out, m.content) {
+			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
+			if len(out) == appliance.MaxMemoriesPerConversation {
+				return out
+			}
+		}
 		if m, ok := dl.newRole(u); ok && !hasMemory(out, m.content) {
 			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
 			if len(out) == appliance.MaxMemoriesPerConversation {

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 )
@@ -47,4 +48,59 @@ func (dl *dialogue) newRole(u *utterance) (memoryCand, bool) {
 			category: appliance.MemorySystem}, true
 	}
 	return memoryCand{}, false
+}
+
+// acceptedRole reads a role the user accepts when asked at utterance i:
+// "will you be my maid of honor?" answered "oh my gosh yes", and the
+// occasion the asker names next ("the wedding is June twelfth in
+// Savannah") is where the role is held.
+func (dl *dialogue) acceptedRole(i int, ref time.Time) (memoryCand, bool) {
+	u := &dl.utts[i]
+	if u.isUser || !dl.userKnown || i+1 >= len(dl.utts) || !dl.utts[i+1].isUser {
+		return memoryCand{}, false
+	}
+	ws := u.words
+	k := -1
+	for j := range ws {
+		if (hasSeq(ws, j, "will", "you", "be", "my") || hasSeq(ws, j, "would", "you", "be", "my")) && j+4 < len(ws) {
+			k = j + 4
+			break
+		}
+	}
+	if k < 0 || !assents(dl.utts[i+1].words) {
+		return memoryCand{}, false
+	}
+	role := factWords(ws, k, len(ws))
+	if role == "" {
+		return memoryCand{}, false
+	}
+	content := "User will be " + role
+	// the occasion: "the wedding is June twelfth in Savannah"
+	for n := i + 2; n < len(dl.utts) && n <= i+3; n++ {
+		o := &dl.utts[n]
+		if o.speaker != u.speaker || wordAt(o.words, 0) != "the" || wordAt(o.words, 2) != "is" {
+			continue
+		}
+		ow := datesWritten(o.words, 3, len(o.words), ref)
+		if rest := factWords(ow, 3, len(ow)); rest != "" {
+			content += " at the " + o.words[1].lower + " " + rest
+		}
+		break
+	}
+	return memoryCand{content: content, category: appliance.MemorySystem}, true
+}
+
+// assents: an answer says yes in its first words ("oh my gosh yes of
+// course"), with no refusal before it.
+func assents(ws []cword) bool {
+	for k := 0; k < len(ws) && k < 4; k++ {
+		w := ws[k].lower
+		if inSet(refuseWords, w) {
+			return false
+		}
+		if w == "yes" || w == "yeah" || w == "absolutely" || w == "definitely" || hasSeq(ws, k, "of", "course") {
+			return true
+		}
+	}
+	return false
 }
