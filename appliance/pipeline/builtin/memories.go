@@ -347,6 +347,9 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			hasSeq(ws, j, "not", "a", "big", "fan", "of") && likedObject(ws, j+5, b):
 			// "I'm not a big fan of cilantro"
 			return sys("User doesn't like", b-len(fanObject(ws, j, b)))
+		case next == "turning" && isCardinal(ws, j+1):
+			// "I'm turning forty in March"
+			return sys("User is", j)
 		case next == "into" && likedObject(ws, j+1, b):
 			// "I'm really into bouldering"
 			return sys("User is into", j+1)
@@ -429,7 +432,14 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		if m, ok := lifeChange(ws, k, b); ok {
 			return m, true
 		}
+		if m, ok := habit(ws, k, b); ok {
+			return m, true
+		}
 		return newPursuit(ws, k, b)
+	}
+	if w0 == "i've" && w1 == "got" && (haveCount(ws, s+2) && inSet(haveObjects, wordAt(ws, s+3)) || inSet(conditions, w2)) {
+		// "I've got two kids", "I've got asthma"
+		return sys("User has", s+2)
 	}
 	if m, ok := newPursuit(ws, s, b); ok {
 		// a note without its subject: "signed up to volunteer at the food bank"
@@ -801,4 +811,34 @@ func fanObject(ws []cword, j, b int) []cword {
 		}
 	}
 	return nil
+}
+
+// habitVerbs are what a person does on a schedule of their own: "I swim
+// every morning", "I go to the gym every Tuesday". Verbs of the talk
+// itself ("I think every…", "I need…") are left out by naming the ones in.
+var habitVerbs = lexicon.NewSet(`run swim cycle bike walk jog go play practice practise train meditate
+	visit cook bake read write paint climb hike dance sing teach volunteer work`)
+
+// habit reads a routine the user states at ws[k] (the verb after "I"):
+// the verb is one of habitVerbs and an "every"/"each"/"daily" follows.
+func habit(ws []cword, k, b int) (memoryCand, bool) {
+	v := wordAt(ws, k)
+	if !inSet(habitVerbs, v) || !recurring(ws, k+1, b) {
+		return memoryCand{}, false
+	}
+	rest := factWords(ws, k+1, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	verb := v + "s"
+	if strings.HasSuffix(v, "o") || strings.HasSuffix(v, "sh") || strings.HasSuffix(v, "ch") {
+		verb = v + "es" // "goes", "teaches"
+	}
+	return memoryCand{content: "User " + verb + " " + rest, category: appliance.MemorySystem}, true
+}
+
+// isCardinal: a whole number is said at ws[k] ("forty", "40").
+func isCardinal(ws []cword, k int) bool {
+	_, n := cardinalAt(ws, k)
+	return n > 0
 }
