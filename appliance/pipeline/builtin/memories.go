@@ -347,6 +347,10 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			hasSeq(ws, j, "not", "a", "big", "fan", "of") && likedObject(ws, j+5, b):
 			// "I'm not a big fan of cilantro"
 			return sys("User doesn't like", b-len(fanObject(ws, j, b)))
+		case inSet(tripVerbs, next) && wordAt(ws, j+1) == "to" && departure(ws, j+1, b),
+			next == "going" && wordAt(ws, j+1) == "to" && j+2 < b && ws[j+2].cap && departure(ws, j+1, b):
+			// "I'm flying to Lisbon on the ninth of May", "I'm going to Kenya in January"
+			return sys("User is travelling", j+1)
 		case next == "turning" && isCardinal(ws, j+1):
 			// "I'm turning forty in March"
 			return sys("User is", j)
@@ -361,6 +365,10 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		j := s + 1
 		if w0 == "we" {
 			j++
+		}
+		if inSet(tripVerbs, wordAt(ws, j)) && wordAt(ws, j+1) == "to" && departure(ws, j+1, b) {
+			// "we're flying to Lisbon in May"
+			return sys("User is travelling", j+1)
 		}
 		if wordAt(ws, j) == "moving" || wordAt(ws, j) == "saving" {
 			return pursuit(ws, j, b, "User's family is")
@@ -485,6 +493,10 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 	}
 	return memoryCand{}, false
 }
+
+// tripVerbs after "I'm" or "we're" make a trip when a place and a
+// calendar date follow.
+var tripVerbs = lexicon.NewSet(`flying travelling traveling heading`)
 
 // departVerbs after "I" start a trip when a calendar date follows.
 var departVerbs = lexicon.NewSet(`leave fly depart travel`)
