@@ -477,7 +477,8 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		}
 		j := s + 2
 		if strings.HasSuffix(w1, "'s") && rel != "name" {
-			if !hasSeq(ws, j, "name", "is") {
+			// "my daughter's name is Mia", "my mom's birthday is March 3rd"
+			if !(inSet(ownFacts, wordAt(ws, j)) && wordAt(ws, j+1) == "is") {
 				return memoryCand{}, false
 			}
 		} else if !(w2 == "is" || w2 == "'s") {

@@ -62,6 +62,7 @@ func TestBuiltinMemories(t *testing.T) {
 		{"a trip of the household", []turn{{"U", "We're flying to Lisbon in May for my sister's wedding."}},
 			[]appliance.Memory{sys("User is travelling to Lisbon in May for their sister's wedding")}},
 		{"an errand is no trip", []turn{{"U", "I'm heading to the store, need anything?"}}, []appliance.Memory{}},
+		{"a relation's birthday", []turn{{"U", "My mom's birthday is on the 3rd of May."}}, []appliance.Memory{sys("User's mom's birthday is on May 3")}},
 		{"mood is no identity", []turn{{"U", "I'm a bit tired today, long week at work."}}, []appliance.Memory{}},
 		{"hypothetical", []turn{{"U", "If I lived in Paris I would eat croissants daily."}}, []appliance.Memory{}},
 		{"too short", []turn{{"U", "I'm vegan."}}, []appliance.Memory{}},
