@@ -499,6 +499,9 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 // calendar date follow.
 var tripVerbs = lexicon.NewSet(`flying travelling traveling heading`)
 
+// routineDestinations are where a person goes every week, not on a trip.
+var routineDestinations = lexicon.NewSet(`work school home office gym class church store shop supermarket`)
+
 // departVerbs after "I" start a trip when a calendar date follows.
 var departVerbs = lexicon.NewSet(`leave fly depart travel`)
 
@@ -508,6 +511,9 @@ var departVerbs = lexicon.NewSet(`leave fly depart travel`)
 func departure(ws []cword, k, b int) bool {
 	if w := wordAt(ws, k); w != "on" && w != "to" && w != "for" {
 		return false
+	}
+	if d := wordAt(ws, k+1); inSet(routineDestinations, d) || d == "the" && inSet(routineDestinations, wordAt(ws, k+2)) {
+		return false // "I leave for work on Monday at seven"
 	}
 	for j := k + 1; j < b && j < k+8; j++ {
 		if _, ok := months[ws[j].lower]; ok {

@@ -37,6 +37,7 @@ func TestBuiltinMemories(t *testing.T) {
 		{"a dated trip", []turn{{"1", "For Kenya you'll need yellow fever."}, {"U", "I leave on April fifteenth. Is that enough time?"}},
 			[]appliance.Memory{sys("User is travelling on April 15")}},
 		{"a routine is no trip", []turn{{"U", "I leave for work at eight every day so mornings are hard."}}, []appliance.Memory{}},
+		{"a commute is no trip", []turn{{"U", "I leave for work on Monday at seven."}}, []appliance.Memory{}},
 		{"a spelled code", []turn{{"U", "My goal is to pass the n five in july."}}, []appliance.Memory{sys("User's goal is to pass the N5 in july")}},
 		{"a named pet", []turn{{"U", "my dog biscuit is limping again"}}, []appliance.Memory{sys("User has a dog named Biscuit")}},
 		{"a pet without a name", []turn{{"U", "my dog is limping again"}}, []appliance.Memory{}},
