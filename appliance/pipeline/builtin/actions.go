@@ -227,6 +227,10 @@ func (dl *dialogue) actionItems(tm timing) []task {
 	var lastAt *time.Time // the last time said, for "by then"
 	for i := range dl.utts {
 		u := &dl.utts[i]
+		if lt := dl.listTasks(i, tm); len(lt) > 0 {
+			tasks = append(tasks, lt...)
+			continue
+		}
 		ws := u.words
 		used := make([]bool, len(ws))
 		cls := u.clauses

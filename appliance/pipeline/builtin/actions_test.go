@@ -148,6 +148,12 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"being somewhere is no task", []turn{{"1", "Can you join the call with their lawyer?"}, {"U", "Yes, and I'll come and see you after."}}, []item{}},
 		{"a visit with a task as its purpose", []turn{{"1", "Your dry cleaning is ready."}, {"U", "Thanks, I'll stop by tomorrow to pick up the suit."}},
 			[]item{{"Pick up the suit", "2026-03-11 23:59"}}},
+		{"a shopping list read out", []turn{{"U", "Shopping list: oat milk, bread, two lemons, and batteries for the smoke alarm."}},
+			[]item{{"Buy oat milk, bread, two lemons, and batteries for the smoke alarm", ""}}},
+		{"a list of calls said without pauses", []turn{{"U", "calls today the vet about the shots the accountant about the estimate and aunt rosa"}},
+			[]item{{"Call the vet about the shots", "2026-03-10 23:59"}, {"Call the accountant about the estimate", "2026-03-10 23:59"},
+				{"Call aunt rosa", "2026-03-10 23:59"}}},
+		{"calls talked about are no list", []turn{{"U", "Calls are expensive from abroad."}}, []item{}},
 		{"one command with two objects", []turn{{"U", "I'll clean the kitchen and the bathroom tomorrow."}},
 			[]item{{"Clean the kitchen and the bathroom", "2026-03-11 23:59"}}},
 	}

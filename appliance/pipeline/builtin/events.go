@@ -200,7 +200,8 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !ok || r.at.Before(tm.start.Add(-time.Hour)) {
 		return appliance.Event{}, false
 	}
-	if !visit && !inSet(serviceNouns, ws[k].lower) && otherPeoplesPlan(ws, a, b) {
+	if !visit && !inSet(serviceNouns, ws[k].lower) && otherPeoplesPlan(ws, a, b) &&
+		!(dependantsAppointment(ws, k) && dl.userTakesPart(i)) {
 		return appliance.Event{}, false
 	}
 	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
@@ -319,6 +320,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		case (w == "booked" || w == "scheduled") && j > a:
 			// "it's booked for Wednesday at half ten"
 			return j, true
+		case dependantsAppointment(ws, j+2):
+			// "Ben has his dentist on the second at nine"
+			return j + 2, false
 		case (w == "having" || w == "have") && hostedOver(ws, j, b):
 			// "we're having the Hendersons over tomorrow at 7"
 			return j, true
@@ -660,6 +664,11 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 			return "Visit"
 		}
 		words = []string{who, "visit"}
+	case dependantsAppointment(ws, k):
+		if k-3 >= a && titleModifier(ws[k-3]) && !inSet(thirdPerson, ws[k-3].lower) {
+			words = []string{ws[k-3].text + "'s"} // whose: "Ben's Dentist Appointment"
+		}
+		words = append(words, ws[k].text, "appointment")
 	case ws[k].lower == "meet" || ws[k].lower == "get" || ws[k].lower == "catch":
 		words = []string{"meeting"}
 	case k > a && ws[k-1].lower == "let's" && inSet(talkVerbs, ws[k].lower):
@@ -818,4 +827,30 @@ func indexInt(xs []int, x int) int {
 		}
 	}
 	return -1
+}
+
+// dependantsAppointment: the professional at ws[k] is someone's
+// appointment, "has his dentist", "have their check-up with the doctor"
+// aside: a person who "has" a professional is seen by them.
+func dependantsAppointment(ws []cword, k int) bool {
+	if k < 2 || !inSet(professionals, wordAt(ws, k)) || !inSet(withDeterminers, wordAt(ws, k-1)) {
+		return false
+	}
+	v := wordAt(ws, k-2)
+	return v == "has" || v == "have"
+}
+
+// userTakesPart: the user answers the plan told at utterance i by taking
+// part in it ("okay I'll take him"), so another person's appointment is
+// one the user must be at.
+func (dl *dialogue) userTakesPart(i int) bool {
+	if i+1 >= len(dl.utts) || !dl.utts[i+1].isUser || dl.utts[i].isUser {
+		return false
+	}
+	for _, w := range dl.utts[i+1].words {
+		if w.lower == "i'll" || w.lower == "we'll" {
+			return true
+		}
+	}
+	return false
 }

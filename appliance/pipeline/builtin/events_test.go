@@ -36,6 +36,10 @@ func TestBuiltinEvents(t *testing.T) {
 	}{
 		{"meet on Tuesday at 3 pm", []turn{{"U", "Let's meet on Tuesday at 3 pm to go over the numbers."}},
 			[]plan{{"Meeting", "2026-03-31 15:00", 30}}},
+		{"a child's appointment the user takes him to", []turn{{"1", "And Ben has his dentist on the second at nine."}, {"U", "Okay, I'll take him."}},
+			[]plan{{"Ben's Dentist Appointment", "2026-04-02 09:00", 30}}},
+		{"someone else's appointment is theirs", []turn{{"1", "Ben has his dentist on the second at nine."}, {"U", "Oh, poor thing."}},
+			[]plan{}},
 		{"named event with duration", []turn{{"U", "Our board meeting is next Thursday at 3 for two hours."}},
 			[]plan{{"Board Meeting", "2026-04-02 15:00", 120}}},
 		{"duration capped", []turn{{"U", "The workshop is on Saturday at 9 am for five hours."}},

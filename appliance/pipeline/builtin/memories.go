@@ -61,6 +61,18 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 		if i-namedAt > 2 {
 			named = ""
 		}
+		if m, ok := dl.acceptedRole(i, ref); ok && !hasMemory(out, m.content) {
+			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
+			if len(out) == appliance.MaxMemoriesPerConversation {
+				return out
+			}
+		}
+		if m, ok := dl.newRole(u); ok && !hasMemory(out, m.content) {
+			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
+			if len(out) == appliance.MaxMemoriesPerConversation {
+				return out
+			}
+		}
 		if u.question {
 			continue
 		}
@@ -139,6 +151,9 @@ func supposedAfter(ws []cword, k, b int) int {
 // ends at b.
 func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (memoryCand, bool) {
 	if m, ok := pronounFact(ws, s, b, named); ok && (u.isUser || dl.userKnown) {
+		return m, true
+	}
+	if m, ok := ownedFact(ws, s, b, u.isUser); ok && (u.isUser || dl.userKnown) {
 		return m, true
 	}
 	switch {
@@ -328,6 +343,20 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			return sys("User is", j)
 		case next == "working" && (wordAt(ws, j+1) == "at" || wordAt(ws, j+1) == "for"):
 			return sys("User works", j+1)
+		case hasSeq(ws, j, "not", "a", "fan", "of") && likedObject(ws, j+4, b),
+			hasSeq(ws, j, "not", "a", "big", "fan", "of") && likedObject(ws, j+5, b):
+			// "I'm not a big fan of cilantro"
+			return sys("User doesn't like", b-len(fanObject(ws, j, b)))
+		case inSet(tripVerbs, next) && wordAt(ws, j+1) == "to" && departure(ws, j+1, b),
+			next == "going" && wordAt(ws, j+1) == "to" && j+2 < b && ws[j+2].cap && departure(ws, j+1, b):
+			// "I'm flying to Lisbon on the ninth of May", "I'm going to Kenya in January"
+			return sys("User is travelling", j+1)
+		case next == "turning" && isCardinal(ws, j+1):
+			// "I'm turning forty in March"
+			return sys("User is", j)
+		case next == "into" && likedObject(ws, j+1, b):
+			// "I'm really into bouldering"
+			return sys("User is into", j+1)
 		}
 		return pursuit(ws, j, b, "User is")
 	}
@@ -337,6 +366,10 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		if w0 == "we" {
 			j++
 		}
+		if inSet(tripVerbs, wordAt(ws, j)) && wordAt(ws, j+1) == "to" && departure(ws, j+1, b) {
+			// "we're flying to Lisbon in May"
+			return sys("User is travelling", j+1)
+		}
 		if wordAt(ws, j) == "moving" || wordAt(ws, j) == "saving" {
 			return pursuit(ws, j, b, "User's family is")
 		}
@@ -345,6 +378,13 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			return lifeEvent(ws, s, b, "User and their partner are", j)
 		}
 		return memoryCand{}, false
+	}
+	if w0 == "i've" && hasSeq(ws, s+1, "been", "diagnosed", "with") && s+4 < b {
+		return sys("User was diagnosed with", s+4)
+	}
+	if w0 == "we" && w1 == "have" && haveCount(ws, s+2) && inSet(haveObjects, wordAt(ws, s+3)) {
+		// "we have two cats", the household's
+		return sys("User has", s+2)
 	}
 	if w0 == "we" && inSet(lifeOutcomes, wordAt(ws, s+2)) && (w1 == "got" || w1 == "just") {
 		// "we got engaged last night"
@@ -387,13 +427,27 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 			return sys("User speaks", k+1)
 		case w1 == "teach" && k+1 < b:
 			return sys("User teaches", k+1)
+		case hasSeq(ws, k, "can't", "stand") && likedObject(ws, k+2, b):
+			return sys("User can't stand", k+2)
+		case (w1 == "was" || w1 == "got") && w2 == "diagnosed" && wordAt(ws, k+2) == "with" && k+3 < b:
+			return sys("User was diagnosed with", k+3)
 		case w1 == "volunteer" && (w2 == "at" || w2 == "with" || w2 == "for"):
 			return sys("User volunteers", k+1)
+		case inSet(departVerbs, w1) && departure(ws, k+1, b):
+			// "I leave on January fifteenth", "I fly to Lisbon on the ninth"
+			return sys("User is travelling", k+1)
 		}
 		if m, ok := lifeChange(ws, k, b); ok {
 			return m, true
 		}
+		if m, ok := habit(ws, k, b); ok {
+			return m, true
+		}
 		return newPursuit(ws, k, b)
+	}
+	if w0 == "i've" && w1 == "got" && (haveCount(ws, s+2) && inSet(haveObjects, wordAt(ws, s+3)) || inSet(conditions, w2)) {
+		// "I've got two kids", "I've got asthma"
+		return sys("User has", s+2)
 	}
 	if m, ok := newPursuit(ws, s, b); ok {
 		// a note without its subject: "signed up to volunteer at the food bank"
@@ -423,7 +477,8 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		}
 		j := s + 2
 		if strings.HasSuffix(w1, "'s") && rel != "name" {
-			if !hasSeq(ws, j, "name", "is") {
+			// "my daughter's name is Mia", "my mom's birthday is March 3rd"
+			if !(inSet(ownFacts, wordAt(ws, j)) && wordAt(ws, j+1) == "is") {
 				return memoryCand{}, false
 			}
 		} else if !(w2 == "is" || w2 == "'s") {
@@ -438,6 +493,37 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		return sys("User's", s+1)
 	}
 	return memoryCand{}, false
+}
+
+// tripVerbs after "I'm" or "we're" make a trip when a place and a
+// calendar date follow.
+var tripVerbs = lexicon.NewSet(`flying travelling traveling heading`)
+
+// routineDestinations are where a person goes every week, not on a trip.
+var routineDestinations = lexicon.NewSet(`work school home office gym class church store shop supermarket`)
+
+// departVerbs after "I" start a trip when a calendar date follows.
+var departVerbs = lexicon.NewSet(`leave fly depart travel`)
+
+// departure: ws[k:b] goes somewhere ("to", "for", "on") and names a month or
+// a weekday, so the trip is dated and outlives the talk; "I leave for work
+// at eight" names neither and is a routine, not a trip.
+func departure(ws []cword, k, b int) bool {
+	if w := wordAt(ws, k); w != "on" && w != "to" && w != "for" {
+		return false
+	}
+	if d := wordAt(ws, k+1); inSet(routineDestinations, d) || d == "the" && inSet(routineDestinations, wordAt(ws, k+2)) {
+		return false // "I leave for work on Monday at seven"
+	}
+	for j := k + 1; j < b && j < k+8; j++ {
+		if _, ok := months[ws[j].lower]; ok {
+			return true
+		}
+		if weekdayOf(ws[j].lower) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func haveCount(ws []cword, k int) bool {
@@ -469,6 +555,12 @@ func factWords(ws []cword, from, to int) string {
 		w := ws[k].text
 		if w == "" {
 			continue // a word a written-out date took the place of
+		}
+		if code, n := spokenCode(ws, k, to); n > 0 {
+			// "the n five" is the exam the user wrote down as "N5"
+			words = append(words, code)
+			k += n - 1
+			continue
 		}
 		switch ws[k].lower {
 		case "my":
@@ -713,4 +805,59 @@ func lifeEvent(ws []cword, s, b int, subject string, j int) (memoryCand, bool) {
 		return memoryCand{}, false
 	}
 	return memoryCand{content: subject + " " + rest, category: appliance.MemorySystem}, true
+}
+
+// spokenCode reads a letter spelled out before a number at ws[k] ("n five",
+// "b twelve") as the code it names ("N5", "B12"), the way a person writes
+// an exam level, a form or a gate down. "a" and "i" are words, not letters.
+func spokenCode(ws []cword, k, to int) (string, int) {
+	w := ws[k].lower
+	if len(w) != 1 || w[0] < 'a' || w[0] > 'z' || w == "a" || w == "i" || k+1 >= to {
+		return "", 0
+	}
+	v, n := cardinalAt(ws, k+1)
+	if n == 0 || k+1+n > to || isDigits(ws[k+1].lower) && n == 1 && len(ws[k+1].lower) > 3 {
+		return "", 0
+	}
+	return strings.ToUpper(w) + strconv.Itoa(v), 1 + n
+}
+
+// fanObject is what follows "not a (big) fan of" in ws[j:b].
+func fanObject(ws []cword, j, b int) []cword {
+	for k := j; k < b; k++ {
+		if ws[k].lower == "of" {
+			return ws[k+1 : b]
+		}
+	}
+	return nil
+}
+
+// habitVerbs are what a person does on a schedule of their own: "I swim
+// every morning", "I go to the gym every Tuesday". Verbs of the talk
+// itself ("I think every…", "I need…") are left out by naming the ones in.
+var habitVerbs = lexicon.NewSet(`run swim cycle bike walk jog go play practice practise train meditate
+	visit cook bake read write paint climb hike dance sing teach volunteer work`)
+
+// habit reads a routine the user states at ws[k] (the verb after "I"):
+// the verb is one of habitVerbs and an "every"/"each"/"daily" follows.
+func habit(ws []cword, k, b int) (memoryCand, bool) {
+	v := wordAt(ws, k)
+	if !inSet(habitVerbs, v) || !recurring(ws, k+1, b) {
+		return memoryCand{}, false
+	}
+	rest := factWords(ws, k+1, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	verb := v + "s"
+	if strings.HasSuffix(v, "o") || strings.HasSuffix(v, "sh") || strings.HasSuffix(v, "ch") {
+		verb = v + "es" // "goes", "teaches"
+	}
+	return memoryCand{content: "User " + verb + " " + rest, category: appliance.MemorySystem}, true
+}
+
+// isCardinal: a whole number is said at ws[k] ("forty", "40").
+func isCardinal(ws []cword, k int) bool {
+	_, n := cardinalAt(ws, k)
+	return n > 0
 }

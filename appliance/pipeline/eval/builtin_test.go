@@ -77,11 +77,11 @@ func TestBuiltinEval(t *testing.T) {
 	}
 	report(t, &r)
 	checkFloors(t, r, map[string]floor{
-		"events F1":            {0.91, 0.65}, // measured 0.950, 0.698
-		"action items F1":      {0.78, 0.75}, // measured 0.817, 0.788
-		"instant exact":        {0.83, 0.75}, // measured 0.873 (62/71), 0.789 (45/57)
-		"memories precision":   {0.88, 0.70}, // measured 0.923 (12/13), 0.750 (3/4)
-		"memories recall":      {0.62, 0.15}, // measured 0.667 (12/18), 0.176 (3/17)
+		"events F1":            {0.92, 0.65}, // measured 0.963, 0.698
+		"action items F1":      {0.82, 0.75}, // measured 0.857, 0.788
+		"instant exact":        {0.84, 0.75}, // measured 0.880 (66/75), 0.789 (45/57)
+		"memories precision":   {0.89, 0.70}, // measured 0.941 (16/17), 0.750 (3/4)
+		"memories recall":      {0.83, 0.15}, // measured 0.889 (16/18), 0.176 (3/17)
 		"discard accuracy":     {0.97, 0.94}, // measured 0.990 (100/101), 0.967 (88/91)
 		"titles without emoji": {1, 1},       // measured 1.000 (101/101), 1.000 (89/89)
 	})

@@ -6,7 +6,8 @@
 //
 // Matching rule. Text is compared as content words: lowercased, split on
 // anything that is not a letter or digit, stop words dropped, a plural or
-// possessive "s" and an "ing" stripped. Each label takes at most one
+// possessive "s" and an "ing" stripped, a day's ordinal suffix dropped
+// ("12th" is the "12" a date is written with). Each label takes at most one
 // extracted item and each item one label: the pair sharing most content
 // words is made first, then the best of the rest (ties in label order), so
 // a label sharing one word with an item cannot take it from a later label

@@ -109,6 +109,7 @@ func TestContentWords(t *testing.T) {
 		"Send Maria's reports to the team!": "send maria report team",
 		"User teaches high-school math":     "teach high school math",
 		"Pick up the kids' batteries":       "pick kid battery",
+		"Travelling on January 15th":        "travell january 15",
 	} {
 		got := ""
 		for i, w := range contentWords(in) {

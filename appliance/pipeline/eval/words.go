@@ -51,6 +51,9 @@ var kinWords = map[string]string{"dad": "father", "mom": "mother", "mum": "mothe
 
 func stem(w string) string {
 	w = strings.TrimSuffix(w, "'s")
+	if n := ordinalDigits(w); n != "" {
+		return n // "June 12th" is the "June 12" of what was written
+	}
 	switch {
 	case len(w) > 5 && strings.HasSuffix(w, "ing"):
 		return w[:len(w)-3]
@@ -76,4 +79,16 @@ func shared(want, got []string) int {
 		}
 	}
 	return n
+}
+
+// ordinalDigits is the number of a date's day written with its ordinal
+// suffix ("12th", "1st"), or "".
+func ordinalDigits(w string) string {
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		n, ok := strings.CutSuffix(w, suf)
+		if ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return n
+		}
+	}
+	return ""
 }
