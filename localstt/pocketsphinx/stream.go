@@ -54,6 +54,7 @@ type stream struct {
 	lag     vad.Lag
 	sent    int // stream samples sent, guarded by mu
 	skipped func(stt.Skip)
+	lang    language // the worker's
 }
 
 // Send implements stt.Stream: it never waits for a decoder.
@@ -164,13 +165,13 @@ func (s *stream) hear(ctx context.Context, pcm []int16, start int, fail func(err
 		fail(err)
 		return false
 	}
-	words, err := d.decode(pcm)
+	heard, err := d.decode(pcm)
 	s.r.release(d)
 	if err != nil {
 		fail(err)
 		return false
 	}
-	s.send(words, start)
+	s.send(s.r.heard(heard, &s.lang), start)
 	return true
 }
 
