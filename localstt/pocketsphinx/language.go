@@ -28,8 +28,8 @@ type utterance struct {
 // Measured on recorded voices (docs/benchmarks.md, "Speech in another
 // language under PocketSphinx"), forty prompts each: Allison's English
 // fits at -17.6 to 2.2 (median -4.8; the few under -10 are the ones the
-// model heard wrong: "do not cook or analog the conference"), and at
-// -13.0 to -1.0 in white noise at 20 dB; June's French at -30.5 to -12.7
+// model heard wrong: "do not cook or analog the conference"), at -13.0
+// to -1.0 in white noise at 20 dB and -11.3 to -2.2 at 10 dB; June's French at -30.5 to -12.7
 // (median -19.7), Carlo's Italian -29.1 to -15.4, the Spanish voice -21.5
 // to -9.0, the Russian one -26.1 to -13.1. One utterance under sureFit is
 // marked on its own; one under doubtFit only right after another under
