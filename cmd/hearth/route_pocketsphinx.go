@@ -10,8 +10,9 @@ import (
 
 // PocketSphinx: English out of the box, from Debian's packages.
 var pocketsphinxRoute = speechRoute{name: pocketsphinx.Name,
-	build: func(cfg appliance.Config, _ routeDeps) (any, string, error) {
-		r, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: cfg.PocketSphinxModel, IdleAfter: cfg.PocketSphinxIdle})
+	build: func(cfg appliance.Config, deps routeDeps) (any, string, error) {
+		r, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: cfg.PocketSphinxModel, IdleAfter: cfg.PocketSphinxIdle,
+			Logger: deps.logger})
 		var e *stt.Error
 		if errors.As(err, &e) && e.Outcome == stt.ConfigError {
 			return nil, e.Reason, nil

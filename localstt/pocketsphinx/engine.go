@@ -1,9 +1,5 @@
 package pocketsphinx
 
-import (
-	"strings"
-)
-
 // Engine is one PocketSphinx decoder outside any route: no VAD, no pool,
 // each recording decoded whole. It is the baseline the benchmarks and the
 // real-speech tests hold the routes to ("the engine alone on the same
@@ -28,15 +24,11 @@ func NewEngine(modelDir string) (*Engine, error) {
 // Decode is what the engine hears in one 16 kHz mono recording, its words
 // joined by spaces.
 func (e *Engine) Decode(pcm []int16) (string, error) {
-	words, err := e.d.decode(pcm)
+	u, err := e.d.decode(pcm)
 	if err != nil {
 		return "", err
 	}
-	texts := make([]string, len(words))
-	for i, w := range words {
-		texts[i] = w.Text
-	}
-	return strings.Join(texts, " "), nil
+	return text(u.words), nil
 }
 
 // Close frees the decoder.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -38,6 +39,9 @@ type Config struct {
 	// is idle most of the day. The next stream or utterance loads one
 	// again.
 	IdleAfter time.Duration
+	// Logger is where the route says, once, that it marks speech in
+	// another language (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Route is the PocketSphinx speech route. It is safe for concurrent use.
@@ -50,6 +54,7 @@ type Route struct {
 	warming chan struct{} // closed when warm's load ends; nil when none runs
 	stop    chan struct{}
 	reaped  sync.WaitGroup
+	lang    languageLog
 }
 
 // idle is a decoder waiting in the pool, and since when.
@@ -65,7 +70,7 @@ type idle struct {
 // decoder hears it and whatever that decoder heard before (a batch job
 // or another session's stream).
 type decoder interface {
-	decode(pcm []int16) ([]stt.Word, error)
+	decode(pcm []int16) (utterance, error)
 	close()
 }
 
@@ -101,7 +106,10 @@ func New(cfg Config) (*Route, error) {
 	if cfg.IdleAfter <= 0 {
 		cfg.IdleAfter = 5 * time.Minute
 	}
-	r := &Route{cfg: cfg, pool: make(chan idle, cfg.Decoders), stop: make(chan struct{})}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	r := &Route{cfg: cfg, pool: make(chan idle, cfg.Decoders), stop: make(chan struct{}), lang: languageLog{log: cfg.Logger}}
 	r.reaped.Add(1)
 	go r.reapIdle()
 	return r, nil
@@ -317,16 +325,17 @@ func (r *Route) release(d decoder) { r.pool <- idle{d, time.Now()} }
 
 // decodeUtterance decodes one utterance and shifts its words to stream
 // time.
-func (r *Route) decodeUtterance(ctx context.Context, u vad.Utterance) ([]stt.Word, error) {
+func (r *Route) decodeUtterance(ctx context.Context, u vad.Utterance, lang *language) ([]stt.Word, error) {
 	d, err := r.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
-	words, err := d.decode(u.PCM)
+	heard, err := d.decode(u.PCM)
 	r.release(d)
 	if err != nil {
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err}
 	}
+	words := r.heard(heard, lang)
 	off := float64(u.Start) / stt.SampleRate
 	for i := range words {
 		words[i].Start += off
@@ -348,20 +357,19 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 		utts = append(utts, u)
 	}
 	tr := stt.Transcript{DetectedLanguage: "en", Segments: []stt.Segment{}}
-	var texts []string
+	var (
+		texts []string
+		lang  language
+	)
 	for _, u := range utts {
-		words, err := r.decodeUtterance(ctx, u)
+		words, err := r.decodeUtterance(ctx, u, &lang)
 		if err != nil {
 			return stt.Transcript{}, err
 		}
 		if len(words) == 0 {
 			continue
 		}
-		var text []string
-		for _, w := range words {
-			text = append(text, w.Text)
-		}
-		seg := stt.Segment{Start: words[0].Start, End: words[len(words)-1].End, Text: strings.Join(text, " "), Words: words}
+		seg := stt.Segment{Start: words[0].Start, End: words[len(words)-1].End, Text: text(words), Words: words}
 		tr.Segments = append(tr.Segments, seg)
 		texts = append(texts, seg.Text)
 	}

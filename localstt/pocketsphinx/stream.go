@@ -51,6 +51,7 @@ type stream struct {
 	r      *Route
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	lang   language // the worker's
 }
 
 // work decodes the stream's utterances one by one, each heard whole at
@@ -124,13 +125,13 @@ func (s *stream) hear(ctx context.Context, pcm []int16, start int, fail func(err
 		fail(err)
 		return false
 	}
-	words, err := d.decode(pcm)
+	heard, err := d.decode(pcm)
 	s.r.release(d)
 	if err != nil {
 		fail(err)
 		return false
 	}
-	s.send(words, start)
+	s.send(s.r.heard(heard, &s.lang), start)
 	return true
 }
 
