@@ -36,15 +36,16 @@ type lateJob struct {
 const lateTimeout = 10 * time.Minute
 
 // Live words wait for the skipped stretches before them (see
-// lateQueue.holdsFrom) for one and a half times the stretches' own
-// length, at least lateHoldMin and at most lateHoldMax: transcribing a
-// stretch takes a fraction of its length on an idle machine and several
-// times that on a busy one, and a long stretch needs longer than a short
-// one.
+// lateQueue.holdsFrom) for three times the stretches' own length, at
+// least lateHoldMin and at most lateHoldMax: transcribing a stretch takes
+// a fraction of its length on an idle machine and, with live decoding
+// beside it on a busy one, up to about three times that length (seen: a
+// 15 s stretch heard 36 s after it ended at a load average of 12 on two
+// cores), and a long stretch needs longer than a short one.
 const (
 	lateHoldMin    = 10 * time.Second
-	lateHoldMax    = 60 * time.Second
-	lateHoldFactor = 1.5
+	lateHoldMax    = 2 * time.Minute
+	lateHoldFactor = 3
 )
 
 // lateQueue runs a session's late transcriptions one at a time, in order.
