@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,6 +20,9 @@ import (
 // 7 UUIDs, led by the time, so the primary-key indexes grow at their right
 // edge), from `writers` goroutines for d. It returns transactions per second.
 func sqliteFloor(ctx context.Context, path string, segments, writers int, d time.Duration) (float64, error) {
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + suffix) // a kept folder's (-scale-data) last floor: each starts empty
+	}
 	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate")
 	if err != nil {
 		return 0, err

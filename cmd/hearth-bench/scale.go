@@ -100,11 +100,7 @@ func runScale(ctx context.Context, cfg config, hearth string, stdout, stderr io.
 	}()
 
 	logf("measuring the raw SQLite floor for %s", cfg.duration)
-	floorDB := filepath.Join(root, "floor.db")
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		os.Remove(floorDB + suffix) // a kept run's (-scale-data): the floor starts empty
-	}
-	floor, err := sqliteFloor(ctx, floorDB, cfg.segments, cfg.concurrency, cfg.duration)
+	floor, err := sqliteFloor(ctx, filepath.Join(root, "floor.db"), cfg.segments, cfg.concurrency, cfg.duration)
 	if err != nil {
 		return fmt.Errorf("floor: %w", err)
 	}
