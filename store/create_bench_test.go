@@ -118,14 +118,7 @@ func createOne(tb testing.TB, db *store.DB, c *appliance.Conversation, ms []*app
 // between the sizes.
 func benchmarkCreate(b *testing.B, existing int) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
-		b.Fatal(err)
-	}
+	db := benchDB(ctx, b)
 	if _, err := db.UseEmbeddingModel(ctx, benchModel, benchDims); err != nil {
 		b.Fatal(err)
 	}
@@ -161,3 +154,18 @@ func benchmarkCreate(b *testing.B, existing int) {
 
 func BenchmarkCreateIndexed0(b *testing.B)   { benchmarkCreate(b, 0) }
 func BenchmarkCreateIndexed20k(b *testing.B) { benchmarkCreate(b, 20_000) }
+
+// benchDB opens a fresh store in b's temporary folder with the one user
+// "u1" the benchmarks write as.
+func benchDB(ctx context.Context, b *testing.B) *store.DB {
+	b.Helper()
+	db, err := store.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	return db
+}

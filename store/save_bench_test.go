@@ -7,9 +7,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/store"
 )
 
 // BenchmarkSaveProcessedCPU measures the from-segments write alone (the
@@ -22,14 +19,7 @@ import (
 //	go test -tags sqlite_fts5 -run XXX -bench SaveProcessedCPU -benchtime 3000x ./store
 func BenchmarkSaveProcessedCPU(b *testing.B) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
-		b.Fatal(err)
-	}
+	db := benchDB(ctx, b)
 	r := rand.New(rand.NewPCG(11, 12))
 	now := time.Now()
 	n := 0

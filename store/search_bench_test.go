@@ -78,14 +78,7 @@ func randomUnit(r *rand.Rand, dims int) []float32 {
 func seedSearch(b *testing.B, n int) (*store.DB, [][]float32) {
 	b.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
-		b.Fatal(err)
-	}
+	db := benchDB(ctx, b)
 	const dims, model = 384, "bench-random-384"
 	if _, err := db.UseEmbeddingModel(ctx, model, dims); err != nil {
 		b.Fatal(err)
@@ -206,14 +199,7 @@ func TestSearch_BinaryQuantizationRecall(t *testing.T) {
 // loaded by id.
 func BenchmarkSearchMemoriesMCP10k(b *testing.B) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
-		b.Fatal(err)
-	}
+	db := benchDB(ctx, b)
 	emb := embed.NewBuiltin(384)
 	if _, err := db.UseEmbeddingModel(ctx, emb.Model(), emb.Dims()); err != nil {
 		b.Fatal(err)
@@ -255,6 +241,7 @@ func BenchmarkSearchMemoriesMCP10k(b *testing.B) {
 	}
 	// The text index as the idle indexer leaves it: merged.
 	for more := true; more; {
+		var err error
 		if more, err = db.MaintainIndex(ctx); err != nil {
 			b.Fatal(err)
 		}
@@ -293,14 +280,7 @@ func BenchmarkSearchMemoriesMCP10k(b *testing.B) {
 // conversation for a page shows as a jump here.
 func BenchmarkListConversations5k(b *testing.B) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
-		b.Fatal(err)
-	}
+	db := benchDB(ctx, b)
 	r := rand.New(rand.NewPCG(5, 6))
 	now := time.Now()
 	for i := range 5000 {

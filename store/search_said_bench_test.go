@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
-	"github.com/hearth-appliance/hearth/store"
 )
 
 // BenchmarkSearchConversations5k: a conversation search (three words drawn
@@ -17,14 +16,7 @@ import (
 // words said indexed with their titles (migration 0028).
 func BenchmarkSearchConversations5k(b *testing.B) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: time.Now()}); err != nil {
-		b.Fatal(err)
-	}
+	db := benchDB(ctx, b)
 	r := rand.New(rand.NewPCG(5, 6))
 	at := time.Now().UTC().Add(-5000 * time.Hour)
 	for i := range 5000 {

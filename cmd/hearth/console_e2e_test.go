@@ -25,16 +25,7 @@ import (
 // make console-shots writes docs/console/).
 func TestConsoleInChromium(t *testing.T) {
 	t.Parallel()
-	dir, _ := filepath.Abs("testdata/console-e2e")
-	node, nodeErr := exec.LookPath("node")
-	chromium, chromeErr := exec.LookPath("chromium")
-	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "playwright-core"))
-	if nodeErr != nil || chromeErr != nil || modErr != nil {
-		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
-			t.Fatalf("the console's browser test needs node, chromium and playwright-core (%v; %v; %v): run make console-e2e", nodeErr, chromeErr, modErr)
-		}
-		t.Skip("node, chromium or playwright-core missing; make console-e2e installs them")
-	}
+	dir, node, chromium := consoleBrowser(t)
 	shots := os.Getenv("HEARTH_CONSOLE_SHOTS")
 	if shots == "" {
 		shots = filepath.Join(t.TempDir(), "shots")
@@ -120,4 +111,23 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// consoleBrowser finds what the console's browser tests drive: the
+// scripts' folder, node and the Chromium playwright-core launches. Under
+// make test (HEARTH_REQUIRE_E2E_TOOLS) a missing one fails the test; make
+// console-e2e installs them.
+func consoleBrowser(t *testing.T) (dir, node, chromium string) {
+	t.Helper()
+	dir, _ = filepath.Abs("testdata/console-e2e")
+	node, nodeErr := exec.LookPath("node")
+	chromium, chromeErr := exec.LookPath("chromium")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "playwright-core"))
+	if nodeErr != nil || chromeErr != nil || modErr != nil {
+		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
+			t.Fatalf("the console's browser test needs node, chromium and playwright-core (%v; %v; %v): run make console-e2e", nodeErr, chromeErr, modErr)
+		}
+		t.Skip("node, chromium or playwright-core missing; make console-e2e installs them")
+	}
+	return dir, node, chromium
 }

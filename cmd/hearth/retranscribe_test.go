@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -320,16 +319,7 @@ const retranscribeScript = `{"batch_failure":"timeout","utterances":[{"text":"I 
 func TestConsoleRetranscribeInChromium(t *testing.T) {
 	t.Parallel()
 	requireOpusEncoder(t)
-	dir, _ := filepath.Abs("testdata/console-e2e")
-	node, nodeErr := exec.LookPath("node")
-	chromium, chromeErr := exec.LookPath("chromium")
-	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "playwright-core"))
-	if nodeErr != nil || chromeErr != nil || modErr != nil {
-		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
-			t.Fatalf("the console's browser test needs node, chromium and playwright-core (%v; %v; %v): run make console-e2e", nodeErr, chromeErr, modErr)
-		}
-		t.Skip("node, chromium or playwright-core missing; make console-e2e installs them")
-	}
+	dir, node, chromium := consoleBrowser(t)
 	frames := encodeFrames(t, "pcm16", speechWAV(t, "I need to book the dentist for Thursday afternoon."))
 	data := t.TempDir()
 	srv := startServe(t, data, writeScript(t, retranscribeScript), "HEARTH_STT_ROUTES=pocketsphinx")
