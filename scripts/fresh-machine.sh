@@ -8,10 +8,13 @@
 #   scripts/fresh-machine.sh --quick   only make run: system packages, build, serve, health
 #   scripts/fresh-machine.sh --suite trixie   a Debian 13 root instead (any suite
 #                                      deb.debian.org serves; default bookworm)
+#   scripts/fresh-machine.sh --suite noble    an Ubuntu 24.04 root (main and universe, as
+#                                      Ubuntu installs it; also jammy)
 #   scripts/fresh-machine.sh --keep    leave the root in place afterwards (to look around)
 #
 # Needs root (debootstrap, mount, chroot), the Debian mirror (DEBIAN_MIRROR,
-# default deb.debian.org) and, in the root, whatever the README's commands
+# default deb.debian.org) or Ubuntu's (UBUNTU_MIRROR, default
+# archive.ubuntu.com) and, in the root, whatever the README's commands
 # fetch (the npm registry). debootstrap is installed with apt-get when
 # missing. The root lives in FRESH_MACHINE_DIR (default
 # /tmp/hearth-fresh-machine); the packages debootstrap downloads are kept in
@@ -20,7 +23,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 quick=0 keep=0 suite=bookworm
-usage() { echo "usage: scripts/fresh-machine.sh [--quick] [--suite bookworm|trixie] [--keep]" >&2; exit 2; }
+usage() { echo "usage: scripts/fresh-machine.sh [--quick] [--suite bookworm|trixie|noble] [--keep]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -34,6 +37,8 @@ done
 case $suite in *[!a-z]* | "") usage ;; esac
 DIR=${FRESH_MACHINE_DIR:-/tmp/hearth-fresh-machine}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+distro=debian
+case $suite in jammy | noble) distro=ubuntu MIRROR=${UBUNTU_MIRROR:-http://archive.ubuntu.com/ubuntu} ;; esac
 CACHE=${HEARTH_BUILD_CACHE:-$ROOT/.cache}/fresh-machine
 rootfs=$DIR/root
 say() { echo "fresh-machine: $*" >&2; }
@@ -86,13 +91,33 @@ step "debootstrap $suite into $rootfs"
 arch=$(dpkg --print-architecture)
 tarball=$CACHE/$suite-$arch-minbase.tgz
 include=gcc,libc6-dev,git,make,ca-certificates
+# debootstrap_args: what an Ubuntu root needs besides Debian's defaults.
+debootstrap_args=() script=()
+if [ "$distro" = ubuntu ]; then
+  # Ubuntu installs main and universe; a Debian host has no Ubuntu keyring,
+  # so the archive's key comes from Ubuntu's own package, pinned by its
+  # checksum (Release files are then checked against it as usual).
+  keyring_deb=$CACHE/ubuntu-keyring_2023.11.28.1_all.deb
+  keyring_sha=36de43b15853ccae0028e9a767613770c704833f82586f28eb262f0311adb8a8
+  if [ ! -f "$keyring_deb" ]; then
+    curl -fsS -o "$keyring_deb.part" "$MIRROR/pool/main/u/ubuntu-keyring/ubuntu-keyring_2023.11.28.1_all.deb" ||
+      fail "could not download Ubuntu's keyring package from $MIRROR"
+    mv "$keyring_deb.part" "$keyring_deb"
+  fi
+  echo "$keyring_sha  $keyring_deb" | sha256sum -c --quiet - || { rm -f "$keyring_deb"; fail "Ubuntu's keyring package does not have the pinned checksum"; }
+  rm -rf "$DIR/keyring" && dpkg-deb -x "$keyring_deb" "$DIR/keyring"
+  debootstrap_args=(--components=main,universe --keyring="$DIR/keyring/usr/share/keyrings/ubuntu-archive-keyring.gpg")
+  # Debian's debootstrap may predate the suite; every Ubuntu suite since
+  # 7.10 bootstraps with the same script.
+  [ -e "/usr/share/debootstrap/scripts/$suite" ] || script=(/usr/share/debootstrap/scripts/gutsy)
+fi
 if [ ! -f "$tarball" ]; then
-  debootstrap --variant=minbase --include=$include --make-tarball="$tarball.part" "$suite" "$DIR/tarball-work" "$MIRROR" \
+  debootstrap --variant=minbase --include=$include "${debootstrap_args[@]}" --make-tarball="$tarball.part" "$suite" "$DIR/tarball-work" "$MIRROR" "${script[@]}" \
     >"$DIR/debootstrap.log" 2>&1 || { tail -20 "$DIR/debootstrap.log" >&2; rm -rf "$DIR/tarball-work"; fail "debootstrap could not download $suite from $MIRROR"; }
   rm -rf "$DIR/tarball-work"
   mv "$tarball.part" "$tarball"
 fi
-debootstrap --variant=minbase --include=$include --unpack-tarball="$tarball" "$suite" "$rootfs" "$MIRROR" \
+debootstrap --variant=minbase --include=$include "${debootstrap_args[@]}" --unpack-tarball="$tarball" "$suite" "$rootfs" "$MIRROR" "${script[@]}" \
   >"$DIR/debootstrap.log" 2>&1 || { tail -20 "$DIR/debootstrap.log" >&2; fail "debootstrap failed (its log: $DIR/debootstrap.log)"; }
 
 step "mounting /proc, /sys and /dev, and trying chroot"
@@ -108,6 +133,12 @@ done
 mount -t tmpfs tmpfs "$rootfs/tmp" && mounts+=("$rootfs/tmp")
 chroot "$rootfs" /bin/true 2>"$DIR/mount.err" || fail "chroot is forbidden here ($(cat "$DIR/mount.err"))"
 cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
+# An installed Ubuntu also takes updates and security fixes.
+if [ "$distro" = ubuntu ]; then
+  echo "deb $MIRROR $suite main universe
+deb $MIRROR $suite-updates main universe
+deb $MIRROR $suite-security main universe" >"$rootfs/etc/apt/sources.list"
+fi
 # Behind a proxy that intercepts TLS with its own CA (some offices, some
 # sandboxes), the host trusts that CA locally: the root does too, and Node
 # (npm) is pointed at the system's store as the host's is.
