@@ -19,7 +19,7 @@ type liveResult struct {
 	right, turns int
 	firstMarked  bool // the owner's first turn carried is_user
 	labels       int
-	merged       []string // labels that took more than one person
+	merged       []string       // labels that took more than one person
 	marked       map[int][2]int // per voice heard: turns marked is_user, turns
 	trace        string
 }
