@@ -2,7 +2,10 @@ package speaker_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/speaker"
@@ -14,13 +17,15 @@ import (
 // the nearest voice within the profile threshold, 0.046, and a voice was
 // judged once, on up to 10 s of its speech as soon as it had 2 s), and
 // offline diarization (speaker.Cluster) of one voice alone and of the
-// four-person streams: speakers found and confusion.
+// four-person streams: speakers found and confusion. Then each owner's
+// profile against single turns (measureProfileDistances).
 func TestMeasureRealVoices(t *testing.T) {
 	if os.Getenv("HEARTH_SPEAKER_MEASURE") == "" {
 		t.Skip("a measurement: HEARTH_SPEAKER_MEASURE=1")
 	}
 	ex := speaker.NewBuiltin()
 	ctx := context.Background()
+	measureProfileDistances(t, ex)
 	for _, snr := range []float64{0, 20} {
 		for _, voices := range [][]int{{0}, {1}, {2}, {3}, {4}} {
 			pcm, turns := realConversation(t, voices, 4, snr)
@@ -88,5 +93,52 @@ func TestMeasureRealVoices(t *testing.T) {
 			t.Logf("snr %2.0f offline, voices %v: %d speakers found of %d, confusion %.1f %%", snr, voices, found, len(voices), 100*der)
 		}
 		t.Logf("snr %2.0f before: is_user right for %.1f %% of %d turns", snr, 100*float64(right)/float64(total), total)
+	}
+}
+
+// measureProfileDistances prints, for every voice as owner, the distances
+// from its profile (in quiet) to single turns of each voice, ten turns per
+// voice (five prompts, each twice, with fresh noise), and the equal error
+// rate between the owner's turns and the others': what any threshold on
+// one turn against the profile can do for that owner.
+func measureProfileDistances(t *testing.T, ex speaker.Extractor) {
+	for _, snr := range []float64{0, 20} {
+		var allG, allI []float64
+		for _, voices := range realStreams {
+			pcm, turns := realConversation(t, voices, 10, snr)
+			embs := embedTurns(t, ex, pcm, turns)
+			for _, owner := range voices {
+				if voices[0] == 1 && owner != 1 { // the others were owners in the first stream
+					continue
+				}
+				prof, err := ex.Embed(context.Background(), realProfile(t, owner))
+				if err != nil {
+					t.Fatal(err)
+				}
+				heard := map[int][]float64{}
+				var g, im []float64
+				for i, tr := range turns {
+					d := speaker.Distance(prof, embs[i])
+					heard[tr.voice] = append(heard[tr.voice], d)
+					if realVoices[tr.voice].person == realVoices[owner].person {
+						g = append(g, d)
+					} else {
+						im = append(im, d)
+					}
+				}
+				allG, allI = append(allG, g...), append(allI, im...)
+				eer, th := equalErrorRate(g, im)
+				var sb strings.Builder
+				for _, v := range voices {
+					ds := heard[v]
+					sort.Float64s(ds)
+					fmt.Fprintf(&sb, " %s %.3f-%.3f", realVoices[v].name, ds[0], ds[len(ds)-1])
+				}
+				t.Logf("snr %2.0f profile of %s against single turns:%s; equal error rate %.1f %% at %.3f",
+					snr, realVoices[owner].name, sb.String(), 100*eer, th)
+			}
+		}
+		eer, th := equalErrorRate(allG, allI)
+		t.Logf("snr %2.0f every owner: equal error rate %.1f %% at %.3f", snr, 100*eer, th)
 	}
 }
