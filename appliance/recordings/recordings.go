@@ -84,9 +84,10 @@ func (k *Keeper) convDir(user, conv string) (string, error) {
 }
 
 // Create starts a recording of the user's conversation whose first sample
-// is at started. It is ErrOff, audio.ErrNoEncoder or ErrQuota when nothing
-// is to be kept.
-func (k *Keeper) Create(user, conv string, started time.Time) (*Writer, error) {
+// is at started: samples encoded here (Write), or, with packets, the
+// client's own Opus packets as they came (WritePacket). It is ErrOff,
+// audio.ErrNoEncoder or ErrQuota when nothing is to be kept.
+func (k *Keeper) Create(user, conv string, started time.Time, packets *audio.OpusPackets) (*Writer, error) {
 	if err := k.Usable(); err != nil {
 		return nil, err
 	}
@@ -104,9 +105,11 @@ func (k *Keeper) Create(user, conv string, started time.Time) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("recordings: %w", err)
 	}
-	enc, err := k.NewEncoder()
-	if err != nil {
-		return nil, err
+	var enc audio.Encoder
+	if packets == nil {
+		if enc, err = k.NewEncoder(); err != nil {
+			return nil, err
+		}
 	}
 	ms := started.UnixMilli()
 	var f *os.File
@@ -120,7 +123,12 @@ func (k *Keeper) Create(user, conv string, started time.Time) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recordings: %w", err)
 	}
-	ow, err := audio.NewOggOpusWriter(f, enc, uint32(ms), "hearth")
+	var ow *audio.OggOpusWriter
+	if packets != nil {
+		ow, err = audio.NewOggOpusPackets(f, uint32(ms), "hearth", *packets)
+	} else {
+		ow, err = audio.NewOggOpusWriter(f, enc, uint32(ms), "hearth")
+	}
 	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
