@@ -64,19 +64,29 @@ func (k *keeper) add(pcm []int16, pkt []byte) {
 	if open && k.sink == nil && conv != k.refused {
 		k.openLocked(conv)
 	}
+	// While a recording is open, what it took is not needed again (the
+	// next one starts where it ends): the ring holds only the pre-roll.
+	// Holding 30–60 s per session regardless was most of a server-heard
+	// session's memory.
 	if k.channels > 0 {
 		if k.sink != nil {
 			k.sink.WritePacket(pkt, len(pcm))
 		}
 		k.pkts.add(pkt, k.n, len(pcm))
 		k.n += int64(len(pcm))
-		k.pkts.trim(k.n - keepRing)
+		if k.sink != nil {
+			k.pkts.trim(k.n - opusPreRoll)
+		} else {
+			k.pkts.trim(k.n - keepRing)
+		}
 		return
 	}
+	k.n += int64(len(pcm))
 	if k.sink != nil {
 		k.sink.Write(pcm)
+		k.ring, k.ringAt = nil, k.n
+		return
 	}
-	k.n += int64(len(pcm))
 	k.ring = append(k.ring, pcm...)
 	if len(k.ring) > 2*keepRing {
 		drop := len(k.ring) - keepRing

@@ -69,6 +69,11 @@ func testKeeperFilePerConversation(t *testing.T, channels int) {
 		}
 	}
 	feed(2 * time.Second)
+	// What the open recording took is not held again: at most the
+	// pre-roll (two of it before a trim).
+	if held := k.n - k.pkts.start(k.n); len(k.ring) > 0 || held > 2*opusPreRoll {
+		t.Errorf("with a recording open the ring holds %d samples and %d of packets", len(k.ring), held)
+	}
 	open = false // the recording ended; a second of audio before the next
 	feed(time.Second)
 	conv, open = "b", true

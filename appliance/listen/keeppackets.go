@@ -38,8 +38,15 @@ func (r *packetRing) trim(keep int64) {
 	if drop == len(r.pkts) {
 		cut = int32(len(r.data))
 	}
-	r.data = append(r.data[:0], r.data[cut:]...)
-	r.pkts = append(r.pkts[:0], r.pkts[drop:]...)
+	// A ring that held a long pause and now holds a pre-roll gives the
+	// pause's memory back.
+	if len(r.data)-int(cut) < cap(r.data)/4 {
+		r.data = append([]byte(nil), r.data[cut:]...)
+		r.pkts = append([]ringPacket(nil), r.pkts[drop:]...)
+	} else {
+		r.data = append(r.data[:0], r.data[cut:]...)
+		r.pkts = append(r.pkts[:0], r.pkts[drop:]...)
+	}
 	for i := range r.pkts {
 		r.pkts[i].off -= cut
 	}

@@ -61,11 +61,15 @@ func (t *tape) add(pcm []int16) {
 	if t.err != nil || t.f == nil {
 		return
 	}
-	t.buf = t.buf[:0]
+	// Filled through a local slice: appending to the field itself paid
+	// the GC's write barrier on every sample while a cycle ran (a third of
+	// the tape's CPU with 500 sessions).
+	b := t.buf[:0]
 	for _, s := range pcm {
-		t.buf = binary.LittleEndian.AppendUint16(t.buf, uint16(s))
+		b = binary.LittleEndian.AppendUint16(b, uint16(s))
 	}
-	if _, err := t.w.Write(t.buf); err != nil {
+	t.buf = b
+	if _, err := t.w.Write(b); err != nil {
 		t.err = err
 		return
 	}
