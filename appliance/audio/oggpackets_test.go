@@ -110,9 +110,11 @@ func TestOggOpusPackets_DecodeAsTheLiveStream(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("from packet %d: decoded %d samples, want %d", first, len(got), len(want))
 	}
-	if db, shift := snr(want, got, 0); db < 30 || shift != 0 {
+	db, shift := snr(want, got, 0)
+	if db < 30 || shift != 0 {
 		t.Errorf("from packet %d: %.1f dB against the live audio (shift %d)", first, db, shift)
 	}
+	t.Logf("%d packets, %v; from packet %d primed by %d: %.1f dB against the live audio", len(packets), sent, first, preRoll, db)
 }
 
 func decodedSamples(t *testing.T, path string) []int16 {
