@@ -10,24 +10,35 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/audio"
 )
 
-// TestOggOpusPackets_DecodeAsTheLiveStream: a wearable's own opus_fs320
-// packets (libopus, 20 ms, as the firmware sends them) written as they
-// came decode with the appliance's own Ogg Opus reader to exactly what the
-// live decoder heard; a file cut by a crash plays up to its last page,
-// which is at most a second back; and a file that starts mid-stream, its
-// decoder primed by the packets before, is the live audio from there on.
+// TestOggOpusPackets_DecodeAsTheLiveStream: a wearable's own packets
+// (libopus as the firmware encodes them: opus_fs320's 20 ms CELT, the
+// DevKit's 10 ms SILK) written as they came decode with the appliance's
+// own Ogg Opus reader to exactly what the live decoder heard; a file cut
+// by a crash plays up to its last page, which is at most a second back;
+// and a file that starts mid-stream, its decoder primed by the packets
+// before, is the live audio from there on.
 func TestOggOpusPackets_DecodeAsTheLiveStream(t *testing.T) {
 	t.Parallel()
-	if !audio.Available(audio.OpusFS320) {
-		t.Fatal("opus_fs320 is decoded in every build")
-	}
 	_, wav := speech(t, "Book the dentist for Thursday afternoon, and remind me to call Farid about Easter.")
-	enc := filepath.Join(t.TempDir(), "wearable.ogg")
-	run(t, "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", wav, "-c:a", "libopus", "-application", "lowdelay",
-		"-frame_duration", "20", "-b:a", "32k", enc)
-	packets := oggPackets(t, enc)
+	for _, c := range []struct {
+		codec string
+		args  []string
+		preRoll int // packets in 80 ms
+	}{
+		{audio.OpusFS320, []string{"-application", "lowdelay", "-frame_duration", "20", "-b:a", "32k"}, 4},
+		{audio.Opus, []string{"-application", "voip", "-frame_duration", "10", "-b:a", "20k", "-cutoff", "8000"}, 8},
+	} {
+		t.Run(c.codec, func(t *testing.T) {
+			t.Parallel()
+			enc := filepath.Join(t.TempDir(), "wearable.ogg")
+			run(t, "ffmpeg", append(append([]string{"-hide_banner", "-loglevel", "error", "-y", "-i", wav, "-c:a", "libopus"}, c.args...), enc)...)
+			testOggOpusPackets(t, c.codec, oggPackets(t, enc), c.preRoll)
+		})
+	}
+}
 
-	live, err := audio.NewDecoder(audio.Format{Codec: audio.OpusFS320, SampleRate: audio.Rate})
+func testOggOpusPackets(t *testing.T, codec string, packets [][]byte, preRoll int) {
+	live, err := audio.NewDecoder(audio.Format{Codec: codec, SampleRate: audio.Rate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +110,9 @@ func TestOggOpusPackets_DecodeAsTheLiveStream(t *testing.T) {
 		t.Errorf("cut file: OggDuration %v (%v), decoded %d samples, of %v sent", d, err, n, sent)
 	}
 
-	// Mid-stream: 4 packets (80 ms) prime the decoder, the pre-skip drops
+	// Mid-stream: 80 ms of packets prime the decoder, the pre-skip drops
 	// them.
-	const first, preRoll = 50, 4
+	const first = 50
 	mid := filepath.Join(dir, "mid.ogg")
 	if err := os.WriteFile(mid, write(first-preRoll, (at[first]-at[first-preRoll])*3), 0o600); err != nil {
 		t.Fatal(err)
