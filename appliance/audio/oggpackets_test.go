@@ -21,8 +21,8 @@ func TestOggOpusPackets_DecodeAsTheLiveStream(t *testing.T) {
 	t.Parallel()
 	_, wav := speech(t, "Book the dentist for Thursday afternoon, and remind me to call Farid about Easter.")
 	for _, c := range []struct {
-		codec string
-		args  []string
+		codec   string
+		args    []string
 		preRoll int // packets in 80 ms
 	}{
 		{audio.OpusFS320, []string{"-application", "lowdelay", "-frame_duration", "20", "-b:a", "32k"}, 4},
