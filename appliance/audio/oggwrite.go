@@ -10,34 +10,42 @@ import (
 )
 
 // OggOpusWriter writes 16 kHz mono speech as an Ogg Opus file (RFC 7845)
-// as it arrives: 20 ms packets from an Encoder, gathered into a page that
-// is written out at least every second, so that a process killed in the
-// middle leaves a file that plays up to its last page.
+// as it arrives, gathered into a page that is written out at least every
+// second of audio, so that a process killed in the middle leaves a file
+// that plays up to its last page. It is fed samples (encoded here, 20 ms
+// packets from an Encoder) or Opus packets already encoded (a client's
+// own: WritePacket), never both.
 type OggOpusWriter struct {
 	w       io.Writer
 	enc     Encoder
 	serial  uint32
 	seq     uint32
 	granule uint64 // 48 kHz samples of the packets written
+	paged   uint64 // granule of the last page
 
-	frame   []int16  // samples waiting for a whole 20 ms frame
-	packets [][]byte // encoded, not yet on a page
-	written int64    // bytes
+	frame   []int16 // samples waiting for a whole 20 ms frame
+	lacing  []byte  // of the packets not yet on a page
+	body    []byte  // those packets, end to end
+	page    []byte  // the page being built, reused
+	written int64   // bytes
 }
 
 // OpusFrame is one packet's samples: 20 ms at 16 kHz.
 const OpusFrame = Rate / 50
 
-// PagePackets is how many packets a page holds: one second of speech, the
-// most a crash loses.
+// PagePackets is how many 20 ms packets a page holds: one second of
+// speech, the most a crash loses.
 const PagePackets = 50
+
+// pageGranule is a page's audio: one second at 48 kHz.
+const pageGranule = 48000
 
 // oggPreSkip is libopus's look-ahead at 16 kHz in 48 kHz samples (6.5 ms):
 // the decoder drops it.
 const oggPreSkip = 312
 
 // Encoder turns one 20 ms frame of 16 kHz mono samples into one Opus
-// packet.
+// packet, valid until the next Encode.
 type Encoder interface {
 	Encode(pcm []int16) ([]byte, error)
 }
@@ -45,32 +53,64 @@ type Encoder interface {
 // ErrNoEncoder: this build cannot encode Opus (it has no libopus).
 var ErrNoEncoder = errors.New("this build has no Opus encoder (libopus)")
 
-// NewOggOpusWriter starts a stream on w with its two header pages; vendor
-// names the writer in OpusTags.
+// NewOggOpusWriter starts a stream of samples encoded by enc on w with
+// its two header pages; vendor names the writer in OpusTags.
 func NewOggOpusWriter(w io.Writer, enc Encoder, serial uint32, vendor string) (*OggOpusWriter, error) {
 	o := &OggOpusWriter{w: w, enc: enc, serial: serial}
+	return o, o.headers(1, oggPreSkip, vendor)
+}
+
+// OpusPackets describes a stream of Opus packets encoded elsewhere (a
+// wearable's own), written as they came.
+type OpusPackets struct {
+	Channels int // as they were encoded: 1 or 2
+	// PreSkip is the 48 kHz samples at the start that a player drops:
+	// packets written only to prime its decoder.
+	PreSkip int
+}
+
+// NewOggOpusPackets starts a stream of packets p describes on w
+// (WritePacket), with its two header pages.
+func NewOggOpusPackets(w io.Writer, serial uint32, vendor string, p OpusPackets) (*OggOpusWriter, error) {
+	if p.Channels != 1 && p.Channels != 2 {
+		return nil, fmt.Errorf("ogg opus: %d channels: %w", p.Channels, ErrUnsupported)
+	}
+	if p.PreSkip < 0 || p.PreSkip > 0xffff {
+		return nil, fmt.Errorf("ogg opus: pre-skip %d out of range", p.PreSkip)
+	}
+	o := &OggOpusWriter{w: w, serial: serial}
+	return o, o.headers(p.Channels, p.PreSkip, vendor)
+}
+
+func (o *OggOpusWriter) headers(channels, preSkip int, vendor string) error {
 	head := make([]byte, 19)
 	copy(head, "OpusHead")
 	head[8] = 1 // version
-	head[9] = 1 // mono
-	binary.LittleEndian.PutUint16(head[10:], oggPreSkip)
+	head[9] = byte(channels)
+	binary.LittleEndian.PutUint16(head[10:], uint16(preSkip))
 	binary.LittleEndian.PutUint32(head[12:], Rate)
-	if err := o.page([][]byte{head}, 0x02, 0); err != nil {
-		return nil, err
+	if err := o.add(head); err != nil {
+		return err
+	}
+	if err := o.flush(0x02, 0); err != nil {
+		return err
 	}
 	tags := make([]byte, 0, 16+len(vendor))
 	tags = append(tags, "OpusTags"...)
 	tags = binary.LittleEndian.AppendUint32(tags, uint32(len(vendor)))
 	tags = append(tags, vendor...)
 	tags = binary.LittleEndian.AppendUint32(tags, 0)
-	if err := o.page([][]byte{tags}, 0, 0); err != nil {
-		return nil, err
+	if err := o.add(tags); err != nil {
+		return err
 	}
-	return o, nil
+	return o.flush(0, 0)
 }
 
 // Write encodes samples; a page goes out each PagePackets packets.
 func (o *OggOpusWriter) Write(pcm []int16) error {
+	if o.enc == nil {
+		return errors.New("ogg opus: samples written to a stream of packets")
+	}
 	for len(pcm) > 0 {
 		n := min(OpusFrame-len(o.frame), len(pcm))
 		o.frame = append(o.frame, pcm[:n]...)
@@ -83,25 +123,65 @@ func (o *OggOpusWriter) Write(pcm []int16) error {
 		if err != nil {
 			return fmt.Errorf("encode opus: %w", err)
 		}
-		o.packets = append(o.packets, pkt)
-		o.granule += 48000 / 50
-		if len(o.packets) >= PagePackets {
-			if err := o.Flush(); err != nil {
-				return err
-			}
+		if err := o.packet(pkt, 48000/50); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// Flush writes the packets encoded so far as a page (none: nothing).
+// WritePacket appends one Opus packet that decodes to samples samples at
+// Rate (its duration); a page goes out each second of audio.
+func (o *OggOpusWriter) WritePacket(pkt []byte, samples int) error {
+	if o.enc != nil {
+		return errors.New("ogg opus: a packet written to a stream of samples")
+	}
+	if len(pkt) == 0 || samples <= 0 {
+		return fmt.Errorf("ogg opus: empty packet")
+	}
+	return o.packet(pkt, uint64(samples)*48000/Rate)
+}
+
+// packet puts one packet on the page being gathered, and the page out
+// once it holds a second.
+func (o *OggOpusWriter) packet(pkt []byte, granule uint64) error {
+	if len(o.lacing)+len(pkt)/255+1 > 255 { // a page has 255 lacing values
+		if err := o.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := o.add(pkt); err != nil {
+		return err
+	}
+	o.granule += granule
+	if o.granule-o.paged >= pageGranule {
+		return o.Flush()
+	}
+	return nil
+}
+
+// add appends a packet to the page being gathered.
+func (o *OggOpusWriter) add(p []byte) error {
+	if len(p)/255+1 > 255 {
+		return fmt.Errorf("ogg opus: a packet of %d bytes", len(p))
+	}
+	for n := len(p); ; n -= 255 {
+		if n < 255 {
+			o.lacing = append(o.lacing, byte(n))
+			break
+		}
+		o.lacing = append(o.lacing, 255)
+	}
+	o.body = append(o.body, p...)
+	return nil
+}
+
+// Flush writes the packets gathered so far as a page (none: nothing).
 func (o *OggOpusWriter) Flush() error {
-	if len(o.packets) == 0 {
+	if len(o.lacing) == 0 {
 		return nil
 	}
-	err := o.page(o.packets, 0, o.granule)
-	o.packets = o.packets[:0]
-	return err
+	return o.flush(0, o.granule)
 }
 
 // Close pads the last frame to 20 ms and writes the last page, marked as
@@ -112,10 +192,10 @@ func (o *OggOpusWriter) Close() error {
 			return err
 		}
 	}
-	return o.page(o.packets, 0x04, o.granule)
+	return o.flush(0x04, o.granule)
 }
 
-// Duration is the audio encoded so far.
+// Duration is the audio written so far.
 func (o *OggOpusWriter) Duration() time.Duration {
 	return time.Duration(o.granule) * time.Second / 48000
 }
@@ -123,37 +203,21 @@ func (o *OggOpusWriter) Duration() time.Duration {
 // Size is the bytes written so far.
 func (o *OggOpusWriter) Size() int64 { return o.written }
 
-// page writes packets as one Ogg page (a packet never spans pages here: a
-// second of 16 kbps speech is 2 kB, far below a page's 64 kB).
-func (o *OggOpusWriter) page(packets [][]byte, flags byte, granule uint64) error {
-	var lacing []byte
-	body := 0
-	for _, p := range packets {
-		for n := len(p); ; n -= 255 {
-			if n < 255 {
-				lacing = append(lacing, byte(n))
-				break
-			}
-			lacing = append(lacing, 255)
-		}
-		body += len(p)
-	}
-	if len(lacing) > 255 {
-		return fmt.Errorf("ogg page of %d segments", len(lacing))
-	}
-	buf := make([]byte, 27, 27+len(lacing)+body)
-	copy(buf, "OggS")
-	buf[5] = flags
-	binary.LittleEndian.PutUint64(buf[6:], granule)
-	binary.LittleEndian.PutUint32(buf[14:], o.serial)
-	binary.LittleEndian.PutUint32(buf[18:], o.seq)
-	buf[26] = byte(len(lacing))
-	buf = append(buf, lacing...)
-	for _, p := range packets {
-		buf = append(buf, p...)
-	}
+// flush writes the gathered packets as one page (a packet never spans
+// pages here: a second of speech is a few kB, far below a page's 64 kB).
+func (o *OggOpusWriter) flush(flags byte, granule uint64) error {
+	buf := append(o.page[:0], "OggS"...)
+	buf = append(buf, 0, flags)
+	buf = binary.LittleEndian.AppendUint64(buf, granule)
+	buf = binary.LittleEndian.AppendUint32(buf, o.serial)
+	buf = binary.LittleEndian.AppendUint32(buf, o.seq)
+	buf = append(buf, 0, 0, 0, 0, byte(len(o.lacing))) // CRC, then the segments
+	buf = append(buf, o.lacing...)
+	buf = append(buf, o.body...)
 	binary.LittleEndian.PutUint32(buf[22:], oggCRC(buf))
+	o.page, o.lacing, o.body = buf, o.lacing[:0], o.body[:0]
 	o.seq++
+	o.paged = o.granule
 	n, err := o.w.Write(buf)
 	o.written += int64(n)
 	if err != nil {

@@ -44,7 +44,7 @@ func (e *opusEncoder) Encode(pcm []int16) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]byte(nil), e.buf[:n]...), nil
+	return e.buf[:n], nil
 }
 
 // CanEncodeOpus reports whether this build encodes Opus.

@@ -71,7 +71,7 @@ func (f *frames) feed(frame []byte) {
 		f.tape.add(pcm)
 	}
 	if f.keep != nil {
-		f.keep.add(pcm)
+		f.keep.add(pcm, frame)
 	}
 	if err := f.stream.Send(pcm); errors.Is(err, stt.ErrBehind) && f.behind != nil {
 		f.behind()

@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 )
@@ -88,10 +89,11 @@ type Deps struct {
 	Streams      int
 	Owner        Owner
 	// Keep opens the recording a live session's audio is kept in, for a
-	// conversation whose first kept sample is at started; nil (or an
-	// error) keeps no audio. AudioFiles lists a conversation's kept
-	// recordings for the conversation events.
-	Keep       func(user, conv string, started time.Time) (AudioSink, error)
+	// conversation whose first kept sample is at started: fed samples, or
+	// the client's Opus packets as packets describes (nil: samples); nil
+	// (or an error) keeps no audio. AudioFiles lists a conversation's
+	// kept recordings for the conversation events.
+	Keep       func(user, conv string, started time.Time, packets *audio.OpusPackets) (AudioSink, error)
 	AudioFiles func(user, conv string) appliance.AudioFiles
 	Timing     Timing
 	Logger     *slog.Logger

@@ -141,8 +141,9 @@ func (s *session) run(ctx context.Context) {
 	wg.Add(2)
 	go func() { defer wg.Done(); s.follow(sub) }()
 	go func() { defer wg.Done(); s.tick(ctx) }()
+	pumped := make(chan struct{})
 	if s.audio != nil {
-		go s.pump()
+		go func() { defer close(pumped); s.pump() }()
 	}
 	if s.translates() {
 		s.trq = make(chan translateJob, translateQueue)
@@ -157,6 +158,9 @@ func (s *session) run(ctx context.Context) {
 		s.audio.close()
 		select {
 		case <-s.audio.pumpDone:
+			// A route that failed has its unconfirmed audio saved from
+			// the tape, which the late queue's end may remove.
+			<-pumped
 		case <-time.After(s.srv.d.Timing.Drain):
 			s.srv.d.Logger.Warn("the speech route did not finish in time; its last words are lost", "user", s.user, "provider", s.provider)
 		}
@@ -259,7 +263,7 @@ func (s *session) open(ctx context.Context) error {
 		s.audio.keep = s.keeper()
 	}
 	if tp != nil {
-		s.audio.tape, s.audio.behind = tp, s.behind
+		s.audio.tape, s.audio.behind, s.audio.spool.tape = tp, s.behind, tp
 		s.late = newLateQueue(s.transcribeLate, s.restructure, func() { tp.remove(); s.srv.unlinger(s) })
 	}
 	s.mu.Lock() // the live view reads provider (describe)
@@ -286,10 +290,15 @@ func (s *session) keeper() *keeper {
 	s.mu.Lock()
 	start := s.streamStart
 	s.mu.Unlock()
+	channels := 0
+	if (s.p.Codec == audio.Opus || s.p.Codec == audio.OpusFS320) && s.p.SampleRate == audio.Rate {
+		channels = s.p.Channels // the packets are kept as they came
+	}
 	return &keeper{
-		open: func(conv string, started time.Time) (AudioSink, error) {
-			return s.srv.d.Keep(s.user, conv, started)
+		open: func(conv string, started time.Time, packets *audio.OpusPackets) (AudioSink, error) {
+			return s.srv.d.Keep(s.user, conv, started, packets)
 		},
+		channels: channels,
 		current: func() (string, bool) {
 			s.mu.Lock()
 			defer s.mu.Unlock()

@@ -43,3 +43,36 @@ func BenchmarkSpoolAddDuringSilence(b *testing.B) {
 		s.add(frame)
 	}
 }
+
+// TestSpoolReadsTheTape: with the session's tape the spool holds no
+// samples, and gives back the same unconfirmed audio from the tape.
+func TestSpoolReadsTheTape(t *testing.T) {
+	tp, err := openTape(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tp.remove()
+	mem, taped := newSpool(), &spool{tape: tp}
+	frame := make([]int16, 320)
+	for i := range 50 * 40 { // 40 s, nothing confirmed
+		for j := range frame {
+			frame[j] = int16(i*320 + j)
+		}
+		tp.add(frame)
+		mem.add(frame)
+		taped.add(frame)
+		if i == 50*20 {
+			mem.confirm(10)
+			taped.confirm(10)
+		}
+	}
+	for _, sec := range []float64{0, 39.5} {
+		mem.confirm(sec)
+		taped.confirm(sec)
+		want, _ := mem.held()
+		got, err := taped.held()
+		if err != nil || len(taped.pcm) != 0 || len(got) != len(want) || len(got) == 0 || got[0] != want[0] || got[len(got)-1] != want[len(want)-1] {
+			t.Fatalf("confirmed %v s: %d samples from the tape (%v, %d in memory), want %d", sec, len(got), err, len(taped.pcm), len(want))
+		}
+	}
+}

@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,20 +72,33 @@ func (k *Keeper) Usable() error {
 	return nil
 }
 
-// safe names only what an id may be: no separators, no dots.
-var safe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+// safeID is what an id may be: 1–128 of A–Z, a–z, 0–9, _ and -, so no
+// separators and no dots. (As a regexp, the {1,128} compiled to 128
+// copies at every start: 0.45 ms and 1,700 allocations before main.)
+func safeID(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func (k *Keeper) convDir(user, conv string) (string, error) {
-	if !safe.MatchString(user) || !safe.MatchString(conv) {
+	if !safeID(user) || !safeID(conv) {
 		return "", appliance.Errorf(appliance.ENOTFOUND, "Recording not found")
 	}
 	return filepath.Join(k.Dir, user, conv), nil
 }
 
 // Create starts a recording of the user's conversation whose first sample
-// is at started. It is ErrOff, audio.ErrNoEncoder or ErrQuota when nothing
-// is to be kept.
-func (k *Keeper) Create(user, conv string, started time.Time) (*Writer, error) {
+// is at started: samples encoded here (Write), or, with packets, the
+// client's own Opus packets as they came (WritePacket). It is ErrOff,
+// audio.ErrNoEncoder or ErrQuota when nothing is to be kept.
+func (k *Keeper) Create(user, conv string, started time.Time, packets *audio.OpusPackets) (*Writer, error) {
 	if err := k.Usable(); err != nil {
 		return nil, err
 	}
@@ -104,9 +116,11 @@ func (k *Keeper) Create(user, conv string, started time.Time) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("recordings: %w", err)
 	}
-	enc, err := k.NewEncoder()
-	if err != nil {
-		return nil, err
+	var enc audio.Encoder
+	if packets == nil {
+		if enc, err = k.NewEncoder(); err != nil {
+			return nil, err
+		}
 	}
 	ms := started.UnixMilli()
 	var f *os.File
@@ -120,7 +134,12 @@ func (k *Keeper) Create(user, conv string, started time.Time) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recordings: %w", err)
 	}
-	ow, err := audio.NewOggOpusWriter(f, enc, uint32(ms), "hearth")
+	var ow *audio.OggOpusWriter
+	if packets != nil {
+		ow, err = audio.NewOggOpusPackets(f, uint32(ms), "hearth", *packets)
+	} else {
+		ow, err = audio.NewOggOpusWriter(f, enc, uint32(ms), "hearth")
+	}
 	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
@@ -225,7 +244,7 @@ func (k *Keeper) Forget(_ context.Context, user, conv string) error {
 
 // Usage is the bytes the user's recordings take.
 func (k *Keeper) Usage(user string) (int64, error) {
-	if k == nil || !safe.MatchString(user) {
+	if k == nil || !safeID(user) {
 		return 0, nil
 	}
 	var n int64

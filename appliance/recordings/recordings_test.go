@@ -44,7 +44,7 @@ func TestKeeper_FilesForgetAndSweep(t *testing.T) {
 	k.Now = func() time.Time { return now }
 	write := func(user, conv string, started time.Time, d time.Duration) {
 		t.Helper()
-		w, err := k.Create(user, conv, started)
+		w, err := k.Create(user, conv, started, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestKeeper_FilesForgetAndSweep(t *testing.T) {
 	}
 
 	// A file being written is left alone even past the retention.
-	busy, err := k.Create("ada", "busy", now.AddDate(0, 0, -40))
+	busy, err := k.Create("ada", "busy", now.AddDate(0, 0, -40), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestKeeper_FilesForgetAndSweep(t *testing.T) {
 func TestKeeper_Quota(t *testing.T) {
 	t.Parallel()
 	k := newKeeper(t, appliance.AudioRetention{}, 4000)
-	w, err := k.Create("ada", "c1", time.Now())
+	w, err := k.Create("ada", "c1", time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +116,10 @@ func TestKeeper_Quota(t *testing.T) {
 	if used < 4000 || used > 4000+8000 {
 		t.Errorf("ada uses %d bytes of a 4000-byte quota", used)
 	}
-	if _, err := k.Create("ada", "c2", time.Now()); !errors.Is(err, recordings.ErrQuota) {
+	if _, err := k.Create("ada", "c2", time.Now(), nil); !errors.Is(err, recordings.ErrQuota) {
 		t.Errorf("a recording past the quota: %v", err)
 	}
-	if w, err := k.Create("bo", "c1", time.Now()); err != nil {
+	if w, err := k.Create("bo", "c1", time.Now(), nil); err != nil {
 		t.Errorf("bo's first recording: %v", err)
 	} else {
 		w.Close()
@@ -133,7 +133,7 @@ func TestKeeper_Quota(t *testing.T) {
 func TestKeeper_Never(t *testing.T) {
 	t.Parallel()
 	k := &recordings.Keeper{Dir: t.TempDir(), Retention: appliance.AudioRetention{Never: true}, NewEncoder: audio.NewOpusEncoder}
-	if _, err := k.Create("ada", "c1", time.Now()); !errors.Is(err, recordings.ErrOff) {
+	if _, err := k.Create("ada", "c1", time.Now(), nil); !errors.Is(err, recordings.ErrOff) {
 		t.Errorf("create with retention never: %v", err)
 	}
 	if st := k.Status("ada"); st.Available || st.Retention != "never" {
@@ -146,7 +146,7 @@ func TestKeeper_Never(t *testing.T) {
 func TestWriter_FlushIdle(t *testing.T) {
 	t.Parallel()
 	k := newKeeper(t, appliance.AudioRetention{}, 0)
-	w, err := k.Create("ada", "c1", time.Now())
+	w, err := k.Create("ada", "c1", time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

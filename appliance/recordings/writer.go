@@ -8,8 +8,8 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/audio"
 )
 
-// Writer is one recording being written: 16 kHz mono samples in, an Ogg
-// page on disk every second. It stops keeping audio (and says so once)
+// Writer is one recording being written: 16 kHz mono samples (or the
+// client's Opus packets) in, an Ogg page on disk every second. It stops keeping audio (and says so once)
 // when the user's quota is full or the disk refuses a write; the session
 // it serves goes on.
 type Writer struct {
@@ -48,6 +48,28 @@ func (w *Writer) Write(pcm []int16) {
 			w.paged = time.Now()
 		}
 		pcm = pcm[n:]
+	}
+}
+
+// WritePacket appends one of the client's Opus packets, which decodes to
+// samples samples at audio.Rate (a recording Created with packets).
+func (w *Writer) WritePacket(pkt []byte, samples int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil || w.closed {
+		return
+	}
+	if w.k.Quota > 0 && w.ow.Size() >= w.budget {
+		w.stop(ErrQuota)
+		return
+	}
+	size := w.ow.Size()
+	if err := w.ow.WritePacket(pkt, samples); err != nil {
+		w.stop(err)
+		return
+	}
+	if w.ow.Size() != size {
+		w.paged = time.Now()
 	}
 }
 

@@ -69,7 +69,7 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	keeper := &recordings.Keeper{Dir: t.TempDir(), NewEncoder: audio.NewOpusEncoder}
-	w, err := keeper.Create(f.ada, f.conv, now)
+	w, err := keeper.Create(f.ada, f.conv, now, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,12 +31,12 @@ func newKeeper(cfg appliance.Config, dataDir string, log *slog.Logger) *recordin
 }
 
 // keepFunc is the listen server's Keep, or nil when no audio is kept.
-func keepFunc(k *recordings.Keeper) func(user, conv string, started time.Time) (listen.AudioSink, error) {
+func keepFunc(k *recordings.Keeper) func(user, conv string, started time.Time, packets *audio.OpusPackets) (listen.AudioSink, error) {
 	if k.Usable() != nil {
 		return nil
 	}
-	return func(user, conv string, started time.Time) (listen.AudioSink, error) {
-		w, err := k.Create(user, conv, started)
+	return func(user, conv string, started time.Time, packets *audio.OpusPackets) (listen.AudioSink, error) {
+		w, err := k.Create(user, conv, started, packets)
 		if err != nil {
 			return nil, err
 		}

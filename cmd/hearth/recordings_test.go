@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -206,6 +207,52 @@ func TestRecordingsKeptThroughKill9(t *testing.T) {
 	if resp, _ := rangeGet(t, ada.http, srv.base+url, ""); resp.StatusCode != 404 {
 		t.Errorf("the deleted conversation's audio is served: %d", resp.StatusCode)
 	}
+}
+
+// TestRecordingsKeepTheWearablesOpus: an opus_fs320 session's kept
+// recording is the wearable's own packets, as they came (not decoded and
+// encoded again): it decodes with the appliance's own decoder to exactly
+// the audio sent, and holds the packets' bytes and little more.
+func TestRecordingsKeepTheWearablesOpus(t *testing.T) {
+	t.Parallel()
+	requireOpusEncoder(t)
+	frames := encodeFrames(t, "opus_fs320", speechWAV(t, "Book the dentist for Thursday afternoon."))
+	dec, err := audio.NewDecoder(audio.Format{Codec: audio.OpusFS320, SampleRate: audio.Rate, Channels: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pcm []int16
+	bytesSent := 0
+	for _, f := range frames {
+		if pcm, err = dec.Decode(pcm, f); err != nil {
+			t.Fatal(err)
+		}
+		bytesSent += len(f)
+	}
+	sent := time.Duration(len(pcm)) * time.Second / audio.Rate
+	data := t.TempDir()
+	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"Book the dentist for Thursday afternoon."}]}`))
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), ownerToken(t, data, uid))
+	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	c.stream(frames, 4)
+	// On disk within about a second of the last packet, the socket open.
+	file := waitKept(t, data, uid, sent)
+	c.conn.Close()
+	srv.stop(t)
+
+	if got := decoded(t, file); got != sent {
+		t.Errorf("the kept recording decodes to %v; %v was sent", got, sent)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per page 27 bytes and a lacing byte per packet; two header pages.
+	if over := len(b) - bytesSent - len(frames); over < 0 || over > 1024 || !bytes.Contains(b, frames[len(frames)/2]) {
+		t.Errorf("%d bytes kept for %d bytes of packets: not the packets as they came", len(b), bytesSent)
+	}
+	t.Logf("sent %v in %d packets (%d bytes); kept %d bytes", sent, len(frames), bytesSent, len(b))
 }
 
 // TestRecordingsNever: with --audio-retention never, a live session

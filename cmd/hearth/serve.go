@@ -401,6 +401,7 @@ func serve(ctx context.Context, m *Main, stderr io.Writer) error {
 		return err
 	}
 	defer stopProfile()
+	defer startHeapProfile()()
 	defer startGCTuner(logger)()
 	if err := m.Run(ctx); err != nil {
 		m.Close()
