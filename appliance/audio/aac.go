@@ -110,15 +110,23 @@ func (d *aacDecoder) Decode(dst []int16, frame []byte) ([]int16, error) {
 		return dst, nil // the decoder is priming
 	}
 	if d.rs == nil || int(rate) != d.rate {
-		// A corrupt frame can claim any rate, 0 among them, and a
-		// resampler from 0 Hz never advances: the session hung on it.
-		if int(rate) < 4000 || int(rate) > 192000 {
-			return dst, fmt.Errorf("aac: frame claims a sample rate of %d", int(rate))
+		if err := checkAACRate(int(rate)); err != nil {
+			return dst, err
 		}
 		d.rate = int(rate)
 		d.rs = NewResampler(d.rate, Rate)
 	}
 	return d.rs.Process(dst, d.pcm[:n]), nil
+}
+
+// checkAACRate refuses a rate no AAC stream has. A corrupt frame can claim
+// any rate, 0 among them (FFmpeg 5.1 decodes some noise that way), and a
+// resampler from 0 Hz never advances: a live session hung on such a frame.
+func checkAACRate(rate int) error {
+	if rate < 4000 || rate > 192000 {
+		return fmt.Errorf("aac: frame claims a sample rate of %d", rate)
+	}
+	return nil
 }
 
 func (d *aacDecoder) Close() error {
