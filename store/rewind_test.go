@@ -27,6 +27,21 @@ var undo = map[int][]string{
 		`ALTER TABLE folders DROP COLUMN position`, `ALTER TABLE folders DROP COLUMN is_system`,
 		`ALTER TABLE folders DROP COLUMN category_mapping`},
 	33: {}, // kept conversations filed in the system folders: data only
+	34: {`DROP TABLE segment_fts_mark`, `DROP TRIGGER segment_docs_ad`, `DROP TRIGGER segment_docs_au`,
+		// 0028's triggers, which 0034 replaces.
+		`CREATE TRIGGER segment_docs_ai AFTER INSERT ON segment_docs BEGIN
+			INSERT INTO segment_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
+		END`,
+		`CREATE TRIGGER segment_docs_ad AFTER DELETE ON segment_docs BEGIN
+			INSERT INTO segment_fts (segment_fts, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
+			DELETE FROM segment_fts_pending WHERE doc_id = old.doc_id;
+		END`,
+		`CREATE TRIGGER segment_docs_au AFTER UPDATE OF text ON segment_docs WHEN old.text IS NOT new.text BEGIN
+			INSERT INTO segment_fts (segment_fts, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
+			INSERT INTO segment_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
+		END`},
 }
 
 // rewind takes the closed database in dir back to the schema before

@@ -43,25 +43,54 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 		}
 		// What was said, the same way (migration 0028): a batch of
 		// segments, one FTS5 write for them all.
-		res, err := tx.ExecContext(ctx, `INSERT INTO segment_fts (rowid, text)
-			SELECT doc_id, text FROM segment_docs
-			WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
-		if err != nil {
-			return err
-		}
-		moved, err := res.RowsAffected()
-		if err != nil || moved == 0 {
-			return err
-		}
+		moved, err := indexSegments(ctx, tx)
 		n += moved
-		_, err = tx.ExecContext(ctx, `DELETE FROM segment_fts_pending
-			WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
 		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("index text: %w", err)
 	}
 	return int(n), nil
+}
+
+// indexSegments moves up to textBatch segments into segment_fts: those
+// past the mark (migration 0034), in doc_id order, advancing the mark over
+// them, then those queued at or below it.
+func indexSegments(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var mark int64
+	var top sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT indexed, (SELECT max(doc_id) FROM
+			(SELECT doc_id FROM segment_docs WHERE doc_id > indexed ORDER BY doc_id LIMIT ?))
+		FROM segment_fts_mark WHERE id = 1`, textBatch).Scan(&mark, &top); err != nil {
+		return 0, err
+	}
+	var n int64
+	if top.Valid {
+		res, err := tx.ExecContext(ctx, `INSERT INTO segment_fts (rowid, text)
+			SELECT doc_id, text FROM segment_docs WHERE doc_id > ? AND doc_id <= ?`, mark, top.Int64)
+		if err != nil {
+			return 0, err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE segment_fts_mark SET indexed = ? WHERE id = 1`, top.Int64); err != nil {
+			return 0, err
+		}
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO segment_fts (rowid, text)
+		SELECT doc_id, text FROM segment_docs
+		WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+	if err != nil {
+		return 0, err
+	}
+	queued, err := res.RowsAffected()
+	if err != nil || queued == 0 {
+		return n, err
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM segment_fts_pending
+		WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+	return n + queued, err
 }
 
 // textKinds are the kinds of search documents, each with its own
@@ -82,7 +111,8 @@ var textIndex = map[string]string{
 // as documents arrive), else the missing batches.
 func (db *DB) textCaughtUp(ctx context.Context) error {
 	var waiting bool
-	if err := db.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_fts_pending) OR EXISTS (SELECT 1 FROM segment_fts_pending)`).Scan(&waiting); err != nil {
+	if err := db.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_fts_pending) OR EXISTS (SELECT 1 FROM segment_fts_pending)
+		OR EXISTS (SELECT 1 FROM segment_docs WHERE doc_id > (SELECT indexed FROM segment_fts_mark WHERE id = 1))`).Scan(&waiting); err != nil {
 		return fmt.Errorf("text index: %w", err)
 	}
 	for waiting {
