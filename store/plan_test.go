@@ -28,6 +28,11 @@ var hotPlans = []struct {
 	{"stored action items", `SELECT id, description, completed, created_at, updated_at, due_at, completed_at,
 		is_locked, deleted FROM action_items INDEXED BY action_items_conversation
 		WHERE conversation_id = ? AND +user_id = ?`, "action_items_conversation", nil},
+	// A create's read of the user's open items (OpenActionItemTexts): the
+	// index holds every column, no table lookup per item.
+	{"open action items", `SELECT conversation_id, description, created_at, id FROM action_items INDEXED BY action_items_open
+		WHERE user_id = ? AND deleted = 0 AND completed = 0 AND is_locked = 0
+		ORDER BY created_at DESC, id DESC LIMIT ?`, "USING COVERING INDEX action_items_open", []string{"TEMP B-TREE"}},
 	{"stored segments", `SELECT idx, id FROM transcript_segments WHERE conversation_id = ?`, "PRIMARY KEY (conversation_id=?)", nil},
 	{"discard conversation memories", `UPDATE memories INDEXED BY memories_conversation SET deleted = 1, updated_at = ?
 		WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`,

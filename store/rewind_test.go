@@ -42,6 +42,7 @@ var undo = map[int][]string{
 				WHERE NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
 			INSERT INTO segment_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
 		END`},
+	35: {`DROP INDEX action_items_open`},
 }
 
 // rewind takes the closed database in dir back to the schema before
