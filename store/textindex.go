@@ -21,8 +21,15 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
 		// Each kind into its own index (migration 0022), the same batch.
 		// +kind: the documents are found by id; an index on the kind would
-		// read every document of it (TestQueryPlans).
-		for _, kind := range textKinds {
+		// read every document of it (TestQueryPlans). Only the kinds the
+		// batch holds: an INSERT into an FTS5 table costs its transaction
+		// hooks even when it moves nothing, and a create's batch seldom
+		// holds all three.
+		kinds, err := waitingKinds(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, kind := range kinds {
 			res, err := tx.ExecContext(ctx, `INSERT INTO `+textIndex[kind]+` (rowid, text)
 				SELECT doc_id, text FROM search_docs
 				WHERE +kind = ? AND doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, kind, textBatch)
@@ -53,15 +60,38 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 	return int(n), nil
 }
 
+// waitingKinds are the kinds of the documents in the next batch.
+func waitingKinds(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT kind FROM search_docs
+		WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?) GROUP BY kind`, textBatch)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var kinds []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		if _, ok := textIndex[k]; ok {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds, rows.Err()
+}
+
 // indexSegments moves up to textBatch segments into segment_fts: those
 // past the mark (migration 0034), in doc_id order, advancing the mark over
 // them, then those queued at or below it.
 func indexSegments(ctx context.Context, tx *sql.Tx) (int64, error) {
 	var mark int64
 	var top sql.NullInt64
+	var queued bool
 	if err := tx.QueryRowContext(ctx, `SELECT indexed, (SELECT max(doc_id) FROM
-			(SELECT doc_id FROM segment_docs WHERE doc_id > indexed ORDER BY doc_id LIMIT ?))
-		FROM segment_fts_mark WHERE id = 1`, textBatch).Scan(&mark, &top); err != nil {
+			(SELECT doc_id FROM segment_docs WHERE doc_id > indexed ORDER BY doc_id LIMIT ?)),
+			EXISTS (SELECT 1 FROM segment_fts_pending)
+		FROM segment_fts_mark WHERE id = 1`, textBatch).Scan(&mark, &top, &queued); err != nil {
 		return 0, err
 	}
 	var n int64
@@ -78,19 +108,22 @@ func indexSegments(ctx context.Context, tx *sql.Tx) (int64, error) {
 			return 0, err
 		}
 	}
+	if !queued { // the usual case; an empty INSERT into FTS5 is not free
+		return n, nil
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO segment_fts (rowid, text)
 		SELECT doc_id, text FROM segment_docs
 		WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
 	if err != nil {
 		return 0, err
 	}
-	queued, err := res.RowsAffected()
-	if err != nil || queued == 0 {
+	moved, err := res.RowsAffected()
+	if err != nil || moved == 0 {
 		return n, err
 	}
 	_, err = tx.ExecContext(ctx, `DELETE FROM segment_fts_pending
 		WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
-	return n + queued, err
+	return n + moved, err
 }
 
 // textKinds are the kinds of search documents, each with its own
