@@ -129,33 +129,3 @@ func scanActionItem(s scanner) (*appliance.ActionItem, error) {
 	a.Completed, a.IsLocked = completed != 0, locked != 0
 	return &a, nil
 }
-
-// OpenActionItemTexts are the descriptions of the user's newest limit open,
-// unlocked action items, leaving out those of conversation except (which
-// is about to replace its own), in no particular order. The create path
-// compares every new task with them: reading the description alone costs a
-// third of what ActionItems' ten columns and four parsed times do for the
-// same rows.
-//
-// They come back as one value joined by the unit separator (a control
-// character replaced by a space inside a description, where it can only
-// be noise to the word comparison): stepping 200 rows one by one through
-// the driver cost as much as SQLite's reading them. Unordered: ordering
-// the joined values sorted them again, for a caller that compares each
-// with each. INDEXED BY: the planner prefers action_items_user for its two
-// equalities, and that index sends each row to the table (migration 0035).
-func (db *DB) OpenActionItemTexts(ctx context.Context, userID, except string, limit int) ([]string, error) {
-	var joined sql.NullString
-	err := db.queryRow(ctx, `SELECT group_concat(replace(description, char(31), ' '), char(31))
-			FILTER (WHERE ? = '' OR conversation_id IS NOT ?)
-		FROM (SELECT conversation_id, description, created_at, id FROM action_items INDEXED BY action_items_open
-			WHERE user_id = ? AND deleted = 0 AND completed = 0 AND is_locked = 0
-			ORDER BY created_at DESC, id DESC LIMIT ?)`, except, except, userID, limitOr(limit, 100)).Scan(&joined)
-	if err != nil {
-		return nil, fmt.Errorf("open action items: %w", err)
-	}
-	if !joined.Valid {
-		return nil, nil
-	}
-	return strings.Split(joined.String, "\x1f"), nil
-}

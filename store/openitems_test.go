@@ -86,6 +86,84 @@ func TestOpenActionItemTexts(t *testing.T) {
 	}
 }
 
+// TestOpenActionItemTextsFollowChanges: the list is kept between reads
+// (store/openitems.go) and every change to the user's items shows in the
+// next read, whatever it is and whichever process makes it; another
+// user's changes leave it as it was.
+func TestOpenActionItemTextsFollowChanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	seedOpenItems(t, db, 40)
+	other, err := store.Open(ctx, dir) // another process on the same file
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	item := func(id string) *appliance.ActionItem {
+		t.Helper()
+		a, err := db.ActionItem(ctx, "u1", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	at := time.Now().UTC()
+	for _, tc := range []struct {
+		name   string
+		change func() error
+	}{
+		{"added", func() error {
+			return db.CreateActionItems(ctx, []*appliance.ActionItem{{ID: "new1", UserID: "u1", Description: "book the ferry",
+				CreatedAt: &at, UpdatedAt: &at}})
+		}},
+		{"completed", func() error { a := item("new1"); a.Completed = true; return db.UpdateActionItem(ctx, a) }},
+		{"reworded", func() error { a := item("a0002"); a.Description = "renew the visa"; return db.UpdateActionItem(ctx, a) }},
+		{"locked", func() error { a := item("a0004"); a.IsLocked = true; return db.UpdateActionItem(ctx, a) }},
+		{"deleted", func() error { return db.DeleteActionItem(ctx, "u1", "a0005") }},
+		{"another user's added", func() error {
+			return db.CreateActionItems(ctx, []*appliance.ActionItem{{ID: "theirs", UserID: "u2", Description: "water the ferns",
+				CreatedAt: &at, UpdatedAt: &at}})
+		}},
+		{"added by another process", func() error {
+			return other.CreateActionItems(ctx, []*appliance.ActionItem{{ID: "new2", UserID: "u1", Description: "call the plumber",
+				CreatedAt: &at, UpdatedAt: &at}})
+		}},
+		{"deleted by another process", func() error { return other.DeleteActionItem(ctx, "u1", "a0002") }},
+	} {
+		// Read once so that the list is kept, then change.
+		if _, err := db.OpenActionItemTexts(ctx, "u1", "", 200); err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.change(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		open := false
+		items, err := db.ActionItems(ctx, "u1", appliance.ActionItemFilter{Limit: 200, Completed: &open})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, it := range items {
+			want = append(want, it.Description)
+		}
+		got, err := db.OpenActionItemTexts(ctx, "u1", "", 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: texts differ from ActionItems' (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
 // BenchmarkOpenActionItems compares the create path's read of 200 open
 // items through ActionItems and through OpenActionItemTexts.
 func BenchmarkOpenActionItems(b *testing.B) {

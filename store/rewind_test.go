@@ -42,7 +42,8 @@ var undo = map[int][]string{
 				WHERE NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
 			INSERT INTO segment_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
 		END`},
-	35: {`DROP INDEX action_items_open`},
+	35: {`DROP INDEX action_items_open`, `DROP TRIGGER action_items_changes_ai`, `DROP TRIGGER action_items_changes_au`,
+		`DROP TRIGGER action_items_changes_ad`, `DROP TABLE action_item_changes`},
 }
 
 // rewind takes the closed database in dir back to the schema before
