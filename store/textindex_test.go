@@ -21,7 +21,8 @@ func TestIndexText(t *testing.T) {
 	now := time.Now()
 	waiting := func() string {
 		t.Helper()
-		s, err := db.QueryString(ctx, `SELECT COUNT(*) FROM search_fts_pending`)
+		s, err := db.QueryString(ctx, `SELECT (SELECT COUNT(*) FROM search_fts_pending) +
+			(SELECT COUNT(*) FROM search_docs WHERE doc_id > (SELECT indexed FROM search_fts_mark))`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,6 +105,35 @@ func TestIndexText(t *testing.T) {
 			t.Errorf("search %q: %d hits %v, want %d", tc.text, len(got), got, tc.want)
 		}
 	}
+
+	// The newest indexed document deleted: SQLite gives its doc_id to the
+	// next one, which must wait like any new one (migration 0034).
+	if err := db.CreateMemories(ctx, []*appliance.Memory{newMemory("z1", "u1", "quince jelly", now)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := search("quince"); len(got) != 1 {
+		t.Fatalf("quince: %v", got)
+	}
+	freed, err := db.QueryString(ctx, `SELECT max(doc_id) FROM search_docs`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteMemory(ctx, "u1", "z1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateMemories(ctx, []*appliance.Memory{newMemory("z2", "u1", "medlar jam", now)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.QueryString(ctx, `SELECT doc_id FROM search_docs WHERE item_id = 'z2'`); err != nil || got != freed {
+		t.Fatalf("the new document took doc_id %s (%v), not the freed %s: this test no longer covers reuse", got, err, freed)
+	}
+	if got := search("medlar"); len(got) != 1 || got[0] != "z2" {
+		t.Errorf("medlar, in the reused doc_id: %v", got)
+	}
+	if got := search("quince"); len(got) != 0 {
+		t.Errorf("quince, deleted: %v", got)
+	}
+	integrity("after a doc_id was reused")
 }
 
 // TestIndexSegmentsPastTheMark: a segment waits for the text index by
