@@ -94,6 +94,11 @@ var hotPlans = []struct {
 	{"text batch", `SELECT doc_id, text FROM search_docs
 		WHERE +kind = ? AND doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`,
 		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs", "USING INDEX"}},
+	// Documents and segments past the text index's mark (migration 0034).
+	{"text batch past the mark", `SELECT doc_id, text FROM search_docs WHERE +kind = ? AND doc_id > ? AND doc_id <= ?`,
+		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs", "USING INDEX"}},
+	{"segments past the mark", `SELECT doc_id, text FROM segment_docs WHERE doc_id > ? AND doc_id <= ?`,
+		"SEARCH segment_docs USING INTEGER PRIMARY KEY", []string{"SCAN segment_docs"}},
 	{"text window", `SELECT rowid FROM search_fts_memory WHERE search_fts_memory MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 		"VIRTUAL TABLE INDEX", []string{"TEMP B-TREE"}},
 	// The Go KNN (knn.go) reads only the query's partition's vectors.
