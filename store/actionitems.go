@@ -129,34 +129,3 @@ func scanActionItem(s scanner) (*appliance.ActionItem, error) {
 	a.Completed, a.IsLocked = completed != 0, locked != 0
 	return &a, nil
 }
-
-// OpenActionItemTexts are the descriptions of the user's newest limit open,
-// unlocked action items, leaving out those of conversation except (which
-// is about to replace its own). The create path compares every new task
-// with them: reading the description alone costs a third of what
-// ActionItems' ten columns and four parsed times do for the same rows.
-func (db *DB) OpenActionItemTexts(ctx context.Context, userID, except string, limit int) ([]string, error) {
-	rows, err := db.query(ctx, `SELECT conversation_id, description FROM action_items
-		WHERE user_id = ? AND deleted = 0 AND completed = 0 AND is_locked = 0
-		ORDER BY created_at DESC, id DESC LIMIT ?`, userID, limitOr(limit, 100))
-	if err != nil {
-		return nil, fmt.Errorf("open action items: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var conv sql.NullString
-		var d string
-		if err := rows.Scan(&conv, &d); err != nil {
-			return nil, fmt.Errorf("open action items: %w", err)
-		}
-		if except != "" && conv.Valid && conv.String == except {
-			continue
-		}
-		out = append(out, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("open action items: %w", err)
-	}
-	return out, nil
-}

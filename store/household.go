@@ -105,6 +105,11 @@ func (db *DB) DeleteUser(ctx context.Context, userID string) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM search_docs WHERE user_id = ?`, userID); err != nil {
 			return fmt.Errorf("delete user's search index: %w", err)
 		}
+		// The count the cascade's deletes of their action items just bumped
+		// (openitems.go): no foreign key, or that bump would fail.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM action_item_changes WHERE user_id = ?`, userID); err != nil {
+			return fmt.Errorf("delete user's action item count: %w", err)
+		}
 		return nil
 	})
 }

@@ -29,6 +29,10 @@ func TestDeleteUser(t *testing.T) {
 		if err := db.CreateMemories(ctx, []*appliance.Memory{{ID: "m-" + id, UserID: id, Content: "the shed is green", Category: "system", CreatedAt: now, UpdatedAt: now}}); err != nil {
 			t.Fatal(err)
 		}
+		if err := db.CreateActionItems(ctx, []*appliance.ActionItem{{ID: "a-" + id, UserID: id, Description: "paint the shed",
+			CreatedAt: &now, UpdatedAt: &now}}); err != nil {
+			t.Fatal(err)
+		}
 		if err := db.CreateSignInCode(ctx, &appliance.SignInCode{Hash: "h-" + id, UserID: id, Kind: appliance.CodeInvite, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
@@ -43,12 +47,15 @@ func TestDeleteUser(t *testing.T) {
 		t.Errorf("deleting twice: %v", err)
 	}
 	for q, want := range map[string]string{
-		`SELECT COUNT(*) FROM memories WHERE user_id = 'bo'`:      "0",
-		`SELECT COUNT(*) FROM search_docs WHERE user_id = 'bo'`:   "0",
-		`SELECT COUNT(*) FROM console_codes WHERE user_id = 'bo'`: "0",
-		`SELECT COUNT(*) FROM memories WHERE user_id = 'ada'`:     "1",
-		`SELECT COUNT(*) FROM search_docs WHERE user_id = 'ada'`:  "1",
-		`SELECT COUNT(*) FROM audit_log WHERE user_id = 'bo'`:     "1",
+		`SELECT COUNT(*) FROM memories WHERE user_id = 'bo'`:             "0",
+		`SELECT COUNT(*) FROM search_docs WHERE user_id = 'bo'`:          "0",
+		`SELECT COUNT(*) FROM console_codes WHERE user_id = 'bo'`:        "0",
+		`SELECT COUNT(*) FROM action_items WHERE user_id = 'bo'`:         "0",
+		`SELECT COUNT(*) FROM action_item_changes WHERE user_id = 'bo'`:  "0",
+		`SELECT COUNT(*) FROM action_item_changes WHERE user_id = 'ada'`: "1",
+		`SELECT COUNT(*) FROM memories WHERE user_id = 'ada'`:            "1",
+		`SELECT COUNT(*) FROM search_docs WHERE user_id = 'ada'`:         "2", // the memory and the action item
+		`SELECT COUNT(*) FROM audit_log WHERE user_id = 'bo'`:            "1",
 	} {
 		if got, err := db.QueryString(ctx, q); err != nil || got != want {
 			t.Errorf("%s: %s (%v), want %s", q, got, err, want)

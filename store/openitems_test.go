@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -42,7 +43,8 @@ func seedOpenItems(tb testing.TB, db *store.DB, n int) {
 }
 
 // OpenActionItemTexts answers what ActionItems does for the create path's
-// question (open, unlocked, newest first, limited, other conversations).
+// question (open, unlocked, the newest, limited, other conversations), in
+// any order.
 func TestOpenActionItemTexts(t *testing.T) {
 	t.Parallel()
 	db := MustOpenDB(t)
@@ -75,10 +77,90 @@ func TestOpenActionItemTexts(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatal("the seed has no open items")
 			}
+			slices.Sort(want)
+			slices.Sort(got)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("texts differ from ActionItems' (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestOpenActionItemTextsFollowChanges: the list is kept between reads
+// (store/openitems.go) and every change to the user's items shows in the
+// next read, whatever it is and whichever process makes it; another
+// user's changes leave it as it was.
+func TestOpenActionItemTextsFollowChanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	seedOpenItems(t, db, 40)
+	other, err := store.Open(ctx, dir) // another process on the same file
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	item := func(id string) *appliance.ActionItem {
+		t.Helper()
+		a, err := db.ActionItem(ctx, "u1", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	at := time.Now().UTC()
+	for _, tc := range []struct {
+		name   string
+		change func() error
+	}{
+		{"added", func() error {
+			return db.CreateActionItems(ctx, []*appliance.ActionItem{{ID: "new1", UserID: "u1", Description: "book the ferry",
+				CreatedAt: &at, UpdatedAt: &at}})
+		}},
+		{"completed", func() error { a := item("new1"); a.Completed = true; return db.UpdateActionItem(ctx, a) }},
+		{"reworded", func() error { a := item("a0002"); a.Description = "renew the visa"; return db.UpdateActionItem(ctx, a) }},
+		{"locked", func() error { a := item("a0004"); a.IsLocked = true; return db.UpdateActionItem(ctx, a) }},
+		{"deleted", func() error { return db.DeleteActionItem(ctx, "u1", "a0005") }},
+		{"another user's added", func() error {
+			return db.CreateActionItems(ctx, []*appliance.ActionItem{{ID: "theirs", UserID: "u2", Description: "water the ferns",
+				CreatedAt: &at, UpdatedAt: &at}})
+		}},
+		{"added by another process", func() error {
+			return other.CreateActionItems(ctx, []*appliance.ActionItem{{ID: "new2", UserID: "u1", Description: "call the plumber",
+				CreatedAt: &at, UpdatedAt: &at}})
+		}},
+		{"deleted by another process", func() error { return other.DeleteActionItem(ctx, "u1", "a0002") }},
+	} {
+		// Read once so that the list is kept, then change.
+		if _, err := db.OpenActionItemTexts(ctx, "u1", "", 200); err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.change(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		open := false
+		items, err := db.ActionItems(ctx, "u1", appliance.ActionItemFilter{Limit: 200, Completed: &open})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, it := range items {
+			want = append(want, it.Description)
+		}
+		got, err := db.OpenActionItemTexts(ctx, "u1", "", 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: texts differ from ActionItems' (-want +got):\n%s", tc.name, diff)
+		}
 	}
 }
 

@@ -28,6 +28,11 @@ var hotPlans = []struct {
 	{"stored action items", `SELECT id, description, completed, created_at, updated_at, due_at, completed_at,
 		is_locked, deleted FROM action_items INDEXED BY action_items_conversation
 		WHERE conversation_id = ? AND +user_id = ?`, "action_items_conversation", nil},
+	// A create's read of the user's open items (OpenActionItemTexts): the
+	// index holds every column, no table lookup per item.
+	{"open action items", `SELECT conversation_id, description, created_at, id FROM action_items INDEXED BY action_items_open
+		WHERE user_id = ? AND deleted = 0 AND completed = 0 AND is_locked = 0
+		ORDER BY created_at DESC, id DESC LIMIT ?`, "USING COVERING INDEX action_items_open", []string{"TEMP B-TREE"}},
 	{"stored segments", `SELECT idx, id FROM transcript_segments WHERE conversation_id = ?`, "PRIMARY KEY (conversation_id=?)", nil},
 	{"discard conversation memories", `UPDATE memories INDEXED BY memories_conversation SET deleted = 1, updated_at = ?
 		WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`,
@@ -89,6 +94,11 @@ var hotPlans = []struct {
 	{"text batch", `SELECT doc_id, text FROM search_docs
 		WHERE +kind = ? AND doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`,
 		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs", "USING INDEX"}},
+	// Documents and segments past the text index's mark (migration 0034).
+	{"text batch past the mark", `SELECT doc_id, text FROM search_docs WHERE +kind = ? AND doc_id > ? AND doc_id <= ?`,
+		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs", "USING INDEX"}},
+	{"segments past the mark", `SELECT doc_id, text FROM segment_docs WHERE doc_id > ? AND doc_id <= ?`,
+		"SEARCH segment_docs USING INTEGER PRIMARY KEY", []string{"SCAN segment_docs"}},
 	{"text window", `SELECT rowid FROM search_fts_memory WHERE search_fts_memory MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 		"VIRTUAL TABLE INDEX", []string{"TEMP B-TREE"}},
 	// The Go KNN (knn.go) reads only the query's partition's vectors.

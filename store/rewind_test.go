@@ -27,6 +27,47 @@ var undo = map[int][]string{
 		`ALTER TABLE folders DROP COLUMN position`, `ALTER TABLE folders DROP COLUMN is_system`,
 		`ALTER TABLE folders DROP COLUMN category_mapping`},
 	33: {}, // kept conversations filed in the system folders: data only
+	34: {`DROP TABLE segment_fts_mark`, `DROP TRIGGER segment_docs_ad`, `DROP TRIGGER segment_docs_au`,
+		`DROP TABLE search_fts_mark`, `DROP TRIGGER search_docs_ad`, `DROP TRIGGER search_docs_au`,
+		// The search documents' triggers 0034 replaces (as 0020-0022 left them).
+		`CREATE TRIGGER search_docs_ai AFTER INSERT ON search_docs BEGIN
+			INSERT INTO search_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
+		END`,
+		`CREATE TRIGGER search_docs_ad AFTER DELETE ON search_docs BEGIN
+			INSERT INTO search_fts_memory (search_fts_memory, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE old.kind = 'memory' AND NOT EXISTS (SELECT 1 FROM search_fts_pending WHERE doc_id = old.doc_id);
+			INSERT INTO search_fts_conversation (search_fts_conversation, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE old.kind = 'conversation' AND NOT EXISTS (SELECT 1 FROM search_fts_pending WHERE doc_id = old.doc_id);
+			INSERT INTO search_fts_action_item (search_fts_action_item, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE old.kind = 'action_item' AND NOT EXISTS (SELECT 1 FROM search_fts_pending WHERE doc_id = old.doc_id);
+			DELETE FROM search_fts_pending WHERE doc_id = old.doc_id;
+		END`,
+		`CREATE TRIGGER search_docs_au AFTER UPDATE OF text ON search_docs WHEN old.text IS NOT new.text BEGIN
+			INSERT INTO search_fts_memory (search_fts_memory, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE old.kind = 'memory' AND NOT EXISTS (SELECT 1 FROM search_fts_pending WHERE doc_id = old.doc_id);
+			INSERT INTO search_fts_conversation (search_fts_conversation, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE old.kind = 'conversation' AND NOT EXISTS (SELECT 1 FROM search_fts_pending WHERE doc_id = old.doc_id);
+			INSERT INTO search_fts_action_item (search_fts_action_item, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE old.kind = 'action_item' AND NOT EXISTS (SELECT 1 FROM search_fts_pending WHERE doc_id = old.doc_id);
+			INSERT INTO search_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
+			DELETE FROM search_vectors WHERE doc_id = old.doc_id;
+		END`,
+		// The segments' triggers 0034 replaces (0028's).
+		`CREATE TRIGGER segment_docs_ai AFTER INSERT ON segment_docs BEGIN
+			INSERT INTO segment_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
+		END`,
+		`CREATE TRIGGER segment_docs_ad AFTER DELETE ON segment_docs BEGIN
+			INSERT INTO segment_fts (segment_fts, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
+			DELETE FROM segment_fts_pending WHERE doc_id = old.doc_id;
+		END`,
+		`CREATE TRIGGER segment_docs_au AFTER UPDATE OF text ON segment_docs WHEN old.text IS NOT new.text BEGIN
+			INSERT INTO segment_fts (segment_fts, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
+			INSERT INTO segment_fts_pending (doc_id) VALUES (new.doc_id) ON CONFLICT (doc_id) DO NOTHING;
+		END`},
+	35: {`DROP INDEX action_items_open`, `DROP TRIGGER action_items_changes_ai`, `DROP TRIGGER action_items_changes_au`,
+		`DROP TRIGGER action_items_changes_ad`, `DROP TABLE action_item_changes`},
 }
 
 // rewind takes the closed database in dir back to the schema before

@@ -59,6 +59,8 @@ type DB struct {
 	signalMu   sync.Mutex
 	signalSeen []byte
 	signalFile *os.File
+	// open keeps users' open action items for the create path (openitems.go).
+	open openItems
 	// terms counts the segments saying each word searched (saidrank.go).
 	terms termCounts
 	// optimizedAt is when planner statistics were last refreshed (Unix s).

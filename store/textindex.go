@@ -19,49 +19,156 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 	ctx = context.WithoutCancel(ctx) // one short step; see PutVectors
 	var n int64
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
-		// Each kind into its own index (migration 0022), the same batch.
-		// +kind: the documents are found by id; an index on the kind would
-		// read every document of it (TestQueryPlans).
-		for _, kind := range textKinds {
-			res, err := tx.ExecContext(ctx, `INSERT INTO `+textIndex[kind]+` (rowid, text)
-				SELECT doc_id, text FROM search_docs
-				WHERE +kind = ? AND doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, kind, textBatch)
-			if err != nil {
-				return err
-			}
-			moved, err := res.RowsAffected()
-			if err != nil {
-				return err
-			}
-			n += moved
-		}
-		if n > 0 {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM search_fts_pending
-				WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch); err != nil {
-				return err
-			}
-		}
-		// What was said, the same way (migration 0028): a batch of
-		// segments, one FTS5 write for them all.
-		res, err := tx.ExecContext(ctx, `INSERT INTO segment_fts (rowid, text)
-			SELECT doc_id, text FROM segment_docs
-			WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+		moved, err := indexDocs(ctx, tx)
 		if err != nil {
 			return err
 		}
-		moved, err := res.RowsAffected()
-		if err != nil || moved == 0 {
-			return err
-		}
 		n += moved
-		_, err = tx.ExecContext(ctx, `DELETE FROM segment_fts_pending
-			WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+		// What was said, the same way (migration 0028): a batch of
+		// segments, one FTS5 write for them all.
+		moved, err = indexSegments(ctx, tx)
+		n += moved
 		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("index text: %w", err)
 	}
 	return int(n), nil
+}
+
+// indexDocs moves up to textBatch search documents into their kinds'
+// indexes (migration 0022): those past the mark (migration 0034), in
+// doc_id order, advancing the mark over them, then those queued at or
+// below it. +kind: the documents are found by id; an index on the kind
+// would read every document of it (TestQueryPlans). Only the kinds a batch
+// holds: an INSERT into an FTS5 table costs its transaction hooks even
+// when it moves nothing, and a create's batch seldom holds all three.
+func indexDocs(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var mark int64
+	var top sql.NullInt64
+	var queued bool
+	if err := tx.QueryRowContext(ctx, `SELECT indexed, (SELECT max(doc_id) FROM
+			(SELECT doc_id FROM search_docs WHERE doc_id > indexed ORDER BY doc_id LIMIT ?)),
+			EXISTS (SELECT 1 FROM search_fts_pending)
+		FROM search_fts_mark WHERE id = 1`, textBatch).Scan(&mark, &top, &queued); err != nil {
+		return 0, err
+	}
+	var n int64
+	if top.Valid {
+		kinds, err := kindsOf(ctx, tx, `SELECT kind FROM search_docs WHERE doc_id > ? AND doc_id <= ? GROUP BY kind`, mark, top.Int64)
+		if err != nil {
+			return 0, err
+		}
+		for _, kind := range kinds {
+			res, err := tx.ExecContext(ctx, `INSERT INTO `+textIndex[kind]+` (rowid, text)
+				SELECT doc_id, text FROM search_docs WHERE +kind = ? AND doc_id > ? AND doc_id <= ?`, kind, mark, top.Int64)
+			if err != nil {
+				return 0, err
+			}
+			moved, err := res.RowsAffected()
+			if err != nil {
+				return 0, err
+			}
+			n += moved
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE search_fts_mark SET indexed = ? WHERE id = 1`, top.Int64); err != nil {
+			return 0, err
+		}
+	}
+	if !queued {
+		return n, nil
+	}
+	kinds, err := kindsOf(ctx, tx, `SELECT kind FROM search_docs
+		WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?) GROUP BY kind`, textBatch)
+	if err != nil {
+		return 0, err
+	}
+	var queuedMoved int64
+	for _, kind := range kinds {
+		res, err := tx.ExecContext(ctx, `INSERT INTO `+textIndex[kind]+` (rowid, text)
+			SELECT doc_id, text FROM search_docs
+			WHERE +kind = ? AND doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, kind, textBatch)
+		if err != nil {
+			return 0, err
+		}
+		moved, err := res.RowsAffected()
+		if err != nil {
+			return 0, err
+		}
+		queuedMoved += moved
+	}
+	if queuedMoved > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_fts_pending
+			WHERE doc_id IN (SELECT doc_id FROM search_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch); err != nil {
+			return 0, err
+		}
+	}
+	return n + queuedMoved, nil
+}
+
+// kindsOf are the kinds of search document a query lists.
+func kindsOf(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var kinds []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		if _, ok := textIndex[k]; ok {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds, rows.Err()
+}
+
+// indexSegments moves up to textBatch segments into segment_fts: those
+// past the mark (migration 0034), in doc_id order, advancing the mark over
+// them, then those queued at or below it.
+func indexSegments(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var mark int64
+	var top sql.NullInt64
+	var queued bool
+	if err := tx.QueryRowContext(ctx, `SELECT indexed, (SELECT max(doc_id) FROM
+			(SELECT doc_id FROM segment_docs WHERE doc_id > indexed ORDER BY doc_id LIMIT ?)),
+			EXISTS (SELECT 1 FROM segment_fts_pending)
+		FROM segment_fts_mark WHERE id = 1`, textBatch).Scan(&mark, &top, &queued); err != nil {
+		return 0, err
+	}
+	var n int64
+	if top.Valid {
+		res, err := tx.ExecContext(ctx, `INSERT INTO segment_fts (rowid, text)
+			SELECT doc_id, text FROM segment_docs WHERE doc_id > ? AND doc_id <= ?`, mark, top.Int64)
+		if err != nil {
+			return 0, err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE segment_fts_mark SET indexed = ? WHERE id = 1`, top.Int64); err != nil {
+			return 0, err
+		}
+	}
+	if !queued { // the usual case; an empty INSERT into FTS5 is not free
+		return n, nil
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO segment_fts (rowid, text)
+		SELECT doc_id, text FROM segment_docs
+		WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+	if err != nil {
+		return 0, err
+	}
+	moved, err := res.RowsAffected()
+	if err != nil || moved == 0 {
+		return n, err
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM segment_fts_pending
+		WHERE doc_id IN (SELECT doc_id FROM segment_fts_pending ORDER BY doc_id LIMIT ?)`, textBatch)
+	return n + moved, err
 }
 
 // textKinds are the kinds of search documents, each with its own
@@ -82,7 +189,9 @@ var textIndex = map[string]string{
 // as documents arrive), else the missing batches.
 func (db *DB) textCaughtUp(ctx context.Context) error {
 	var waiting bool
-	if err := db.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_fts_pending) OR EXISTS (SELECT 1 FROM segment_fts_pending)`).Scan(&waiting); err != nil {
+	if err := db.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM search_fts_pending) OR EXISTS (SELECT 1 FROM segment_fts_pending)
+		OR EXISTS (SELECT 1 FROM search_docs WHERE doc_id > (SELECT indexed FROM search_fts_mark WHERE id = 1))
+		OR EXISTS (SELECT 1 FROM segment_docs WHERE doc_id > (SELECT indexed FROM segment_fts_mark WHERE id = 1))`).Scan(&waiting); err != nil {
 		return fmt.Errorf("text index: %w", err)
 	}
 	for waiting {

@@ -21,7 +21,8 @@ func TestIndexText(t *testing.T) {
 	now := time.Now()
 	waiting := func() string {
 		t.Helper()
-		s, err := db.QueryString(ctx, `SELECT COUNT(*) FROM search_fts_pending`)
+		s, err := db.QueryString(ctx, `SELECT (SELECT COUNT(*) FROM search_fts_pending) +
+			(SELECT COUNT(*) FROM search_docs WHERE doc_id > (SELECT indexed FROM search_fts_mark))`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,4 +105,139 @@ func TestIndexText(t *testing.T) {
 			t.Errorf("search %q: %d hits %v, want %d", tc.text, len(got), got, tc.want)
 		}
 	}
+
+	// The newest indexed document deleted: SQLite gives its doc_id to the
+	// next one, which must wait like any new one (migration 0034).
+	if err := db.CreateMemories(ctx, []*appliance.Memory{newMemory("z1", "u1", "quince jelly", now)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := search("quince"); len(got) != 1 {
+		t.Fatalf("quince: %v", got)
+	}
+	freed, err := db.QueryString(ctx, `SELECT max(doc_id) FROM search_docs`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteMemory(ctx, "u1", "z1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateMemories(ctx, []*appliance.Memory{newMemory("z2", "u1", "medlar jam", now)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.QueryString(ctx, `SELECT doc_id FROM search_docs WHERE item_id = 'z2'`); err != nil || got != freed {
+		t.Fatalf("the new document took doc_id %s (%v), not the freed %s: this test no longer covers reuse", got, err, freed)
+	}
+	if got := search("medlar"); len(got) != 1 || got[0] != "z2" {
+		t.Errorf("medlar, in the reused doc_id: %v", got)
+	}
+	if got := search("quince"); len(got) != 0 {
+		t.Errorf("quince, deleted: %v", got)
+	}
+	integrity("after a doc_id was reused")
+}
+
+// TestIndexSegmentsPastTheMark: a segment waits for the text index by
+// being past segment_fts_mark or in segment_fts_pending (migration 0034).
+// Whatever a segment goes through (indexed, edited after, deleted before
+// or after, its doc_id given again to a new segment), search finds exactly
+// the words stored and FTS5 agrees with its content table.
+func TestIndexSegmentsPastTheMark(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	value := func(q string) string {
+		t.Helper()
+		s, err := db.QueryString(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	save := func(id string, texts ...string) {
+		t.Helper()
+		c := lifecycleConversation(id, user, appliance.StatusCompleted, now)
+		c.Structured.Title = "Walk " + id
+		c.TranscriptSegments = nil
+		for i, text := range texts {
+			c.TranscriptSegments = append(c.TranscriptSegments,
+				appliance.TranscriptSegment{ID: fmt.Sprintf("%s-%d", id, i), Text: text, Speaker: "SPEAKER_00"})
+		}
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	catchUp := func() {
+		t.Helper()
+		for {
+			n, err := db.IndexText(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return
+			}
+		}
+	}
+	check := func(when string, want map[string][]string) {
+		t.Helper()
+		for word, ids := range want { // a search first catches the index up
+			hits, err := db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: word, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range hits {
+				got = append(got, h.ItemID)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(ids) {
+				t.Errorf("%s: %q found %v, want %v", when, word, got, ids)
+			}
+		}
+		if err := db.WriterExec(ctx, `INSERT INTO segment_fts (segment_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+			t.Fatalf("%s: FTS5 integrity check: %v", when, err)
+		}
+	}
+
+	save("a", "the heron stood still", "a kestrel overhead")
+	if got := value(`SELECT indexed FROM segment_fts_mark`); got != "0" {
+		t.Fatalf("mark before indexing: %s", got)
+	}
+	if got := value(`SELECT COUNT(*) FROM segment_fts_pending`); got != "0" {
+		t.Fatalf("a new segment was queued as a row: %s", got)
+	}
+	catchUp()
+	if got, want := value(`SELECT indexed FROM segment_fts_mark`), value(`SELECT max(doc_id) FROM segment_docs`); got != want {
+		t.Fatalf("mark after indexing: %s, want %s", got, want)
+	}
+	check("indexed", map[string][]string{"heron": {"a"}, "kestrel": {"a"}})
+
+	// Edited after it was indexed: queued at or below the mark.
+	save("a", "the egret stood still", "a kestrel overhead")
+	if got := value(`SELECT COUNT(*) FROM segment_fts_pending`); got != "1" {
+		t.Fatalf("an edited indexed segment is not queued: %s rows", got)
+	}
+	check("edited", map[string][]string{"heron": nil, "egret": {"a"}, "kestrel": {"a"}})
+
+	// The newest indexed segment deleted: SQLite gives its doc_id to the
+	// next segment written, which must wait like any other new one.
+	catchUp()
+	freed := value(`SELECT max(doc_id) FROM segment_docs`)
+	save("a", "the egret stood still")
+	save("b", "an osprey dived")
+	if got := value(`SELECT doc_id FROM segment_docs WHERE conversation_id = 'b'`); got != freed {
+		t.Fatalf("the new segment took doc_id %s, not the freed %s: this test no longer covers reuse", got, freed)
+	}
+	check("doc_id reused", map[string][]string{"kestrel": nil, "osprey": {"b"}, "egret": {"a"}})
+
+	// Past the mark and deleted before it was indexed.
+	save("c", "a curlew called", "then a plover")
+	save("c", "a curlew called")
+	check("deleted while waiting", map[string][]string{"plover": nil, "curlew": {"c"}})
+	if err := db.DeleteConversation(ctx, user, "c"); err != nil {
+		t.Fatal(err)
+	}
+	catchUp()
+	check("conversation deleted", map[string][]string{"curlew": nil, "osprey": {"b"}})
 }

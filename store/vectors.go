@@ -150,37 +150,42 @@ func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.Sea
 	// creates waiting at the same time instead of taking one of its own.
 	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
 		scopes, ids, bits = scopes[:0], ids[:0], bits[:0]
+		// The batch's documents as they are now, in one read: each
+		// vector is kept only while its doc exists with the text that was
+		// embedded (else it is still pending, or gone).
+		now, err := docsNow(ctx, tx, docs)
+		if err != nil {
+			return err
+		}
 		for i, d := range docs {
 			if len(vectors[i]) != dims {
 				return fmt.Errorf("vector of doc %d has %d dimensions, want %d", d.DocID, len(vectors[i]), dims)
 			}
+			cur, ok := now[d.DocID]
+			if !ok || cur.text != d.Text {
+				continue
+			}
 			blob := encodeVector(vectors[i])
-			// Only while the doc still exists with the text that was embedded.
-			res, err := tx.ExecContext(ctx, `INSERT INTO search_vectors (doc_id, model, embedding)
-				SELECT doc_id, ?, ? FROM search_docs WHERE doc_id = ? AND text = ?
+			if _, err := tx.ExecContext(ctx, `INSERT INTO search_vectors (doc_id, model, embedding) VALUES (?, ?, ?)
 				ON CONFLICT (doc_id) DO UPDATE SET model = excluded.model, embedding = excluded.embedding`,
-				model, blob, d.DocID, d.Text)
-			if err != nil {
+				d.DocID, model, blob); err != nil {
 				return fmt.Errorf("store vector: %w", err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				continue // deleted or changed since: still pending, or gone
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM search_pending WHERE doc_id = ?`, d.DocID); err != nil {
-				return fmt.Errorf("take doc off the work list: %w", err)
 			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE doc_id = ?`, d.DocID); err != nil {
 				return fmt.Errorf("index vector: %w", err)
 			}
-			var scope string
-			if err := tx.QueryRowContext(ctx, `SELECT user_id || char(31) || kind FROM search_docs WHERE doc_id = ?`, d.DocID).Scan(&scope); err != nil {
-				return fmt.Errorf("index vector: %w", err)
-			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (doc_id, scope, embedding) VALUES (?, ?, vec_quantize_binary(?))`,
-				d.DocID, scope, blob); err != nil {
+				d.DocID, cur.scope, blob); err != nil {
 				return fmt.Errorf("index vector: %w", err)
 			}
-			scopes, ids, bits = append(scopes, scope), append(ids, d.DocID), append(bits, quantize(vectors[i]))
+			scopes, ids, bits = append(scopes, cur.scope), append(ids, d.DocID), append(bits, quantize(vectors[i]))
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_pending WHERE doc_id IN (SELECT value FROM json_each(?))`,
+			idList(ids)); err != nil {
+			return fmt.Errorf("take docs off the work list: %w", err)
 		}
 		return nil
 	})
@@ -191,6 +196,35 @@ func (db *DB) PutVectors(ctx context.Context, model string, docs []appliance.Sea
 	// database does not.
 	db.bits.added(dims, scopes, ids, bits)
 	return nil
+}
+
+// docNow is a search document's text and KNN scope as stored.
+type docNow struct{ text, scope string }
+
+// docsNow reads the batch's documents in one statement (idList: one text
+// whatever the batch's size, so one entry in the statement cache), where
+// each document cost two of its own.
+func docsNow(ctx context.Context, tx *sql.Tx, docs []appliance.SearchDoc) (map[int64]docNow, error) {
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.DocID
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT doc_id, text, user_id || char(31) || kind FROM search_docs
+		WHERE doc_id IN (SELECT value FROM json_each(?))`, idList(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read docs to index: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64]docNow, len(docs))
+	for rows.Next() {
+		var id int64
+		var d docNow
+		if err := rows.Scan(&id, &d.text, &d.scope); err != nil {
+			return nil, fmt.Errorf("read docs to index: %w", err)
+		}
+		out[id] = d
+	}
+	return out, rows.Err()
 }
 
 // encodeVector is sqlite-vec's float32 blob: little-endian, packed.
