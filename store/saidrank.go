@@ -287,13 +287,14 @@ func (db *DB) namedSegments(ctx context.Context, segs []windowHit, filter string
 
 // titleWindow is the title and overview matches of a window (from > 0):
 // the best n of the conversations that pass the filter, with their
-// scores (higher is better).
+// scores (higher is better); of all the matches when too few in the
+// window pass.
 func (db *DB) titleWindow(ctx context.Context, terms []string, filter string, fargs []any, n int, from int64) ([]windowHit, error) {
 	total, err := db.conversationDocs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for read := 2 * n; ; read *= 8 {
+	for read := 2 * n; ; {
 		docs, err := db.rankWindow(ctx, "search_fts_conversation", terms, from, textWindow, total, read)
 		if err != nil {
 			return nil, err
@@ -320,6 +321,12 @@ func (db *DB) titleWindow(ctx context.Context, terms []string, filter string, fa
 		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("text search: %w", err)
 		}
+		if len(kept) < n && len(docs) < read && from > 0 {
+			// The filters (or other users' matches) turned the window
+			// away: all the matches, as a rare word's.
+			from, read = 0, 2*n
+			continue
+		}
 		if len(kept) >= n || len(docs) < read {
 			out := make([]windowHit, 0, len(kept))
 			for _, d := range docs {
@@ -329,5 +336,6 @@ func (db *DB) titleWindow(ctx context.Context, terms []string, filter string, fa
 			}
 			return out, nil
 		}
+		read *= 8
 	}
 }
