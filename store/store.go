@@ -59,7 +59,8 @@ type DB struct {
 	signalMu   sync.Mutex
 	signalSeen []byte
 	signalFile *os.File
-	// terms counts the segments saying each word searched (saidrank.go).
+	// terms counts the segments and conversation titles saying each word
+	// searched (saidrank.go).
 	terms termCounts
 	// optimizedAt is when planner statistics were last refreshed (Unix s).
 	optimizedAt atomic.Int64
