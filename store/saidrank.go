@@ -285,17 +285,19 @@ func (db *DB) namedSegments(ctx context.Context, segs []windowHit, filter string
 	return out, nil
 }
 
-// titleWindow is the title and overview matches of a window (from > 0):
-// the best n of the conversations that pass the filter, with their
-// scores (higher is better); of all the matches when too few in the
-// window pass.
-func (db *DB) titleWindow(ctx context.Context, terms []string, filter string, fargs []any, n int, from int64) ([]windowHit, error) {
+// titleWindow is the title and overview matches of a window (from > 0,
+// the doc ids up to last): the best n of the conversations that pass the
+// filter, with their scores (higher is better). When too few in the window
+// pass (the filters, or other users' matches, turned it away), the window
+// grows eightfold, twice, then takes all the matches, as textCandidates'.
+func (db *DB) titleWindow(ctx context.Context, terms []string, filter string, fargs []any, n int, from, last int64) ([]windowHit, error) {
 	total, err := db.conversationDocs(ctx)
 	if err != nil {
 		return nil, err
 	}
+	window := textWindow
 	for read := 2 * n; ; {
-		docs, err := db.rankWindow(ctx, "search_fts_conversation", terms, from, textWindow, total, read)
+		docs, err := db.rankWindow(ctx, "search_fts_conversation", terms, from, window, total, read)
 		if err != nil {
 			return nil, err
 		}
@@ -322,9 +324,13 @@ func (db *DB) titleWindow(ctx context.Context, terms []string, filter string, fa
 			return nil, fmt.Errorf("text search: %w", err)
 		}
 		if len(kept) < n && len(docs) < read && from > 0 {
-			// The filters (or other users' matches) turned the window
-			// away: all the matches, as a rare word's.
+			window *= 8
 			from, read = 0, 2*n
+			if window <= textWindow<<6 {
+				if from, err = db.windowFrom(ctx, "search_fts_conversation", terms, window, last); err != nil {
+					return nil, err
+				}
+			}
 			continue
 		}
 		if len(kept) >= n || len(docs) < read {

@@ -76,7 +76,7 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 		return nil, nil, err
 	}
 	if from > 0 {
-		titles, err := db.titleWindow(ctx, terms, filter, fargs, n, from)
+		titles, err := db.titleWindow(ctx, terms, filter, fargs, n, from, lastDoc)
 		if err != nil {
 			return nil, nil, err
 		}
