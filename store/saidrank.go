@@ -209,7 +209,9 @@ func (db *DB) saidMatchesWindow(ctx context.Context, terms []string, filter stri
 	want := limit / segmentsPerResult
 	var out []saidMatch
 	convs := map[int64]bool{}
-	read := limit
+	// The first batch is all that is read at first: it nearly always
+	// names enough (a longer read is a second statement, rarely needed).
+	read := want + want/2 + 1
 	segs, err := db.rankWindow(ctx, "segment_fts", terms, from, saidWindow, total, read)
 	if err != nil {
 		return nil, err
