@@ -272,3 +272,52 @@ func TestSearch_CommonWordsWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsSaying: a word's count is sampled among the newest sixteenth of
+// the segments when it is common there, and counted in full when not.
+func TestDocsSaying(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	for i := range 400 { // 4,800 segments say "okay", 400 of them "zebra"
+		c := lifecycleConversation(fmt.Sprintf("c%03d", i), user, appliance.StatusCompleted, now.Add(time.Duration(i)*time.Minute))
+		for j := range 12 {
+			text := "Okay, see you later."
+			if j == 5 {
+				text = "Okay, the zebra again."
+			}
+			c.TranscriptSegments = append(c.TranscriptSegments, appliance.TranscriptSegment{ID: fmt.Sprintf("s%d", j),
+				Text: text, Speaker: "SPEAKER_00", Start: float64(j), End: float64(j + 1)})
+		}
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		n, err := db.IndexText(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	for _, tc := range []struct {
+		term     string
+		min, max int64
+	}{
+		{`"okay"`, 4800 * 95 / 100, 4800 * 105 / 100}, // sampled: 300 of the newest 300
+		{`"zebra"`, 400, 400},                         // 25 of the newest: counted in full
+		{`"giraffe"`, 0, 0},
+	} {
+		n, err := db.DocsSaying(ctx, "segment_fts", tc.term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n < tc.min || n > tc.max {
+			t.Errorf("%s: %d segments, want %d-%d", tc.term, n, tc.min, tc.max)
+		}
+	}
+}
