@@ -257,11 +257,10 @@ func (db *DB) saidMatches(ctx context.Context, match string, terms []string, fil
 // windowFrom is the doc id from which the newest window matches of terms
 // in table start, as their kept counts spread them evenly over the doc ids
 // up to last; 0 when they are fewer than the window. Walking the match
-// list to find it exactly is reading it newest first, which FTS5 does by
-// loading every word's whole list (phraseMatches): a tenth of a search at
+// list newest first to find it exactly (OFFSET) was a tenth of a search at
 // 100k conversations. An uneven spread only makes the window a little
-// longer or shorter; one that names too few conversations is widened to
-// all matches (saidMatches).
+// longer or shorter; one that names too few conversations is widened
+// (saidMatches, titleWindow).
 func (db *DB) windowFrom(ctx context.Context, table string, terms []string, window int, last int64) (int64, error) {
 	var matches int64
 	for _, term := range terms {
@@ -317,8 +316,9 @@ func (db *DB) saidMatchesFrom(ctx context.Context, match, filter string, fargs [
 // read every segment saying both words: at 100k conversations the phrase
 // was a sixth of a search's CPU, the most of any one statement. The
 // newest 4,096 of its rarest word hold the newest few that are said (the
-// n/2 wanted) unless the phrase is rare among its words; then its words
-// still rank it, through the window, where they are as rare in it.
+// n/2 wanted); a phrase all of whose words are that common and that was
+// said only before them is ranked by its words alone, like any match
+// older than the window.
 const phraseDepth = 8 * saidWindow
 
 // phraseFrom is the segment doc id from which a phrase of the query's
@@ -352,11 +352,10 @@ func (db *DB) phraseFrom(ctx context.Context, terms []string) (int64, error) {
 const phraseProbe = 64
 
 // phraseMatches returns the newest segments from doc id from on that say
-// phrase, unranked. FTS5 reads a match list newest first by loading each
-// word's whole list, whatever the bound: 1.5-3 ms at 100k conversations
-// for a phrase nobody said (a thing and a place said apart), the commonest
-// case of a costly phrase. Forwards from the bound it seeks, 0.2-0.6 ms
-// for the same. So the range is read forwards first, up to phraseProbe
+// phrase, unranked. Read newest first, a phrase nobody said (a thing and
+// a place said apart, the commonest costly case) cost FTS5 1.5-3 ms at
+// 100k conversations, with a lower bound on the rowid or without; read
+// forwards from the bound, 0.2-0.6 ms. So the range is read forwards first, up to phraseProbe
 // segments: fewer are all the phrase's, and only those are named; a phrase
 // said more often is read newest first, which stops after the first few.
 func (db *DB) phraseMatches(ctx context.Context, phrase, filter string, fargs []any, limit int, from int64) ([]saidMatch, error) {
