@@ -63,34 +63,32 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 	score := map[int64]float64{}
 	said := map[int64]saidHit{}
 
-	// Title and overview. bm25() is lower for better matches.
-	from, err := db.windowStart(ctx, "search_fts_conversation", match, textWindow)
+	// Title and overview: bm25() (lower for better matches) when the
+	// query's words are in few of them, the words' kept weights over the
+	// newest when they are common (saidrank.go).
+	terms := strings.Split(match, " OR ")
+	lastDoc, err := db.lastSearchDoc(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := db.query(ctx, `SELECT d.doc_id, bm25(search_fts_conversation) FROM search_fts_conversation f
-		JOIN search_docs d ON d.doc_id = f.rowid JOIN conversations c ON c.id = d.item_id
-		WHERE search_fts_conversation MATCH ? AND f.rowid >= ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
-		append(append([]any{match, from}, fargs...), n)...)
+	from, err := db.windowFrom(ctx, "search_fts_conversation", terms, textWindow, lastDoc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("text search: %w", err)
+		return nil, nil, err
 	}
-	for rows.Next() {
-		var doc int64
-		var rank float64
-		if err := rows.Scan(&doc, &rank); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("text search: %w", err)
+	if from > 0 {
+		titles, err := db.titleWindow(ctx, terms, filter, fargs, n, from, lastDoc)
+		if err != nil {
+			return nil, nil, err
 		}
-		score[doc] += -rank * weightTitle
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("text search: %w", err)
+		for _, t := range titles {
+			score[t.doc] += t.score * weightTitle
+		}
+	} else if err := db.titleRanked(ctx, match, filter, fargs, n, score); err != nil {
+		return nil, nil, err
 	}
 
 	// What was said: the best segment of each conversation.
-	segs, err := db.saidMatches(ctx, match, filter, fargs, n*segmentsPerResult)
+	segs, err := db.saidMatches(ctx, match, terms, filter, fargs, n*segmentsPerResult)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -114,7 +112,11 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 		// enough of them. Twice n (each one's segment read and joined to
 		// its conversation) was an eighth of a search at 100k
 		// conversations.
-		ps, err := db.phraseMatches(ctx, phrase, filter, fargs, max(n/2, 1))
+		from, err := db.phraseFrom(ctx, terms)
+		if err != nil {
+			return nil, nil, err
+		}
+		ps, err := db.phraseMatches(ctx, phrase, filter, fargs, max(n/2, 1), from)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -164,6 +166,31 @@ func (db *DB) conversationText(ctx context.Context, userID string, q appliance.S
 	return ids, said, nil
 }
 
+// titleRanked adds to score the n best title and overview matches of all
+// the conversations' (few enough to rank with bm25()) that pass the filter.
+func (db *DB) titleRanked(ctx context.Context, match, filter string, fargs []any, n int, score map[int64]float64) error {
+	rows, err := db.query(ctx, `SELECT d.doc_id, bm25(search_fts_conversation) FROM search_fts_conversation f
+		JOIN search_docs d ON d.doc_id = f.rowid JOIN conversations c ON c.id = d.item_id
+		WHERE search_fts_conversation MATCH ? AND `+filter+` ORDER BY f.rank LIMIT ?`,
+		append(append([]any{match}, fargs...), n)...)
+	if err != nil {
+		return fmt.Errorf("text search: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc int64
+		var rank float64
+		if err := rows.Scan(&doc, &rank); err != nil {
+			return fmt.Errorf("text search: %w", err)
+		}
+		score[doc] += -rank * weightTitle
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("text search: %w", err)
+	}
+	return nil
+}
+
 // saidSnippets makes the snippets of the conversations shown (docs): the
 // matched words (or the phrase, where it was said) between <mark> and
 // </mark>. One segment at a time: FTS5 seeks a rowid in its match list,
@@ -208,35 +235,55 @@ type saidMatch struct {
 // its conversation's search document: among the newest saidWindow matches
 // (ranked with kept word counts, saidrank.go), or all of them by bm25()
 // when there are fewer or they name too few conversations.
-func (db *DB) saidMatches(ctx context.Context, match, filter string, fargs []any, limit int) ([]saidMatch, error) {
-	from, err := db.windowStart(ctx, "segment_fts", match, saidWindow)
+func (db *DB) saidMatches(ctx context.Context, match string, terms []string, filter string, fargs []any, limit int) ([]saidMatch, error) {
+	total, err := db.segmentTotal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	from, err := db.windowFrom(ctx, "segment_fts", terms, saidWindow, total)
 	if err != nil {
 		return nil, err
 	}
 	if from == 0 {
 		return db.saidMatchesFrom(ctx, match, filter, fargs, limit, 0)
 	}
-	out, err := db.saidMatchesWindow(ctx, match, filter, fargs, limit, from)
+	out, err := db.saidMatchesWindow(ctx, terms, filter, fargs, limit, from, total)
 	if err != nil || len(out) >= limit/segmentsPerResult {
 		return out, err
 	}
 	return db.saidMatchesFrom(ctx, match, filter, fargs, limit, 0)
 }
 
-// windowStart is the rowid from which the newest window matches of the
-// index start (0 when there are fewer): finding it walks the match list
-// in rowid order without scoring it.
-func (db *DB) windowStart(ctx context.Context, table, match string, window int) (int64, error) {
-	var from int64
-	err := db.queryRow(ctx, `SELECT rowid FROM `+table+` WHERE `+table+` MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
-		match, window-1).Scan(&from)
-	if errors.Is(err, sql.ErrNoRows) {
+// windowFrom is the doc id from which the newest window matches of terms
+// in table start, as their kept counts spread them evenly over the doc ids
+// up to last; 0 when they are fewer than the window. Walking the match
+// list newest first to find it exactly (OFFSET) was a tenth of a search at
+// 100k conversations. An uneven spread only makes the window a little
+// longer or shorter; one that names too few conversations is widened
+// (saidMatches, titleWindow).
+func (db *DB) windowFrom(ctx context.Context, table string, terms []string, window int, last int64) (int64, error) {
+	var matches int64
+	for _, term := range terms {
+		n, err := db.docsSaying(ctx, table, term)
+		if err != nil {
+			return 0, err
+		}
+		matches += n
+	}
+	if matches <= int64(window) {
 		return 0, nil
 	}
-	if err != nil {
+	return max(last-last*int64(window)/matches, 1), nil
+}
+
+// lastSearchDoc is the largest search document id (conversations' share
+// the ids with the other kinds').
+func (db *DB) lastSearchDoc(ctx context.Context) (int64, error) {
+	var last int64
+	if err := db.queryRow(ctx, `SELECT COALESCE(max(doc_id), 0) FROM search_docs`).Scan(&last); err != nil {
 		return 0, fmt.Errorf("text search: %w", err)
 	}
-	return from, nil
+	return last, nil
 }
 
 func (db *DB) saidMatchesFrom(ctx context.Context, match, filter string, fargs []any, limit int, from int64) ([]saidMatch, error) {
@@ -263,14 +310,96 @@ func (db *DB) saidMatchesFrom(ctx context.Context, match, filter string, fargs [
 	return out, rows.Err()
 }
 
-// phraseMatches returns the newest segments that say phrase, unranked.
-func (db *DB) phraseMatches(ctx context.Context, phrase, filter string, fargs []any, limit int) ([]saidMatch, error) {
-	rows, err := db.query(ctx, `SELECT d.doc_id, s.doc_id, s.start_s, s.speaker
+// phraseDepth is how many of its rarest word's newest segments a phrase
+// is looked for in, when every word of it is said more often than that.
+// A phrase that is not said (a thing and a place, said apart) made FTS5
+// read every segment saying both words: at 100k conversations the phrase
+// was a sixth of a search's CPU, the most of any one statement. The
+// newest 4,096 of its rarest word hold the newest few that are said (the
+// n/2 wanted); a phrase all of whose words are that common and that was
+// said only before them is ranked by its words alone, like any match
+// older than the window.
+const phraseDepth = 8 * saidWindow
+
+// phraseFrom is the segment doc id from which a phrase of the query's
+// words (terms) is looked for: 0 when one of them is said at most
+// phraseDepth times, else where its rarest word's newest phraseDepth
+// segments start, as its count spreads them over all the segments (the
+// counts are kept: no statement walks the word's list to find it).
+func (db *DB) phraseFrom(ctx context.Context, terms []string) (int64, error) {
+	rarest := int64(-1)
+	for _, term := range terms {
+		n, err := db.docsSaying(ctx, "segment_fts", term)
+		if err != nil {
+			return 0, err
+		}
+		if rarest < 0 || n < rarest {
+			rarest = n
+		}
+	}
+	if rarest <= phraseDepth {
+		return 0, nil
+	}
+	total, err := db.segmentTotal(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return max(total-total*phraseDepth/rarest, 0), nil
+}
+
+// phraseProbe is how many of a phrase's segments from its bound on are
+// read forwards before it is looked for newest first (phraseMatches).
+const phraseProbe = 64
+
+// phraseMatches returns the newest segments from doc id from on that say
+// phrase, unranked. Read newest first, a phrase nobody said (a thing and
+// a place said apart, the commonest costly case) cost FTS5 1.5-3 ms at
+// 100k conversations, with a lower bound on the rowid or without; read
+// forwards from the bound, 0.2-0.6 ms. So the range is read forwards first, up to phraseProbe
+// segments: fewer are all the phrase's, and only those are named; a phrase
+// said more often is read newest first, which stops after the first few.
+func (db *DB) phraseMatches(ctx context.Context, phrase, filter string, fargs []any, limit int, from int64) ([]saidMatch, error) {
+	rows, err := db.query(ctx, `SELECT rowid FROM segment_fts WHERE segment_fts MATCH ? AND rowid >= ? LIMIT ?`,
+		phrase, from, phraseProbe)
+	if err != nil {
+		return nil, fmt.Errorf("transcript search: %w", err)
+	}
+	var segs []int64
+	for rows.Next() {
+		var seg int64
+		if err := rows.Scan(&seg); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("transcript search: %w", err)
+		}
+		segs = append(segs, seg)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("transcript search: %w", err)
+	}
+	if len(segs) == 0 {
+		return nil, nil
+	}
+	if len(segs) < phraseProbe {
+		return db.segmentRows(ctx, `SELECT d.doc_id, s.doc_id, s.start_s, s.speaker
+			FROM json_each(?) j CROSS JOIN segment_docs s ON s.doc_id = j.value
+			JOIN conversations c ON c.id = s.conversation_id
+			JOIN search_docs d ON d.item_id = s.conversation_id AND d.kind = 'conversation'
+			WHERE s.user_id = ? AND `+filter+` ORDER BY s.doc_id DESC LIMIT ?`,
+			append(append([]any{idList(segs), fargs[0]}, fargs...), limit)...)
+	}
+	return db.segmentRows(ctx, `SELECT d.doc_id, s.doc_id, s.start_s, s.speaker
 		FROM segment_fts f JOIN segment_docs s ON s.doc_id = f.rowid
 		JOIN conversations c ON c.id = s.conversation_id
 		JOIN search_docs d ON d.item_id = s.conversation_id AND d.kind = 'conversation'
-		WHERE segment_fts MATCH ? AND s.user_id = ? AND `+filter+` ORDER BY f.rowid DESC LIMIT ?`,
-		append(append([]any{phrase, fargs[0]}, fargs...), limit)...)
+		WHERE segment_fts MATCH ? AND f.rowid >= ? AND s.user_id = ? AND `+filter+` ORDER BY f.rowid DESC LIMIT ?`,
+		append(append([]any{phrase, from, fargs[0]}, fargs...), limit)...)
+}
+
+// segmentRows runs a query of segments named by their conversations'
+// search documents (doc, segment, start, speaker).
+func (db *DB) segmentRows(ctx context.Context, query string, args ...any) ([]saidMatch, error) {
+	rows, err := db.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("transcript search: %w", err)
 	}

@@ -220,3 +220,104 @@ func TestSearch_SaidWindowRanksRareWords(t *testing.T) {
 		t.Fatalf("okay giraffe: %+v", hits)
 	}
 }
+
+// TestSearch_CommonWordsWindow: words in more titles and segments than
+// their windows hold are ranked by their kept counts (saidrank.go): a rare
+// word in an old title still ranks its conversation first, the filters
+// hold there, and a phrase is found whether it is said a few times or
+// more than phraseMatches reads forwards.
+func TestSearch_CommonWordsWindow(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	for i := range 300 { // 300 titles say "chat", more than the window
+		c := lifecycleConversation(fmt.Sprintf("c%03d", i), user, appliance.StatusCompleted, now.Add(time.Duration(i)*time.Minute))
+		c.Structured.Title, c.Structured.Category = "Weekly chat", appliance.Category("other")
+		text := "The red car was late again."
+		switch {
+		case i == 3:
+			c.Structured.Title, c.Structured.Category = "Chat about the aquarium", appliance.Category("work")
+		case i == 4:
+			text = "Late again, the car was red." // the same words, not the phrase
+		case i == 7:
+			text = "Late red car, they said." // the phrase "late red car", once
+		}
+		c.TranscriptSegments = []appliance.TranscriptSegment{{ID: "s0", Text: text, Speaker: "SPEAKER_00", Start: 3, End: 5}}
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		query string
+		q     appliance.SearchQuery
+		first string
+	}{
+		{"chat aquarium", appliance.SearchQuery{}, "c003"},
+		{"chat", appliance.SearchQuery{Category: "work"}, "c003"},
+		{"late red car", appliance.SearchQuery{}, "c007"},     // said once: read forwards
+		{"red car was late", appliance.SearchQuery{}, "c299"}, // said 297 times: the newest
+	} {
+		tc.q.Kind, tc.q.Text, tc.q.Limit = appliance.KindConversation, tc.query, 5
+		hits, err := db.Search(ctx, user, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 || hits[0].ItemID != tc.first {
+			t.Errorf("%q %+v: first %v, want %s", tc.query, tc.q, hits, tc.first)
+		}
+		if tc.q.Category == "work" && len(hits) != 1 {
+			t.Errorf("%q in work: %d hits, want 1", tc.query, len(hits))
+		}
+	}
+}
+
+// TestDocsSaying: a word's count is sampled among the newest sixteenth of
+// the segments when it is common there, and counted in full when not.
+func TestDocsSaying(t *testing.T) {
+	t.Parallel()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	user := MustCreateUser(t, db, "Ada")
+	now := time.Now().UTC()
+	for i := range 400 { // 4,800 segments say "okay", 400 of them "zebra"
+		c := lifecycleConversation(fmt.Sprintf("c%03d", i), user, appliance.StatusCompleted, now.Add(time.Duration(i)*time.Minute))
+		for j := range 12 {
+			text := "Okay, see you later."
+			if j == 5 {
+				text = "Okay, the zebra again."
+			}
+			c.TranscriptSegments = append(c.TranscriptSegments, appliance.TranscriptSegment{ID: fmt.Sprintf("s%d", j),
+				Text: text, Speaker: "SPEAKER_00", Start: float64(j), End: float64(j + 1)})
+		}
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		n, err := db.IndexText(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	for _, tc := range []struct {
+		term     string
+		min, max int64
+	}{
+		{`"okay"`, 4800 * 95 / 100, 4800 * 105 / 100}, // sampled: 300 of the newest 300
+		{`"zebra"`, 400, 400},                         // 25 of the newest: counted in full
+		{`"giraffe"`, 0, 0},
+	} {
+		n, err := db.DocsSaying(ctx, "segment_fts", tc.term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n < tc.min || n > tc.max {
+			t.Errorf("%s: %d segments, want %d-%d", tc.term, n, tc.min, tc.max)
+		}
+	}
+}

@@ -61,7 +61,8 @@ type DB struct {
 	signalFile *os.File
 	// open keeps users' open action items for the create path (openitems.go).
 	open openItems
-	// terms counts the segments saying each word searched (saidrank.go).
+	// terms counts the segments and conversation titles saying each word
+	// searched (saidrank.go).
 	terms termCounts
 	// optimizedAt is when planner statistics were last refreshed (Unix s).
 	optimizedAt atomic.Int64

@@ -44,6 +44,8 @@ type scaleRow struct {
 	get        result
 	search     result
 	said       result        // conversation search over what was said (migration 0028)
+	searchCPU  time.Duration // the server's CPU over the memory searches
+	saidCPU    time.Duration // the server's CPU over the conversation searches
 	dbBytes    int64         // the database's files after seeding
 	floor      float64       // the raw SQLite floor measured just before this size's creates
 	createCPU  time.Duration // the server's CPU over the creates and the indexing they caused
@@ -201,8 +203,11 @@ func scaleOnce(ctx context.Context, cfg config, hearth, dataDir string, n int, l
 	}
 	row.createCPU = processCPU(srv.pid()) - cpu0
 	row.get = runScenario(ctx, scenario{name: "get", run: runGet}, opts)
+	cpu0 = processCPU(srv.pid())
 	row.search = runScenario(ctx, scenario{name: "search", run: runRESTSearchMemories}, opts)
+	cpu1 := processCPU(srv.pid())
 	row.said = runScenario(ctx, scenario{name: "search-said", run: runRESTSearchSaid}, opts)
+	row.searchCPU, row.saidCPU = cpu1-cpu0, processCPU(srv.pid())-cpu1
 	row.afterRSS = readRSS(srv.pid())
 	row.afterAnon = readAnonRSS(srv.pid())
 	stopped = true
@@ -238,19 +243,7 @@ func runRESTSearchMemories(ctx context.Context, w *worker) error {
 // a thing, a place, or a few words of one sentence), so it ranks segments
 // of the whole transcript index, not only titles.
 func runRESTSearchSaid(ctx context.Context, w *worker) error {
-	var query string
-	switch w.rng.IntN(4) {
-	case 0:
-		query = fill["name"][w.rng.IntN(len(fill["name"]))]
-	case 1:
-		query = fill["item"][w.rng.IntN(len(fill["item"]))] + " " + fill["place"][w.rng.IntN(len(fill["place"]))]
-	default:
-		topic := topics[w.rng.IntN(len(topics))]
-		words := strings.Fields(expand(w.rng, topic[w.rng.IntN(len(topic))]))
-		i := w.rng.IntN(max(1, len(words)-3))
-		query = strings.Join(words[i:min(i+3, len(words))], " ")
-	}
-	q := url.Values{"query": {query}, "limit": {"10"}}
+	q := url.Values{"query": {saidQuery(w.rng)}, "limit": {"10"}}
 	mw := *w
 	mw.key = w.mcpKey
 	r, err := mw.do(ctx, http.MethodGet, "/v1/mcp/conversations/search?"+q.Encode(), nil)
@@ -259,6 +252,29 @@ func runRESTSearchSaid(ctx context.Context, w *worker) error {
 		return err
 	}
 	return expect(http.MethodGet, "/v1/mcp/conversations/search", r, http.StatusOK)
+}
+
+// perOK is cpu over the requests of res that succeeded.
+func perOK(cpu time.Duration, res result) time.Duration {
+	if ok := res.operations - res.errors; ok > 0 {
+		return cpu / time.Duration(ok)
+	}
+	return 0
+}
+
+// saidQuery is a conversation search's text as the scale scenario asks
+// it: a name, a thing and a place, or three words of a sentence.
+func saidQuery(rng *rand.Rand) string {
+	switch rng.IntN(4) {
+	case 0:
+		return fill["name"][rng.IntN(len(fill["name"]))]
+	case 1:
+		return fill["item"][rng.IntN(len(fill["item"]))] + " " + fill["place"][rng.IntN(len(fill["place"]))]
+	}
+	topic := topics[rng.IntN(len(topics))]
+	words := strings.Fields(expand(rng, topic[rng.IntN(len(topic))]))
+	i := rng.IntN(max(1, len(words)-3))
+	return strings.Join(words[i:min(i+3, len(words))], " ")
 }
 
 // seededIn is the seeding time for the report, or "reused" (-scale-data).
@@ -442,6 +458,12 @@ func scaleMarkdown(cfg config, rows []scaleRow, floor float64) string {
 			fmt.Fprintf(&b, "Database growth from %d to %d: %.2f MiB per 1k conversations of %d segments (and 1k memories).\n",
 				rows[0].size, last.size, per/(1<<20), cfg.segments)
 		}
+	}
+	for _, r := range rows {
+		// The server's CPU per search is the figure a shared machine does
+		// not blur: with c searches on fewer cores, p50 follows it.
+		fmt.Fprintf(&b, "Server CPU per search at %d: memory %s, conversation %s.\n",
+			r.size, fmtDur(perOK(r.searchCPU, r.search)), fmtDur(perOK(r.saidCPU, r.said)))
 	}
 	for _, r := range rows {
 		for _, res := range []result{r.creates, r.get, r.search, r.said} {
