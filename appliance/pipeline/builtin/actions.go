@@ -322,6 +322,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				owner = dl.addressee(i)
 			}
 			desc, topic, vague := describe(ws, body, b, used, u.isUser, owner)
+			if kind == taskCommit && u.isUser {
+				if d, tp, ok := dl.frontedTask(i, ws, a, body, b, used, u.isUser, owner); ok {
+					desc, topic, vague = d, tp, false
+				}
+			}
 			switch {
 			case desc == "":
 			case vague:

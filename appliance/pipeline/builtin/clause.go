@@ -30,13 +30,21 @@ func clauses(ws []cword, runOn bool) [][2]int {
 		}
 		if breaks {
 			cut := k
+			if d := frontedStart(ws, start, k); d >= 0 {
+				// "the api docs | i'll update": the thing said first goes
+				// with the deed
+				cut = d
+				if skipDiscourse(ws, start, d) == d {
+					continue
+				}
+			}
 			if runOn {
-				cut = withConnectives(ws, start, k)
+				cut = withConnectives(ws, start, cut)
 			}
 			out = append(out, [2]int{start, cut})
 			start = cut
 		}
-		if p := ws[k].punct; p != 0 && p != ',' || p == ',' && !listContinues(ws, k+1) {
+		if p := ws[k].punct; p != 0 && p != ',' || p == ',' && !listContinues(ws, k+1) && frontedStart(ws, start, k+1) < 0 {
 			out = append(out, [2]int{start, k + 1})
 			start = k + 1
 		}

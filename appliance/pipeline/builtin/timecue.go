@@ -37,7 +37,8 @@ import (
 //     Friday is today; "next Tuesday" and "Tuesday next week" are the Tuesday
 //     of the next Monday-based week;
 //   - "this week" and "end of the week" are Friday 23:59 (Sunday 23:59 when
-//     said on a weekend); "next week" is Friday 23:59 of next week;
+//     said on a Saturday, the coming Friday when said on a Sunday); "next
+//     week" is Friday 23:59 of next week;
 //   - "this weekend", "over the weekend" and "the weekend" are Sunday 23:59;
 //     "by the weekend" is Friday 23:59;
 //   - "end of the month" and "this month" are the last day of the month at
@@ -49,6 +50,7 @@ import (
 //     noon for 12, unless the sentence says evening, tonight or dinner (pm)
 //     or morning or breakfast (am);
 //   - a clock time with no date is today, or tomorrow once today's has passed;
+//   - "before Wednesday" (a date without a time) is the day before, 23:59;
 //   - "after work" and "after dinner" are evening, "after school" and "after
 //     lunch" afternoon, "before work" and "before school" morning.
 //
@@ -88,6 +90,7 @@ type timeCue struct {
 	offset    time.Duration
 	past      bool // "yesterday", "last week", "two days ago"
 	recurring bool // "every morning": not a date at all
+	dayBefore bool // "before Wednesday": a date without a time ends the day before
 }
 
 // cueScanner finds cues in ws[from:to] relative to ref (the start, in the
@@ -260,7 +263,13 @@ func (sc *cueScanner) at(i int) int {
 		if w == "after" || w == "over" {
 			return 0
 		}
-		return sc.clockAfter(i)
+		n := sc.clockAfter(i)
+		if n == 0 && w == "before" && (weekdayOf(wordAt(ws, i+1)) >= 0 || wordAt(ws, i+1) == "the" && (numberWord(wordAt(ws, i+2)) || digitAt(wordAt(ws, i+2), 0)) ||
+			i+1 < len(ws) && monthOf(ws, i+1) > 0) {
+			// "sign it before wednesday": done by the day before
+			sc.c.dayBefore = true
+		}
+		return n
 	case "half", "quarter":
 		return sc.pastTo(i, false)
 	case "the":
@@ -429,7 +438,8 @@ func weekdayDistance(today, wd time.Weekday, this bool) int {
 func mondayIndex(wd time.Weekday) int { return (int(wd) + 6) % 7 }
 
 // weekEnd dates the given day (Friday or Sunday) of the current week, or of
-// a later week; said on a weekend, "this week" already means Sunday.
+// a later week; said on a Saturday, "this week" already means Sunday, said
+// on a Sunday it means the week that starts the next day.
 func (sc *cueScanner) weekEnd(weeks int, day time.Weekday) {
 	today := mondayIndex(sc.ref.Weekday())
 	sc.week, sc.weeks = true, weeks
@@ -440,7 +450,12 @@ func (sc *cueScanner) weekEnd(weeks int, day time.Weekday) {
 		return
 	}
 	target := mondayIndex(day)
-	if weeks == 0 && target < today {
+	switch {
+	case weeks == 0 && day == time.Friday && today == mondayIndex(time.Sunday):
+		// said on a Sunday, "this week" is the one about to start: people
+		// plan it on Sunday evening
+		target += 7
+	case weeks == 0 && target < today:
 		target = mondayIndex(time.Sunday)
 	}
 	explicit := sc.c.date && !sc.c.fromWeekday
@@ -1208,6 +1223,9 @@ func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
 	y, m, d := ref.Year(), ref.Month(), ref.Day()
 	if c.date {
 		y, m, d = c.y, c.mon, c.day
+	}
+	if c.dayBefore && c.date && !c.clock && c.part == 0 {
+		d--
 	}
 	h, mi := 23, 59
 	switch {
