@@ -1086,6 +1086,15 @@ func (sc *cueScanner) ordinalDate(i int) int {
 		return 0
 	}
 	j := i + 1 + n
+	if w := wordAt(ws, j); w == "and" || w == "to" || w == "through" || w == "till" || w == "until" {
+		// "the fourteenth and fifteenth of january": the first of the days
+		if d2, n2 := dayNumberAt(ws, j+1, false); d2 > d && wordAt(ws, j+1+n2) == "of" {
+			if m, ok := months[wordAt(ws, j+2+n2)]; ok {
+				sc.setMonthDay(m, d)
+				return j + 3 + n2 - i
+			}
+		}
+	}
 	if wordAt(ws, j) == "of" {
 		if m, ok := months[wordAt(ws, j+1)]; ok {
 			sc.setMonthDay(m, d)
