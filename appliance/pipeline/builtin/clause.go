@@ -71,6 +71,11 @@ func clauseBreakBefore(ws []cword, k int) bool {
 	if coordinatedImperative(ws, k) {
 		return true
 	}
+	if w == "and" && coordinatedDate(ws, k) {
+		// "the dentist is tuesday at nine and parents evening is thursday
+		// at six": two things, each with its own date
+		return true
+	}
 	return w == "so" && wordAt(ws, k+1) == "that"
 }
 
@@ -136,4 +141,25 @@ func skipDiscourse(ws []cword, a, b int) int {
 		a++
 	}
 	return a
+}
+
+// coordinatedDate: the "and" at ws[k] joins a second dated statement, a
+// short noun phrase then "is" or "are" and a time cue ("… and parents
+// evening is thursday at six"), after a first one.
+func coordinatedDate(ws []cword, k int) bool {
+	for j := k + 2; j < len(ws) && j <= k+4; j++ {
+		w := ws[j].lower
+		if inSet(subjectPronouns, ws[j-1].lower) || ws[j-1].punct != 0 || inSet(stopWords, ws[j-1].lower) && !inSet(determiners, ws[j-1].lower) {
+			return false
+		}
+		if (w == "is" || w == "are") && j+1 < len(ws) && startsCue(ws, j+1) {
+			for m := k - 1; m >= 0; m-- {
+				if v := ws[m].lower; v == "is" || v == "are" {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }

@@ -207,7 +207,8 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 		return appliance.Event{}, false
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
-	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline {
+	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline && !c.clock {
+		// "this week the dentist is tuesday at nine": a week with a day and an hour is no deadline
 		return appliance.Event{}, false
 	}
 	for j := a; j < b; j++ {
@@ -273,15 +274,45 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 	if k, visit := eventTrigger(ws, a, b, dl.utts[i].isUser); k >= 0 && !visit {
 		return dl.eventTitle(i, ws, a, k, false), true
 	}
-	for j := i - 1; j >= 0 && j >= i-4; j-- {
+	if ws[a].lower == "and" && coordinatedDate(ws, a) {
+		// "… and parents evening is thursday at six"
+		var np []string
+		for j := a + 1; j < b && ws[j].lower != "is" && ws[j].lower != "are"; j++ {
+			if !inSet(determiners, ws[j].lower) {
+				np = append(np, ws[j].text)
+			}
+		}
+		if len(np) > 0 {
+			return titleCase(np), true
+		}
+	}
+	// the clauses before this one in the same utterance ("I've put you
+	// down with our mortgage advisor, Mr Patel, on the 8th…"), then the
+	// utterances before
+	for j := i; j >= 0 && j >= i-4; j-- {
 		pw := dl.utts[j].words
+		if j == i {
+			if len(subjectThing(ws, a, b)) > 0 || ws[a].lower == "and" && coordinatedDate(ws, a) {
+				continue // "… and parents evening is thursday at six" names its own
+			}
+			pw = ws[:a]
+		}
 		if k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser); k >= 0 && !visit {
 			return dl.eventTitle(j, pw, 0, k, false), true
 		}
 		for k, w := range pw {
 			if inSet(professionals, w.lower) {
-				return titleCase([]string{pw[k].text, "appointment"}), true
+				np := []string{pw[k].text, "appointment"}
+				if k > 0 && pw[k-1].punct == 0 && titleModifier(pw[k-1]) && !inSet(stopWords, pw[k-1].lower) {
+					np = append([]string{pw[k-1].text}, np...) // "mortgage advisor"
+				}
+				return titleCase(np), true
 			}
+		}
+		if j == i-1 && !dl.utts[j].isUser && dl.utts[i].isUser && sameTime(pw, 0, len(pw)) {
+			// "so same time next week" "yes thursday at five works": the
+			// meeting under way, again, on the day the user names
+			return "Appointment", true
 		}
 	}
 	if np := hostedThing(ws, a, b); len(np) > 0 {
@@ -331,7 +362,10 @@ func subjectThing(ws []cword, a, b int) []string {
 			return append(np, "visit")
 		case !inSet(slotCopulas, ws[j].lower):
 			continue
-		case inSet(tradesPeople, head) || inSet(professionals, head):
+		case inSet(professionals, head) && !inSet(tradesPeople, head):
+			// "the dentist is tuesday at nine": the user goes to them
+			return append(np, "appointment")
+		case inSet(tradesPeople, head):
 			return append(np, "visit")
 		case inSet(openingNouns, head):
 			return []string{"appointment"} // "the next opening is November 16th at 1:45"
