@@ -252,6 +252,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 					kind = taskNone
 				}
 			}
+			if kind != taskNone && timed && attendsEvent(ws, firstBodyWord(ws, body, b, used), b) {
+				// "can you do the parent-teacher conference on Tuesday at
+				// 4:10?": being at a dated meeting is a plan, not a task
+				kind = taskNone
+			}
 			if kind != taskNone && sociable(ws, firstBodyWord(ws, body, b, used), b) {
 				// "we should get a beer when you're in town": meeting up, a
 				// plan when dated, never a thing to do
@@ -950,4 +955,26 @@ func toActionItems(tasks []task) []appliance.ActionItem {
 		items = append(items, appliance.ActionItem{Description: t.desc, DueAt: t.due})
 	}
 	return items
+}
+
+// takePartVerbs say that someone is at a meeting: "do the conference",
+// "attend the review", "cover the standup".
+var takePartVerbs = lexicon.NewSet(`do attend cover run`)
+
+// attendsEvent: the task at ws[v] is taking part in a meeting or an
+// appointment named right after its verb.
+func attendsEvent(ws []cword, v, b int) bool {
+	if !inSet(takePartVerbs, wordAt(ws, v)) {
+		return false
+	}
+	for k := v + 1; k < b && k <= v+4; k++ {
+		w := ws[k].lower
+		if inSet(eventNouns, w) || k > v+1 && inSet(modifiedNouns, w) {
+			return true
+		}
+		if ws[k].punct != 0 {
+			return false
+		}
+	}
+	return false
 }

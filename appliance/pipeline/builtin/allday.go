@@ -12,8 +12,9 @@ import (
 // "the offsite is confirmed for the fourteenth and fifteenth of january",
 // "maya's swim meet is on saturday, it runs all day", "your sofa will be
 // delivered on saturday the 28th", "school is closed on friday the fourth".
-// A clause is such a plan when it names a day-long thing, or a plan whose
-// day the conversation says takes all day, with a date and no hour. The
+// A clause is such a plan when it names a day-long thing, a thing booked or
+// arranged for a day, or a plan whose day the conversation says takes all
+// day, with a date and no hour. The
 // event model has no all-day flag, so the plan starts at the morning hour
 // (the day part's default) on its date.
 
@@ -70,12 +71,27 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 	if u.question || indexInt(u.tasks, a) >= 0 {
 		return appliance.Event{}, false
 	}
-	k := dayLongAt(ws, a, b)
-	visit := false
-	if k < 0 {
-		if k, visit = eventTrigger(ws, a, b, u.isUser); k < 0 || !dl.allDayNear(i, a, b) {
-			return appliance.Event{}, false
+	var title string
+	if k := dayLongAt(ws, a, b); k >= 0 {
+		if t, visit := eventTrigger(ws, a, b, u.isUser); t >= 0 {
+			k = t // "your sofa will be delivered": a delivery
+			title = dl.eventTitle(i, ws, a, k, visit)
+		} else {
+			title = dl.eventTitle(i, ws, a, k, false)
 		}
+	} else if np := bookedThing(ws, a, b); len(np) > 0 {
+		// "they've arranged the office move for Saturday the 12th"
+		title = titleCase(np)
+	} else if dl.allDayNear(i, a, b) {
+		// "the christmas market is on saturday the nineteenth all day"
+		if k, visit := eventTrigger(ws, a, b, u.isUser); k >= 0 {
+			title = dl.eventTitle(i, ws, a, k, visit)
+		} else if np := subjectThing(ws, a, b); len(np) > 0 {
+			title = titleCase(np)
+		}
+	}
+	if title == "" {
+		return appliance.Event{}, false
 	}
 	for j := a; j < b; j++ {
 		if inSet(pastWords, ws[j].lower) || ws[j].lower == "due" || ws[j].lower == "deadline" || ws[j].lower == "by" {
@@ -95,7 +111,7 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 		return appliance.Event{}, false
 	}
 	return appliance.Event{
-		Title:       dl.eventTitle(i, ws, a, k, visit),
+		Title:       title,
 		Description: eventDescription(u, a, b),
 		Start:       r.at.Truncate(time.Minute),
 		Duration:    appliance.DefaultEventMinutes,

@@ -63,7 +63,7 @@ var deliverVerbs = lexicon.NewSet(`deliver delivers delivering`)
 // Tuesday at 10:15".
 var professionals = lexicon.NewSet(`doctor dentist vet gp nurse therapist dermatologist optician optometrist
 	physio physiotherapist counselor counsellor lawyer accountant surgeon specialist consultant
-	orthodontist pediatrician paediatrician hygienist chiropractor advisor adviser hairdresser barber stylist
+	orthodontist pediatrician paediatrician hygienist chiropractor dr advisor adviser hairdresser barber stylist
 	tutor notary solicitor attorney realtor`)
 
 // tradesPeople are who is sent or comes to do a job.

@@ -104,6 +104,27 @@ func TestBuiltinEvents(t *testing.T) {
 		{"thanks for a plan", []turn{{"U", "Thanks for booking the dinner for Saturday at 8."}},
 			[]plan{{"Dinner", "2026-03-28 20:00", 30}}},
 		{"the call under way", []turn{{"U", "Hi Maria, thanks for joining the call this afternoon."}}, []plan{}},
+		// Booked by others, confirmed by a question, named in another clause.
+		{"got you in with a professional", []turn{{"1", "We got you in with Dr Lee on the 31st at 11:45."}, {"U", "Perfect."}},
+			[]plan{{"Appointment with Dr Lee", "2026-03-31 11:45", 30}}},
+		{"a meeting the user is asked to do", []turn{{"1", "Can you do the parent-teacher conference on Tuesday at 4:10?"}, {"U", "Yes, I can do that."}},
+			[]plan{{"Parent-teacher Conference", "2026-03-31 16:10", 30}}},
+		{"an evening named by what it is", []turn{{"U", "parents evening is on the second at six fifteen"}},
+			[]plan{{"Parents Evening", "2026-04-02 18:15", 30}}},
+		{"two dated things in one sentence", []turn{{"U", "next week the dentist is tuesday at nine and the school play is thursday at six"}},
+			[]plan{{"Dentist Appointment", "2026-03-31 09:00", 30}, {"School Play", "2026-04-02 18:00", 30}}},
+		{"same time, answered with a day", []turn{{"1", "so same time next week"}, {"U", "yes wednesday at five works"}},
+			[]plan{{"Appointment", "2026-04-01 17:00", 30}}},
+		// Date-only plans start at the morning hour on their day.
+		{"a day-long thing", []turn{{"1", "The offsite is confirmed for the first and second of April."}, {"U", "Great, two full days."}},
+			[]plan{{"Offsite", "2026-04-01 09:00", 30}}},
+		{"said to take all day", []turn{{"U", "the christmas market is on saturday the twenty eighth all day"}},
+			[]plan{{"Christmas Market", "2026-03-28 09:00", 30}}},
+		{"arranged for a day", []turn{{"1", "They've arranged the office party for Saturday the 28th."}, {"U", "Okay."}},
+			[]plan{{"Office Party", "2026-03-28 09:00", 30}}},
+		{"a delivery on a day", []turn{{"1", "Your sofa will be delivered on Monday the 30th, we can't say when."}, {"U", "So I need to be in all day."}},
+			[]plan{{"Sofa Delivery", "2026-03-30 09:00", 30}}},
+		{"a dated day-long thing in the past", []turn{{"U", "The conference was on the 20th."}}, []plan{}},
 		{"the call under way, unpunctuated", []turn{{"U", "hi maria thanks for joining the call this afternoon i will send you the budget report by friday afternoon"}}, []plan{}},
 	}
 	for _, tt := range tests {

@@ -29,17 +29,20 @@ var npInnerWords = lexicon.NewSet(`for of from to the a an my our your his her t
 func frontedPhrase(ws []cword, a, body int) (s, e int, ok bool) {
 	s = skipDiscourse(ws, a, body)
 	e = taskOpener(ws, a, body)
-	if e <= s || e-s > 6 || !inSet(frontDeterminers, ws[s].lower) {
+	if e <= s || e-s > 6 || !inSet(frontDeterminers, ws[s].lower) && !bareThing(ws, s, e) {
 		return 0, 0, false
 	}
 	if subj, _ := expandSubject(ws[e].lower); subj == "" {
 		return 0, 0, false
 	}
-	if e-s == 1 {
+	if e-s == 1 && inSet(frontDeterminers, ws[s].lower) {
 		return s, e, inSet(frontPronouns, ws[s].lower)
 	}
-	for k := s + 1; k < e; k++ {
+	for k := s; k < e; k++ {
 		w := ws[k]
+		if k == s && inSet(frontDeterminers, w.lower) {
+			continue
+		}
 		if w.punct != 0 && (k != e-1 || w.punct != ',') {
 			return 0, 0, false
 		}
@@ -90,7 +93,7 @@ func (dl *dialogue) frontedTask(i int, ws []cword, a, body, b int, used []bool, 
 		return "", nil, false
 	}
 	var np []cword
-	if e-s == 1 {
+	if e-s == 1 && inSet(frontPronouns, ws[s].lower) {
 		// "those I'll do by Friday": the thing named just before
 		ref := dl.definiteReferent(i, s, ws[s].lower != "that")
 		if ref == "" {
@@ -103,6 +106,9 @@ func (dl *dialogue) frontedTask(i int, ws []cword, a, body, b int, used []bool, 
 	} else {
 		np = append(np, ws[s:e]...)
 		np[len(np)-1].punct = 0
+		if !np[0].cap || inSet(frontDeterminers, np[0].lower) || !isProperLike(np[0]) {
+			np[0].text = np[0].lower // "The dry cleaning, I have to pick up" → "Pick up the dry cleaning"
+		}
 		if inSet(frontPronouns, np[0].lower) || np[0].lower == "this" {
 			np[0] = cword{text: "the", lower: "the"}
 		}
@@ -160,3 +166,25 @@ func frontedStart(ws []cword, from, k int) int {
 	}
 	return -1
 }
+
+// bareThing: ws[s:e] is a short noun phrase without a determiner
+// ("groceries I'll get tomorrow"): content words only, no time, no adverb.
+func bareThing(ws []cword, s, e int) bool {
+	if e-s > 3 {
+		return false
+	}
+	for k := s; k < e; k++ {
+		w := ws[k].lower
+		if inSet(stopWords, w) || inSet(interAdverbs, w) || inSet(discourseWords, w) || isFiller(w) ||
+			strings.HasSuffix(w, "ly") || weekdayOf(w) >= 0 || inSet(cueStarts, w) || dayPartHour(w) > 0 ||
+			inSet(lightWords, w) || numberWord(w) || isDigits(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// isProperLike: a capitalised word that is not a sentence's first common
+// word; without more to go on, only "I" and names said in capitals mid-
+// sentence count, so the first word of a fronted phrase is lowercased.
+func isProperLike(w cword) bool { return w.text == "I" }

@@ -300,8 +300,14 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 		if k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser); k >= 0 && !visit {
 			return dl.eventTitle(j, pw, 0, k, false), true
 		}
+		if j == i {
+			pw = ws[:b] // "we got you in with Dr Lee on the 9th at 11:45"
+		}
 		for k, w := range pw {
 			if inSet(professionals, w.lower) {
+				if k+1 < len(pw) && pw[k+1].cap && pw[k].punct == 0 {
+					return "Appointment with " + pw[k].text + " " + pw[k+1].text, true
+				}
 				np := []string{pw[k].text, "appointment"}
 				if k > 0 && pw[k-1].punct == 0 && titleModifier(pw[k-1]) && !inSet(stopWords, pw[k-1].lower) {
 					np = append([]string{pw[k-1].text}, np...) // "mortgage advisor"
@@ -344,7 +350,7 @@ func subjectThing(ws []cword, a, b int) []string {
 			continue
 		}
 		s := j
-		for s > a && j-s < 3 && ws[s-1].punct == 0 && titleModifier(ws[s-1]) && !inSet(firstPerson, ws[s-1].lower) &&
+		for s > a && j-s < 3 && ws[s-1].punct == 0 && (titleModifier(ws[s-1]) || namedDayPart(ws, a, s-1)) && !inSet(firstPerson, ws[s-1].lower) &&
 			!inSet(thirdPerson, ws[s-1].lower) && !inSet(subjectPronouns, ws[s-1].lower) && weekdayOf(ws[s-1].lower) < 0 {
 			s--
 		}
@@ -392,7 +398,8 @@ var jobVerbs = lexicon.NewSet(`come see inspect check look fix repair install re
 func bookedThing(ws []cword, a, b int) []string {
 	for j := a; j+1 < b; j++ {
 		switch ws[j].lower {
-		case "book", "schedule", "arrange", "reserve", "booked", "scheduled", "arranged", "reserved":
+		case "book", "schedule", "arrange", "reserve", "booked", "scheduled", "arranged", "reserved", "organised", "organized",
+			"confirmed", "planned":
 		default:
 			continue
 		}
@@ -401,7 +408,7 @@ func bookedThing(ws []cword, a, b int) []string {
 			k++
 		}
 		var np []string
-		for ; k < b && len(np) < 3 && titleModifier(ws[k]) && !inSet(firstPerson, ws[k].lower) && weekdayOf(ws[k].lower) < 0; k++ {
+		for ; k < b && len(np) < 3 && titleModifier(ws[k]) && !inSet(firstPerson, ws[k].lower) && !startsCue(ws, k) && !inSet(cueEnds, ws[k].lower); k++ {
 			np = append(np, ws[k].text)
 			if ws[k].punct != 0 {
 				break
@@ -484,4 +491,10 @@ func seeAgain(ws []cword, a, b int) bool {
 		}
 	}
 	return false
+}
+
+// namedDayPart: ws[k] is a day part named by the word before it, an event's
+// name ("parents evening", "game night"), not a time.
+func namedDayPart(ws []cword, a, k int) bool {
+	return dayPartHour(ws[k].lower) > 0 && k > a && ws[k-1].punct == 0 && titleModifier(ws[k-1])
 }
