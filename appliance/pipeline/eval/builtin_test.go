@@ -80,8 +80,8 @@ func TestBuiltinEval(t *testing.T) {
 		"events F1":            {0.93, 0.68}, // measured 0.966, 0.718
 		"action items F1":      {0.80, 0.79}, // measured 0.826, 0.831
 		"instant exact":        {0.80, 0.68}, // measured 0.833 (90/108), 0.705 (62/88)
-		"memories precision":   {0.90, 0.60}, // measured 0.941 (16/17), 0.667 (4/6)
-		"memories recall":      {0.63, 0.10}, // measured 0.667 (16/24), 0.129 (4/31)
+		"memories precision":   {0.90, 0.65}, // measured 0.952 (20/21), 0.727 (8/11)
+		"memories recall":      {0.78, 0.22}, // measured 0.833 (20/24), 0.258 (8/31)
 		"discard accuracy":     {0.97, 0.94}, // measured 0.985 (128/130), 0.961 (122/127)
 		"titles without emoji": {1, 1},       // measured 1.000 (127/127), 1.000 (123/123)
 	})
