@@ -217,7 +217,7 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 	water feed wash charge refill reserve register ask tell check review prepare draft apply
 	research contact invite replace move clear follow find get make take put download install
 	cook bake organize organise give redirect forward collect mow paint repair tidy vacuum sort wrap
-	plant prune rake trim empty iron fold hang measure reach`)
+	plant prune rake trim empty iron fold hang measure reach restart reboot reset`)
 
 // actionItems extracts the user's tasks from the dialogue. Clauses that
 // yielded a task are recorded on their utterance, so that the event
@@ -225,6 +225,9 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 func (dl *dialogue) actionItems(tm timing) []task {
 	var tasks []task
 	var lastAt *time.Time // the last time said, for "by then"
+	// the last deadline said by itself (no task of its own), and where
+	var lastDeadline *time.Time
+	lastDeadlineAt := -10
 	for i := range dl.utts {
 		u := &dl.utts[i]
 		if lt := dl.listTasks(i, tm); len(lt) > 0 {
@@ -278,6 +281,9 @@ func (dl *dialogue) actionItems(tm timing) []task {
 						continue
 					}
 				}
+				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || byCue(ws, a, b)) && !u.question && !hasAny(ws, a, b, readyWords) {
+					lastDeadline, lastDeadlineAt = due, i
+				}
 				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || u.isUser && timeStatement(ws, a, b)) {
 					// "…, they're due Monday": the deadline of this sentence's task
 					given := false
@@ -304,6 +310,17 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			due := tm.taskDue(ws, a, taskOpener(ws, a, body), b, used, said)
 			if due == nil && lastAt != nil && thenRef(ws, a, b, used) {
 				due = lastAt
+			}
+			if due == nil && tm.known() && immediate(ws, body, b, used) {
+				// "I'll send the invite now", "I'll restart it right after
+				// this call": as soon as possible, the reference's two hours
+				at := tm.start.Add(asapOffset).UTC()
+				due = &at
+			}
+			if due == nil && u.isUser && lastDeadline != nil && i-lastDeadlineAt <= 1 {
+				// "we need the deck final by the first" "I'll own the
+				// financial slides": the deadline just said is the task's
+				due = lastDeadline
 			}
 			if said != nil {
 				lastAt = said
@@ -974,6 +991,44 @@ func attendsEvent(ws []cword, v, b int) bool {
 		}
 		if ws[k].punct != 0 {
 			return false
+		}
+	}
+	return false
+}
+
+// immediate: the task in ws[body:b] is to be done at once: "now", "right
+// now", "right after this call", "straight after the meeting".
+// The words that say so are marked in used, so the description drops them.
+func immediate(ws []cword, body, b int, used []bool) bool {
+	for j := body; j < b; j++ {
+		w := ws[j].lower
+		if w == "now" && (j == b-1 || ws[j].punct != 0 || wordAt(ws, j-1) == "right") {
+			used[j] = true
+			if wordAt(ws, j-1) == "right" {
+				used[j-1] = true
+			}
+			return true
+		}
+		if (w == "right" || w == "straight" || w == "just") && wordAt(ws, j+1) == "after" &&
+			(wordAt(ws, j+2) == "this" || wordAt(ws, j+2) == "the") && inSet(nowOccasions, wordAt(ws, j+3)) {
+			for k := j; k < j+4; k++ {
+				used[k] = true
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// nowOccasions end soon after they are named: "right after this call".
+var nowOccasions = lexicon.NewSet(`call meeting standup stand-up chat session class`)
+
+// byCue: ws[a:b] says a time as a limit, "by" before a time cue ("we need
+// the deck final by the first").
+func byCue(ws []cword, a, b int) bool {
+	for k := a; k+1 < b; k++ {
+		if ws[k].lower == "by" && startsCue(ws, k+1) {
+			return true
 		}
 	}
 	return false
