@@ -32,6 +32,7 @@ import (
 //     evening, tonight and night 18:00; a date with no time is due at 23:59
 //     (the reference's "none");
 //   - "end of (the) day", "EOD" and "close of business" are 17:00 today;
+//   - "by mid December" is the 15th; "before the weekend" is Friday;
 //   - a bare weekday ("Friday", "on Friday", "by Friday") is its next
 //     occurrence, a week ahead when it names today; "this Friday" said on a
 //     Friday is today; "next Tuesday" and "Tuesday next week" are the Tuesday
@@ -161,7 +162,7 @@ func (sc *cueScanner) at(i int) int {
 			return 1 + n
 		}
 	}
-	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) {
+	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) && w != "mid" {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
 	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" {
@@ -210,6 +211,12 @@ func (sc *cueScanner) at(i int) int {
 		sc.setDate(sc.ref, 0)
 		sc.setDeadline(eodHour, 0)
 		return 1
+	case "mid", "mid-":
+		// "by mid december": the middle of the month
+		if m, ok := months[wordAt(ws, i+1)]; ok {
+			sc.setMonthDay(m, 15)
+			return 2
+		}
 	case "asap":
 		sc.setRel(asapOffset)
 		return 1
@@ -243,7 +250,7 @@ func (sc *cueScanner) at(i int) int {
 		return sc.modified(i)
 	case "weekend":
 		// "the weekend", "over the weekend"; "by the weekend" means before it
-		if wordAt(ws, i-1) == "the" && wordAt(ws, i-2) == "by" {
+		if wordAt(ws, i-1) == "the" && (wordAt(ws, i-2) == "by" || wordAt(ws, i-2) == "before") {
 			sc.weekEnd(0, time.Friday)
 		} else {
 			sc.weekEnd(0, time.Sunday)
