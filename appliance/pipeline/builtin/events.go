@@ -140,6 +140,12 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 			if !ok || duplicateEvent(out, ev) {
 				continue
 			}
+			if k := settledAgain(out, ev, tm.loc); k >= 0 {
+				// "How about lunch on Friday?" "Friday works, say 12:30?":
+				// the same plan, its time settled later in the talk
+				out[k] = ev
+				continue
+			}
 			out = append(out, ev)
 			if len(out) == maxEvents {
 				return out
@@ -347,6 +353,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 				!strings.HasSuffix(prev, "'ll") && prev != "to") && wordAt(ws, j+1) != "to" {
 				return j, false
 			}
+		case hasSeq(ws, j, "one", "on", "one"):
+			// "our one on one", as a recogniser writes it
+			return j + 2, false
 		case w == "meet" || hasSeq(ws, j, "get", "together") || hasSeq(ws, j, "catch", "up"):
 			return j, false
 		case inSet(visitVerbs, w) && byUser && userGoes(ws, a, j):
@@ -537,6 +546,7 @@ func (dl *dialogue) agreed(i int) bool {
 				return false
 			}
 			if inSet(agreeWords, ws[k].lower) || hasSeq(ws, k, "see", "you") || hasSeq(ws, k, "love", "to") ||
+				hasSeq(ws, k, "can", "do") || hasSeq(ws, k, "can", "make") || hasSeq(ws, k, "be", "there") ||
 				hasSeq(ws, k, "take", "it") || hasSeq(ws, k, "let's", "do", "it") {
 				return true
 			}
@@ -592,6 +602,9 @@ func eventDuration(ws []cword, a, b int) int {
 // one follows, or for a visit the visitor ("Plumber Visit").
 func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 	var words []string
+	if k >= 2 && hasSeq(ws, k-2, "one", "on", "one") {
+		return "One-on-one"
+	}
 	switch {
 	case visit && (ws[k].lower == "having" || ws[k].lower == "have"):
 		var guests []string
@@ -647,6 +660,9 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if wordAt(ws, o+1) == "at" && o+2 < len(ws) && (ws[o+2].cap || strings.HasSuffix(ws[o+2].lower, "'s")) {
 			words = append(words, "at", ws[o+2].text)
 		}
+	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && (hasSeq(ws, a, "your", "table", "for") || hasSeq(ws, a, "our", "table", "for")):
+		// "your table for two is booked for 8 tonight"
+		words = []string{"table", "reservation"}
 	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && len(subjectPhrase(ws, a, k)) > 0:
 		// "the movers are booked for…", "the boiler service is scheduled for…"
 		words = subjectPhrase(ws, a, k)
@@ -857,4 +873,16 @@ func (dl *dialogue) userTakesPart(i int) bool {
 		}
 	}
 	return false
+}
+
+// settledAgain is the event of evs with ev's title on ev's day (in loc), -1
+// when there is none.
+func settledAgain(evs []appliance.Event, ev appliance.Event, loc *time.Location) int {
+	day := ev.Start.In(loc).Format(time.DateOnly)
+	for k, e := range evs {
+		if strings.EqualFold(e.Title, ev.Title) && e.Start.In(loc).Format(time.DateOnly) == day {
+			return k
+		}
+	}
+	return -1
 }

@@ -157,7 +157,8 @@ func (sc *cueScanner) at(i int) int {
 	if w == "for" && bookingBefore(ws, i) {
 		// "a table at Rosa's for seven thirty", "booked it for 8 pm"; a bare
 		// "for two" or "for 8" is how many
-		if h, m, mer, n := clockAt(ws, i+1, false); n > 0 && (mer != 0 || m != 0 || strings.Contains(wordAt(ws, i+1), ":")) {
+		if h, m, mer, n := clockAt(ws, i+1, false); n > 0 && (mer != 0 || m != 0 || strings.Contains(wordAt(ws, i+1), ":") || dayPartHour(wordAt(ws, i+1+n)) > 0) {
+			// "booked for 8 tonight": an hour with its day part
 			sc.setClock(h, m, mer)
 			return 1 + n
 		}
