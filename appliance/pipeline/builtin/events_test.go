@@ -132,6 +132,9 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Lunch", "2026-03-27 12:30", 30}}},
 		{"booked for an hour tonight", []turn{{"1", "Your table for two is booked for 8 tonight."}, {"U", "Thank you."}},
 			[]plan{{"Table Reservation", "2026-03-26 20:00", 30}}},
+		{"what a provider does for the user", []turn{{"1", "I've found a flight on the 4th of April leaving at 7:10 in the morning."}, {"U", "Great."}},
+			[]plan{{"Flight", "2026-04-04 07:10", 30}}},
+		{"opening hours", []turn{{"U", "the store opens at nine tomorrow"}}, []plan{}},
 		{"a dated day-long thing in the past", []turn{{"U", "The conference was on the 20th."}}, []plan{}},
 		{"the call under way, unpunctuated", []turn{{"U", "hi maria thanks for joining the call this afternoon i will send you the budget report by friday afternoon"}}, []plan{}},
 	}
