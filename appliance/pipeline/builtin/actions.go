@@ -56,7 +56,7 @@ var userModals = [][]string{
 
 // weakModals commit only when a time is named: "I want to finish it by
 // Friday" is a plan, "I want to travel more" a wish.
-var weakModals = [][]string{{"want", "to"}, {"would", "like", "to"}, {"wanna"}}
+var weakModals = [][]string{{"want", "to"}, {"would", "like", "to"}, {"wanna"}, {"can"}}
 
 // expandSubject rewrites a contracted subject into words the modal tables
 // match: "i'll" → i will, "i'm" → i am, "i've" → i have.
@@ -217,7 +217,7 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 	water feed wash charge refill reserve register ask tell check review prepare draft apply
 	research contact invite replace move clear follow find get make take put download install
 	cook bake organize organise give redirect forward collect mow paint repair tidy vacuum sort wrap
-	plant prune rake trim empty iron fold hang measure reach restart reboot reset`)
+	plant prune rake trim empty iron fold hang measure reach restart reboot reset fill`)
 
 // actionItems extracts the user's tasks from the dialogue. Clauses that
 // yielded a task are recorded on their utterance, so that the event
@@ -228,6 +228,9 @@ func (dl *dialogue) actionItems(tm timing) []task {
 	// the last deadline said by itself (no task of its own), and where
 	var lastDeadline *time.Time
 	lastDeadlineAt := -10
+	// the time of a to-do list's head ("things to do today"), and where
+	var headDue *time.Time
+	headAt := -10
 	for i := range dl.utts {
 		u := &dl.utts[i]
 		if lt := dl.listTasks(i, tm); len(lt) > 0 {
@@ -244,6 +247,10 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
+			if v := firstBodyWord(ws, body, b, used); kind != taskNone && inSet(travelVerbs, wordAt(ws, v)) && inSet(travelEnds, wordAt(ws, v+1)) {
+				// "we can drive to evanston on saturday": a trip, not a task
+				kind = taskNone
+			}
 			if kind != taskNone && inSet(attendanceVerbs, wordAt(ws, firstBodyWord(ws, body, b, used))) {
 				// "I'll come and see you", "can you join a call with their
 				// CTO?": being somewhere is a plan (an event when dated),
@@ -260,6 +267,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// 4:10?": being at a dated meeting is a plan, not a task
 				kind = taskNone
 			}
+			if kind != taskNone && u.isUser && goalSaid(ws, a, b) && matchAt(ws, taskOpener(ws, a, body)+1, b, weakModals) > 0 {
+				// "i want to read more history this winter": a goal (a
+				// memory), not a thing to tick off
+				kind = taskNone
+			}
 			if kind != taskNone && sociable(ws, firstBodyWord(ws, body, b, used), b) {
 				// "we should get a beer when you're in town": meeting up, a
 				// plan when dated, never a thing to do
@@ -269,6 +281,18 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// "get up every hour and stretch", "do the exercises every
 				// morning": a habit advised, not a thing to do and tick off
 				kind = taskNone
+			}
+			if kind == taskNone && u.isUser && said != nil && todoHead(ws, a, b) {
+				headDue, headAt = said, i
+			}
+			if kind == taskNone && u.isUser {
+				if t, ok := dl.mustBeDone(ws, a, b, used, tm); ok {
+					// "the electricity bill has to be paid by the end of the month"
+					tasks = append(tasks, t)
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, t.verb)
+					continue
+				}
 			}
 			if kind == taskNone {
 				if said != nil {
@@ -316,6 +340,10 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// this call": as soon as possible, the reference's two hours
 				at := tm.start.Add(asapOffset).UTC()
 				due = &at
+			}
+			if due == nil && u.isUser && headDue != nil && (i == headAt || dl.single() && i == headAt+1) {
+				// "things to do today: pick up the dry cleaning, …"
+				due = headDue
 			}
 			if due == nil && u.isUser && lastDeadline != nil && i-lastDeadlineAt <= 1 {
 				// "we need the deck final by the first" "I'll own the
@@ -390,6 +418,12 @@ func (dl *dialogue) actionItems(tm timing) []task {
 	}
 	return mergeTopics(tasks)
 }
+
+// travelVerbs with travelEnds after them go somewhere ("drive to
+// Evanston", "fly home"); with an object they are tasks ("drive the kids").
+var travelVerbs = lexicon.NewSet(`drive fly travel walk ride cycle`)
+
+var travelEnds = lexicon.NewSet(`to there back home over down up out`)
 
 // attendanceVerbs say where someone will be, not what they will do.
 var attendanceVerbs = lexicon.NewSet(`come join attend visit meet see go stop stay work skip swing head`)
@@ -524,7 +558,8 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		}
 		body, ok := commitment(ws, a, b, timed)
 		if !ok || body >= b || reportedBefore(ws, a, body) || hypotheticalBefore(ws, a, body) ||
-			negated(ws, body, b) || inSet(determiners, ws[body].lower) {
+			negated(ws, body, b) || inSet(determiners, ws[body].lower) || inSet(subjectPronouns, ws[body].lower) {
+			// "i will i've been sleeping badly": a reply, then a new sentence
 			return 0, taskNone
 		}
 		return body, taskCommit
@@ -1032,4 +1067,14 @@ func byCue(ws []cword, a, b int) bool {
 		}
 	}
 	return false
+}
+
+// todoHeads open a list of things to do: "things to do today", "to-do for
+// tomorrow", "errands this morning".
+var todoHeads = [][]string{{"things", "to", "do"}, {"to", "do"}, {"to-do"}, {"todo"}, {"errands"}}
+
+// todoHead: clause ws[a:b] is such a head, with no task of its own.
+func todoHead(ws []cword, a, b int) bool {
+	s := skipDiscourse(ws, a, b)
+	return s < b && matchAt(ws, s, b, todoHeads) > 0
 }

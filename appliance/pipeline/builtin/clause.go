@@ -89,7 +89,11 @@ func coordinatedImperative(ws []cword, k int) bool {
 	if ws[k].lower == "and" || ws[k].lower == "then" {
 		v = k + 1
 	}
-	if v+1 >= len(ws) || k < 2 || !inSet(taskVerbs, ws[v].lower) || !inSet(determiners, ws[v+1].lower) {
+	obj := v + 1
+	if obj < len(ws) && inSet(keepAtEnd, ws[obj].lower) {
+		obj++ // "pick up the dry cleaning", "fill up the car"
+	}
+	if obj >= len(ws) || k < 2 || !inSet(taskVerbs, ws[v].lower) || !inSet(determiners, ws[obj].lower) {
 		return false
 	}
 	if v == k {
@@ -99,7 +103,11 @@ func coordinatedImperative(ws []cword, k int) bool {
 		}
 	}
 	for j := 0; j+1 < len(ws); j++ {
-		if j != v && inSet(taskVerbs, ws[j].lower) && inSet(determiners, ws[j+1].lower) && (j == 0 || !inSet(subjectPronouns, ws[j-1].lower)) {
+		o := j + 1
+		if o+1 < len(ws) && inSet(keepAtEnd, ws[o].lower) {
+			o++
+		}
+		if j != v && inSet(taskVerbs, ws[j].lower) && inSet(determiners, ws[o].lower) && (j == 0 || !inSet(subjectPronouns, ws[j-1].lower)) {
 			return true
 		}
 	}

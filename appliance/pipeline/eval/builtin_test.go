@@ -78,8 +78,8 @@ func TestBuiltinEval(t *testing.T) {
 	report(t, &r)
 	checkFloors(t, r, map[string]floor{
 		"events F1":            {0.93, 0.68}, // measured 0.966, 0.718
-		"action items F1":      {0.80, 0.79}, // measured 0.826, 0.831
-		"instant exact":        {0.84, 0.69}, // measured 0.880 (95/108), 0.727 (64/88)
+		"action items F1":      {0.83, 0.80}, // measured 0.869, 0.839
+		"instant exact":        {0.85, 0.74}, // measured 0.885 (100/113), 0.775 (69/89)
 		"memories precision":   {0.90, 0.65}, // measured 0.952 (20/21), 0.727 (8/11)
 		"memories recall":      {0.78, 0.22}, // measured 0.833 (20/24), 0.258 (8/31)
 		"discard accuracy":     {0.97, 0.94}, // measured 0.985 (128/130), 0.961 (122/127)
