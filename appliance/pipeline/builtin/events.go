@@ -32,7 +32,8 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	rehearsal recital concert movie flight reservation wedding ceremony funeral checkup check-up
 	consultation demo presentation webinar workshop conference kickoff kick-off retro retrospective
 	tournament haircut massage surgery therapy playdate performance graduation reunion lesson tutoring
-	parade festival screening tasting vaccination ultrasound mri x-ray physio`)
+	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
+	memorial gig ballet opera pantomime panto filling`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".
@@ -228,8 +229,15 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		dur = appliance.DefaultEventMinutes
 	}
 	dur = min(dur, appliance.MaxEventMinutes)
+	title := dl.eventTitle(i, ws, a, k, visit)
+	if strings.HasSuffix(ws[k].lower, "'s") {
+		title = strings.TrimSuffix(title, "'s") // "flight's at six fifty"
+	}
+	if !visit && inSet(professionals, ws[k].lower) && !strings.Contains(strings.ToLower(title), "appointment") {
+		title += " Appointment" // "I'm seeing the accountant on Friday"
+	}
 	return appliance.Event{
-		Title:       dl.eventTitle(i, ws, a, k, visit),
+		Title:       title,
 		Description: eventDescription(u, a, b),
 		Start:       r.at,
 		Duration:    dur,
@@ -311,6 +319,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		if len(w) > 4 && w[len(w)-1] == 's' && inSet(eventNouns, w[:len(w)-1]) {
 			w = w[:len(w)-1] // "conferences", "interviews"
 		}
+		if base := strings.TrimSuffix(w, "'s"); base != w && inSet(eventNouns, base) && startsCue(ws, j+1) {
+			w = base // "flight's at six fifty": the flight is
+		}
 		switch {
 		case inSet(sendVerbs, w) && j > a && sentPerson(ws, j, b) > 0:
 			// "he is sending a repairman on Tuesday"
@@ -327,6 +338,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		case w == "be" && wordAt(ws, j+1) == "here" && j > a && someoneElse(ws, a, j):
 			// "the electrician will be here Thursday at 10"
 			return j, true
+		case (w == "seeing" || w == "see") && j+2 < b && inSet(withDeterminers, ws[j+1].lower) && inSet(professionals, ws[j+2].lower):
+			// "I'm seeing the accountant on Friday at eleven"
+			return j + 2, false
 		case w == "see" && j > a && (wordAt(ws, j+1) == "me" || wordAt(ws, j+1) == "us") && professionalBefore(ws, a, j) >= 0:
 			// "the doctor can see me next Tuesday at 10:15"
 			return j, true

@@ -330,6 +330,10 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 	if np := subjectThing(ws, a, b); len(np) > 0 {
 		return titleCase(np), true
 	}
+	if np := purposeThing(ws, a, b); len(np) > 0 {
+		// "we can fit you in next wednesday at quarter past four for the filling"
+		return titleCase(np), true
+	}
 	if seeAgain(ws, a, b) || sameTime(ws, a, b) || dl.utts[i].question || hasWord(ws, a, b, "again") {
 		// "I'll see you again on Thursday", "same time next Tuesday?",
 		// "is next week still Wednesday at six?" answered yes: the meeting
@@ -497,4 +501,24 @@ func seeAgain(ws []cword, a, b int) bool {
 // name ("parents evening", "game night"), not a time.
 func namedDayPart(ws []cword, a, k int) bool {
 	return dayPartHour(ws[k].lower) > 0 && k > a && ws[k-1].punct == 0 && titleModifier(ws[k-1])
+}
+
+// purposeThing is what a slot is for, named last: "… for the filling", "…
+// for your MOT"; nil when the clause names none (or a number of people:
+// "for two").
+func purposeThing(ws []cword, a, b int) []string {
+	for j := b - 2; j > a; j-- {
+		if ws[j].lower != "for" || !inSet(withDeterminers, wordAt(ws, j+1)) {
+			continue
+		}
+		var np []string
+		for k := j + 2; k < b && len(np) < 3 && titleModifier(ws[k]) && !startsCue(ws, k); k++ {
+			np = append(np, ws[k].text)
+		}
+		if len(np) > 0 && j+2+len(np) >= b-1 {
+			return np
+		}
+		return nil
+	}
+	return nil
 }

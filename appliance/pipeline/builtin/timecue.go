@@ -285,6 +285,11 @@ func (sc *cueScanner) at(i int) int {
 			sc.setDate(sc.ref, 2)
 			return 4
 		}
+		if p := wordAt(ws, i+1); (dayPartHour(p) > 0 || p == "day") && (wordAt(ws, i+2) == "before" || wordAt(ws, i+2) == "after") {
+			// "no food after ten the night before": relative to the plan,
+			// not a day part of its own
+			return 3
+		}
 		return sc.ordinalDate(i)
 	}
 	if wd := weekdayOf(w); wd >= 0 {
