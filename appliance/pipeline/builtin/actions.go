@@ -1019,6 +1019,11 @@ func attendsEvent(ws []cword, v, b int) bool {
 	if !inSet(takePartVerbs, wordAt(ws, v)) {
 		return false
 	}
+	if inSet(determiners, wordAt(ws, v+1)) {
+		if _, _, _, n := clockAt(ws, v+2, true); n > 0 {
+			return true // "cover the two o'clock with the auditors"
+		}
+	}
 	for k := v + 1; k < b && k <= v+4; k++ {
 		w := ws[k].lower
 		if inSet(eventNouns, w) || k > v+1 && inSet(modifiedNouns, w) {

@@ -33,7 +33,8 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	consultation demo presentation webinar workshop conference kickoff kick-off retro retrospective
 	tournament haircut massage surgery therapy playdate performance graduation reunion lesson tutoring
 	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
-	memorial gig ballet opera pantomime panto filling`)
+	memorial gig ballet opera pantomime panto filling walkthrough walk-through briefing debrief appraisal
+	orientation onboarding handover`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
@@ -334,6 +335,16 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 		// "we can fit you in next wednesday at quarter past four for the filling"
 		return titleCase(np), true
 	}
+	if hasSeq(ws, a, "your", "next", "one") || hasWord(ws, a, b, "next") && hasWord(ws, a, b, "one") && hasWord(ws, a, b, "your") {
+		return "Appointment", true // "so your next one is Tuesday January 12th at 9"
+	}
+	if np := withWhom(ws, a, b); len(np) > 0 {
+		// "can you cover the two o'clock with the auditors tomorrow"
+		return titleCase(append([]string{"meeting", "with"}, np...)), true
+	}
+	if dl.utts[i].isUser && i > 0 && !dl.utts[i-1].isUser && offersSlots(dl.utts[i-1].words) {
+		return "Appointment", true // "I have Thursday at 11:15 or Friday at 2." "Thursday at 11:15, please."
+	}
 	if seeAgain(ws, a, b) || sameTime(ws, a, b) || dl.utts[i].question || hasWord(ws, a, b, "again") {
 		// "I'll see you again on Thursday", "same time next Tuesday?",
 		// "is next week still Wednesday at six?" answered yes: the meeting
@@ -521,4 +532,34 @@ func purposeThing(ws []cword, a, b int) []string {
 		return nil
 	}
 	return nil
+}
+
+// withWhom is who a dated clause is with ("… with the auditors tomorrow"),
+// nil when it names no one.
+func withWhom(ws []cword, a, b int) []string {
+	for j := a; j+1 < b; j++ {
+		if ws[j].lower != "with" {
+			continue
+		}
+		k := j + 1
+		if inSet(withDeterminers, ws[k].lower) {
+			k++
+		}
+		var np []string
+		for ; k < b && len(np) < 3 && titleModifier(ws[k]) && !startsCue(ws, k) && !inSet(firstPerson, ws[k].lower); k++ {
+			np = append(np, ws[k].text)
+			if ws[k].punct != 0 {
+				break
+			}
+		}
+		return np
+	}
+	return nil
+}
+
+// offersSlots: a provider offers times to choose from ("I have Thursday at
+// 11:15 or Friday at 2", "we could do Monday or Tuesday morning").
+func offersSlots(ws []cword) bool {
+	return hasWord(ws, 0, len(ws), "or") && scanCues(ws, 0, len(ws), time.Time{}, nil).found &&
+		(hasSeq(ws, 0, "i", "have") || hasSeq(ws, 0, "we", "have") || hasWord(ws, 0, len(ws), "could") || hasWord(ws, 0, len(ws), "available"))
 }

@@ -1129,7 +1129,8 @@ func (sc *cueScanner) ordinalDate(i int) int {
 		// "by the fifteenth", "until the twentieth" are dates, "by the
 		// second half" and "after the first coat" are not ("half" is a stop word
 		// but a noun here)
-		if !inSet(ordinalDatePreps, prev) || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
+		booked := prev == "for" && inSet(bookedWords, wordAt(ws, i-2)) // "booked for the twenty fourth"
+		if !inSet(ordinalDatePreps, prev) && !booked || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
 			return 0
 		}
 	}
@@ -1278,3 +1279,7 @@ func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
 	}
 	return resolved{at: t.UTC(), clock: c.clock || c.part > 0, rangeMin: c.rangeMin}, true
 }
+
+// bookedWords before "for" make the ordinal after it a date: "booked for
+// the twenty fourth", "moved for the third".
+var bookedWords = lexicon.NewSet(`booked scheduled set moved pushed arranged confirmed reserved planned`)
