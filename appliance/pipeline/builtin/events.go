@@ -33,7 +33,7 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	consultation demo presentation webinar workshop conference kickoff kick-off retro retrospective
 	tournament haircut massage surgery therapy playdate performance graduation reunion lesson tutoring
 	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
-	memorial gig ballet opera pantomime panto filling walkthrough walk-through briefing debrief appraisal
+	memorial gig ballet opera pantomime panto filling thanksgiving easter hanukkah passover diwali walkthrough walk-through briefing debrief appraisal
 	orientation onboarding handover`)
 
 // modifiedNouns are events only with a modifier before them: "design
@@ -115,7 +115,8 @@ func hostedOver(ws []cword, j, b int) bool {
 }
 
 // eveningEvents happen in the evening: a bare "at 7" is 19:00.
-var eveningEvents = lexicon.NewSet(`dinner drinks party concert movie show date over having have supper gig`)
+var eveningEvents = lexicon.NewSet(`dinner drinks party concert movie show date over having have supper gig
+	theatre theater cinema opera ballet`)
 
 // attendVerbs make a task clause also an event: "I'll meet Dana at 3".
 // Arranging verbs do too: "we need to book a table for her birthday dinner
@@ -172,7 +173,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 			// "we met on Tuesday", "thanks for joining the call this morning"
 			return appliance.Event{}, false
 		}
-		if w := ws[j].lower; w == "due" || w == "deadline" || w == "by" && j+1 < b && startsCue(ws, j+1) {
+		if w := ws[j].lower; w == "due" || w == "deadline" || w == "by" && j+1 < b && startsCue(ws, j+1) && !arrival(ws, j) {
 			// "the presentation is due Friday at noon", "the slides by
 			// Monday at 9": a time things must be done by, not one to be at
 			return appliance.Event{}, false
@@ -371,6 +372,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 				!strings.HasSuffix(prev, "'ll") && prev != "to") && wordAt(ws, j+1) != "to" {
 				return j, false
 			}
+		case inSet(transportNouns, w) && inSet(departWords, wordAt(ws, j+1)):
+			// "my train leaves at six fifteen tomorrow morning"
+			return j, false
 		case hasSeq(ws, j, "one", "on", "one"):
 			// "our one on one", as a recogniser writes it
 			return j + 2, false
@@ -903,4 +907,16 @@ func settledAgain(evs []appliance.Event, ev appliance.Event, loc *time.Location)
 		}
 	}
 	return -1
+}
+
+// transportNouns leave at a time: "my train leaves at 6:15".
+var transportNouns = lexicon.NewSet(`train bus coach ferry boat shuttle`)
+
+var departWords = lexicon.NewSet(`leaves departs goes gets arrives is's`)
+
+// arrival: the "by" at ws[j] says when to be somewhere ("she wants
+// everyone there by two"), the start of a plan rather than a deadline.
+func arrival(ws []cword, j int) bool {
+	p := wordAt(ws, j-1)
+	return ws[j].lower == "by" && (p == "there" || p == "here")
 }

@@ -213,7 +213,7 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 		return appliance.Event{}, false
 	}
 	for j := a; j < b; j++ {
-		if w := ws[j].lower; inSet(pastWords, w) || inSet(deadlineWords, w) || gratitude(ws, j) {
+		if w := ws[j].lower; inSet(pastWords, w) || inSet(deadlineWords, w) && !arrival(ws, j) || gratitude(ws, j) {
 			return appliance.Event{}, false
 		}
 	}
@@ -329,6 +329,14 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 		return titleCase(np), true
 	}
 	if np := subjectThing(ws, a, b); len(np) > 0 {
+		return titleCase(np), true
+	}
+	if np := placeGoneTo(ws, a, b); len(np) > 0 {
+		// "we're going to the theatre on Friday at 7:30"
+		return titleCase(np), true
+	}
+	if np := namedEvening(ws, a, b); len(np) > 0 {
+		// "don't forget parents evening thursday at six"
 		return titleCase(np), true
 	}
 	if np := purposeThing(ws, a, b); len(np) > 0 {
@@ -479,7 +487,7 @@ func eveningSlot(ws []cword, a, b int) bool {
 		return true
 	}
 	for j := a; j < b; j++ {
-		if inSet(eveningMeals, ws[j].lower) {
+		if inSet(eveningMeals, ws[j].lower) || inSet(eveningOutings, ws[j].lower) {
 			return true
 		}
 	}
@@ -501,7 +509,8 @@ func hasWord(ws []cword, a, b int, w string) bool {
 // seeAgain: "I'll see you again on Thursday", "see you next week at 4".
 func seeAgain(ws []cword, a, b int) bool {
 	for j := a; j+1 < b; j++ {
-		if ws[j].lower == "see" && ws[j+1].lower == "you" && strings.HasPrefix(wordAt(ws, j-1), "i") {
+		if ws[j].lower == "see" && ws[j+1].lower == "you" && (strings.HasPrefix(wordAt(ws, j-1), "i") || j == skipDiscourse(ws, a, b) && j+2 < b && startsCue(ws, j+2)) {
+			// "I'll see you again on Thursday", "see you Thursday at 4 then"
 			return true
 		}
 	}
@@ -563,3 +572,41 @@ func offersSlots(ws []cword) bool {
 	return hasWord(ws, 0, len(ws), "or") && scanCues(ws, 0, len(ws), time.Time{}, nil).found &&
 		(hasSeq(ws, 0, "i", "have") || hasSeq(ws, 0, "we", "have") || hasWord(ws, 0, len(ws), "could") || hasWord(ws, 0, len(ws), "available"))
 }
+
+// placeGoneTo is where the speakers go for a dated outing: "going to the
+// theatre", "taking the kids to the zoo"; nil when they go nowhere named.
+func placeGoneTo(ws []cword, a, b int) []string {
+	for j := a; j+2 < b; j++ {
+		if w := ws[j].lower; w != "going" && w != "go" && w != "taking" && w != "take" && w != "heading" {
+			continue
+		}
+		for k := j + 1; k+1 < b && k <= j+4; k++ {
+			if ws[k].lower != "to" || ws[k+1].lower != "the" {
+				continue
+			}
+			var np []string
+			for m := k + 2; m < b && len(np) < 2 && titleModifier(ws[m]) && !startsCue(ws, m); m++ {
+				np = append(np, ws[m].text)
+				if ws[m].punct != 0 {
+					break
+				}
+			}
+			return np
+		}
+	}
+	return nil
+}
+
+// namedEvening is an event named by a day part and what it is: "parents
+// evening", "quiz night", "movie night"; nil when there is none.
+func namedEvening(ws []cword, a, b int) []string {
+	for j := a + 1; j < b; j++ {
+		if namedDayPart(ws, a, j) && !inSet(stopWords, ws[j-1].lower) && weekdayOf(ws[j-1].lower) < 0 && !startsCue(ws, j-1) {
+			return []string{ws[j-1].text, ws[j].text}
+		}
+	}
+	return nil
+}
+
+// eveningOutings happen in the evening: "the theatre on Friday at 7:30".
+var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub`)

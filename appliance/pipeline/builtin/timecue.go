@@ -163,7 +163,7 @@ func (sc *cueScanner) at(i int) int {
 			return 1 + n
 		}
 	}
-	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) && w != "mid" {
+	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) && w != "mid" && !inSet(holidays, w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
 	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" {
@@ -212,6 +212,8 @@ func (sc *cueScanner) at(i int) int {
 		sc.setDate(sc.ref, 0)
 		sc.setDeadline(eodHour, 0)
 		return 1
+	case "thanksgiving", "christmas", "halloween", "new":
+		return sc.holiday(i)
 	case "mid", "mid-":
 		// "by mid december": the middle of the month
 		if m, ok := months[wordAt(ws, i+1)]; ok {
@@ -1283,3 +1285,56 @@ func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
 // bookedWords before "for" make the ordinal after it a date: "booked for
 // the twenty fourth", "moved for the third".
 var bookedWords = lexicon.NewSet(`booked scheduled set moved pushed arranged confirmed reserved planned`)
+
+// holidays are dates by name: "thanksgiving is at my place this year",
+// "christmas eve", "new year's eve". Said before a noun they name a thing,
+// not a day ("christmas lights", "christmas shopping"), unless the noun is
+// a meal or a part of the day.
+var holidays = lexicon.NewSet(`thanksgiving christmas halloween new`)
+
+var holidayNext = lexicon.NewSet(`day eve dinner lunch morning evening night is at on this we i so and or
+	with weekend break`)
+
+// holiday reads a holiday at ws[i] as its next date (this year's, or next
+// year's once passed): Thanksgiving the fourth Thursday of November.
+func (sc *cueScanner) holiday(i int) int {
+	ws := sc.ws
+	w, n := ws[i].lower, 1
+	var mon time.Month
+	var day int
+	y := sc.ref.Year()
+	switch {
+	case w == "new":
+		if !hasSeq(ws, i, "new", "year's", "eve") {
+			return 0
+		}
+		mon, day, n = time.December, 31, 3
+	case w == "christmas" && wordAt(ws, i+1) == "eve":
+		mon, day, n = time.December, 24, 2
+	case w == "christmas":
+		mon, day = time.December, 25
+	case w == "halloween":
+		mon, day = time.October, 31
+	case w == "thanksgiving":
+		mon, day = time.November, fourthThursday(y)
+	}
+	if next := wordAt(ws, i+n); next != "" && ws[i+n-1].punct == 0 && !inSet(holidayNext, next) {
+		return 0
+	}
+	at := time.Date(y, mon, day, 0, 0, 0, 0, sc.ref.Location())
+	if at.Before(time.Date(sc.ref.Year(), sc.ref.Month(), sc.ref.Day(), 0, 0, 0, 0, sc.ref.Location())) {
+		y++
+		if w == "thanksgiving" {
+			day = fourthThursday(y)
+		}
+	}
+	sc.setMonthDayYear(y, mon, day)
+	sc.c.fromWeekday = true // a weekday or date said with it is more precise
+	return n
+}
+
+// fourthThursday is the day of November's fourth Thursday in year y.
+func fourthThursday(y int) int {
+	first := time.Date(y, time.November, 1, 0, 0, 0, 0, time.UTC).Weekday()
+	return 1 + (int(time.Thursday)-int(first)+7)%7 + 21
+}
