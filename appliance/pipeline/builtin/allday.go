@@ -107,7 +107,7 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 	if !ok || r.at.Before(tm.start) {
 		return appliance.Event{}, false
 	}
-	if otherPeoplesPlan(ws, a, b) && !dl.userTakesPart(i) {
+	if otherPeoplesPlan(ws, a, b) && !dl.userTakesPart(i) || dl.wishedWell(i) {
 		return appliance.Event{}, false
 	}
 	return appliance.Event{

@@ -213,7 +213,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !ok || r.at.Before(tm.start.Add(-time.Hour)) {
 		return appliance.Event{}, false
 	}
-	if !visit && openingHours(ws, a, b) {
+	if !visit && openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
 		return appliance.Event{}, false
 	}
 	if !visit && !inSet(serviceNouns, ws[k].lower) && otherPeoplesPlan(ws, a, b) &&

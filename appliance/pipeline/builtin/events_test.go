@@ -159,6 +159,9 @@ func TestBuiltinEvents(t *testing.T) {
 		{"what a provider does for the user", []turn{{"1", "I've found a flight on the 4th of April leaving at 7:10 in the morning."}, {"U", "Great."}},
 			[]plan{{"Flight", "2026-04-04 07:10", 30}}},
 		{"opening hours", []turn{{"U", "the store opens at nine tomorrow"}}, []plan{}},
+		{"something on tv", []turn{{"1", "the match is on tv at eight tonight"}, {"U", "cool"}}, []plan{}},
+		{"someone else's plan, wished well", []turn{{"1", "I'm off to a wedding on Saturday at 2, so I won't reply."}, {"U", "Have fun!"}}, []plan{}},
+		{"someone else's flight, wished well", []turn{{"1", "My flight got moved to 9 pm tonight."}, {"U", "Oh no, safe travels."}}, []plan{}},
 		{"a dated day-long thing in the past", []turn{{"U", "The conference was on the 20th."}}, []plan{}},
 		{"the call under way, unpunctuated", []turn{{"U", "hi maria thanks for joining the call this afternoon i will send you the budget report by friday afternoon"}}, []plan{}},
 	}

@@ -233,7 +233,7 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	if !ok || r.at.Before(tm.start) {
 		return appliance.Event{}, false
 	}
-	if otherPeoplesPlan(ws, a, b) || openingHours(ws, a, b) {
+	if otherPeoplesPlan(ws, a, b) || openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
 		return appliance.Event{}, false
 	}
 	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
