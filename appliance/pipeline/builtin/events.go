@@ -173,6 +173,10 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 			// "we met on Tuesday", "thanks for joining the call this morning"
 			return appliance.Event{}, false
 		}
+		if w := ws[j].lower; (w == "until" || w == "till") && j+1 < b && startsCue(ws, j+1) && !hasWord(ws, a, j, "from") {
+			// "I'm in a meeting until three": under way, ending then
+			return appliance.Event{}, false
+		}
 		if w := ws[j].lower; w == "due" || w == "deadline" || w == "by" && j+1 < b && startsCue(ws, j+1) && !arrival(ws, j) {
 			// "the presentation is due Friday at noon", "the slides by
 			// Monday at 9": a time things must be done by, not one to be at
@@ -191,6 +195,10 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	}
 	if !c.clock && c.part == 0 {
 		h, meal := mealHours[ws[k].lower]
+		for j := a; j < b && !meal && visit; j++ {
+			// "my mom is coming over for dinner on sunday": a visit for a meal
+			h, meal = mealHours[ws[j].lower]
+		}
 		if !meal || !c.date {
 			return appliance.Event{}, false
 		}
