@@ -162,6 +162,7 @@ func TestBuiltinEvents(t *testing.T) {
 		{"a meeting under way until an hour", []turn{{"U", "I'm in a meeting until three."}}, []plan{}},
 		{"a visit for a meal", []turn{{"U", "my mom is coming over for dinner on sunday"}},
 			[]plan{{"Mom Visit", "2026-03-29 18:00", 30}}},
+		{"when to book is no plan", []turn{{"U", "i'll book the restaurant this afternoon"}}, []plan{}},
 		{"something on tv", []turn{{"1", "the match is on tv at eight tonight"}, {"U", "cool"}}, []plan{}},
 		{"someone else's plan, wished well", []turn{{"1", "I'm off to a wedding on Saturday at 2, so I won't reply."}, {"U", "Have fun!"}}, []plan{}},
 		{"someone else's flight, wished well", []turn{{"1", "My flight got moved to 9 pm tonight."}, {"U", "Oh no, safe travels."}}, []plan{}},

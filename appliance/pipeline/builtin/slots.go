@@ -208,6 +208,10 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 		return appliance.Event{}, false
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
+	if indexInt(u.tasks, a) >= 0 && !c.clock {
+		// "i'll book the restaurant this afternoon": when to book, not the plan
+		return appliance.Event{}, false
+	}
 	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline && !c.clock {
 		// "this week the dentist is tuesday at nine": a week with a day and an hour is no deadline
 		return appliance.Event{}, false

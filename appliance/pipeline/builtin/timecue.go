@@ -505,7 +505,10 @@ func (sc *cueScanner) endOf(i int) int {
 	}
 	switch wordAt(ws, j) {
 	case "day", "business":
-		sc.setDate(sc.ref, 0)
+		if !sc.c.date {
+			sc.setDate(sc.ref, 0)
+			sc.c.fromWeekday = true // "end of day friday": the day said wins
+		}
 		sc.setDeadline(eodHour, 0)
 	case "week":
 		sc.weekEnd(offset, time.Friday)
