@@ -331,6 +331,16 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 				continue
 			}
+			if kind == taskCommit && u.isUser && tm.known() {
+				if gt := dl.gappedTasks(i, ws, body, b, used, tm); len(gt) == 2 {
+					// "i'll send you the pricing today and the questionnaire
+					// by wednesday": one verb, two things, two times
+					tasks = append(tasks, gt...)
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, wordAt(ws, firstBodyWord(ws, body, b, used)))
+					continue
+				}
+			}
 			due := tm.taskDue(ws, a, taskOpener(ws, a, body), b, used, said)
 			if due == nil && lastAt != nil && thenRef(ws, a, b, used) {
 				due = lastAt
