@@ -1026,8 +1026,15 @@ var takePartVerbs = lexicon.NewSet(`do attend cover run`)
 // attendsEvent: the task at ws[v] is taking part in a meeting or an
 // appointment named right after its verb.
 func attendsEvent(ws []cword, v, b int) bool {
-	if !inSet(takePartVerbs, wordAt(ws, v)) {
+	if hasSeq(ws, v, "make", "it", "to") {
+		v += 2 // "can you make it to the rehearsal on saturday at ten"
+	} else if !inSet(takePartVerbs, wordAt(ws, v)) {
 		return false
+	}
+	for k := v + 1; k+2 < b; k++ {
+		if ws[k].lower == "for" && inSet(withDeterminers, ws[k+1].lower) && inSet(eventNouns, ws[k+2].lower) {
+			return true // "could you do a week on friday at two for the interview"
+		}
 	}
 	if inSet(determiners, wordAt(ws, v+1)) {
 		if _, _, _, n := clockAt(ws, v+2, true); n > 0 {

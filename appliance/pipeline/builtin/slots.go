@@ -357,6 +357,9 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 	if dl.utts[i].isUser && i > 0 && !dl.utts[i-1].isUser && offersSlots(dl.utts[i-1].words) {
 		return "Appointment", true // "I have Thursday at 11:15 or Friday at 2." "Thursday at 11:15, please."
 	}
+	if hasWord(ws, a, b, "confirmed") || hasWord(ws, a, b, "booked") || hasWord(ws, a, b, "scheduled") {
+		return "Appointment", true // "so that's confirmed for the fifth at eleven"
+	}
 	if seeAgain(ws, a, b) || sameTime(ws, a, b) || dl.utts[i].question || hasWord(ws, a, b, "again") {
 		// "I'll see you again on Thursday", "same time next Tuesday?",
 		// "is next week still Wednesday at six?" answered yes: the meeting

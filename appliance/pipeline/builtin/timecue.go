@@ -416,7 +416,13 @@ func (sc *cueScanner) weekday(i int, wd time.Weekday, this bool) int {
 		nextWeek, n = true, 3
 	}
 	sc.resolveWeekday(wd, this, nextWeek)
-	return n
+	if !nextWeek && wordAt(sc.ws, i+1) == "week" && sc.c.fromWeekday {
+		// "monday week": a week after the coming Monday
+		t := time.Date(sc.c.y, sc.c.mon, sc.c.day+7, 0, 0, 0, 0, sc.ref.Location())
+		sc.c.y, sc.c.mon, sc.c.day = t.Year(), t.Month(), t.Day()
+		n = 2
+	}
+	return n + sc.bareClock(i+n)
 }
 
 func (sc *cueScanner) resolveWeekday(wd time.Weekday, this, nextWeek bool) {
@@ -568,9 +574,21 @@ func (sc *cueScanner) modified(i int) int {
 		default:
 			sc.resolveWeekday(wd, false, true)
 		}
-		return 2
+		return 2 + sc.bareClock(i+2)
 	}
 	return 0
+}
+
+// bareClock reads a clock said right after a day without "at", when its
+// minutes show it is one ("next thursday seven thirty", "friday 2:30"),
+// and returns the words it took.
+func (sc *cueScanner) bareClock(j int) int {
+	h, m, mer, k := clockAt(sc.ws, j, false)
+	if k == 0 || sc.c.clock || mer == 0 && m == 0 && !strings.Contains(wordAt(sc.ws, j), ":") {
+		return 0
+	}
+	sc.setClock(h, m, mer)
+	return k
 }
 
 // in: "in two hours", "in the next 30 minutes", "in an hour", "in half an
