@@ -94,7 +94,7 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 		return appliance.Event{}, false
 	}
 	for j := a; j < b; j++ {
-		if inSet(pastWords, ws[j].lower) || ws[j].lower == "due" || ws[j].lower == "deadline" || ws[j].lower == "by" {
+		if pastAt(ws, j) || ws[j].lower == "due" || ws[j].lower == "deadline" || ws[j].lower == "by" {
 			return appliance.Event{}, false
 		}
 	}

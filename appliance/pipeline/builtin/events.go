@@ -928,3 +928,14 @@ func arrival(ws []cword, j int) bool {
 	p := wordAt(ws, j-1)
 	return ws[j].lower == "by" && (p == "there" || p == "here")
 }
+
+// pastAt: ws[j] says a date-only plan is over ("it was on the 20th"),
+// unless it only relays news ("did you hear the office is closed on
+// Friday"). Timed plans keep the plain rule: "did you hear jake is flying
+// to denver on friday at 6" is someone else's news.
+func pastAt(ws []cword, j int) bool {
+	if !inSet(pastWords, ws[j].lower) {
+		return false
+	}
+	return ws[j].lower != "did" || wordAt(ws, j+1) != "you" || !inSet(hearsay, wordAt(ws, j+2))
+}

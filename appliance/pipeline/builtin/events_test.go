@@ -168,6 +168,8 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Rehearsal", "2026-03-28 10:00", 30}}},
 		{"a clock after its day without at", []turn{{"1", "the team dinner is next thursday seven thirty at nando's"}, {"U", "count me in"}},
 			[]plan{{"Team Dinner", "2026-04-02 19:30", 30}}},
+		{"news relayed with did you hear", []turn{{"U", "did you hear the office is closed on monday the thirtieth for the holiday"}},
+			[]plan{{"Closed", "2026-03-30 09:00", 30}}},
 		{"when to book is no plan", []turn{{"U", "i'll book the restaurant this afternoon"}}, []plan{}},
 		{"something on tv", []turn{{"1", "the match is on tv at eight tonight"}, {"U", "cool"}}, []plan{}},
 		{"someone else's plan, wished well", []turn{{"1", "I'm off to a wedding on Saturday at 2, so I won't reply."}, {"U", "Have fun!"}}, []plan{}},
