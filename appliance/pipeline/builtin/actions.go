@@ -56,7 +56,7 @@ var userModals = [][]string{
 
 // weakModals commit only when a time is named: "I want to finish it by
 // Friday" is a plan, "I want to travel more" a wish.
-var weakModals = [][]string{{"want", "to"}, {"would", "like", "to"}, {"wanna"}}
+var weakModals = [][]string{{"want", "to"}, {"would", "like", "to"}, {"wanna"}, {"can"}}
 
 // expandSubject rewrites a contracted subject into words the modal tables
 // match: "i'll" → i will, "i'm" → i am, "i've" → i have.
@@ -217,7 +217,7 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 	water feed wash charge refill reserve register ask tell check review prepare draft apply
 	research contact invite replace move clear follow find get make take put download install
 	cook bake organize organise give redirect forward collect mow paint repair tidy vacuum sort wrap
-	plant prune rake trim empty iron fold hang measure reach`)
+	plant prune rake trim empty iron fold hang measure reach restart reboot reset fill`)
 
 // actionItems extracts the user's tasks from the dialogue. Clauses that
 // yielded a task are recorded on their utterance, so that the event
@@ -225,6 +225,12 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 func (dl *dialogue) actionItems(tm timing) []task {
 	var tasks []task
 	var lastAt *time.Time // the last time said, for "by then"
+	// the last deadline said by itself (no task of its own), and where
+	var lastDeadline *time.Time
+	lastDeadlineAt := -10
+	// the time of a to-do list's head ("things to do today"), and where
+	var headDue *time.Time
+	headAt := -10
 	for i := range dl.utts {
 		u := &dl.utts[i]
 		if lt := dl.listTasks(i, tm); len(lt) > 0 {
@@ -241,6 +247,10 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
+			if v := firstBodyWord(ws, body, b, used); kind != taskNone && inSet(travelVerbs, wordAt(ws, v)) && inSet(travelEnds, wordAt(ws, v+1)) {
+				// "we can drive to evanston on saturday": a trip, not a task
+				kind = taskNone
+			}
 			if kind != taskNone && inSet(attendanceVerbs, wordAt(ws, firstBodyWord(ws, body, b, used))) {
 				// "I'll come and see you", "can you join a call with their
 				// CTO?": being somewhere is a plan (an event when dated),
@@ -252,6 +262,16 @@ func (dl *dialogue) actionItems(tm timing) []task {
 					kind = taskNone
 				}
 			}
+			if kind != taskNone && timed && attendsEvent(ws, firstBodyWord(ws, body, b, used), b) {
+				// "can you do the parent-teacher conference on Tuesday at
+				// 4:10?": being at a dated meeting is a plan, not a task
+				kind = taskNone
+			}
+			if kind != taskNone && u.isUser && goalSaid(ws, a, b) && matchAt(ws, taskOpener(ws, a, body)+1, b, weakModals) > 0 {
+				// "i want to read more history this winter": a goal (a
+				// memory), not a thing to tick off
+				kind = taskNone
+			}
 			if kind != taskNone && sociable(ws, firstBodyWord(ws, body, b, used), b) {
 				// "we should get a beer when you're in town": meeting up, a
 				// plan when dated, never a thing to do
@@ -261,6 +281,18 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// "get up every hour and stretch", "do the exercises every
 				// morning": a habit advised, not a thing to do and tick off
 				kind = taskNone
+			}
+			if kind == taskNone && u.isUser && said != nil && todoHead(ws, a, b) {
+				headDue, headAt = said, i
+			}
+			if kind == taskNone && u.isUser {
+				if t, ok := dl.mustBeDone(ws, a, b, used, tm); ok {
+					// "the electricity bill has to be paid by the end of the month"
+					tasks = append(tasks, t)
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, t.verb)
+					continue
+				}
 			}
 			if kind == taskNone {
 				if said != nil {
@@ -272,6 +304,9 @@ func (dl *dialogue) actionItems(tm timing) []task {
 						tasks = append(tasks, task{verb: "", desc: subj + " due", topic: topicOf(subj), due: said, utt: i})
 						continue
 					}
+				}
+				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || byCue(ws, a, b)) && !u.question && !hasAny(ws, a, b, readyWords) {
+					lastDeadline, lastDeadlineAt = due, i
 				}
 				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || u.isUser && timeStatement(ws, a, b)) {
 					// "…, they're due Monday": the deadline of this sentence's task
@@ -296,9 +331,34 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 				continue
 			}
+			if kind == taskCommit && u.isUser && tm.known() {
+				if gt := dl.gappedTasks(i, ws, body, b, used, tm); len(gt) == 2 {
+					// "i'll send you the pricing today and the questionnaire
+					// by wednesday": one verb, two things, two times
+					tasks = append(tasks, gt...)
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, wordAt(ws, firstBodyWord(ws, body, b, used)))
+					continue
+				}
+			}
 			due := tm.taskDue(ws, a, taskOpener(ws, a, body), b, used, said)
 			if due == nil && lastAt != nil && thenRef(ws, a, b, used) {
 				due = lastAt
+			}
+			if due == nil && tm.known() && immediate(ws, body, b, used) {
+				// "I'll send the invite now", "I'll restart it right after
+				// this call": as soon as possible, the reference's two hours
+				at := tm.start.Add(asapOffset).UTC()
+				due = &at
+			}
+			if due == nil && u.isUser && headDue != nil && (i == headAt || dl.single() && i == headAt+1) {
+				// "things to do today: pick up the dry cleaning, …"
+				due = headDue
+			}
+			if due == nil && u.isUser && lastDeadline != nil && i-lastDeadlineAt <= 1 {
+				// "we need the deck final by the first" "I'll own the
+				// financial slides": the deadline just said is the task's
+				due = lastDeadline
 			}
 			if said != nil {
 				lastAt = said
@@ -322,6 +382,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				owner = dl.addressee(i)
 			}
 			desc, topic, vague := describe(ws, body, b, used, u.isUser, owner)
+			if kind == taskCommit && u.isUser {
+				if d, tp, ok := dl.frontedTask(i, ws, a, body, b, used, u.isUser, owner); ok {
+					desc, topic, vague = d, tp, false
+				}
+			}
 			switch {
 			case desc == "":
 			case vague:
@@ -363,6 +428,12 @@ func (dl *dialogue) actionItems(tm timing) []task {
 	}
 	return mergeTopics(tasks)
 }
+
+// travelVerbs with travelEnds after them go somewhere ("drive to
+// Evanston", "fly home"); with an object they are tasks ("drive the kids").
+var travelVerbs = lexicon.NewSet(`drive fly travel walk ride cycle`)
+
+var travelEnds = lexicon.NewSet(`to there back home over down up out`)
 
 // attendanceVerbs say where someone will be, not what they will do.
 var attendanceVerbs = lexicon.NewSet(`come join attend visit meet see go stop stay work skip swing head`)
@@ -497,7 +568,8 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		}
 		body, ok := commitment(ws, a, b, timed)
 		if !ok || body >= b || reportedBefore(ws, a, body) || hypotheticalBefore(ws, a, body) ||
-			negated(ws, body, b) || inSet(determiners, ws[body].lower) {
+			negated(ws, body, b) || inSet(determiners, ws[body].lower) || inSet(subjectPronouns, ws[body].lower) {
+			// "i will i've been sleeping badly": a reply, then a new sentence
 			return 0, taskNone
 		}
 		return body, taskCommit
@@ -945,4 +1017,86 @@ func toActionItems(tasks []task) []appliance.ActionItem {
 		items = append(items, appliance.ActionItem{Description: t.desc, DueAt: t.due})
 	}
 	return items
+}
+
+// takePartVerbs say that someone is at a meeting: "do the conference",
+// "attend the review", "cover the standup".
+var takePartVerbs = lexicon.NewSet(`do attend cover run`)
+
+// attendsEvent: the task at ws[v] is taking part in a meeting or an
+// appointment named right after its verb.
+func attendsEvent(ws []cword, v, b int) bool {
+	if hasSeq(ws, v, "make", "it", "to") {
+		v += 2 // "can you make it to the rehearsal on saturday at ten"
+	} else if !inSet(takePartVerbs, wordAt(ws, v)) {
+		return false
+	}
+	for k := v + 1; k+2 < b; k++ {
+		if ws[k].lower == "for" && inSet(withDeterminers, ws[k+1].lower) && inSet(eventNouns, ws[k+2].lower) {
+			return true // "could you do a week on friday at two for the interview"
+		}
+	}
+	if inSet(determiners, wordAt(ws, v+1)) {
+		if _, _, _, n := clockAt(ws, v+2, true); n > 0 {
+			return true // "cover the two o'clock with the auditors"
+		}
+	}
+	for k := v + 1; k < b && k <= v+4; k++ {
+		w := ws[k].lower
+		if inSet(eventNouns, w) || k > v+1 && inSet(modifiedNouns, w) {
+			return true
+		}
+		if ws[k].punct != 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// immediate: the task in ws[body:b] is to be done at once: "now", "right
+// now", "right after this call", "straight after the meeting".
+// The words that say so are marked in used, so the description drops them.
+func immediate(ws []cword, body, b int, used []bool) bool {
+	for j := body; j < b; j++ {
+		w := ws[j].lower
+		if w == "now" && (j == b-1 || ws[j].punct != 0 || wordAt(ws, j-1) == "right") {
+			used[j] = true
+			if wordAt(ws, j-1) == "right" {
+				used[j-1] = true
+			}
+			return true
+		}
+		if (w == "right" || w == "straight" || w == "just") && wordAt(ws, j+1) == "after" &&
+			(wordAt(ws, j+2) == "this" || wordAt(ws, j+2) == "the") && inSet(nowOccasions, wordAt(ws, j+3)) {
+			for k := j; k < j+4; k++ {
+				used[k] = true
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// nowOccasions end soon after they are named: "right after this call".
+var nowOccasions = lexicon.NewSet(`call meeting standup stand-up chat session class`)
+
+// byCue: ws[a:b] says a time as a limit, "by" before a time cue ("we need
+// the deck final by the first").
+func byCue(ws []cword, a, b int) bool {
+	for k := a; k+1 < b; k++ {
+		if ws[k].lower == "by" && startsCue(ws, k+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// todoHeads open a list of things to do: "things to do today", "to-do for
+// tomorrow", "errands this morning".
+var todoHeads = [][]string{{"things", "to", "do"}, {"to", "do"}, {"to-do"}, {"todo"}, {"errands"}}
+
+// todoHead: clause ws[a:b] is such a head, with no task of its own.
+func todoHead(ws []cword, a, b int) bool {
+	s := skipDiscourse(ws, a, b)
+	return s < b && matchAt(ws, s, b, todoHeads) > 0
 }

@@ -29,17 +29,25 @@ func (dl *dialogue) dueBeforePlan(tasks []task, evs []appliance.Event, tm timing
 	day := next.In(tm.loc)
 	for k := range tasks {
 		t := &tasks[k]
-		if t.due != nil || t.utt < 0 || t.utt >= len(dl.utts) {
+		if t.utt < 0 || t.utt >= len(dl.utts) {
 			continue
 		}
 		var at time.Time
 		switch ws := dl.utts[t.utt].words; {
+		case hasPhrase(ws, "the", "night", "before") || hasPhrase(ws, "the", "evening", "before"):
+			// "I'll pack the lunches the night before": not tonight, the
+			// evening before the plan
+			at = time.Date(day.Year(), day.Month(), day.Day()-1, eveningHour, 0, 0, 0, tm.loc)
+			t.desc = strings.TrimSuffix(strings.TrimSuffix(t.desc, " the night before"), " the evening before")
+		case t.due != nil:
+			continue
 		case hasPhrase(ws, "the", "day", "before"):
 			at = time.Date(day.Year(), day.Month(), day.Day()-1, 23, 59, 0, 0, tm.loc)
 			// "before" went as trailing noise, "the day" stayed
 			t.desc = strings.TrimSuffix(strings.TrimSuffix(t.desc, " the day before"), " the day")
-		case beforeMeetingAgain(ws):
-			at = next // before it starts
+		case beforeMeetingAgain(ws), t.verb == "bring" && len(evs) == 1:
+			// "bring the revised pricing" to the one plan of the talk: by its start
+			at = next
 		default:
 			continue
 		}

@@ -30,13 +30,21 @@ func clauses(ws []cword, runOn bool) [][2]int {
 		}
 		if breaks {
 			cut := k
+			if d := frontedStart(ws, start, k); d >= 0 {
+				// "the api docs | i'll update": the thing said first goes
+				// with the deed
+				cut = d
+				if skipDiscourse(ws, start, d) == d {
+					continue
+				}
+			}
 			if runOn {
-				cut = withConnectives(ws, start, k)
+				cut = withConnectives(ws, start, cut)
 			}
 			out = append(out, [2]int{start, cut})
 			start = cut
 		}
-		if p := ws[k].punct; p != 0 && p != ',' || p == ',' && !listContinues(ws, k+1) {
+		if p := ws[k].punct; p != 0 && p != ',' || p == ',' && !listContinues(ws, k+1) && frontedStart(ws, start, k+1) < 0 {
 			out = append(out, [2]int{start, k + 1})
 			start = k + 1
 		}
@@ -63,6 +71,11 @@ func clauseBreakBefore(ws []cword, k int) bool {
 	if coordinatedImperative(ws, k) {
 		return true
 	}
+	if w == "and" && coordinatedDate(ws, k) {
+		// "the dentist is tuesday at nine and parents evening is thursday
+		// at six": two things, each with its own date
+		return true
+	}
 	return w == "so" && wordAt(ws, k+1) == "that"
 }
 
@@ -76,7 +89,11 @@ func coordinatedImperative(ws []cword, k int) bool {
 	if ws[k].lower == "and" || ws[k].lower == "then" {
 		v = k + 1
 	}
-	if v+1 >= len(ws) || k < 2 || !inSet(taskVerbs, ws[v].lower) || !inSet(determiners, ws[v+1].lower) {
+	obj := v + 1
+	if obj < len(ws) && inSet(keepAtEnd, ws[obj].lower) {
+		obj++ // "pick up the dry cleaning", "fill up the car"
+	}
+	if obj >= len(ws) || k < 2 || !inSet(taskVerbs, ws[v].lower) || !inSet(determiners, ws[obj].lower) {
 		return false
 	}
 	if v == k {
@@ -86,7 +103,11 @@ func coordinatedImperative(ws []cword, k int) bool {
 		}
 	}
 	for j := 0; j+1 < len(ws); j++ {
-		if j != v && inSet(taskVerbs, ws[j].lower) && inSet(determiners, ws[j+1].lower) && (j == 0 || !inSet(subjectPronouns, ws[j-1].lower)) {
+		o := j + 1
+		if o+1 < len(ws) && inSet(keepAtEnd, ws[o].lower) {
+			o++
+		}
+		if j != v && inSet(taskVerbs, ws[j].lower) && inSet(determiners, ws[o].lower) && (j == 0 || !inSet(subjectPronouns, ws[j-1].lower)) {
 			return true
 		}
 	}
@@ -128,4 +149,25 @@ func skipDiscourse(ws []cword, a, b int) int {
 		a++
 	}
 	return a
+}
+
+// coordinatedDate: the "and" at ws[k] joins a second dated statement, a
+// short noun phrase then "is" or "are" and a time cue ("… and parents
+// evening is thursday at six"), after a first one.
+func coordinatedDate(ws []cword, k int) bool {
+	for j := k + 2; j < len(ws) && j <= k+4; j++ {
+		w := ws[j].lower
+		if inSet(subjectPronouns, ws[j-1].lower) || ws[j-1].punct != 0 || inSet(stopWords, ws[j-1].lower) && !inSet(determiners, ws[j-1].lower) {
+			return false
+		}
+		if (w == "is" || w == "are") && j+1 < len(ws) && startsCue(ws, j+1) {
+			for m := k - 1; m >= 0; m-- {
+				if v := ws[m].lower; v == "is" || v == "are" {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }

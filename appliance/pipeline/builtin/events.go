@@ -32,7 +32,9 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	rehearsal recital concert movie flight reservation wedding ceremony funeral checkup check-up
 	consultation demo presentation webinar workshop conference kickoff kick-off retro retrospective
 	tournament haircut massage surgery therapy playdate performance graduation reunion lesson tutoring
-	parade festival screening tasting vaccination ultrasound mri x-ray physio`)
+	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
+	memorial gig ballet opera pantomime panto filling thanksgiving easter hanukkah passover diwali walkthrough walk-through briefing debrief appraisal
+	orientation onboarding handover`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".
@@ -63,7 +65,8 @@ var deliverVerbs = lexicon.NewSet(`deliver delivers delivering`)
 // Tuesday at 10:15".
 var professionals = lexicon.NewSet(`doctor dentist vet gp nurse therapist dermatologist optician optometrist
 	physio physiotherapist counselor counsellor lawyer accountant surgeon specialist consultant
-	orthodontist pediatrician paediatrician hygienist chiropractor`)
+	orthodontist pediatrician paediatrician hygienist chiropractor dr advisor adviser hairdresser barber stylist
+	tutor notary solicitor attorney realtor`)
 
 // tradesPeople are who is sent or comes to do a job.
 var tradesPeople = lexicon.NewSet(`plumber electrician technician tech repairman handyman engineer courier
@@ -112,7 +115,8 @@ func hostedOver(ws []cword, j, b int) bool {
 }
 
 // eveningEvents happen in the evening: a bare "at 7" is 19:00.
-var eveningEvents = lexicon.NewSet(`dinner drinks party concert movie show date over having have supper gig`)
+var eveningEvents = lexicon.NewSet(`dinner drinks party concert movie show date over having have supper gig
+	theatre theater cinema opera ballet`)
 
 // attendVerbs make a task clause also an event: "I'll meet Dana at 3".
 // Arranging verbs do too: "we need to book a table for her birthday dinner
@@ -133,7 +137,16 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 			if !ok {
 				ev, ok = dl.slotIn(i, ws, cl[0], cl[1], tm)
 			}
+			if !ok {
+				ev, ok = dl.dayIn(i, ws, cl[0], cl[1], tm)
+			}
 			if !ok || duplicateEvent(out, ev) {
+				continue
+			}
+			if k := settledAgain(out, ev, tm.loc); k >= 0 {
+				// "How about lunch on Friday?" "Friday works, say 12:30?":
+				// the same plan, its time settled later in the talk
+				out[k] = ev
 				continue
 			}
 			out = append(out, ev)
@@ -160,7 +173,11 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 			// "we met on Tuesday", "thanks for joining the call this morning"
 			return appliance.Event{}, false
 		}
-		if w := ws[j].lower; w == "due" || w == "deadline" || w == "by" && j+1 < b && startsCue(ws, j+1) {
+		if w := ws[j].lower; (w == "until" || w == "till") && j+1 < b && startsCue(ws, j+1) && !hasWord(ws, a, j, "from") {
+			// "I'm in a meeting until three": under way, ending then
+			return appliance.Event{}, false
+		}
+		if w := ws[j].lower; w == "due" || w == "deadline" || w == "by" && j+1 < b && startsCue(ws, j+1) && !arrival(ws, j) {
 			// "the presentation is due Friday at noon", "the slides by
 			// Monday at 9": a time things must be done by, not one to be at
 			return appliance.Event{}, false
@@ -178,6 +195,10 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	}
 	if !c.clock && c.part == 0 {
 		h, meal := mealHours[ws[k].lower]
+		for j := a; j < b && !meal && visit; j++ {
+			// "my mom is coming over for dinner on sunday": a visit for a meal
+			h, meal = mealHours[ws[j].lower]
+		}
 		if !meal || !c.date {
 			return appliance.Event{}, false
 		}
@@ -200,6 +221,9 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !ok || r.at.Before(tm.start.Add(-time.Hour)) {
 		return appliance.Event{}, false
 	}
+	if !visit && openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
+		return appliance.Event{}, false
+	}
 	if !visit && !inSet(serviceNouns, ws[k].lower) && otherPeoplesPlan(ws, a, b) &&
 		!(dependantsAppointment(ws, k) && dl.userTakesPart(i)) {
 		return appliance.Event{}, false
@@ -215,8 +239,15 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		dur = appliance.DefaultEventMinutes
 	}
 	dur = min(dur, appliance.MaxEventMinutes)
+	title := dl.eventTitle(i, ws, a, k, visit)
+	if strings.HasSuffix(ws[k].lower, "'s") {
+		title = strings.TrimSuffix(title, "'s") // "flight's at six fifty"
+	}
+	if !visit && inSet(professionals, ws[k].lower) && !strings.Contains(strings.ToLower(title), "appointment") {
+		title += " Appointment" // "I'm seeing the accountant on Friday"
+	}
 	return appliance.Event{
-		Title:       dl.eventTitle(i, ws, a, k, visit),
+		Title:       title,
 		Description: eventDescription(u, a, b),
 		Start:       r.at,
 		Duration:    dur,
@@ -298,6 +329,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		if len(w) > 4 && w[len(w)-1] == 's' && inSet(eventNouns, w[:len(w)-1]) {
 			w = w[:len(w)-1] // "conferences", "interviews"
 		}
+		if base := strings.TrimSuffix(w, "'s"); base != w && inSet(eventNouns, base) && startsCue(ws, j+1) {
+			w = base // "flight's at six fifty": the flight is
+		}
 		switch {
 		case inSet(sendVerbs, w) && j > a && sentPerson(ws, j, b) > 0:
 			// "he is sending a repairman on Tuesday"
@@ -314,6 +348,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		case w == "be" && wordAt(ws, j+1) == "here" && j > a && someoneElse(ws, a, j):
 			// "the electrician will be here Thursday at 10"
 			return j, true
+		case (w == "seeing" || w == "see") && j+2 < b && inSet(withDeterminers, ws[j+1].lower) && inSet(professionals, ws[j+2].lower):
+			// "I'm seeing the accountant on Friday at eleven"
+			return j + 2, false
 		case w == "see" && j > a && (wordAt(ws, j+1) == "me" || wordAt(ws, j+1) == "us") && professionalBefore(ws, a, j) >= 0:
 			// "the doctor can see me next Tuesday at 10:15"
 			return j, true
@@ -343,6 +380,12 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 				!strings.HasSuffix(prev, "'ll") && prev != "to") && wordAt(ws, j+1) != "to" {
 				return j, false
 			}
+		case inSet(transportNouns, w) && inSet(departWords, wordAt(ws, j+1)):
+			// "my train leaves at six fifteen tomorrow morning"
+			return j, false
+		case hasSeq(ws, j, "one", "on", "one"):
+			// "our one on one", as a recogniser writes it
+			return j + 2, false
 		case w == "meet" || hasSeq(ws, j, "get", "together") || hasSeq(ws, j, "catch", "up"):
 			return j, false
 		case inSet(visitVerbs, w) && byUser && userGoes(ws, a, j):
@@ -533,6 +576,7 @@ func (dl *dialogue) agreed(i int) bool {
 				return false
 			}
 			if inSet(agreeWords, ws[k].lower) || hasSeq(ws, k, "see", "you") || hasSeq(ws, k, "love", "to") ||
+				hasSeq(ws, k, "can", "do") || hasSeq(ws, k, "can", "make") || hasSeq(ws, k, "be", "there") ||
 				hasSeq(ws, k, "take", "it") || hasSeq(ws, k, "let's", "do", "it") {
 				return true
 			}
@@ -588,6 +632,9 @@ func eventDuration(ws []cword, a, b int) int {
 // one follows, or for a visit the visitor ("Plumber Visit").
 func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 	var words []string
+	if k >= 2 && hasSeq(ws, k-2, "one", "on", "one") {
+		return "One-on-one"
+	}
 	switch {
 	case visit && (ws[k].lower == "having" || ws[k].lower == "have"):
 		var guests []string
@@ -643,6 +690,9 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if wordAt(ws, o+1) == "at" && o+2 < len(ws) && (ws[o+2].cap || strings.HasSuffix(ws[o+2].lower, "'s")) {
 			words = append(words, "at", ws[o+2].text)
 		}
+	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && (hasSeq(ws, a, "your", "table", "for") || hasSeq(ws, a, "our", "table", "for")):
+		// "your table for two is booked for 8 tonight"
+		words = []string{"table", "reservation"}
 	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && len(subjectPhrase(ws, a, k)) > 0:
 		// "the movers are booked for…", "the boiler service is scheduled for…"
 		words = subjectPhrase(ws, a, k)
@@ -853,4 +903,39 @@ func (dl *dialogue) userTakesPart(i int) bool {
 		}
 	}
 	return false
+}
+
+// settledAgain is the event of evs with ev's title on ev's day (in loc), -1
+// when there is none.
+func settledAgain(evs []appliance.Event, ev appliance.Event, loc *time.Location) int {
+	day := ev.Start.In(loc).Format(time.DateOnly)
+	for k, e := range evs {
+		if strings.EqualFold(e.Title, ev.Title) && e.Start.In(loc).Format(time.DateOnly) == day {
+			return k
+		}
+	}
+	return -1
+}
+
+// transportNouns leave at a time: "my train leaves at 6:15".
+var transportNouns = lexicon.NewSet(`train bus coach ferry boat shuttle`)
+
+var departWords = lexicon.NewSet(`leaves departs goes gets arrives is's`)
+
+// arrival: the "by" at ws[j] says when to be somewhere ("she wants
+// everyone there by two"), the start of a plan rather than a deadline.
+func arrival(ws []cword, j int) bool {
+	p := wordAt(ws, j-1)
+	return ws[j].lower == "by" && (p == "there" || p == "here")
+}
+
+// pastAt: ws[j] says a date-only plan is over ("it was on the 20th"),
+// unless it only relays news ("did you hear the office is closed on
+// Friday"). Timed plans keep the plain rule: "did you hear jake is flying
+// to denver on friday at 6" is someone else's news.
+func pastAt(ws []cword, j int) bool {
+	if !inSet(pastWords, ws[j].lower) {
+		return false
+	}
+	return ws[j].lower != "did" || wordAt(ws, j+1) != "you" || !inSet(hearsay, wordAt(ws, j+2))
 }

@@ -118,7 +118,8 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 }
 
 // factStarts may open a fact in the middle of a clause.
-var factStarts = lexicon.NewSet(`i i'm my our we're your mom mum dad grandma grandpa he he's she she's`)
+var factStarts = lexicon.NewSet(`i i'm i've my our we we're your mom mum dad grandma grandpa he he's she she's
+	apparently heard`)
 
 // supposedBefore: the clause at a is the consequence of a condition just
 // before it ("if it rains, I'm staying in").
@@ -164,9 +165,17 @@ func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (
 		if m, ok := relationFact(ws, s, b, true); ok {
 			return m, true
 		}
+		for _, shape := range []func([]cword, int, int) (memoryCand, bool){moreUserFact, relationChange, learnedFact} {
+			if m, ok := shape(ws, s, b); ok {
+				return m, true
+			}
+		}
 		return reportedAdvice(ws, s)
 	case dl.userKnown:
 		if m, ok := relationFact(ws, s, b, false); ok {
+			return m, true
+		}
+		if m, ok := readResult(ws, s, b); ok {
 			return m, true
 		}
 		if m, ok := wisdom(ws, s, speakerName(u.speaker)); ok {
@@ -310,7 +319,8 @@ func pursuit(ws []cword, j, b int, subject string) (memoryCand, bool) {
 
 // haveObjects after "I have a/two" are facts, not plans: "I have two kids".
 var haveObjects = lexicon.NewSet(`kids children son sons daughter daughters dog dogs cat cats brother brothers
-	sister sisters twins allergy allergies asthma diabetes adhd migraines grandkids grandchildren`)
+	sister sisters twins allergy allergies asthma diabetes adhd migraines grandkids grandchildren toddler
+	toddlers baby babies newborn teenager teenagers stepson stepdaughter grandson granddaughter puppy kitten`)
 
 var playObjects = lexicon.NewSet(`guitar piano violin drums bass cello flute saxophone ukulele trumpet tennis
 	soccer football basketball golf chess volleyball hockey baseball squash badminton padel rugby cricket`)

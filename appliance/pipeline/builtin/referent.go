@@ -117,7 +117,7 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 			}
 			var np []string
 			m := k + 1
-			for ; m < end && len(np) < 3 && titleModifier(ws[m]) && !inSet(subjectPronouns, ws[m].lower) && !inSet(cueStarts, ws[m].lower); m++ {
+			for ; m < end && len(np) < 3 && (titleModifier(ws[m]) || inSet(referentAdjectives, ws[m].lower)) && !inSet(subjectPronouns, ws[m].lower) && !inSet(cueStarts, ws[m].lower); m++ {
 				np = append(np, ws[m].text)
 				if ws[m].punct != 0 {
 					break
@@ -139,3 +139,7 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 	}
 	return ""
 }
+
+// referentAdjectives are light words that still belong to the thing named:
+// "your new glasses".
+var referentAdjectives = lexicon.NewSet(`new old spare other`)

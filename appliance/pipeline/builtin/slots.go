@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
@@ -207,11 +208,16 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 		return appliance.Event{}, false
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
-	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline {
+	if indexInt(u.tasks, a) >= 0 && !c.clock {
+		// "i'll book the restaurant this afternoon": when to book, not the plan
+		return appliance.Event{}, false
+	}
+	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline && !c.clock {
+		// "this week the dentist is tuesday at nine": a week with a day and an hour is no deadline
 		return appliance.Event{}, false
 	}
 	for j := a; j < b; j++ {
-		if w := ws[j].lower; inSet(pastWords, w) || inSet(deadlineWords, w) || gratitude(ws, j) {
+		if w := ws[j].lower; inSet(pastWords, w) || inSet(deadlineWords, w) && !arrival(ws, j) || gratitude(ws, j) {
 			return appliance.Event{}, false
 		}
 	}
@@ -231,7 +237,7 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	if !ok || r.at.Before(tm.start) {
 		return appliance.Event{}, false
 	}
-	if otherPeoplesPlan(ws, a, b) {
+	if otherPeoplesPlan(ws, a, b) || openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
 		return appliance.Event{}, false
 	}
 	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
@@ -273,15 +279,51 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 	if k, visit := eventTrigger(ws, a, b, dl.utts[i].isUser); k >= 0 && !visit {
 		return dl.eventTitle(i, ws, a, k, false), true
 	}
-	for j := i - 1; j >= 0 && j >= i-4; j-- {
+	if ws[a].lower == "and" && coordinatedDate(ws, a) {
+		// "… and parents evening is thursday at six"
+		var np []string
+		for j := a + 1; j < b && ws[j].lower != "is" && ws[j].lower != "are"; j++ {
+			if !inSet(determiners, ws[j].lower) {
+				np = append(np, ws[j].text)
+			}
+		}
+		if len(np) > 0 {
+			return titleCase(np), true
+		}
+	}
+	// the clauses before this one in the same utterance ("I've put you
+	// down with our mortgage advisor, Mr Patel, on the 8th…"), then the
+	// utterances before
+	for j := i; j >= 0 && j >= i-4; j-- {
 		pw := dl.utts[j].words
+		if j == i {
+			if len(subjectThing(ws, a, b)) > 0 || ws[a].lower == "and" && coordinatedDate(ws, a) {
+				continue // "… and parents evening is thursday at six" names its own
+			}
+			pw = ws[:a]
+		}
 		if k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser); k >= 0 && !visit {
 			return dl.eventTitle(j, pw, 0, k, false), true
 		}
+		if j == i {
+			pw = ws[:b] // "we got you in with Dr Lee on the 9th at 11:45"
+		}
 		for k, w := range pw {
 			if inSet(professionals, w.lower) {
-				return titleCase([]string{pw[k].text, "appointment"}), true
+				if k+1 < len(pw) && pw[k+1].cap && pw[k].punct == 0 {
+					return "Appointment with " + pw[k].text + " " + pw[k+1].text, true
+				}
+				np := []string{pw[k].text, "appointment"}
+				if k > 0 && pw[k-1].punct == 0 && titleModifier(pw[k-1]) && !inSet(stopWords, pw[k-1].lower) {
+					np = append([]string{pw[k-1].text}, np...) // "mortgage advisor"
+				}
+				return titleCase(np), true
 			}
+		}
+		if j == i-1 && !dl.utts[j].isUser && dl.utts[i].isUser && sameTime(pw, 0, len(pw)) {
+			// "so same time next week" "yes thursday at five works": the
+			// meeting under way, again, on the day the user names
+			return "Appointment", true
 		}
 	}
 	if np := hostedThing(ws, a, b); len(np) > 0 {
@@ -292,6 +334,31 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 	}
 	if np := subjectThing(ws, a, b); len(np) > 0 {
 		return titleCase(np), true
+	}
+	if np := placeGoneTo(ws, a, b); len(np) > 0 {
+		// "we're going to the theatre on Friday at 7:30"
+		return titleCase(np), true
+	}
+	if np := namedEvening(ws, a, b); len(np) > 0 {
+		// "don't forget parents evening thursday at six"
+		return titleCase(np), true
+	}
+	if np := purposeThing(ws, a, b); len(np) > 0 {
+		// "we can fit you in next wednesday at quarter past four for the filling"
+		return titleCase(np), true
+	}
+	if hasSeq(ws, a, "your", "next", "one") || hasWord(ws, a, b, "next") && hasWord(ws, a, b, "one") && hasWord(ws, a, b, "your") {
+		return "Appointment", true // "so your next one is Tuesday January 12th at 9"
+	}
+	if np := withWhom(ws, a, b); len(np) > 0 {
+		// "can you cover the two o'clock with the auditors tomorrow"
+		return titleCase(append([]string{"meeting", "with"}, np...)), true
+	}
+	if dl.utts[i].isUser && i > 0 && !dl.utts[i-1].isUser && offersSlots(dl.utts[i-1].words) {
+		return "Appointment", true // "I have Thursday at 11:15 or Friday at 2." "Thursday at 11:15, please."
+	}
+	if hasWord(ws, a, b, "confirmed") || hasWord(ws, a, b, "booked") || hasWord(ws, a, b, "scheduled") {
+		return "Appointment", true // "so that's confirmed for the fifth at eleven"
 	}
 	if seeAgain(ws, a, b) || sameTime(ws, a, b) || dl.utts[i].question || hasWord(ws, a, b, "again") {
 		// "I'll see you again on Thursday", "same time next Tuesday?",
@@ -313,7 +380,7 @@ func subjectThing(ws []cword, a, b int) []string {
 			continue
 		}
 		s := j
-		for s > a && j-s < 3 && ws[s-1].punct == 0 && titleModifier(ws[s-1]) && !inSet(firstPerson, ws[s-1].lower) &&
+		for s > a && j-s < 3 && ws[s-1].punct == 0 && (titleModifier(ws[s-1]) || namedDayPart(ws, a, s-1)) && !inSet(firstPerson, ws[s-1].lower) &&
 			!inSet(thirdPerson, ws[s-1].lower) && !inSet(subjectPronouns, ws[s-1].lower) && weekdayOf(ws[s-1].lower) < 0 {
 			s--
 		}
@@ -331,7 +398,10 @@ func subjectThing(ws []cword, a, b int) []string {
 			return append(np, "visit")
 		case !inSet(slotCopulas, ws[j].lower):
 			continue
-		case inSet(tradesPeople, head) || inSet(professionals, head):
+		case inSet(professionals, head) && !inSet(tradesPeople, head):
+			// "the dentist is tuesday at nine": the user goes to them
+			return append(np, "appointment")
+		case inSet(tradesPeople, head):
 			return append(np, "visit")
 		case inSet(openingNouns, head):
 			return []string{"appointment"} // "the next opening is November 16th at 1:45"
@@ -358,7 +428,8 @@ var jobVerbs = lexicon.NewSet(`come see inspect check look fix repair install re
 func bookedThing(ws []cword, a, b int) []string {
 	for j := a; j+1 < b; j++ {
 		switch ws[j].lower {
-		case "book", "schedule", "arrange", "reserve", "booked", "scheduled", "arranged", "reserved":
+		case "book", "schedule", "arrange", "reserve", "booked", "scheduled", "arranged", "reserved", "organised", "organized",
+			"confirmed", "planned":
 		default:
 			continue
 		}
@@ -367,7 +438,7 @@ func bookedThing(ws []cword, a, b int) []string {
 			k++
 		}
 		var np []string
-		for ; k < b && len(np) < 3 && titleModifier(ws[k]) && !inSet(firstPerson, ws[k].lower) && weekdayOf(ws[k].lower) < 0; k++ {
+		for ; k < b && len(np) < 3 && titleModifier(ws[k]) && !inSet(firstPerson, ws[k].lower) && !startsCue(ws, k) && !inSet(cueEnds, ws[k].lower); k++ {
 			np = append(np, ws[k].text)
 			if ws[k].punct != 0 {
 				break
@@ -423,7 +494,7 @@ func eveningSlot(ws []cword, a, b int) bool {
 		return true
 	}
 	for j := a; j < b; j++ {
-		if inSet(eveningMeals, ws[j].lower) {
+		if inSet(eveningMeals, ws[j].lower) || inSet(eveningOutings, ws[j].lower) {
 			return true
 		}
 	}
@@ -445,9 +516,104 @@ func hasWord(ws []cword, a, b int, w string) bool {
 // seeAgain: "I'll see you again on Thursday", "see you next week at 4".
 func seeAgain(ws []cword, a, b int) bool {
 	for j := a; j+1 < b; j++ {
-		if ws[j].lower == "see" && ws[j+1].lower == "you" && strings.HasPrefix(wordAt(ws, j-1), "i") {
+		if ws[j].lower == "see" && ws[j+1].lower == "you" && (strings.HasPrefix(wordAt(ws, j-1), "i") || j == skipDiscourse(ws, a, b) && j+2 < b && startsCue(ws, j+2)) {
+			// "I'll see you again on Thursday", "see you Thursday at 4 then"
 			return true
 		}
 	}
 	return false
 }
+
+// namedDayPart: ws[k] is a day part named by the word before it, an event's
+// name ("parents evening", "game night"), not a time.
+func namedDayPart(ws []cword, a, k int) bool {
+	return dayPartHour(ws[k].lower) > 0 && k > a && ws[k-1].punct == 0 && titleModifier(ws[k-1])
+}
+
+// purposeThing is what a slot is for, named last: "… for the filling", "…
+// for your MOT"; nil when the clause names none (or a number of people:
+// "for two").
+func purposeThing(ws []cword, a, b int) []string {
+	for j := b - 2; j > a; j-- {
+		if ws[j].lower != "for" || !inSet(withDeterminers, wordAt(ws, j+1)) {
+			continue
+		}
+		var np []string
+		for k := j + 2; k < b && len(np) < 3 && titleModifier(ws[k]) && !startsCue(ws, k); k++ {
+			np = append(np, ws[k].text)
+		}
+		if len(np) > 0 && j+2+len(np) >= b-1 {
+			return np
+		}
+		return nil
+	}
+	return nil
+}
+
+// withWhom is who a dated clause is with ("… with the auditors tomorrow"),
+// nil when it names no one.
+func withWhom(ws []cword, a, b int) []string {
+	for j := a; j+1 < b; j++ {
+		if ws[j].lower != "with" {
+			continue
+		}
+		k := j + 1
+		if inSet(withDeterminers, ws[k].lower) {
+			k++
+		}
+		var np []string
+		for ; k < b && len(np) < 3 && titleModifier(ws[k]) && !startsCue(ws, k) && !inSet(firstPerson, ws[k].lower); k++ {
+			np = append(np, ws[k].text)
+			if ws[k].punct != 0 {
+				break
+			}
+		}
+		return np
+	}
+	return nil
+}
+
+// offersSlots: a provider offers times to choose from ("I have Thursday at
+// 11:15 or Friday at 2", "we could do Monday or Tuesday morning").
+func offersSlots(ws []cword) bool {
+	return hasWord(ws, 0, len(ws), "or") && scanCues(ws, 0, len(ws), time.Time{}, nil).found &&
+		(hasSeq(ws, 0, "i", "have") || hasSeq(ws, 0, "we", "have") || hasWord(ws, 0, len(ws), "could") || hasWord(ws, 0, len(ws), "available"))
+}
+
+// placeGoneTo is where the speakers go for a dated outing: "going to the
+// theatre", "taking the kids to the zoo"; nil when they go nowhere named.
+func placeGoneTo(ws []cword, a, b int) []string {
+	for j := a; j+2 < b; j++ {
+		if w := ws[j].lower; w != "going" && w != "go" && w != "taking" && w != "take" && w != "heading" {
+			continue
+		}
+		for k := j + 1; k+1 < b && k <= j+4; k++ {
+			if ws[k].lower != "to" || ws[k+1].lower != "the" {
+				continue
+			}
+			var np []string
+			for m := k + 2; m < b && len(np) < 2 && titleModifier(ws[m]) && !startsCue(ws, m); m++ {
+				np = append(np, ws[m].text)
+				if ws[m].punct != 0 {
+					break
+				}
+			}
+			return np
+		}
+	}
+	return nil
+}
+
+// namedEvening is an event named by a day part and what it is: "parents
+// evening", "quiz night", "movie night"; nil when there is none.
+func namedEvening(ws []cword, a, b int) []string {
+	for j := a + 1; j < b; j++ {
+		if namedDayPart(ws, a, j) && !inSet(stopWords, ws[j-1].lower) && weekdayOf(ws[j-1].lower) < 0 && !startsCue(ws, j-1) {
+			return []string{ws[j-1].text, ws[j].text}
+		}
+	}
+	return nil
+}
+
+// eveningOutings happen in the evening: "the theatre on Friday at 7:30".
+var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub`)

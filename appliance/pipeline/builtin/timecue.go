@@ -32,12 +32,14 @@ import (
 //     evening, tonight and night 18:00; a date with no time is due at 23:59
 //     (the reference's "none");
 //   - "end of (the) day", "EOD" and "close of business" are 17:00 today;
+//   - "by mid December" is the 15th; "before the weekend" is Friday;
 //   - a bare weekday ("Friday", "on Friday", "by Friday") is its next
 //     occurrence, a week ahead when it names today; "this Friday" said on a
 //     Friday is today; "next Tuesday" and "Tuesday next week" are the Tuesday
 //     of the next Monday-based week;
 //   - "this week" and "end of the week" are Friday 23:59 (Sunday 23:59 when
-//     said on a weekend); "next week" is Friday 23:59 of next week;
+//     said on a Saturday, the coming Friday when said on a Sunday); "next
+//     week" is Friday 23:59 of next week;
 //   - "this weekend", "over the weekend" and "the weekend" are Sunday 23:59;
 //     "by the weekend" is Friday 23:59;
 //   - "end of the month" and "this month" are the last day of the month at
@@ -49,6 +51,7 @@ import (
 //     noon for 12, unless the sentence says evening, tonight or dinner (pm)
 //     or morning or breakfast (am);
 //   - a clock time with no date is today, or tomorrow once today's has passed;
+//   - "before Wednesday" (a date without a time) is the day before, 23:59;
 //   - "after work" and "after dinner" are evening, "after school" and "after
 //     lunch" afternoon, "before work" and "before school" morning.
 //
@@ -88,6 +91,7 @@ type timeCue struct {
 	offset    time.Duration
 	past      bool // "yesterday", "last week", "two days ago"
 	recurring bool // "every morning": not a date at all
+	dayBefore bool // "before Wednesday": a date without a time ends the day before
 }
 
 // cueScanner finds cues in ws[from:to] relative to ref (the start, in the
@@ -153,12 +157,13 @@ func (sc *cueScanner) at(i int) int {
 	if w == "for" && bookingBefore(ws, i) {
 		// "a table at Rosa's for seven thirty", "booked it for 8 pm"; a bare
 		// "for two" or "for 8" is how many
-		if h, m, mer, n := clockAt(ws, i+1, false); n > 0 && (mer != 0 || m != 0 || strings.Contains(wordAt(ws, i+1), ":")) {
+		if h, m, mer, n := clockAt(ws, i+1, false); n > 0 && (mer != 0 || m != 0 || strings.Contains(wordAt(ws, i+1), ":") || dayPartHour(wordAt(ws, i+1+n)) > 0) {
+			// "booked for 8 tonight": an hour with its day part
 			sc.setClock(h, m, mer)
 			return 1 + n
 		}
 	}
-	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) {
+	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) && w != "mid" && !inSet(holidays, w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
 	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" {
@@ -207,6 +212,14 @@ func (sc *cueScanner) at(i int) int {
 		sc.setDate(sc.ref, 0)
 		sc.setDeadline(eodHour, 0)
 		return 1
+	case "thanksgiving", "christmas", "halloween", "new":
+		return sc.holiday(i)
+	case "mid", "mid-":
+		// "by mid december": the middle of the month
+		if m, ok := months[wordAt(ws, i+1)]; ok {
+			sc.setMonthDay(m, 15)
+			return 2
+		}
 	case "asap":
 		sc.setRel(asapOffset)
 		return 1
@@ -240,7 +253,7 @@ func (sc *cueScanner) at(i int) int {
 		return sc.modified(i)
 	case "weekend":
 		// "the weekend", "over the weekend"; "by the weekend" means before it
-		if wordAt(ws, i-1) == "the" && wordAt(ws, i-2) == "by" {
+		if wordAt(ws, i-1) == "the" && (wordAt(ws, i-2) == "by" || wordAt(ws, i-2) == "before") {
 			sc.weekEnd(0, time.Friday)
 		} else {
 			sc.weekEnd(0, time.Sunday)
@@ -260,13 +273,24 @@ func (sc *cueScanner) at(i int) int {
 		if w == "after" || w == "over" {
 			return 0
 		}
-		return sc.clockAfter(i)
+		n := sc.clockAfter(i)
+		if n == 0 && w == "before" && (weekdayOf(wordAt(ws, i+1)) >= 0 || wordAt(ws, i+1) == "the" && (numberWord(wordAt(ws, i+2)) || digitAt(wordAt(ws, i+2), 0)) ||
+			i+1 < len(ws) && monthOf(ws, i+1) > 0) {
+			// "sign it before wednesday": done by the day before
+			sc.c.dayBefore = true
+		}
+		return n
 	case "half", "quarter":
 		return sc.pastTo(i, false)
 	case "the":
 		if hasSeq(ws, i, "the", "day", "after", "tomorrow") {
 			sc.setDate(sc.ref, 2)
 			return 4
+		}
+		if p := wordAt(ws, i+1); (dayPartHour(p) > 0 || p == "day") && (wordAt(ws, i+2) == "before" || wordAt(ws, i+2) == "after") {
+			// "no food after ten the night before": relative to the plan,
+			// not a day part of its own
+			return 3
 		}
 		return sc.ordinalDate(i)
 	}
@@ -392,7 +416,13 @@ func (sc *cueScanner) weekday(i int, wd time.Weekday, this bool) int {
 		nextWeek, n = true, 3
 	}
 	sc.resolveWeekday(wd, this, nextWeek)
-	return n
+	if !nextWeek && wordAt(sc.ws, i+1) == "week" && sc.c.fromWeekday {
+		// "monday week": a week after the coming Monday
+		t := time.Date(sc.c.y, sc.c.mon, sc.c.day+7, 0, 0, 0, 0, sc.ref.Location())
+		sc.c.y, sc.c.mon, sc.c.day = t.Year(), t.Month(), t.Day()
+		n = 2
+	}
+	return n + sc.bareClock(i+n)
 }
 
 func (sc *cueScanner) resolveWeekday(wd time.Weekday, this, nextWeek bool) {
@@ -429,7 +459,8 @@ func weekdayDistance(today, wd time.Weekday, this bool) int {
 func mondayIndex(wd time.Weekday) int { return (int(wd) + 6) % 7 }
 
 // weekEnd dates the given day (Friday or Sunday) of the current week, or of
-// a later week; said on a weekend, "this week" already means Sunday.
+// a later week; said on a Saturday, "this week" already means Sunday, said
+// on a Sunday it means the week that starts the next day.
 func (sc *cueScanner) weekEnd(weeks int, day time.Weekday) {
 	today := mondayIndex(sc.ref.Weekday())
 	sc.week, sc.weeks = true, weeks
@@ -440,7 +471,12 @@ func (sc *cueScanner) weekEnd(weeks int, day time.Weekday) {
 		return
 	}
 	target := mondayIndex(day)
-	if weeks == 0 && target < today {
+	switch {
+	case weeks == 0 && day == time.Friday && today == mondayIndex(time.Sunday):
+		// said on a Sunday, "this week" is the one about to start: people
+		// plan it on Sunday evening
+		target += 7
+	case weeks == 0 && target < today:
 		target = mondayIndex(time.Sunday)
 	}
 	explicit := sc.c.date && !sc.c.fromWeekday
@@ -475,7 +511,10 @@ func (sc *cueScanner) endOf(i int) int {
 	}
 	switch wordAt(ws, j) {
 	case "day", "business":
-		sc.setDate(sc.ref, 0)
+		if !sc.c.date {
+			sc.setDate(sc.ref, 0)
+			sc.c.fromWeekday = true // "end of day friday": the day said wins
+		}
 		sc.setDeadline(eodHour, 0)
 	case "week":
 		sc.weekEnd(offset, time.Friday)
@@ -535,9 +574,21 @@ func (sc *cueScanner) modified(i int) int {
 		default:
 			sc.resolveWeekday(wd, false, true)
 		}
-		return 2
+		return 2 + sc.bareClock(i+2)
 	}
 	return 0
+}
+
+// bareClock reads a clock said right after a day without "at", when its
+// minutes show it is one ("next thursday seven thirty", "friday 2:30"),
+// and returns the words it took.
+func (sc *cueScanner) bareClock(j int) int {
+	h, m, mer, k := clockAt(sc.ws, j, false)
+	if k == 0 || sc.c.clock || mer == 0 && m == 0 && !strings.Contains(wordAt(sc.ws, j), ":") {
+		return 0
+	}
+	sc.setClock(h, m, mer)
+	return k
 }
 
 // in: "in two hours", "in the next 30 minutes", "in an hour", "in half an
@@ -1071,6 +1122,15 @@ func (sc *cueScanner) ordinalDate(i int) int {
 		return 0
 	}
 	j := i + 1 + n
+	if w := wordAt(ws, j); w == "and" || w == "to" || w == "through" || w == "till" || w == "until" {
+		// "the fourteenth and fifteenth of january": the first of the days
+		if d2, n2 := dayNumberAt(ws, j+1, false); d2 > d && wordAt(ws, j+1+n2) == "of" {
+			if m, ok := months[wordAt(ws, j+2+n2)]; ok {
+				sc.setMonthDay(m, d)
+				return j + 3 + n2 - i
+			}
+		}
+	}
 	if wordAt(ws, j) == "of" {
 		if m, ok := months[wordAt(ws, j+1)]; ok {
 			sc.setMonthDay(m, d)
@@ -1092,7 +1152,8 @@ func (sc *cueScanner) ordinalDate(i int) int {
 		// "by the fifteenth", "until the twentieth" are dates, "by the
 		// second half" and "after the first coat" are not ("half" is a stop word
 		// but a noun here)
-		if !inSet(ordinalDatePreps, prev) || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
+		booked := prev == "for" && inSet(bookedWords, wordAt(ws, i-2)) // "booked for the twenty fourth"
+		if !inSet(ordinalDatePreps, prev) && !booked || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
 			return 0
 		}
 	}
@@ -1209,6 +1270,9 @@ func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
 	if c.date {
 		y, m, d = c.y, c.mon, c.day
 	}
+	if c.dayBefore && c.date && !c.clock && c.part == 0 {
+		d--
+	}
 	h, mi := 23, 59
 	switch {
 	case c.clock:
@@ -1237,4 +1301,61 @@ func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
 		t = time.Date(y, m, d+1, h, mi, 0, 0, loc)
 	}
 	return resolved{at: t.UTC(), clock: c.clock || c.part > 0, rangeMin: c.rangeMin}, true
+}
+
+// bookedWords before "for" make the ordinal after it a date: "booked for
+// the twenty fourth", "moved for the third".
+var bookedWords = lexicon.NewSet(`booked scheduled set moved pushed arranged confirmed reserved planned`)
+
+// holidays are dates by name: "thanksgiving is at my place this year",
+// "christmas eve", "new year's eve". Said before a noun they name a thing,
+// not a day ("christmas lights", "christmas shopping"), unless the noun is
+// a meal or a part of the day.
+var holidays = lexicon.NewSet(`thanksgiving christmas halloween new`)
+
+var holidayNext = lexicon.NewSet(`day eve dinner lunch morning evening night is at on this we i so and or
+	with weekend break`)
+
+// holiday reads a holiday at ws[i] as its next date (this year's, or next
+// year's once passed): Thanksgiving the fourth Thursday of November.
+func (sc *cueScanner) holiday(i int) int {
+	ws := sc.ws
+	w, n := ws[i].lower, 1
+	var mon time.Month
+	var day int
+	y := sc.ref.Year()
+	switch {
+	case w == "new":
+		if !hasSeq(ws, i, "new", "year's", "eve") {
+			return 0
+		}
+		mon, day, n = time.December, 31, 3
+	case w == "christmas" && wordAt(ws, i+1) == "eve":
+		mon, day, n = time.December, 24, 2
+	case w == "christmas":
+		mon, day = time.December, 25
+	case w == "halloween":
+		mon, day = time.October, 31
+	case w == "thanksgiving":
+		mon, day = time.November, fourthThursday(y)
+	}
+	if next := wordAt(ws, i+n); next != "" && ws[i+n-1].punct == 0 && !inSet(holidayNext, next) {
+		return 0
+	}
+	at := time.Date(y, mon, day, 0, 0, 0, 0, sc.ref.Location())
+	if at.Before(time.Date(sc.ref.Year(), sc.ref.Month(), sc.ref.Day(), 0, 0, 0, 0, sc.ref.Location())) {
+		y++
+		if w == "thanksgiving" {
+			day = fourthThursday(y)
+		}
+	}
+	sc.setMonthDayYear(y, mon, day)
+	sc.c.fromWeekday = true // a weekday or date said with it is more precise
+	return n
+}
+
+// fourthThursday is the day of November's fourth Thursday in year y.
+func fourthThursday(y int) int {
+	first := time.Date(y, time.November, 1, 0, 0, 0, 0, time.UTC).Weekday()
+	return 1 + (int(time.Thursday)-int(first)+7)%7 + 21
 }

@@ -18,6 +18,7 @@ func TestTimeGrammarTable(t *testing.T) {
 		"F": time.Date(2026, 11, 27, 8, 0, 0, 0, mustZone(t, "America/New_York")),
 		"W": time.Date(2026, 11, 25, 15, 0, 0, 0, mustZone(t, "Europe/London")),
 		"T": time.Date(2026, 3, 10, 10, 0, 0, 0, mustZone(t, "America/New_York")),
+		"S": time.Date(2026, 11, 29, 20, 0, 0, 0, mustZone(t, "America/Los_Angeles")), // a Sunday
 	}
 	f, err := os.Open("testdata/timegrammar/phrases.tsv")
 	if err != nil {
