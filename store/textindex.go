@@ -44,13 +44,8 @@ func (db *DB) IndexText(ctx context.Context) (int, error) {
 // holds: an INSERT into an FTS5 table costs its transaction hooks even
 // when it moves nothing, and a create's batch seldom holds all three.
 func indexDocs(ctx context.Context, tx *sql.Tx) (int64, error) {
-	var mark int64
-	var top sql.NullInt64
-	var queued bool
-	if err := tx.QueryRowContext(ctx, `SELECT indexed, (SELECT max(doc_id) FROM
-			(SELECT doc_id FROM search_docs WHERE doc_id > indexed ORDER BY doc_id LIMIT ?)),
-			EXISTS (SELECT 1 FROM search_fts_pending)
-		FROM search_fts_mark WHERE id = 1`, textBatch).Scan(&mark, &top, &queued); err != nil {
+	mark, top, queued, err := textWork(ctx, tx, "search_docs", "search_fts_mark", "search_fts_pending")
+	if err != nil {
 		return 0, err
 	}
 	var n int64
@@ -106,6 +101,18 @@ func indexDocs(ctx context.Context, tx *sql.Tx) (int64, error) {
 	return n + queuedMoved, nil
 }
 
+// textWork says what waits for a text index: the mark (the last document
+// indexed in order), the last of the next textBatch documents past it (none
+// when nothing is past it), and whether documents at or below the mark are
+// queued again (rewritten in place). Table names are this file's constants.
+func textWork(ctx context.Context, tx *sql.Tx, docs, markTable, pending string) (mark int64, top sql.NullInt64, queued bool, err error) {
+	err = tx.QueryRowContext(ctx, `SELECT indexed, (SELECT max(doc_id) FROM
+			(SELECT doc_id FROM `+docs+` WHERE doc_id > indexed ORDER BY doc_id LIMIT ?)),
+			EXISTS (SELECT 1 FROM `+pending+`)
+		FROM `+markTable+` WHERE id = 1`, textBatch).Scan(&mark, &top, &queued)
+	return mark, top, queued, err
+}
+
 // kindsOf are the kinds of search document a query lists.
 func kindsOf(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, query, args...)
@@ -130,13 +137,8 @@ func kindsOf(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]stri
 // past the mark (migration 0034), in doc_id order, advancing the mark over
 // them, then those queued at or below it.
 func indexSegments(ctx context.Context, tx *sql.Tx) (int64, error) {
-	var mark int64
-	var top sql.NullInt64
-	var queued bool
-	if err := tx.QueryRowContext(ctx, `SELECT indexed, (SELECT max(doc_id) FROM
-			(SELECT doc_id FROM segment_docs WHERE doc_id > indexed ORDER BY doc_id LIMIT ?)),
-			EXISTS (SELECT 1 FROM segment_fts_pending)
-		FROM segment_fts_mark WHERE id = 1`, textBatch).Scan(&mark, &top, &queued); err != nil {
+	mark, top, queued, err := textWork(ctx, tx, "segment_docs", "segment_fts_mark", "segment_fts_pending")
+	if err != nil {
 		return 0, err
 	}
 	var n int64
