@@ -325,16 +325,20 @@ var haveObjects = lexicon.NewSet(`kids children son sons daughter daughters dog 
 var playObjects = lexicon.NewSet(`guitar piano violin drums bass cello flute saxophone ukulele trumpet tennis
 	soccer football basketball golf chess volleyball hockey baseball squash badminton padel rugby cricket`)
 
+// systemFact is a fact about the user: prefix and the clause's words from
+// ws[from:b], none when those words are empty.
+func systemFact(ws []cword, prefix string, from, b int) (memoryCand, bool) {
+	rest := factWords(ws, from, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: prefix + " " + rest, category: appliance.MemorySystem}, true
+}
+
 // userFact reads a fact the user states about themselves in ws[s:b].
 func userFact(ws []cword, s, b int) (memoryCand, bool) {
 	w0, w1, w2 := wordAt(ws, s), wordAt(ws, s+1), wordAt(ws, s+2)
-	sys := func(prefix string, from int) (memoryCand, bool) {
-		rest := factWords(ws, from, b)
-		if rest == "" {
-			return memoryCand{}, false
-		}
-		return memoryCand{content: prefix + " " + rest, category: appliance.MemorySystem}, true
-	}
+	sys := func(prefix string, from int) (memoryCand, bool) { return systemFact(ws, prefix, from, b) }
 	if w0 == "i'm" || hasSeq(ws, s, "i", "am") {
 		j := s + 1
 		if w0 == "i" {

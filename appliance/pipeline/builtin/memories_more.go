@@ -59,13 +59,7 @@ var learnedFrom = lexicon.NewSet(`heard read learned learnt`)
 // moreUserFact reads the shapes above in a clause the user says, from ws[s].
 func moreUserFact(ws []cword, s, b int) (memoryCand, bool) {
 	w0, w1, w2 := wordAt(ws, s), wordAt(ws, s+1), wordAt(ws, s+2)
-	sys := func(prefix string, from int) (memoryCand, bool) {
-		rest := factWords(ws, from, b)
-		if rest == "" {
-			return memoryCand{}, false
-		}
-		return memoryCand{content: prefix + " " + rest, category: appliance.MemorySystem}, true
-	}
+	sys := func(prefix string, from int) (memoryCand, bool) { return systemFact(ws, prefix, from, b) }
 	k := s + 1 // after "I"
 	if inSet(factAdverbs, wordAt(ws, k)) {
 		k++
