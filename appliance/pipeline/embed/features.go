@@ -98,6 +98,7 @@ func (s *scratch) extract() {
 				s.stems = lexicon.AppendStem(s.stems, w)
 				weight = idfOf(s.stems[st0:])
 				s.grams(w, gramScale*weight)
+				s.concepts(s.stems[st0:], weight)
 			} else {
 				s.stems = append(s.stems, w...)
 			}
