@@ -168,4 +168,96 @@ photo photo photos photograph photography camera pictures
 friday friday weekend
 monday monday
 deadline deadline due by overdue late
+emotion happy happiness glad joy joyful cheerful delighted pleased excited thrilled content
+sad sad sadness unhappy upset down depressed depression gloomy miserable lonely grief grieving heartbroken cry crying tears
+angry angry anger mad furious annoyed irritated frustrated frustration cross upset argument argue row fight
+worry worry worried worries anxious anxiety nervous stress stressed stressful panic overwhelmed tense fear afraid scared
+tired tired exhausted exhaustion fatigue fatigued weary sleepy drained burnout knackered
+transport bus train tram subway metro underground taxi cab uber commute commuting ride lift station platform ticket fare
+bicycle bike bicycle cycle cycling cyclist helmet puncture
+drive drive driving driver drove parking park licence license motorway highway traffic
+sport football soccer tennis golf rugby cricket basketball baseball hockey volleyball badminton squash match league tournament
+team-sport match game fixture score scored goal goals win won lose lost draw
+swim swim swimming swimmer pool lane lengths goggles
+hike hike hiking walk walking trek trail climb climbing mountain hill ramble
+clothes clothes clothing shirt shirts trousers pants jeans dress skirt jacket coat jumper sweater shoes boots trainers sneakers socks hat scarf gloves uniform outfit
+laundry laundry washing wash ironing iron dryer detergent stain
+cleaning hoover vacuum mop dust dusting polish scrub bleach wipe spotless tidy chores housework
+cook cook cooking bake baking roast fry grill boil recipe chef
+bake bake baking baked cake bread loaf dough oven sourdough pastry muffin cookies biscuits
+kitchenware pan pans pot pots kettle toaster blender knife knives plate plates bowl mug cup cups cutlery
+vegetable vegetables veg carrot carrots potato potatoes onion onions tomato tomatoes lettuce spinach broccoli peas beans pepper cucumber
+fruit fruit apple apples banana bananas orange oranges grapes berries strawberries lemon pear peach
+sweets sweets candy chocolate dessert pudding biscuits cookies icecream sugar sugary treats
+alcohol alcohol beer wine whisky vodka gin cocktail cocktails pint drunk hangover booze
+movie movie movies film films cinema screening trailer actor actress
+television tv television telly series show episode episodes season streaming netflix documentary
+game game games gaming videogame console playstation xbox nintendo boardgame chess puzzle
+holiday-season christmas easter thanksgiving halloween hanukkah diwali eid ramadan newyear
+religion church mosque synagogue temple prayer pray service mass faith
+news news headline headlines newspaper article journalist
+phone-call call called calling ring rang voicemail callback
+email email emails inbox reply replied forward attachment newsletter
+meeting-work agenda minutes deadline project milestone deliverable sprint roadmap
+boss boss manager supervisor director ceo head lead
+job job jobs career role position vacancy hire hiring hired recruit recruiter interview offer promotion promoted raise salary
+salary salary pay wage wages paycheck payslip income earnings bonus raise
+quit resign resigned resignation quit leaving notice redundant redundancy fired sacked layoff
+office office desk workplace cubicle coworking headquarters
+remote remote wfh hybrid commute
+tech software app apps update upgrade install bug crash crashed reboot restart settings account
+printer printer printing print ink toner scanner
+router router modem wifi broadband internet hotspot signal
+repairman repairman technician engineer handyman electrician plumber builder contractor decorator
+builder builder builders construction extension renovation scaffolding contractor
+electric electric electrical electrician wiring socket sockets fuse lights bulb bulbs switch power outage
+appliance appliance washer dryer fridge freezer oven dishwasher microwave kettle hoover
+noise noise noisy loud banging racket
+neighbourhood street road avenue lane neighbourhood neighborhood area block district
+legal lawyer solicitor attorney court lawsuit sue contract will probate legal notary
+bank bank banking account accounts overdraft transfer card debit credit statement atm
+budget budget budgets budgeting spending expenses expenditure forecast overspent overspend
+debt debt debts owe owed owing loan overdraft arrears
+shop-online online amazon ebay order ordered delivery delivered parcel courier return refund
+refund refund refunded return returned exchange receipt complaint
+complaint complaint complain complained grievance feedback review
+baby baby babies infant newborn nappy nappies diaper diapers pram stroller cot crib bottle feeding teething
+pregnancy pregnant pregnancy expecting due midwife scan ultrasound maternity paternity
+elderly-care carehome carer caregiver elderly frail dementia alzheimers
+mental-health therapy therapist counsellor counselor counselling psychologist psychiatrist mental
+sleep-problem insomnia snore snoring nightmare nightmares restless
+diet diet dieting calories nutrition healthy protein carbs vitamins supplements
+weight weight kilos pounds heavier lighter overweight slim
+skin skin rash eczema acne itch itchy sunburn mole
+cold cold colds flu cough coughing sneeze sneezing runny congested
+injury injury injured sprain sprained fracture broken bruise cut wound bleeding
+test test tests results scan xray mri bloodtest biopsy screening
+hospital hospital ward emergency er ambulance admitted discharged
+house-move move moving removal removals packing boxes relocate
+rent rent rental renting lease tenancy deposit landlord letting
+garden-tools mower lawnmower hose rake spade shovel shears wheelbarrow
+tools tools drill hammer screwdriver spanner wrench saw ladder toolbox
+pest pest pests mice mouse rats rat ants wasps cockroach fleas slugs
+weather-cold cold freezing frost frosty icy ice snow chilly
+weather-hot hot heat heatwave warm sunny humid
+camping camping camp tent campsite caravan motorhome
+hotel hotel hotels inn motel hostel airbnb accommodation lodging resort stay
+beach beach seaside coast sea ocean sand waves surf
+museum museum gallery exhibition exhibit art theatre theater opera ballet
+reading-material magazine magazines newspaper novel comic comics
+writing write writing writer author blog journal diary essay
+photo-camera camera lens tripod selfie photos album
+paperwork-id licence license passport id certificate documents
+vote vote voting election ballot polling candidate council
+community community neighbours volunteers church club association committee
+club club society group team association
+party-event party parties bash gathering barbecue bbq picnic
+invitation invite invited invitation rsvp guests guest
+anniversary anniversary jubilee
+funeral funeral memorial wake burial cremation passed died death condolences
+sick-pet vet limping vomiting fleas worming neutered spayed
+cat cat cats kitten kittens kitty litter catflap
+bird bird birds parrot budgie chickens hens
+fish-pet aquarium goldfish tank
+horse horse horses pony riding stable stables
 `

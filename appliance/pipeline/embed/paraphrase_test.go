@@ -17,10 +17,10 @@ import (
 
 // paraphraseFloor is the fewest queries of the paraphrase set whose target
 // must come back in the top 5 through the real search path. It sits a
-// margin under the figure measured when it was set, 42/50 (v1: 0/50;
+// margin under the figure measured when it was set, 41/50 (v1: 0/50;
 // docs/benchmarks.md, "Paraphrases in the top 5"), so a change to the
 // embedder that loses meaning fails here.
-const paraphraseFloor = 38
+const paraphraseFloor = 37
 
 // heldOutFloor is the same for heldout.tsv, queries written after the
 // embedder's concept table and never tuned on: measured 15/25 (v1: 0/25).

@@ -105,10 +105,16 @@ func TestNewVersionReembedsStoredVectors(t *testing.T) {
 	// Embedded counts vectors of the current model only, so reaching n
 	// means every old vector was replaced.
 	waitEmbedded(t, ix, n)
-	for _, want := range []string{"embedding model changed", "re-embedding finished"} {
-		if !strings.Contains(logs.String(), want) {
-			t.Errorf("log lacks %q:\n%s", want, logs.String())
+	// The last line is written just after the progress says done.
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(logs.String(), "re-embedding finished") {
+		if time.Now().After(deadline) {
+			t.Fatalf("log lacks \"re-embedding finished\":\n%s", logs.String())
 		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), "embedding model changed") {
+		t.Errorf("log lacks \"embedding model changed\":\n%s", logs.String())
 	}
 	// The new vectors are the ones searched: a paraphrase finds its memory.
 	hits, err := search.NewSearcher(db, emb, nil).Search(ctx, "u1", appliance.SearchQuery{Kind: appliance.KindMemory, Text: "my kid's music class", Limit: 5})
