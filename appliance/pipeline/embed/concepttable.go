@@ -166,7 +166,6 @@ university university college campus degree student graduate
 move move moving relocate relocation
 photo photo photos photograph photography camera pictures
 friday friday weekend
-monday monday
 deadline deadline due by overdue late
 emotion happy happiness glad joy joyful cheerful delighted pleased excited thrilled content
 sad sad sadness unhappy upset down depressed depression gloomy miserable lonely grief grieving heartbroken cry crying tears
