@@ -194,7 +194,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	srv := startServe(t, data)
-	if code, body := srv.call(t, "GET", "/healthz", "", ""); code != 200 || !strings.Contains(body, `"model":"builtin-hash-384-v1"`) {
+	if code, body := srv.call(t, "GET", "/healthz", "", ""); code != 200 || !strings.Contains(body, `"model":"builtin-hash-384-v2"`) {
 		t.Fatalf("healthz: %d %s", code, body)
 	}
 

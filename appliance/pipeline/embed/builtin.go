@@ -17,8 +17,9 @@ const DefaultDims = 384
 // algoVersion names the feature and hashing scheme. Model includes it, and a
 // change of Model makes the search indexer drop and re-embed every stored
 // vector, so bump it with any change that alters vectors: tokeniser,
-// stemmer, stop words, rank list, weights, hashing.
-const algoVersion = "v1"
+// stemmer, stop words, rank list, concept table, weights, hashing.
+// v2 added meaning classes (concepts.go).
+const algoVersion = "v2"
 
 // maxPooledFeatures keeps the pool from holding on to the working memory of
 // an unusually long transcript.
@@ -50,7 +51,7 @@ const MinSimilarity = 0.18
 // MinSimilarity reports the calibrated relevance floor (search.Calibrated).
 func (b *Builtin) MinSimilarity() float64 { return MinSimilarity }
 
-// Model identifies the vector space, e.g. "builtin-hash-384-v1".
+// Model identifies the vector space, e.g. "builtin-hash-384-v2".
 func (b *Builtin) Model() string {
 	return "builtin-hash-" + strconv.Itoa(b.Dims()) + "-" + algoVersion
 }

@@ -81,6 +81,10 @@ func (s *scratch) extract() {
 		}
 	}
 	useStops := content == 0
+	concept := conceptScale
+	if content == 1 {
+		concept = loneWordConceptScale
+	}
 	prev, prevEnd, prevW := -1, 0, 0.0 // previous word's stem in s.stems
 	for _, t := range s.toks {
 		if t.stop && !useStops {
@@ -98,6 +102,7 @@ func (s *scratch) extract() {
 				s.stems = lexicon.AppendStem(s.stems, w)
 				weight = idfOf(s.stems[st0:])
 				s.grams(w, gramScale*weight)
+				s.concepts(s.stems[st0:], concept*weight)
 			} else {
 				s.stems = append(s.stems, w...)
 			}

@@ -13,12 +13,13 @@ const (
 // Feature kinds, hashed first so the same string used as a word, a bigram or
 // a character n-gram lands on different dimensions.
 const (
-	kindWord   = 'w'
-	kindBigram = 'b'
-	kindGram   = 'g'
-	kindCJK    = 'c'
-	kindSymbol = 's'
-	kindEmpty  = 'e'
+	kindWord    = 'w'
+	kindBigram  = 'b'
+	kindGram    = 'g'
+	kindCJK     = 'c'
+	kindSymbol  = 's'
+	kindEmpty   = 'e'
+	kindConcept = 'k'
 )
 
 type hasher uint64
