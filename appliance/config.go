@@ -30,7 +30,11 @@ type Config struct {
 	MaxBodyBytes int64
 	// ReadConns is the size of the SQLite read pool.
 	ReadConns int
-	// ShutdownTimeout bounds a graceful stop.
+	// ShutdownTimeout bounds a graceful stop: live sessions are heard out
+	// in it (a busy box's recognizer may need many seconds for the last
+	// utterance); past it they are closed with 1001 and the audio their
+	// route did not transcribe is kept in DATA/audio. systemd waits 90 s
+	// before it kills a service.
 	ShutdownTimeout time.Duration
 	// PublicURL is how clients reach the appliance (http(s)://host[:port]),
 	// for replies that name it; empty derives it from the request's Host
@@ -308,7 +312,7 @@ func DefaultConfig() Config {
 		TokenTTL:         24 * time.Hour,
 		MaxBodyBytes:     8 << 20,
 		ReadConns:        4,
-		ShutdownTimeout:  10 * time.Second,
+		ShutdownTimeout:  30 * time.Second,
 		SilenceTimeout:   2 * time.Minute,
 		ListenAudioGap:   1500 * time.Millisecond,
 		TranslationEvent: "translating",

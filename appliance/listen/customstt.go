@@ -119,6 +119,20 @@ func (c *customSTT) stop(code int, reason string) {
 	c.conn.SetReadDeadline(time.Now())
 }
 
+// abandon closes now with the code stop set (a shutdown's time is up).
+// Nothing is kept: the connection files no conversation here, and the Omi
+// app streams the same audio to its cloud socket as well.
+func (c *customSTT) abandon() {
+	c.deadlineMu.Lock()
+	code, reason := c.stopCode, c.stopReason
+	c.deadlineMu.Unlock()
+	if code == 0 {
+		code, reason = websocket.CloseGoingAway, "server shutting down"
+	}
+	c.close(code, reason)
+	c.conn.Close()
+}
+
 func (c *customSTT) run(ctx context.Context) {
 	defer c.conn.Close()
 	dec, err := audio.NewDecoder(audio.Format{Codec: c.p.Codec, SampleRate: c.p.SampleRate, Channels: c.p.Channels})

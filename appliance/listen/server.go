@@ -120,6 +120,10 @@ type liveConn interface {
 	describe() Active
 	// stop ends it: what its route holds is heard out and sent first.
 	stop(code int, reason string)
+	// abandon ends it now, when a shutdown's time is up before it was
+	// heard out: the audio its route did not transcribe is kept, and the
+	// client gets its close frame rather than a dropped connection.
+	abandon()
 }
 
 // track runs c in the live set until done returns.
@@ -310,6 +314,9 @@ func (s *Server) Shutdown(ctx context.Context) {
 	select {
 	case <-done:
 	case <-ctx.Done():
+		for _, c := range s.conns("") {
+			c.abandon()
+		}
 	}
 	// Skipped audio not transcribed yet is kept, as a failed route's is.
 	for _, ss := range s.lingerers("") {

@@ -457,16 +457,26 @@ func (s *session) routeFailed(err error) {
 	e := stt.Classify(err, s.provider)
 	s.srv.d.Logger.Warn("speech route failed mid-session", "user", s.user, "provider", s.provider, "err", err)
 	s.flush(context.Background(), true)
-	s.mu.Lock()
-	convID := ""
-	if s.conv != nil {
-		convID = s.conv.ID
-	}
-	s.mu.Unlock()
-	if path, n := s.audio.spool.save(s.srv.d.SpoolDir, convID, s.now()); n > 0 {
-		s.srv.d.Logger.Info("kept audio the route did not transcribe", "conversation_id", convID, "path", path, "seconds", float64(n)/stt.SampleRate)
-	}
+	s.keepUnheard("the speech route failed")
 	s.endSTTFailed(e)
+}
+
+// abandon keeps the audio the route has not transcribed yet, as a failed
+// route's, and closes the socket now (a shutdown's time is up).
+func (s *session) abandon() {
+	if s.audio != nil {
+		s.keepUnheard("the session was ended before its route had heard it out")
+	}
+	s.sock.abort(websocket.CloseGoingAway, "server shutting down")
+}
+
+// keepUnheard saves the audio after the last word the route confirmed to
+// the spool folder, and logs where.
+func (s *session) keepUnheard(why string) {
+	convID := s.convID()
+	if path, n := s.audio.spool.save(s.srv.d.SpoolDir, convID, s.now()); n > 0 {
+		s.srv.d.Logger.Info("kept audio the route did not transcribe", "why", why, "conversation_id", convID, "path", path, "seconds", float64(n)/stt.SampleRate)
+	}
 }
 
 // endSTTFailed tells the client its route failed (service_status

@@ -73,6 +73,17 @@ func (k *socket) isStopped() bool {
 // finish lets the writer send what is queued, then the close frame.
 func (k *socket) finish() { k.doneOnce.Do(func() { close(k.done) }) }
 
+// abort sends the close frame now, whatever is still queued, and closes
+// the connection. gorilla/websocket allows WriteControl and Close beside
+// the writer's writes.
+func (k *socket) abort(code int, reason string) {
+	k.stop(code, reason)
+	code, reason = k.closeCode()
+	msg := websocket.FormatCloseMessage(code, truncateReason(reason))
+	k.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+	k.conn.Close()
+}
+
 // closeCode is the code and reason the session closes with. Read it only
 // after stopped has closed.
 func (k *socket) closeCode() (int, string) { return k.code, k.reason }
