@@ -342,6 +342,12 @@ func liveSession(ctx context.Context, opts realOptions, s realspeech.Stream, cod
 		return cell
 	}
 	heard, problem := storedText(ctx, opts.baseURL, u.key, id)
+	if problem == "" && c.behind > 0 {
+		// Stretches skipped while the route was behind are transcribed
+		// after the session and the recording processed again with them.
+		heard, problem = settledText(ctx, opts.baseURL, u.key, id, heard)
+		cell.problem = strings.TrimPrefix(cell.problem+fmt.Sprintf("; behind %d×, skipped audio transcribed late", c.behind), "; ")
+	}
 	if problem != "" {
 		cell.problem = strings.TrimSpace(cell.problem + "; " + problem)
 		return cell
@@ -349,6 +355,36 @@ func liveSession(ctx context.Context, opts realOptions, s realspeech.Stream, cod
 	cell.errs, cell.words = stt.WordErrors(s.Text(), heard)
 	cell.heard = heard
 	return cell
+}
+
+// lateSettle is how long a recording's transcript must stay unchanged
+// before its late stretches count as in; lateGiveUp bounds the wait (the
+// server gives one stretch ten minutes).
+const (
+	lateSettle = time.Minute
+	lateGiveUp = 20 * time.Minute
+)
+
+// settledText reads the stored transcript until it has not changed for
+// lateSettle: the server gives no sign when the last late stretch is in.
+func settledText(ctx context.Context, baseURL, key, id, heard string) (string, string) {
+	start, changed := time.Now(), time.Now()
+	for time.Since(changed) < lateSettle {
+		if time.Since(start) > lateGiveUp {
+			return heard, fmt.Sprintf("transcript still changing after %s", lateGiveUp)
+		}
+		if sleepCtx(ctx, 5*time.Second) != nil {
+			return heard, "interrupted"
+		}
+		now, problem := storedText(ctx, baseURL, key, id)
+		if problem != "" {
+			return heard, problem
+		}
+		if now != heard {
+			heard, changed = now, time.Now()
+		}
+	}
+	return heard, ""
 }
 
 // waitCaughtUp waits, after the last frame, until no segment has come
