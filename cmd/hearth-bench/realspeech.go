@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -28,7 +27,7 @@ import (
 //
 //   - the engine alone: one PocketSphinx decoder in this process on each
 //     clip, cut from the condition's audio (and, per codec, from what the
-//     codec's reference decoder gives back: the audio the session hears);
+//     session's own decoder makes of the frames: the audio it hears);
 //   - batch: the whole recording as a WAV to POST /v1/stt/transcribe;
 //   - live: the recording streamed on /v4/listen in each codec, the stored
 //     transcript read back after the app closes the socket.
@@ -36,7 +35,7 @@ import (
 // Word error rates are summed over the clips (errors over words said).
 
 // realConditions are the conditions, by the name -real-conditions takes.
-var realConditions = []string{"clean", "white20", "white10", "babble20", "babble10", "quiet45"}
+var realConditions = realspeech.Conditions
 
 // realOptions configure the scenario.
 type realOptions struct {
@@ -126,7 +125,7 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 	}
 	var preps []*prepared
 	for _, cond := range opts.conditions {
-		s, err := condition(ctx, base, cond)
+		s, err := realspeech.Condition(ctx, base, cond)
 		if err != nil {
 			return res, err
 		}
@@ -209,32 +208,6 @@ func spread(clips []realspeech.Clip, n int) []realspeech.Clip {
 		out[i] = clips[i*len(clips)/n]
 	}
 	return out
-}
-
-// condition is the recording as a microphone hears it in the condition.
-// Babble is the four other asterisk voices talking at once.
-func condition(ctx context.Context, s realspeech.Stream, name string) (realspeech.Stream, error) {
-	switch name {
-	case "clean":
-		return s, nil
-	case "white20", "white10":
-		snr, _ := strconv.Atoi(strings.TrimPrefix(name, "white"))
-		return s.WithNoise(realspeech.WhiteNoise(len(s.PCM), 1), float64(snr)), nil
-	case "babble20", "babble10":
-		snr, _ := strconv.Atoi(strings.TrimPrefix(name, "babble"))
-		var talkers [][]int16
-		for _, v := range realspeech.Voices[1:] {
-			clips, err := realspeech.Prompts(ctx, v, 30)
-			if err != nil {
-				return s, err
-			}
-			talkers = append(talkers, realspeech.Join(clips, 0.1).PCM)
-		}
-		return s.WithNoise(realspeech.Babble(talkers, len(s.PCM)), float64(snr)), nil
-	case "quiet45":
-		return s.ScaledTo(-45), nil
-	}
-	return s, fmt.Errorf("unknown condition %q (known: %s)", name, strings.Join(realConditions, ", "))
 }
 
 // engineOnTurns is the engine alone on each turn's span of pcm.
@@ -447,7 +420,7 @@ func (r realResult) markdown() string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "\nThe engine alone is one PocketSphinx decoder (the route's model and settings) on each clip, cut from the condition's audio; "+
-		"in brackets, on each clip cut from what the codec's reference decoder (ffmpeg, dlc3) gives back. Batch: the whole recording as WAV to POST /v1/stt/transcribe. "+
+		"in brackets, on each clip cut from what the session's decoder (appliance/audio) makes of the frames sent. Batch: the whole recording as WAV to POST /v1/stt/transcribe. "+
 		"Live: the recording on /v4/listen at %g× real time, %d sessions at once, each codec as a wearable sends it; the stored transcript read after the app closes the socket. "+
 		"white20/10: Gaussian white noise at 20/10 dB below the speech (measured inside the clips); babble20/10: the four other asterisk voices talking at once; "+
 		"quiet45: the speech scaled to −45 dBFS RMS. Took %s on %d CPUs.\n", r.opts.speed, r.opts.sessions, r.elapsed.Round(time.Second), runtime.NumCPU())
