@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Conditions are what a wearable's microphone meets, by name: clean;
@@ -15,6 +16,26 @@ var Conditions = []string{"clean", "white20", "white10", "babble20", "babble10",
 // babblePrompts is how many prompts of each other voice the babble takes
 // (looped to the stream's length).
 const babblePrompts = 30
+
+var (
+	babbleOnce sync.Once
+	babblers   [][]int16
+	babbleErr  error
+)
+
+// loadBabblers is each of the other voices' prompts joined: read once
+// per process (a hundred and twenty ffmpeg runs).
+func loadBabblers(ctx context.Context) ([][]int16, error) {
+	var talkers [][]int16
+	for _, v := range Voices[1:] {
+		clips, err := Prompts(ctx, v, babblePrompts)
+		if err != nil {
+			return nil, err
+		}
+		talkers = append(talkers, Join(clips, 0.1).PCM)
+	}
+	return talkers, nil
+}
 
 // Condition is s as a microphone hears it in the named condition. The
 // noise is the same on every call, so the engine alone and Hearth's paths
@@ -28,16 +49,12 @@ func Condition(ctx context.Context, s Stream, name string) (Stream, error) {
 	case "white10":
 		return s.WithNoise(WhiteNoise(len(s.PCM), 1), 10), nil
 	case "babble20", "babble10":
-		var talkers [][]int16
-		for _, v := range Voices[1:] {
-			clips, err := Prompts(ctx, v, babblePrompts)
-			if err != nil {
-				return s, err
-			}
-			talkers = append(talkers, Join(clips, 0.1).PCM)
+		babbleOnce.Do(func() { babblers, babbleErr = loadBabblers(ctx) })
+		if babbleErr != nil {
+			return s, babbleErr
 		}
 		snr := map[string]float64{"babble20": 20, "babble10": 10}[name]
-		return s.WithNoise(Babble(talkers, len(s.PCM)), snr), nil
+		return s.WithNoise(Babble(babblers, len(s.PCM)), snr), nil
 	case "quiet45":
 		return s.ScaledTo(-45), nil
 	}
