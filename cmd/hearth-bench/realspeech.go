@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -56,6 +57,8 @@ type realCell struct {
 	errs, words int
 	problem     string // why the figure is partial or missing
 	heard       string // the route's transcript (batch and live)
+	behind      int    // live: stt_behind messages (stretches transcribed late)
+	key, id     string // live: the owner's dev key and the recording, to read it again
 }
 
 func (c realCell) String() string {
@@ -75,6 +78,7 @@ func (c realCell) String() string {
 // realRow is one condition's figures.
 type realRow struct {
 	condition string
+	said      string // the text of the recording
 	seconds   float64
 	engine    realCell            // on the 16 kHz audio
 	batch     realCell            // POST /v1/stt/transcribe
@@ -129,7 +133,7 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 		if err != nil {
 			return res, err
 		}
-		p := &prepared{row: &realRow{condition: cond, seconds: s.Seconds(), live: map[string]realCell{}, engineOn: map[string]realCell{}},
+		p := &prepared{row: &realRow{condition: cond, said: s.Text(), seconds: s.Seconds(), live: map[string]realCell{}, engineOn: map[string]realCell{}},
 			stream: s, frames: map[string][][]byte{}}
 		p.row.engine = engineOnTurns(ctx, engine, s.Turns, s.PCM)
 		logf("realspeech: %s: engine alone %s", cond, p.row.engine)
@@ -196,6 +200,7 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 		}()
 	}
 	wg.Wait()
+	rescoreLate(ctx, opts, res.rows, logf)
 	res.elapsed = time.Since(t0)
 	return res, ctx.Err()
 }
@@ -314,13 +319,15 @@ func liveSession(ctx context.Context, opts realOptions, s realspeech.Stream, cod
 		cell.problem = strings.TrimSpace(cell.problem + "; " + err.Error())
 		return cell
 	}
-	heard, problem := storedText(ctx, opts.baseURL, u.key, id)
-	if problem == "" && c.behind > 0 {
+	cell.key, cell.id = u.key, id
+	if c.behind > 0 {
 		// Stretches skipped while the route was behind are transcribed
-		// after the session and the recording processed again with them.
-		heard, problem = settledText(ctx, opts.baseURL, u.key, id, heard)
+		// after the session: runRealSpeech reads the transcript again
+		// once they all are.
+		cell.behind = c.behind
 		cell.problem = strings.TrimPrefix(cell.problem+fmt.Sprintf("; behind %d×, skipped audio transcribed late", c.behind), "; ")
 	}
+	heard, problem := storedText(ctx, opts.baseURL, u.key, id)
 	if problem != "" {
 		cell.problem = strings.TrimSpace(cell.problem + "; " + problem)
 		return cell
@@ -330,34 +337,54 @@ func liveSession(ctx context.Context, opts realOptions, s realspeech.Stream, cod
 	return cell
 }
 
-// lateSettle is how long a recording's transcript must stay unchanged
-// before its late stretches count as in; lateGiveUp bounds the wait (the
-// server gives one stretch ten minutes).
-const (
-	lateSettle = time.Minute
-	lateGiveUp = 20 * time.Minute
-)
+// lateGiveUp bounds the wait for stretches transcribed after their
+// sessions (the server gives one stretch ten minutes).
+const lateGiveUp = 30 * time.Minute
 
-// settledText reads the stored transcript until it has not changed for
-// lateSettle: the server gives no sign when the last late stretch is in.
-func settledText(ctx context.Context, baseURL, key, id, heard string) (string, string) {
-	start, changed := time.Now(), time.Now()
-	for time.Since(changed) < lateSettle {
-		if time.Since(start) > lateGiveUp {
-			return heard, fmt.Sprintf("transcript still changing after %s", lateGiveUp)
-		}
-		if sleepCtx(ctx, 5*time.Second) != nil {
-			return heard, "interrupted"
-		}
-		now, problem := storedText(ctx, baseURL, key, id)
-		if problem != "" {
-			return heard, problem
-		}
-		if now != heard {
-			heard, changed = now, time.Now()
+// rescoreLate waits until no session's skipped audio is left to
+// transcribe (a session's tape in the data folder's audio/ goes with its
+// last late stretch) and scores again the cells whose route fell behind,
+// on the transcript as it is then.
+func rescoreLate(ctx context.Context, opts realOptions, rows []*realRow, logf func(string, ...any)) {
+	var behind int
+	for _, row := range rows {
+		for _, c := range row.live {
+			if c.behind > 0 {
+				behind++
+			}
 		}
 	}
-	return heard, ""
+	if behind == 0 {
+		return
+	}
+	logf("realspeech: %d sessions fell behind: waiting for their skipped audio", behind)
+	end := time.Now().Add(lateGiveUp)
+	for {
+		tapes, _ := filepath.Glob(filepath.Join(opts.dataDir, "audio", "listen-*.s16le"))
+		if len(tapes) == 0 {
+			break
+		}
+		if time.Now().After(end) || sleepCtx(ctx, 2*time.Second) != nil {
+			logf("realspeech: %d tapes still there after %s: scored as they are", len(tapes), lateGiveUp)
+			break
+		}
+	}
+	for _, row := range rows {
+		for codec, c := range row.live {
+			if c.behind == 0 || c.id == "" {
+				continue
+			}
+			heard, problem := storedText(ctx, opts.baseURL, c.key, c.id)
+			if problem != "" {
+				c.problem += "; " + problem
+			} else {
+				c.errs, c.words = stt.WordErrors(row.said, heard)
+				c.heard = heard
+			}
+			row.live[codec] = c
+			logf("realspeech: %s: live %s with its late stretches %s: %q", row.condition, codec, c, c.heard)
+		}
+	}
 }
 
 // waitCaughtUp waits, after the last frame, until no segment has come
