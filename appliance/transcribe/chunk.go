@@ -12,11 +12,15 @@ import (
 // maxChunk of audio at a time (whisper's window is 30 s) and a long upload
 // is transcribed in flat memory. Stretches with no speech are never sent:
 // they are what tells "nothing was said" from "the route heard nothing".
-// Speech is what the live VAD takes for speech (vad.Gate: it follows the
-// speaker's level; a fixed -42 dBFS floor here dropped a quiet
-// microphone's utterances before any route heard them).
+// A frame is speech at normal speaking levels (speechRMS) or when the
+// live VAD takes it for speech (vad.Gate, which follows the speaker's
+// level: the fixed floor alone dropped a quiet microphone's utterances
+// before any route heard them). Either, not the gate alone: it takes a
+// steady sound for the room's noise, and a steady tone above the floor
+// is still sent, as before.
 const (
 	frame         = audio.Rate / 50 // 20 ms
+	speechRMS     = 250.0           // about -42 dBFS
 	pauseFrames   = 25              // 0.5 s of silence ends a chunk
 	minSpeech     = 5               // 100 ms of speech makes a chunk worth sending
 	padFrames     = 10              // 0.2 s kept around speech
@@ -63,8 +67,9 @@ func (c *chunker) next() (chunk, error) {
 		}
 		c.total += n
 		c.buf = append(c.buf, c.read[:n]...)
-		sp := c.gate.Speech(c.read[:n])
-		c.rms = append(c.rms, rms(c.read[:n]))
+		r := rms(c.read[:n])
+		sp := c.gate.Speech(c.read[:n]) || r >= speechRMS
+		c.rms = append(c.rms, r)
 		c.speechy = append(c.speechy, sp)
 		if sp {
 			c.speech++
