@@ -5,15 +5,22 @@ import (
 	"math"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
+	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // Recordings are cut into chunks at pauses, so that a route sees at most
 // maxChunk of audio at a time (whisper's window is 30 s) and a long upload
 // is transcribed in flat memory. Stretches with no speech are never sent:
 // they are what tells "nothing was said" from "the route heard nothing".
+// A frame is speech at normal speaking levels (speechRMS) or when the
+// live VAD takes it for speech (vad.Gate, which follows the speaker's
+// level: the fixed floor alone dropped a quiet microphone's utterances
+// before any route heard them). Either, not the gate alone: it takes a
+// steady sound for the room's noise, and a steady tone above the floor
+// is still sent, as before.
 const (
 	frame         = audio.Rate / 50 // 20 ms
-	speechRMS     = 250.0           // about -42 dBFS: quieter frames are silence
+	speechRMS     = 250.0           // about -42 dBFS
 	pauseFrames   = 25              // 0.5 s of silence ends a chunk
 	minSpeech     = 5               // 100 ms of speech makes a chunk worth sending
 	padFrames     = 10              // 0.2 s kept around speech
@@ -30,8 +37,10 @@ type chunk struct {
 // chunker reads a source and yields speech chunks.
 type chunker struct {
 	src     audio.Source
+	gate    vad.Gate
 	buf     []int16   // current chunk's samples
 	rms     []float64 // per 20 ms frame of buf
+	speechy []bool    // per frame: the gate took it for speech
 	start   int       // sample index of buf[0] in the recording
 	speech  int       // speech frames in buf
 	silence int       // trailing silent frames
@@ -59,8 +68,10 @@ func (c *chunker) next() (chunk, error) {
 		c.total += n
 		c.buf = append(c.buf, c.read[:n]...)
 		r := rms(c.read[:n])
+		sp := c.gate.Speech(c.read[:n]) || r >= speechRMS
 		c.rms = append(c.rms, r)
-		if r >= speechRMS {
+		c.speechy = append(c.speechy, sp)
+		if sp {
 			c.speech++
 			c.silence = 0
 		} else {
@@ -88,8 +99,8 @@ func (c *chunker) cut(frames int) chunk {
 	ch := chunk{pcm: append([]int16(nil), c.buf[:n]...), offset: float64(c.start) / audio.Rate}
 	c.drop(frames)
 	c.speech, c.silence = 0, 0
-	for _, r := range c.rms {
-		if r >= speechRMS {
+	for _, sp := range c.speechy {
+		if sp {
 			c.speech++
 			c.silence = 0
 		} else {
@@ -104,6 +115,7 @@ func (c *chunker) drop(frames int) {
 	n := min(frames*frame, len(c.buf))
 	c.buf = append(c.buf[:0], c.buf[n:]...)
 	c.rms = append(c.rms[:0], c.rms[frames:]...)
+	c.speechy = append(c.speechy[:0], c.speechy[frames:]...)
 	c.start += n
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
 )
 
@@ -36,68 +37,62 @@ var realCodecs = map[string]realCodec{
 var realCodecNames = []string{"pcm16", "pcm8", "opus_fs320", "lc3", "aac"}
 
 // roundTrip encodes 16 kHz audio as the wearable sends codec (one frame a
-// message) and decodes the encoding back to 16 kHz with the reference
-// tools, so that the engine alone can be measured on the very audio the
-// session hears.
+// message) and decodes the frames as a session does (appliance/audio's
+// decoder for the codec), so that the engine alone is measured on the very
+// samples the session hears: another decoder's samples differ, and so do
+// the words heard in them.
 func roundTrip(ctx context.Context, dir, codec string, pcm []int16) (frames [][]byte, decoded []int16, err error) {
+	if frames, err = encode(ctx, dir, codec, pcm); err != nil {
+		return nil, nil, err
+	}
+	rc := realCodecs[codec]
+	dec, err := audio.NewDecoder(audio.Format{Codec: rc.name, SampleRate: rc.rate, Channels: 1})
+	if err != nil {
+		return nil, nil, fmt.Errorf("decode %s: %w", codec, err)
+	}
+	defer dec.Close()
+	for i, f := range frames {
+		if decoded, err = dec.Decode(decoded, f); err != nil {
+			return nil, nil, fmt.Errorf("decode %s frame %d: %w", codec, i, err)
+		}
+	}
+	return frames, decoded, nil
+}
+
+// encode is 16 kHz audio as the wearable sends codec: one frame a message.
+func encode(ctx context.Context, dir, codec string, pcm []int16) ([][]byte, error) {
 	wav := filepath.Join(dir, "rt-"+codec+".wav")
 	if err := os.WriteFile(wav, realspeech.WAV(pcm), 0o600); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer os.Remove(wav)
 	ff := func(args ...string) ([]byte, error) {
 		return runTool(ctx, "ffmpeg", append([]string{"-hide_banner", "-loglevel", "error", "-nostdin", "-y"}, args...)...)
 	}
-	back := func(in string, inArgs ...string) ([]int16, error) {
-		b, err := ff(append(append(inArgs, "-i", in), "-ac", "1", "-ar", "16000", "-f", "s16le", "-")...)
-		return realspeech.FromBytes(b), err
-	}
 	switch codec {
 	case "pcm16":
-		b := realspeech.Bytes(pcm)
-		return split(b, 640), pcm, nil
+		return split(realspeech.Bytes(pcm), 640), nil
 	case "pcm8":
 		b, err := ff("-i", wav, "-ar", "8000", "-ac", "1", "-f", "s16le", "-")
-		if err != nil {
-			return nil, nil, err
-		}
-		raw := filepath.Join(dir, "rt.s16")
-		if err := os.WriteFile(raw, b, 0o600); err != nil {
-			return nil, nil, err
-		}
-		defer os.Remove(raw)
-		decoded, err = back(raw, "-f", "s16le", "-ar", "8000", "-ac", "1")
-		return split(b, 320), decoded, err
+		return split(b, 320), err
 	case "opus_fs320":
 		ogg, err := encodeOgg(ctx, "-i", wav)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		if frames, err = oggPackets(ogg); err != nil {
-			return nil, nil, err
-		}
-		path := filepath.Join(dir, "rt.ogg")
-		if err := os.WriteFile(path, ogg, 0o600); err != nil {
-			return nil, nil, err
-		}
-		defer os.Remove(path)
-		decoded, err = back(path)
-		return frames, decoded, err
+		return oggPackets(ogg)
 	case "lc3":
-		bits, out := filepath.Join(dir, "rt.lc3"), filepath.Join(dir, "rt-lc3.wav")
+		bits := filepath.Join(dir, "rt.lc3")
 		defer os.Remove(bits)
-		defer os.Remove(out)
 		// 30-byte 10 ms frames: lc3_fs1030, as the Omi firmware sends them.
 		if _, err := runTool(ctx, "elc3", "-b", "24000", "-m", "10", wav, bits); err != nil {
-			return nil, nil, err
-		}
-		if _, err := runTool(ctx, "dlc3", bits, out); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		b, err := os.ReadFile(bits)
 		if err != nil || len(b) < 4 {
-			return nil, nil, fmt.Errorf("elc3 wrote no stream: %v", err)
+			return nil, fmt.Errorf("elc3 wrote no stream: %v", err)
 		}
+		var frames [][]byte
 		for off := int(b[2]) | int(b[3])<<8; off+2 <= len(b); {
 			n := int(b[off]) | int(b[off+1])<<8
 			if off+2+n > len(b) {
@@ -106,18 +101,13 @@ func roundTrip(ctx context.Context, dir, codec string, pcm []int16) (frames [][]
 			frames = append(frames, b[off+2:off+2+n])
 			off += 2 + n
 		}
-		decoded, err = back(out)
-		return frames, decoded, err
+		return frames, nil
 	case "aac":
-		path := filepath.Join(dir, "rt.aac")
-		defer os.Remove(path)
-		if _, err := ff("-i", wav, "-c:a", "aac", "-b:a", "32k", "-f", "adts", path); err != nil {
-			return nil, nil, err
-		}
-		b, err := os.ReadFile(path)
+		b, err := ff("-i", wav, "-c:a", "aac", "-b:a", "32k", "-f", "adts", "-")
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
+		var frames [][]byte
 		for off := 0; off+7 <= len(b); {
 			n := int(b[off+3]&0x03)<<11 | int(b[off+4])<<3 | int(b[off+5])>>5
 			if n < 7 || off+n > len(b) {
@@ -126,10 +116,9 @@ func roundTrip(ctx context.Context, dir, codec string, pcm []int16) (frames [][]
 			frames = append(frames, b[off:off+n])
 			off += n
 		}
-		decoded, err = back(path)
-		return frames, decoded, err
+		return frames, nil
 	}
-	return nil, nil, fmt.Errorf("no encoder for %s", codec)
+	return nil, fmt.Errorf("no encoder for %s", codec)
 }
 
 func split(b []byte, n int) [][]byte {

@@ -8,9 +8,9 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -28,7 +28,7 @@ import (
 //
 //   - the engine alone: one PocketSphinx decoder in this process on each
 //     clip, cut from the condition's audio (and, per codec, from what the
-//     codec's reference decoder gives back: the audio the session hears);
+//     session's own decoder makes of the frames: the audio it hears);
 //   - batch: the whole recording as a WAV to POST /v1/stt/transcribe;
 //   - live: the recording streamed on /v4/listen in each codec, the stored
 //     transcript read back after the app closes the socket.
@@ -36,7 +36,7 @@ import (
 // Word error rates are summed over the clips (errors over words said).
 
 // realConditions are the conditions, by the name -real-conditions takes.
-var realConditions = []string{"clean", "white20", "white10", "babble20", "babble10", "quiet45"}
+var realConditions = realspeech.Conditions
 
 // realOptions configure the scenario.
 type realOptions struct {
@@ -57,6 +57,8 @@ type realCell struct {
 	errs, words int
 	problem     string // why the figure is partial or missing
 	heard       string // the route's transcript (batch and live)
+	behind      int    // live: stt_behind messages (stretches transcribed late)
+	key, id     string // live: the owner's dev key and the recording, to read it again
 }
 
 func (c realCell) String() string {
@@ -76,6 +78,7 @@ func (c realCell) String() string {
 // realRow is one condition's figures.
 type realRow struct {
 	condition string
+	said      string // the text of the recording
 	seconds   float64
 	engine    realCell            // on the 16 kHz audio
 	batch     realCell            // POST /v1/stt/transcribe
@@ -126,11 +129,11 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 	}
 	var preps []*prepared
 	for _, cond := range opts.conditions {
-		s, err := condition(ctx, base, cond)
+		s, err := realspeech.Condition(ctx, base, cond)
 		if err != nil {
 			return res, err
 		}
-		p := &prepared{row: &realRow{condition: cond, seconds: s.Seconds(), live: map[string]realCell{}, engineOn: map[string]realCell{}},
+		p := &prepared{row: &realRow{condition: cond, said: s.Text(), seconds: s.Seconds(), live: map[string]realCell{}, engineOn: map[string]realCell{}},
 			stream: s, frames: map[string][][]byte{}}
 		p.row.engine = engineOnTurns(ctx, engine, s.Turns, s.PCM)
 		logf("realspeech: %s: engine alone %s", cond, p.row.engine)
@@ -197,6 +200,7 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 		}()
 	}
 	wg.Wait()
+	rescoreLate(ctx, opts, res.rows, logf)
 	res.elapsed = time.Since(t0)
 	return res, ctx.Err()
 }
@@ -209,32 +213,6 @@ func spread(clips []realspeech.Clip, n int) []realspeech.Clip {
 		out[i] = clips[i*len(clips)/n]
 	}
 	return out
-}
-
-// condition is the recording as a microphone hears it in the condition.
-// Babble is the four other asterisk voices talking at once.
-func condition(ctx context.Context, s realspeech.Stream, name string) (realspeech.Stream, error) {
-	switch name {
-	case "clean":
-		return s, nil
-	case "white20", "white10":
-		snr, _ := strconv.Atoi(strings.TrimPrefix(name, "white"))
-		return s.WithNoise(realspeech.WhiteNoise(len(s.PCM), 1), float64(snr)), nil
-	case "babble20", "babble10":
-		snr, _ := strconv.Atoi(strings.TrimPrefix(name, "babble"))
-		var talkers [][]int16
-		for _, v := range realspeech.Voices[1:] {
-			clips, err := realspeech.Prompts(ctx, v, 30)
-			if err != nil {
-				return s, err
-			}
-			talkers = append(talkers, realspeech.Join(clips, 0.1).PCM)
-		}
-		return s.WithNoise(realspeech.Babble(talkers, len(s.PCM)), float64(snr)), nil
-	case "quiet45":
-		return s.ScaledTo(-45), nil
-	}
-	return s, fmt.Errorf("unknown condition %q (known: %s)", name, strings.Join(realConditions, ", "))
 }
 
 // engineOnTurns is the engine alone on each turn's span of pcm.
@@ -341,6 +319,14 @@ func liveSession(ctx context.Context, opts realOptions, s realspeech.Stream, cod
 		cell.problem = strings.TrimSpace(cell.problem + "; " + err.Error())
 		return cell
 	}
+	cell.key, cell.id = u.key, id
+	if c.behind > 0 {
+		// Stretches skipped while the route was behind are transcribed
+		// after the session: runRealSpeech reads the transcript again
+		// once they all are.
+		cell.behind = c.behind
+		cell.problem = strings.TrimPrefix(cell.problem+fmt.Sprintf("; behind %d×, skipped audio transcribed late", c.behind), "; ")
+	}
 	heard, problem := storedText(ctx, opts.baseURL, u.key, id)
 	if problem != "" {
 		cell.problem = strings.TrimSpace(cell.problem + "; " + problem)
@@ -349,6 +335,56 @@ func liveSession(ctx context.Context, opts realOptions, s realspeech.Stream, cod
 	cell.errs, cell.words = stt.WordErrors(s.Text(), heard)
 	cell.heard = heard
 	return cell
+}
+
+// lateGiveUp bounds the wait for stretches transcribed after their
+// sessions (the server gives one stretch ten minutes).
+const lateGiveUp = 30 * time.Minute
+
+// rescoreLate waits until no session's skipped audio is left to
+// transcribe (a session's tape in the data folder's audio/ goes with its
+// last late stretch) and scores again the cells whose route fell behind,
+// on the transcript as it is then.
+func rescoreLate(ctx context.Context, opts realOptions, rows []*realRow, logf func(string, ...any)) {
+	var behind int
+	for _, row := range rows {
+		for _, c := range row.live {
+			if c.behind > 0 {
+				behind++
+			}
+		}
+	}
+	if behind == 0 {
+		return
+	}
+	logf("realspeech: %d sessions fell behind: waiting for their skipped audio", behind)
+	end := time.Now().Add(lateGiveUp)
+	for {
+		tapes, _ := filepath.Glob(filepath.Join(opts.dataDir, "audio", "listen-*.s16le"))
+		if len(tapes) == 0 {
+			break
+		}
+		if time.Now().After(end) || sleepCtx(ctx, 2*time.Second) != nil {
+			logf("realspeech: %d tapes still there after %s: scored as they are", len(tapes), lateGiveUp)
+			break
+		}
+	}
+	for _, row := range rows {
+		for codec, c := range row.live {
+			if c.behind == 0 || c.id == "" {
+				continue
+			}
+			heard, problem := storedText(ctx, opts.baseURL, c.key, c.id)
+			if problem != "" {
+				c.problem += "; " + problem
+			} else {
+				c.errs, c.words = stt.WordErrors(row.said, heard)
+				c.heard = heard
+			}
+			row.live[codec] = c
+			logf("realspeech: %s: live %s with its late stretches %s: %q", row.condition, codec, c, c.heard)
+		}
+	}
 }
 
 // waitCaughtUp waits, after the last frame, until no segment has come
@@ -411,7 +447,7 @@ func (r realResult) markdown() string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "\nThe engine alone is one PocketSphinx decoder (the route's model and settings) on each clip, cut from the condition's audio; "+
-		"in brackets, on each clip cut from what the codec's reference decoder (ffmpeg, dlc3) gives back. Batch: the whole recording as WAV to POST /v1/stt/transcribe. "+
+		"in brackets, on each clip cut from what the session's decoder (appliance/audio) makes of the frames sent. Batch: the whole recording as WAV to POST /v1/stt/transcribe. "+
 		"Live: the recording on /v4/listen at %g× real time, %d sessions at once, each codec as a wearable sends it; the stored transcript read after the app closes the socket. "+
 		"white20/10: Gaussian white noise at 20/10 dB below the speech (measured inside the clips); babble20/10: the four other asterisk voices talking at once; "+
 		"quiet45: the speech scaled to −45 dBFS RMS. Took %s on %d CPUs.\n", r.opts.speed, r.opts.sessions, r.elapsed.Round(time.Second), runtime.NumCPU())

@@ -376,6 +376,7 @@ type wordsConn struct {
 	done     chan struct{} // the reader has ended
 	code     int           // close code, once done
 	segments int
+	behind   int // service_status stt_behind messages: stretches skipped, transcribed late
 }
 
 // keepAlive is what the Omi app sends in answer to the server's "ping":
@@ -421,6 +422,10 @@ func dialListenAs(ctx context.Context, baseURL, codec string, rate int, uid, tok
 				c.wmu.Unlock()
 			case bytes.Contains(data, []byte(`"service_status"`)) && bytes.Contains(data, []byte(`"ready"`)):
 				readyOnce.Do(func() { close(c.ready) })
+			case bytes.Contains(data, []byte(`"service_status"`)) && bytes.Contains(data, []byte(`"stt_behind"`)):
+				c.wmu.Lock()
+				c.behind++
+				c.wmu.Unlock()
 			}
 		}
 	}()

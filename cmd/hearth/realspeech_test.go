@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +21,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
+	"github.com/hearth-appliance/hearth/cmd/hearth/internal/omiapp"
 	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
 
@@ -75,42 +78,77 @@ func engineAlone(t *testing.T, e *pocketsphinx.Engine, s realspeech.Stream, pcm 
 	return w
 }
 
-// opusHeard is Opus packets as a session decodes them: 16 kHz mono.
-func opusHeard(t *testing.T, packets [][]byte) []int16 {
+// realCodec is how a wearable sends a codec: its sample_rate parameter
+// and one frame's length (one frame a message).
+type realCodec struct {
+	rate  int
+	frame time.Duration
+}
+
+var realCodecs = map[string]realCodec{
+	"pcm16":      {16000, 20 * time.Millisecond},
+	"pcm8":       {8000, 20 * time.Millisecond},
+	"opus_fs320": {16000, 20 * time.Millisecond},
+	"lc3_fs1030": {16000, 10 * time.Millisecond},
+	"aac":        {16000, 64 * time.Millisecond},
+}
+
+// sessionHeard is frames as a session decodes them: 16 kHz mono, the
+// audio the engine alone is measured on for that codec (another decoder's
+// samples differ, and so do the words heard in them).
+func sessionHeard(t *testing.T, codec string, frames [][]byte) []int16 {
 	t.Helper()
-	dec, err := audio.NewDecoder(audio.Format{Codec: audio.OpusFS320, SampleRate: audio.Rate, Channels: 1})
+	dec, err := audio.NewDecoder(audio.Format{Codec: codec, SampleRate: realCodecs[codec].rate, Channels: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dec.Close()
 	var pcm []int16
-	for _, p := range packets {
-		if pcm, err = dec.Decode(pcm, p); err != nil {
+	for _, f := range frames {
+		if pcm, err = dec.Decode(pcm, f); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return pcm
 }
 
+// streamRealTime sends one frame a message at the codec's pace, with the
+// app's keep-alive answer mixed in now and then.
+func streamRealTime(c *wsClient, frames [][]byte, frame time.Duration) {
+	start := time.Now()
+	for i, f := range frames {
+		if c.conn.WriteMessage(websocket.BinaryMessage, f) != nil {
+			return
+		}
+		if i%50 == 0 {
+			c.conn.WriteMessage(websocket.BinaryMessage, []byte{0x8A, 0x00})
+		}
+		time.Sleep(time.Until(start.Add(time.Duration(i+1) * frame)))
+	}
+}
+
 // liveHeard streams frames on /v4/listen in real time, waits until the
 // server has sent no segment for 5 s, closes the socket as the app does
-// and returns the text of the session's segments.
+// and returns the stored transcript. A session whose route fell behind (a
+// busy machine) transcribes what it skipped after it: then the stretches
+// are waited for (the session's tape is removed with the last one).
 func liveHeard(t *testing.T, srv *server, data, codec string, frames [][]byte) string {
 	t.Helper()
-	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada "+codec)
-	c := dialListen(t, srv.base, appQuery(uid, codec, 120, ""), ownerToken(t, data, uid))
+	o := newOwner(t, srv, data, "Ada "+codec)
+	rc := realCodecs[codec]
+	query := strings.Replace(appQuery(o.uid, codec, 120, ""), "sample_rate=16000", "sample_rate="+strconv.Itoa(rc.rate), 1)
+	c := dialListen(t, srv.base, query, o.token)
 	ready := event(c.until(20*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil || m.closeCode != 0 }), "service_status")
 	if ready == nil || ready["provider"] != "pocketsphinx" {
 		t.Fatalf("%s: ready %v", codec, ready)
 	}
 	sent := make(chan struct{})
-	go func() { c.stream(frames, 1); close(sent) }()
-	var order []string
-	texts := map[string]string{}
+	go func() { streamRealTime(c, frames, rc.frame); close(sent) }()
+	behind := false
 	deadline := time.After(5 * time.Minute)
 	quiet := time.NewTimer(time.Hour) // set once the last frame is sent
 	defer quiet.Stop()
-	for closing := false; ; {
+	for closing, done := false, false; !done; {
 		select {
 		case <-sent:
 			sent = nil
@@ -123,26 +161,71 @@ func liveHeard(t *testing.T, srv *server, data, codec string, frames [][]byte) s
 				if !closing || m.closeCode != 0 && m.closeCode != websocket.CloseNormalClosure {
 					t.Fatalf("%s: the session closed (%d %s)", codec, m.closeCode, m.closeText)
 				}
-				var all []string
-				for _, id := range order {
-					all = append(all, texts[id])
-				}
-				return strings.Join(all, " ")
+				done = true
+				break
 			}
-			for _, s := range segmentsOf(m) {
-				id := s["id"].(string)
-				if _, ok := texts[id]; !ok {
-					order = append(order, id)
-				}
-				texts[id] = s["text"].(string)
+			if st := event(m, "service_status"); st != nil && st["status"] == "stt_behind" {
+				behind = true
 			}
-			if sent == nil && !closing {
+			if sent == nil && !closing && segmentsOf(m) != nil {
 				quiet.Reset(5 * time.Second) // the server is still catching up
 			}
 		case <-deadline:
 			t.Fatalf("%s: the session did not end within 5 minutes", codec)
 		}
 	}
+	if behind {
+		t.Logf("%s: the route fell behind; waiting for the stretches it skipped", codec)
+		for end := time.Now().Add(10 * time.Minute); ; time.Sleep(time.Second) {
+			if tapes, _ := filepath.Glob(filepath.Join(data, "audio", "listen-*.s16le")); len(tapes) == 0 {
+				break
+			}
+			if time.Now().After(end) {
+				t.Fatalf("%s: skipped audio still being transcribed after 10 minutes", codec)
+			}
+		}
+	}
+	return storedHeard(t, o)
+}
+
+// slowClient waits as long as a busy machine may take to end and process
+// a recording whose skipped stretches were just transcribed.
+var slowClient = &http.Client{Timeout: 5 * time.Minute}
+
+// storedHeard ends the owner's recording and returns its stored
+// transcript.
+func storedHeard(t *testing.T, o owner) string {
+	t.Helper()
+	call := func(method, path, auth string) []byte {
+		req, _ := http.NewRequest(method, o.srv.base+path, strings.NewReader("{}"))
+		req.Header.Set("Authorization", "Bearer "+auth)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := slowClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, b)
+		}
+		return b
+	}
+	var ended struct {
+		Conversation struct {
+			ID string `json:"id"`
+		} `json:"conversation"`
+	}
+	if err := json.Unmarshal(call("POST", "/v1/conversations", o.token), &ended); err != nil || ended.Conversation.ID == "" {
+		t.Fatalf("end the recording: %v", err)
+	}
+	var conv struct {
+		TranscriptSegments []omiapp.Segment `json:"transcript_segments"`
+	}
+	if err := json.Unmarshal(call("GET", "/v1/dev/user/conversations/"+ended.Conversation.ID+"?include_transcript=true", o.key), &conv); err != nil {
+		t.Fatal(err)
+	}
+	return omiapp.Text(conv.TranscriptSegments)
 }
 
 // batchHeard is POST /v1/stt/transcribe's text for a WAV file. The
@@ -168,38 +251,82 @@ func batchHeard(t *testing.T, srv *server, token, wav string) string {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	b, err = io.ReadAll(resp.Body)
 	var out struct {
 		Text string `json:"text"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("batch: %d %v", resp.StatusCode, err)
+	if err != nil || resp.StatusCode != 200 || json.Unmarshal(b, &out) != nil {
+		t.Fatalf("batch: %d %v %s\nserver log:\n%s", resp.StatusCode, err, b, tail(srv.logs.String(), 20))
 	}
 	return out.Text
 }
 
-// unmetFloors are the floors today's code misses now and then, and why:
-// the test holds them to unmetSlack points above the engine, and to the
-// issue's point only with HEARTH_REAL_FLOORS=all. Delete an entry when its
-// cause is fixed. (Empty since live streams hear each utterance whole, as
-// the engine does: clean live pcm16 and opus_fs320 were 2.5 and 5.1
-// points above it while they normalised each utterance with the running
-// mean of those before it.)
-var unmetFloors = map[string]string{}
+// unmetFloors are the floors today's code misses, by cell ("condition
+// path"): how far above the engine alone the cell was measured, and why.
+// The test holds such a cell to its gap plus a margin (a path that loses
+// a stretch of the recording or garbles a codec is still caught), and to
+// the issue's point only with HEARTH_REAL_FLOORS=all. Delete an entry
+// when its cause is fixed.
+var unmetFloors = map[string]unmet{
+	"white20 batch": {2.6, "one word more than the engine alone (56.4 % against 53.8 %, " +
+		"decoding is reproducible): not explained yet; the VAD's cut of a noisy utterance is not the clip's span"},
+	"clean aac": {2.6, "one word more than the engine alone on the session's AAC audio (38.5 % against 35.9 %), " +
+		"at a load average of 3 with no stretch skipped as at 25 with the route behind: not explained yet"},
+	"quiet45 batch": {10.3, "four words more than the engine alone (38.5 % against 28.2 %) with every clip now " +
+		"sent to the route (the chunker dropped the quietest before): not explained yet; live hears as the engine does"},
+	"babble20 pcm16": {102.5, "the VAD opens on the babble in the pauses (other voices 20 dB below the speaker) and " +
+		"the route transcribes them: 153.8 % against 51.3 %, the engine alone hears only the clips"},
+}
 
-// unmetSlack is how far above the engine alone an unmet floor may be:
-// the worst of the runs above was 23 points.
-const unmetSlack = 25.0
+// unmet is a floor not held yet: the measured gap in points, and why.
+type unmet struct {
+	gap float64
+	why string
+}
+
+// unmetMargin is what an unmet floor may add to its measured gap: two of
+// the 39 words.
+const unmetMargin = 5.2
+
+// realFloors are the cells make test holds, by condition: "batch" is POST
+// /v1/stt/transcribe, a codec is a live session in it. Clean in every
+// path a wearable uses but pcm8 and lc3, batch and live in white noise
+// and from a quiet microphone (two engine passes, three sessions and two
+// uploads more than clean and white20 live alone); HEARTH_REAL_FLOORS=all holds every path in every
+// condition (allFloorPaths, realspeech.Conditions), as hearth-bench
+// -scenarios realspeech measures them.
+var realFloors = []struct {
+	condition string
+	paths     []string
+}{
+	{"clean", []string{"batch", "pcm16", "opus_fs320", "aac"}},
+	{"white20", []string{"batch", "pcm16"}},
+	{"quiet45", []string{"batch", "pcm16"}},
+}
+
+var allFloorPaths = []string{"batch", "pcm16", "pcm8", "opus_fs320", "lc3_fs1030", "aac"}
 
 // TestRealSpeechMatchesTheEngine (issue #33): on recorded human voices,
-// clean and in white noise at 20 dB SNR, each of Hearth's paths hears
-// the words the engine alone (one PocketSphinx decoder on each clip) hears
-// in the same audio: its word error rate is at most a point above the
-// engine's (unmetFloors lists where today's code does not hold yet). The
-// full matrix (every codec, babble, 10 dB, -45 dBFS) is hearth-bench
-// -scenarios realspeech, in docs/benchmarks.md.
+// clean, in white noise and babble and from a quiet microphone, each of
+// Hearth's paths hears the words the engine alone (one PocketSphinx
+// decoder on each clip) hears in the same audio: its word error rate is
+// at most a point above the engine's (unmetFloors lists where today's
+// code does not hold yet). The full matrix is hearth-bench -scenarios
+// realspeech, in docs/benchmarks.md.
 func TestRealSpeechMatchesTheEngine(t *testing.T) {
 	t.Parallel()
 	needPocketSphinx(t)
+	all := os.Getenv("HEARTH_REAL_FLOORS") == "all"
+	floors := realFloors
+	if all {
+		floors = nil
+		for _, c := range realspeech.Conditions {
+			floors = append(floors, struct {
+				condition string
+				paths     []string
+			}{c, allFloorPaths})
+		}
+	}
 	clips := realClips(t, 10)
 	data := t.TempDir()
 	srv := startServe(t, data)
@@ -209,41 +336,40 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 	// in silence, not in the socket's close (what a close loses is the
 	// words-lost benchmark's subject, not this test's).
 	clean.PCM = append(clean.PCM, make([]int16, 4*realspeech.SampleRate)...)
-	for _, cond := range []struct {
-		name   string
-		stream realspeech.Stream
-		opus   bool // also live opus_fs320 (its engine figure is a second pass)
-		// batch: also POST /v1/stt/transcribe. Not yet in noise: at
-		// 20 dB it heard 48.7 % of these words wrong where the engine
-		// alone heard 43.6 % (issue #33; hearth-bench -scenarios
-		// realspeech measures it).
-		batch bool
-	}{
-		{"clean", clean, true, true},
-		{"white20", clean.WithNoise(realspeech.WhiteNoise(len(clean.PCM), 1), 20), false, false},
-	} {
-		t.Run(cond.name, func(t *testing.T) {
-			t.Parallel()
+	for _, floor := range floors {
+		t.Run(floor.condition, func(t *testing.T) {
+			if !all {
+				// Every path of every condition at once would be 36
+				// real-time sessions: the full set goes one condition at
+				// a time.
+				t.Parallel()
+			}
+			s, err := realspeech.Condition(t.Context(), clean, floor.condition)
+			if err != nil {
+				t.Fatal(err)
+			}
 			engine, err := pocketsphinx.NewEngine("")
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer engine.Close()
-			s := cond.stream
-			dir := t.TempDir()
-			wav := filepath.Join(dir, "s.wav")
+			wav := filepath.Join(t.TempDir(), "s.wav")
 			if err := os.WriteFile(wav, realspeech.WAV(s.PCM), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			base := engineAlone(t, engine, s, s.PCM)
-			opus, opusBase := filepath.Join(dir, "s.ogg"), werCount{}
-			if cond.opus {
-				mustRun(t, "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", wav, "-c:a", "libopus", "-application", "lowdelay",
-					"-frame_duration", "20", "-b:a", "32k", opus)
-				// The audio the session hears: the packets through the
-				// appliance's own Opus decoder (libopus's, through ffmpeg,
-				// gives other samples, and other words).
-				opusBase = engineAlone(t, engine, s, opusHeard(t, oggOpusPackets(t, opus)))
+			t.Logf("%s: %d words; engine alone %.1f %%", floor.condition, base.words, base.pct())
+			refs := map[string]werCount{"batch": base, "pcm16": base}
+			frames := map[string][][]byte{}
+			for _, path := range floor.paths {
+				if path == "batch" {
+					continue
+				}
+				frames[path] = encodeFrames(t, path, wav)
+				if _, ok := refs[path]; !ok {
+					refs[path] = engineAlone(t, engine, s, sessionHeard(t, path, frames[path]))
+					t.Logf("%s: engine alone on the %s audio %.1f %%", floor.condition, path, refs[path].pct())
+				}
 			}
 
 			var (
@@ -251,57 +377,50 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 				paths = map[string]werCount{}
 				heard = map[string]string{}
 			)
-			hearers := map[string]func(t *testing.T) string{
-				"live pcm16": func(t *testing.T) string { return liveHeard(t, srv, data, "pcm16", encodeFrames(t, "pcm16", wav)) },
-			}
-			if cond.batch {
-				hearers["batch"] = func(t *testing.T) string { return batchHeard(t, srv, token, wav) }
-			}
-			if cond.opus {
-				hearers["live opus_fs320"] = func(t *testing.T) string { return liveHeard(t, srv, data, "opus_fs320", oggOpusPackets(t, opus)) }
-			}
-			// The paths hear the same audio at once; the group ends when
-			// all have.
-			t.Run("paths", func(t *testing.T) {
-				for path, hear := range hearers {
+			// The paths hear the same audio at once, each a subtest run
+			// from its own goroutine: not t.Parallel, whose slots (one per
+			// CPU) would put the real-time sessions one after another.
+			var wg sync.WaitGroup
+			for _, path := range floor.paths {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
 					t.Run(path, func(t *testing.T) {
-						t.Parallel()
-						text := hear(t)
+						var text string
+						if path == "batch" {
+							text = batchHeard(t, srv, token, wav)
+						} else {
+							text = liveHeard(t, srv, data, path, frames[path])
+						}
 						var w werCount
 						w.add(s.Text(), text)
 						mu.Lock()
 						paths[path], heard[path] = w, text
 						mu.Unlock()
 					})
-				}
-			})
-			t.Logf("%s: %d words; engine alone %.1f %%", cond.name, base.words, base.pct())
-			if cond.opus {
-				t.Logf("%s: engine alone on the Opus audio %.1f %%", cond.name, opusBase.pct())
+				}()
 			}
-			for _, path := range []string{"batch", "live pcm16", "live opus_fs320"} {
-				if _, ok := paths[path]; !ok {
-					continue // not measured here, or it failed above
+			wg.Wait()
+			for _, path := range floor.paths {
+				got, ok := paths[path]
+				if !ok {
+					continue // it failed above
 				}
-				ref := base
-				if path == "live opus_fs320" {
-					ref = opusBase
-				}
-				got := paths[path]
-				t.Logf("%s: %s %.1f %%: %q", cond.name, path, got.pct(), heard[path])
+				ref, cell := refs[path], floor.condition+" "+path
+				t.Logf("%s %.1f %%: %q", cell, got.pct(), heard[path])
 				if got.pct() <= ref.pct()+1 {
 					continue
 				}
-				msg := fmt.Sprintf("%s: %s hears %.1f %% of words wrong, the engine alone %.1f %% on the same audio (the floor: a point above)\nsaid: %q",
-					cond.name, path, got.pct(), ref.pct(), s.Text())
-				if why := unmetFloors[cond.name+" "+path]; why != "" && os.Getenv("HEARTH_REAL_FLOORS") != "all" {
-					// Still a floor: a path that loses a stretch of the
-					// recording or garbles a codec is far past this.
-					if got.pct() <= ref.pct()+unmetSlack {
-						t.Logf("%s\nnot yet enforced: %s", msg, why)
+				msg := fmt.Sprintf("%s hears %.1f %% of words wrong, the engine alone %.1f %% on the same audio (the floor: a point above)\nsaid: %q",
+					cell, got.pct(), ref.pct(), s.Text())
+				if u, ok := unmetFloors[cell]; ok && !all {
+					if got.pct() <= ref.pct()+u.gap+unmetMargin {
+						t.Logf("%s\nnot yet enforced: %s", msg, u.why)
 						continue
 					}
-					msg += fmt.Sprintf("\nmore than %.0f points above even while %s", unmetSlack, why)
+					msg += fmt.Sprintf("\nmore than %.1f points above even while %s", u.gap+unmetMargin, u.why)
+				} else if ok {
+					msg += "\nknown: " + u.why
 				}
 				t.Error(msg)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,5 +134,58 @@ func TestConversationTakesTurns(t *testing.T) {
 	}
 	if got := strings.Join(order, ""); got != "abcaca" {
 		t.Fatalf("turns %q, want abcaca", got)
+	}
+}
+
+// TestConditions: each named condition keeps the stream's turns and text
+// and puts its speech at the SNR or level the name says; the same name
+// gives the same samples.
+func TestConditions(t *testing.T) {
+	clips, err := realspeech.English(context.Background())
+	need(t, err)
+	s := realspeech.Join(clips[:3], 1)
+	for _, tc := range []struct {
+		name  string
+		snr   float64 // of the speech against what was added; 0: none added
+		level float64 // of the speech, dBFS; 0: unchanged
+	}{
+		{"clean", 0, 0},
+		{"white20", 20, 0},
+		{"white10", 10, 0},
+		{"babble20", 20, 0},
+		{"babble10", 10, 0},
+		{"quiet45", 0, -45},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := realspeech.Condition(context.Background(), s, tc.name)
+			need(t, err)
+			again, _ := realspeech.Condition(context.Background(), s, tc.name)
+			if len(got.PCM) != len(s.PCM) || got.Text() != s.Text() || len(got.Turns) != len(s.Turns) || !slices.Equal(got.PCM, again.PCM) {
+				t.Fatalf("%d samples, %d turns, %q; the same twice: %v", len(got.PCM), len(got.Turns), got.Text(), slices.Equal(got.PCM, again.PCM))
+			}
+			var ps, pn float64
+			for _, tr := range s.Turns {
+				for i := tr.Start; i < tr.End; i++ {
+					d := float64(got.PCM[i]) - float64(s.PCM[i])
+					ps += float64(s.PCM[i]) * float64(s.PCM[i])
+					pn += d * d
+				}
+			}
+			switch {
+			case tc.snr != 0:
+				if snr := 10 * math.Log10(ps/pn); math.Abs(snr-tc.snr) > 0.5 {
+					t.Errorf("SNR %.2f dB, want %.0f", snr, tc.snr)
+				}
+			case tc.level != 0:
+				if l := got.Level(); math.Abs(l-tc.level) > 0.1 {
+					t.Errorf("speech at %.2f dBFS, want %.0f", l, tc.level)
+				}
+			case pn != 0:
+				t.Errorf("clean audio changed")
+			}
+		})
+	}
+	if _, err := realspeech.Condition(context.Background(), s, "pink20"); err == nil {
+		t.Error("an unknown condition gave no error")
 	}
 }

@@ -75,10 +75,9 @@ type VAD struct {
 	pos      int       // stream sample of pending[0]
 	frames   [][]int16 // current utterance's frames, with preroll
 	start    int       // stream sample of frames[0]
-	ring     []float64 // recent frame levels, for the noise floor
-	peak     float64   // the recent loudest frame's level, fading
-	gain     float64   // the open utterance's amplification (live)
-	started  bool      // the open utterance's Start was sent (live)
+	gate     Gate
+	gain     float64 // the open utterance's amplification (live)
+	started  bool    // the open utterance's Start was sent (live)
 	inSpeech bool
 	speech   int // speech frames in a row (before opening) or in the utterance
 	silence  int // silent frames in a row
@@ -186,17 +185,7 @@ func (v *VAD) takePending() []int16 {
 }
 
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
-	level := rms(f)
-	floor := v.floor()
-	v.ring = append(v.ring, level)
-	if len(v.ring) > floorWindow {
-		v.ring = v.ring[1:]
-	}
-	if at == 0 { // a stream starts at the fixed floor's level
-		v.peak = maxFloor * peakRatio
-	}
-	v.peak = max(level, v.peak*peakDecay)
-	isSpeech := level >= max(minFloor, floor*floorMargin, min(maxFloor, v.peak/peakRatio))
+	isSpeech := v.gate.Speech(f)
 	if len(v.frames) == 0 {
 		v.start = at
 	}
@@ -274,18 +263,6 @@ func amplify(pcm []int16, g float64) []int16 {
 		out[i] = int16(max(-32768, min(32767, math.Round(float64(s)*g))))
 	}
 	return out
-}
-
-// floor is the quietest recent frame's level: the room's noise.
-func (v *VAD) floor() float64 {
-	if len(v.ring) == 0 {
-		return 0
-	}
-	m := math.Inf(1)
-	for _, l := range v.ring {
-		m = min(m, l)
-	}
-	return m
 }
 
 func rms(f []int16) float64 {
