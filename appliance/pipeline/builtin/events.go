@@ -187,6 +187,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if c.past || c.recurring || c.rel {
 		return appliance.Event{}, false
 	}
+	dl.saidMonth(i, a, &c, tm)
 	if !c.clock && c.part == 0 && c.date {
 		dl.laterClock(i, a, b, &c, tm)
 	}
@@ -300,6 +301,7 @@ func (dl *dialogue) proposedTime(i int, ws []cword, a, b int, tm timing) (applia
 	if !c.date || !c.clock || c.past || c.rel {
 		return appliance.Event{}, false
 	}
+	dl.saidMonth(i, a, &c, tm)
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		pw := dl.utts[j].words
 		k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser)

@@ -65,6 +65,11 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 	// about one"
 	for j := i + 1; j < len(dl.utts) && j <= i+2; j++ {
 		v := &dl.utts[j]
+		if h, ok := answeredHour(v.words); ok && v.speaker != u.speaker && (u.question || askedAloud(u.words)) {
+			// "are we still on for breakfast tomorrow" "yes nine at the usual place"
+			c.clock, c.hour, c.min, c.meridiem = true, h, 0, 0
+			return true
+		}
 		for _, cl := range v.clauses {
 			if adopt(v, cl[0], cl[1]) {
 				return true
@@ -208,6 +213,7 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 		return appliance.Event{}, false
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
+	dl.saidMonth(i, a, &c, tm)
 	if indexInt(u.tasks, a) >= 0 && !c.clock {
 		// "i'll book the restaurant this afternoon": when to book, not the plan
 		return appliance.Event{}, false
@@ -617,3 +623,27 @@ func namedEvening(ws []cword, a, b int) []string {
 
 // eveningOutings happen in the evening: "the theatre on Friday at 7:30".
 var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub`)
+
+// answeredHour reads an hour given as the answer to a question about a
+// plan: a bare number from one to twelve opening the turn, after a yes or
+// not, and closing its phrase ("yes nine at the usual place", "seven works",
+// "Sure, ten."). A number followed by a noun ("two people") is a count.
+func answeredHour(ws []cword) (int, bool) {
+	k := 0
+	for k < len(ws) && k < 2 && inSet(agreeWords, ws[k].lower) {
+		k++
+	}
+	h, n := cardinalAt(ws, k)
+	if n != 1 || h < 1 || h > 12 || scanCues(ws, 0, len(ws), time.Time{}, nil).found {
+		return 0, false
+	}
+	next := wordAt(ws, k+1)
+	if ws[k].punct == 0 && next != "" && !inSet(hourFollowers, next) {
+		return 0, false
+	}
+	return h, true
+}
+
+// hourFollowers may follow an hour said alone: "nine at the café", "seven
+// works", "ten is fine", "eight then".
+var hourFollowers = lexicon.NewSet(`at works work is then sounds suits o'clock sharp it's`)

@@ -77,6 +77,7 @@ type timeCue struct {
 	mon          time.Month
 	day          int
 	fromWeekday  bool // the date came from a weekday; an explicit date wins
+	monthless    bool // "the 10th": a day of the month whose month was not said
 	deadline     bool // an end-of-period deadline with its own default time
 	defH, defMin int
 	// clock
@@ -1165,6 +1166,7 @@ func (sc *cueScanner) ordinalDate(i int) int {
 			continue
 		}
 		sc.setMonthDayYear(first.Year(), first.Month(), d)
+		sc.c.monthless = sc.c.date && sc.c.day == d && sc.c.mon == first.Month()
 		break
 	}
 	return j - i
