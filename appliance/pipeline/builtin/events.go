@@ -34,7 +34,7 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	tournament haircut massage surgery therapy playdate performance graduation reunion lesson tutoring
 	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
 	memorial gig ballet opera pantomime panto filling thanksgiving easter hanukkah passover diwali walkthrough walk-through briefing debrief appraisal
-	orientation onboarding handover`)
+	orientation onboarding handover offsite off-site potluck barbecue bbq fundraiser hackathon`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".
@@ -43,7 +43,7 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 var modifiedNouns = lexicon.NewSet(`review call planning sync visit catch-up check-in test session final
 	finals game match practice training show date tour hearing viewing service repair repairs delivery
 	installation inspection servicing maintenance cleaning fitting pickup pick-up tune-up play trip
-	drop-off dropoff`)
+	drop-off dropoff quiz club audit shower`)
 
 // serviceNouns are done for the user by others: "they can do the brake
 // service on Monday at 8" is the user's plan though "they" say it.

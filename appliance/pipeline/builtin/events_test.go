@@ -60,6 +60,8 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Breakfast", "2026-03-27 09:00", 30}}},
 		{"a count is no hour", []turn{{"1", "Are we still on for breakfast tomorrow?"}, {"U", "Yes, two people."}},
 			[]plan{{"Breakfast", "2026-03-27 08:00", 30}}},
+		{"the next of a series, of the evening", []turn{{"1", "So are we doing the pub quiz again?"}, {"U", "Yes, it's every second Tuesday, so the next one is the 2nd at eight."}},
+			[]plan{{"Pub Quiz", "2026-04-02 20:00", 30}}},
 		{"a day said again keeps its month", []turn{{"U", "We are in Lyon on the 1st and 2nd of May."}, {"U", "The workshop is on the 2nd at 2 pm."}},
 			[]plan{{"Workshop", "2026-05-02 14:00", 30}}},
 		{"a day not said before is its next occurrence", []turn{{"U", "We are in Lyon on the 1st and 2nd of May."}, {"U", "The workshop is on the 3rd at 2 pm."}},

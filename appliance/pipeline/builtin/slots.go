@@ -253,6 +253,13 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	if !ok {
 		return appliance.Event{}, false
 	}
+	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && eveningTitle(title) {
+		// "are we doing the pub quiz again" … "next one is the fifteenth at eight"
+		c.meridiem = 'p'
+		if r, ok = c.resolve(tm.start, tm.loc); !ok {
+			return appliance.Event{}, false
+		}
+	}
 	dur := eventDuration(ws, a, b)
 	if dur == 0 {
 		dur = r.rangeMin
@@ -501,6 +508,16 @@ func eveningSlot(ws []cword, a, b int) bool {
 	}
 	for j := a; j < b; j++ {
 		if inSet(eveningMeals, ws[j].lower) || inSet(eveningOutings, ws[j].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// eveningTitle: a plan named in an earlier turn is of the evening.
+func eveningTitle(title string) bool {
+	for _, w := range strings.Fields(strings.ToLower(title)) {
+		if inSet(eveningMeals, w) || inSet(eveningOutings, w) {
 			return true
 		}
 	}

@@ -124,6 +124,11 @@ func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
 		sc.mark(from, i, n)
 		i += n
 	}
+	if sc.c.recurring && sc.c.date && !sc.c.fromWeekday {
+		// "every second Tuesday, so the next one is the 15th at eight": a
+		// series with one of its days named, which is that day
+		sc.c.recurring = false
+	}
 	return sc.c
 }
 
@@ -167,10 +172,16 @@ func (sc *cueScanner) at(i int) int {
 	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) && w != "mid" && !inSet(holidays, w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
-	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" {
+	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" || prev == "other" && wordAt(ws, i-2) == "every" {
 		if dayPartHour(w) > 0 || weekdayOf(w) >= 0 || w == "day" || w == "week" {
 			sc.c.recurring = true
 			return 1
+		}
+		// "every second Tuesday", "every third week"
+		next := wordAt(ws, i+1)
+		if d, n := ordinalAt(ws, i); n == 1 && d < 5 && (weekdayOf(next) >= 0 || next == "day" || next == "week" || next == "month") {
+			sc.c.recurring = true
+			return 2
 		}
 	}
 	switch w {
@@ -1154,7 +1165,9 @@ func (sc *cueScanner) ordinalDate(i int) int {
 		// second half" and "after the first coat" are not ("half" is a stop word
 		// but a noun here)
 		booked := prev == "for" && inSet(bookedWords, wordAt(ws, i-2)) // "booked for the twenty fourth"
-		if !inSet(ordinalDatePreps, prev) && !booked || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
+		// "next one is the fifteenth at eight": a day named by a copula, with its hour
+		named := inSet(slotCopulas, prev) && j < len(ws) && wordAt(ws, j) == "at" && ws[j-1].punct == 0
+		if !inSet(ordinalDatePreps, prev) && !booked && !named || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
 			return 0
 		}
 	}
