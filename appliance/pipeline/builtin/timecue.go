@@ -324,12 +324,32 @@ func (sc *cueScanner) at(i int) int {
 	if n := sc.pastTo(i, false); n > 0 {
 		return n // "twenty past nine"
 	}
+	// an hour and its minutes right after the date, as a list of when:
+	// "Wednesday the 16th, seven thirty, at my place", "friday the fourth
+	// nine fifteen"
+	if sc.c.date && !sc.c.clock && i > 0 && (ws[i-1].punct == ',' || weekdayOf(ws[i-1].lower) >= 0 || ordinalEnds(ws, i)) {
+		if h, m, mer, n := clockAt(ws, i, false); n >= 2 && m != 0 && (i+n == len(ws) || ws[i+n-1].punct != 0 || inSet(stopWords, wordAt(ws, i+n))) {
+			sc.setClock(h, m, mer)
+			return n
+		}
+	}
 	// a clock with a marker needs no preposition: "3pm", "15:30", "six o'clock"
 	if h, m, mer, n := clockAt(ws, i, true); n > 0 {
 		sc.setClock(h, m, mer)
 		return n
 	}
 	return 0
+}
+
+// ordinalEnds: a day's ordinal ends just before ws[i] ("the 16th", "the
+// twenty first").
+func ordinalEnds(ws []cword, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-2; k-- {
+		if _, n := ordinalAt(ws, k); n > 0 && k+n == i {
+			return true
+		}
+	}
+	return false
 }
 
 // routineHour is the day part after a daily routine: "after work" and
