@@ -419,7 +419,14 @@ func (dl *dialogue) actionItems(tm timing) []task {
 					u.taskVerbs = append(u.taskVerbs, verb)
 				}
 			default:
-				verb := wordAt(ws, firstBodyWord(ws, body, b, used))
+				fb := firstBodyWord(ws, body, b, used)
+				verb := wordAt(ws, fb)
+				if pronounObject(ws, fb) {
+					// "I'll grab it on the way home": the way home says when, "it" what
+					if d, np := dl.resolvedObject(i, a, desc, verb, ws[fb:b]); d != "" {
+						desc, topic = d, append(topic, topicOf(np)...)
+					}
+				}
 				tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: desc, topic: topic, due: due, utt: i})
 				u.tasks = append(u.tasks, a)
 				u.taskVerbs = append(u.taskVerbs, verb)
