@@ -51,7 +51,7 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 		if !cc.clock && cc.part == 0 {
 			return false
 		}
-		c.clock, c.hour, c.min, c.meridiem, c.part = cc.clock, cc.hour, cc.min, cc.meridiem, cc.part
+		c.clock, c.hour, c.min, c.meridiem, c.part, c.zone = cc.clock, cc.hour, cc.min, cc.meridiem, cc.part, cc.zone
 		c.amHint, c.pmHint, c.rangeMin = c.amHint || cc.amHint, c.pmHint || cc.pmHint, cc.rangeMin
 		return true
 	}
@@ -169,8 +169,11 @@ func firstPersonTask(ws []cword, a, b int) bool {
 }
 
 // askedAloud: a question said without a question mark, as a live
-// recogniser writes it: "do you need me there".
+// recogniser writes it: "do you need me there", "what time".
 func askedAloud(ws []cword) bool {
+	if len(ws) > 1 && (ws[0].lower == "what" || ws[0].lower == "which") && (ws[1].lower == "time" || ws[1].lower == "day") {
+		return true
+	}
 	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (inSet(subjectPronouns, ws[1].lower) || ws[1].lower == "we" || ws[1].lower == "i")
 }
 

@@ -51,6 +51,8 @@ import (
 //     noon for 12, unless the sentence says evening, tonight or dinner (pm)
 //     or morning or breakfast (am);
 //   - a clock time with no date is today, or tomorrow once today's has passed;
+//   - a clock followed by a zone ("2 pm eastern", "4 pm Tokyo time") is that
+//     zone's wall clock on the day said (zone.go);
 //   - "before Wednesday" (a date without a time) is the day before, 23:59;
 //   - "after work" and "after dinner" are evening, "after school" and "after
 //     lunch" afternoon, "before work" and "before school" morning.
@@ -90,9 +92,10 @@ type timeCue struct {
 	pmHint    bool
 	rel       bool // an exact offset from the start
 	offset    time.Duration
-	past      bool // "yesterday", "last week", "two days ago"
-	recurring bool // "every morning": not a date at all
-	dayBefore bool // "before Wednesday": a date without a time ends the day before
+	past      bool   // "yesterday", "last week", "two days ago"
+	recurring bool   // "every morning": not a date at all
+	dayBefore bool   // "before Wednesday": a date without a time ends the day before
+	zone      string // the zone the clock was said in ("two pm eastern"), "" for the user's
 }
 
 // cueScanner finds cues in ws[from:to] relative to ref (the start, in the
@@ -123,6 +126,13 @@ func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
 		sc.c.found = true
 		sc.mark(from, i, n)
 		i += n
+		if sc.c.clock {
+			if z, k := zoneAt(ws, i); k > 0 && i < to {
+				sc.c.zone = z
+				sc.mark(from, i, k)
+				i += k
+			}
+		}
 	}
 	if sc.c.recurring && sc.c.date && !sc.c.fromWeekday {
 		// "every second Tuesday, so the next one is the 15th at eight": a
@@ -1332,8 +1342,11 @@ func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
 		h, mi = c.defH, c.defMin
 	}
 	t := time.Date(y, m, d, h, mi, 0, 0, loc)
+	if c.clock && c.zone != "" {
+		t = inZone(y, m, d, h, mi, c.zone, loc)
+	}
 	if !c.date && t.Before(ref) {
-		t = time.Date(y, m, d+1, h, mi, 0, 0, loc)
+		t = t.AddDate(0, 0, 1)
 	}
 	return resolved{at: t.UTC(), clock: c.clock || c.part > 0, rangeMin: c.rangeMin}, true
 }
