@@ -184,7 +184,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		}
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
-	if c.past || c.recurring || c.rel {
+	if c.past || c.recurring || c.rel || usually(ws, a, b) {
 		return appliance.Event{}, false
 	}
 	dl.saidMonth(i, a, &c, tm)
@@ -223,6 +223,11 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		return appliance.Event{}, false
 	}
 	if !visit && openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
+		return appliance.Event{}, false
+	}
+	if !visit && dl.userKnown && !u.isUser && tellersOwn(ws, a, b) {
+		// "i'm going to the gym at six tomorrow", "I have a meeting at 3 so
+		// I'll be late", said to the user: the teller's plan
 		return appliance.Event{}, false
 	}
 	if !visit && !inSet(serviceNouns, ws[k].lower) && otherPeoplesPlan(ws, a, b) &&
@@ -540,6 +545,40 @@ func otherPeoplesPlan(ws []cword, a, b int) bool {
 	}
 	return true
 }
+
+// tellersOwn: clause ws[a:b] is the speaker's own plan, said with "I" and
+// a verb of having or going, and no one else in it: no "you", "we", "us",
+// "our", nothing booked.
+func tellersOwn(ws []cword, a, b int) bool {
+	s := skipDiscourse(ws, a, b)
+	switch {
+	case hasSeq(ws, s, "i", "have"), hasSeq(ws, s, "i've", "got"), hasSeq(ws, s, "i'm", "going"), hasSeq(ws, s, "i", "am", "going"),
+		hasSeq(ws, s, "i've", "a"), hasSeq(ws, s, "i", "got"), hasSeq(ws, s, "i'm", "off"):
+	default:
+		return false
+	}
+	for j := a; j < b; j++ {
+		switch w := ws[j].lower; {
+		case strings.HasPrefix(w, "you"), w == "we", w == "we're", w == "we'll", w == "us", w == "our", inSet(bookingWords, w):
+			return false
+		}
+	}
+	return true
+}
+
+// usually: ws[a:b] says what happens as a rule ("usually the bus comes at
+// 7:45", "we normally eat at six"), which is no plan.
+func usually(ws []cword, a, b int) bool {
+	for j := a; j < b; j++ {
+		if inSet(ruleAdverbs, ws[j].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleAdverbs say how things go as a rule.
+var ruleAdverbs = lexicon.NewSet(`usually normally typically generally always often sometimes rarely`)
 
 // hearsay after "you" only relays news: "did you hear Jake is…".
 var hearsay = lexicon.NewSet(`hear heard know knew see saw think`)

@@ -221,7 +221,7 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 		// "i'll book the restaurant this afternoon": when to book, not the plan
 		return appliance.Event{}, false
 	}
-	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline && !c.clock {
+	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline && !c.clock || usually(ws, a, b) {
 		// "this week the dentist is tuesday at nine": a week with a day and an hour is no deadline
 		return appliance.Event{}, false
 	}
@@ -248,6 +248,9 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	}
 	if otherPeoplesPlan(ws, a, b) || openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
 		return appliance.Event{}, false
+	}
+	if dl.userKnown && !u.isUser && tellersOwn(ws, a, b) && !dl.agreed(i) {
+		return appliance.Event{}, false // "i'm going to the gym at six tomorrow" "nice"
 	}
 	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
 		return appliance.Event{}, false
