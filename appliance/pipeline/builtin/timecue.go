@@ -51,6 +51,8 @@ import (
 //     noon for 12, unless the sentence says evening, tonight or dinner (pm)
 //     or morning or breakfast (am);
 //   - a clock time with no date is today, or tomorrow once today's has passed;
+//     a bare hour whose morning has passed is this evening's when that is at
+//     most three hours away ("around seven" said at six in the evening);
 //   - a clock followed by a zone ("2 pm eastern", "4 pm Tokyo time") is that
 //     zone's wall clock on the day said (zone.go);
 //   - "before Wednesday" (a date without a time) is the day before, 23:59;
@@ -68,6 +70,9 @@ const (
 	eveningHour   = 18
 	eodHour       = 17
 	asapOffset    = 2 * time.Hour
+	// soonHours: a bare hour said this many hours or fewer before it comes
+	// round in the evening is this evening's
+	soonHours = 3
 )
 
 // timeCue accumulates what the cue words of one clause say.
@@ -1340,6 +1345,16 @@ func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
 		h, mi = c.part, 0
 	case c.deadline:
 		h, mi = c.defH, c.defMin
+	}
+	if !c.date && c.clock && c.meridiem == 0 && !c.pmHint && !c.amHint && c.part == 0 && c.hour >= 1 && c.hour <= 11 && c.zone == "" {
+		// "I'll come by around seven" said at six in the evening: this
+		// evening's seven, once the morning's has passed and the evening's
+		// is at most a few hours away
+		am := time.Date(y, m, d, c.hour, mi, 0, 0, loc)
+		pm := time.Date(y, m, d, c.hour+12, mi, 0, 0, loc)
+		if am.Before(ref) && pm.After(ref) && pm.Sub(ref) <= soonHours*time.Hour {
+			return resolved{at: pm.UTC(), clock: true, rangeMin: c.rangeMin}, true
+		}
 	}
 	t := time.Date(y, m, d, h, mi, 0, 0, loc)
 	if c.clock && c.zone != "" {
