@@ -188,7 +188,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		return appliance.Event{}, false
 	}
 	dl.saidMonth(i, a, &c, tm)
-	if !c.clock && c.part == 0 && c.date {
+	if !c.clock && c.date {
 		dl.laterClock(i, a, b, &c, tm)
 	}
 	if c.clock && !c.date {

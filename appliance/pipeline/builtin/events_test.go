@@ -66,6 +66,8 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Tech Conference", "2026-04-14 09:00", 30}}},
 		{"a dinner dated by the answer has no hour", []turn{{"1", "Are you coming to the team dinner?"}, {"U", "Yes, it's on the 14th of April."}},
 			[]plan{}},
+		{"a day part gives way to the hour asked for", []turn{{"U", "hi chloe are you free saturday night to babysit"}, {"1", "yes what time"}, {"U", "from six thirty until about eleven"}, {"1", "perfect see you then"}},
+			[]plan{{"Chloe", "2026-03-28 18:30", 30}}},
 		{"what happens as a rule", []turn{{"1", "Usually the bus comes at 7:45."}, {"U", "Right."}}, []plan{}},
 		{"a plan the user will miss", []turn{{"1", "the kids school play is thursday at six"}, {"U", "i know i can't make it i have to work"}}, []plan{}},
 		{"the teller's own plan", []turn{{"1", "i'm going to the gym at six tomorrow"}, {"U", "nice"}}, []plan{}},

@@ -35,6 +35,9 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 		}
 		return true
 	}
+	// a day part said with the plan ("saturday night") gives way to the
+	// clock said later, and keeps its half of the day
+	dayPart := c.part
 	adopt := func(v *utterance, a, e int) bool {
 		ws := v.words
 		if v.isUser && userCalls(ws, a, e) {
@@ -48,10 +51,15 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 		if cc.date && (cc.y != c.y || cc.mon != c.mon || cc.day != c.day) {
 			return false
 		}
-		if !cc.clock && cc.part == 0 {
+		if !cc.clock && cc.part == 0 || dayPart != 0 && !cc.clock {
 			return false
 		}
 		c.clock, c.hour, c.min, c.meridiem, c.part, c.zone = cc.clock, cc.hour, cc.min, cc.meridiem, cc.part, cc.zone
+		if dayPart == afternoonHour || dayPart == eveningHour {
+			c.pmHint = true // "saturday night" … "from six thirty"
+		} else if dayPart == morningHour {
+			c.amHint = true
+		}
 		c.amHint, c.pmHint, c.rangeMin = c.amHint || cc.amHint, c.pmHint || cc.pmHint, cc.rangeMin
 		return true
 	}
@@ -171,7 +179,11 @@ func firstPersonTask(ws []cword, a, b int) bool {
 // askedAloud: a question said without a question mark, as a live
 // recogniser writes it: "do you need me there", "what time".
 func askedAloud(ws []cword) bool {
-	if len(ws) > 1 && (ws[0].lower == "what" || ws[0].lower == "which") && (ws[1].lower == "time" || ws[1].lower == "day") {
+	k := 0
+	for k < len(ws) && k < 2 && inSet(agreeWords, ws[k].lower) {
+		k++ // "yes what time"
+	}
+	if w := wordAt(ws, k); (w == "what" || w == "which") && (wordAt(ws, k+1) == "time" || wordAt(ws, k+1) == "day") {
 		return true
 	}
 	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (inSet(subjectPronouns, ws[1].lower) || ws[1].lower == "we" || ws[1].lower == "i")
@@ -236,7 +248,7 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	if u.isUser && userCalls(ws, a, b) {
 		return appliance.Event{}, false // "I'll come by Tuesday at five then"
 	}
-	if !c.clock && c.part == 0 && !dl.laterClock(i, a, b, &c, tm) {
+	if !c.clock && !dl.laterClock(i, a, b, &c, tm) && c.part == 0 {
 		return appliance.Event{}, false
 	}
 	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && eveningSlot(ws, a, b) {
