@@ -133,6 +133,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Clean out the garage", "2026-03-11 23:59"}}},
 		{"a piece of work had by a day is finished", []turn{{"1", "And the headcount plan?"}, {"U", "The headcount plan I'll have by Friday."}},
 			[]item{{"Finish the headcount plan", "2026-03-13 23:59"}}},
+		{"a day is no pronoun's thing", []turn{{"1", "We can take it on Tuesday the 1st at 8."}, {"U", "Okay, I'll drop it off then."}},
+			[]item{}},
 		{"a pronoun object said with the way", []turn{{"1", "Your prescription is ready for pickup."}, {"U", "Great, I'll grab it on the way home."}},
 			[]item{{"Grab the prescription on the way home", ""}}},
 		{"a pronoun receiving the thing", []turn{{"1", "The figures are final."}, {"U", "Good, I'll send them the report on the way home."}},

@@ -137,7 +137,7 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 			}
 			var np []string
 			m := k + 1
-			for ; m < end && len(np) < 3 && (titleModifier(ws[m]) || inSet(referentAdjectives, ws[m].lower)) && !inSet(subjectPronouns, ws[m].lower) && !inSet(cueStarts, ws[m].lower); m++ {
+			for ; m < end && len(np) < 3 && (titleModifier(ws[m]) || inSet(referentAdjectives, ws[m].lower)) && !inSet(subjectPronouns, ws[m].lower) && !inSet(cueStarts, ws[m].lower) && !dayWord(ws, m); m++ {
 				np = append(np, ws[m].text)
 				if ws[m].punct != 0 {
 					break
@@ -158,6 +158,13 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 		}
 	}
 	return ""
+}
+
+// dayWord: ws[m] names a day, which no pronoun stands for ("the 1st").
+func dayWord(ws []cword, m int) bool {
+	_, n := ordinalAt(ws, m)
+	_, month := months[ws[m].lower]
+	return n > 0 || month || weekdayOf(ws[m].lower) >= 0
 }
 
 // referentAdjectives are light words that still belong to the thing named:
