@@ -427,7 +427,17 @@ func (dl *dialogue) actionItems(tm timing) []task {
 						desc, topic = d, append(topic, topicOf(np)...)
 					}
 				}
-				tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: desc, topic: topic, due: due, utt: i})
+				t := task{verb: lexicon.Stem(verb), desc: desc, topic: topic, due: due, utt: i}
+				if k := dl.instructionAnswered(tasks, t); k >= 0 {
+					// "Bring two payslips and photo ID." "Okay, I'll dig out
+					// the payslips on Saturday.": the user's own deed for it
+					if t.due == nil {
+						t.due = tasks[k].due
+					}
+					tasks[k] = t
+				} else {
+					tasks = append(tasks, t)
+				}
 				u.tasks = append(u.tasks, a)
 				u.taskVerbs = append(u.taskVerbs, verb)
 			}
@@ -462,6 +472,26 @@ func sameThingAsked(tasks []task, t task) int {
 	for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= t.utt-referentWindow; k-- {
 		if len(t.topic) > 0 && allIn(t.topic, tasks[k].topic) {
 			return k
+		}
+	}
+	return -1
+}
+
+// instructionAnswered is the task another speaker gave the user in the
+// turn just before that the user's own task t answers with another deed
+// on a thing they share; -1 when none.
+func (dl *dialogue) instructionAnswered(tasks []task, t task) int {
+	if !dl.utts[t.utt].isUser {
+		return -1
+	}
+	for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= t.utt-1; k-- {
+		if tasks[k].utt == t.utt || dl.utts[tasks[k].utt].isUser || tasks[k].verb == t.verb {
+			continue // the same deed said again keeps its first wording (mergeTopics)
+		}
+		for _, w := range t.topic {
+			if slices.Contains(tasks[k].topic, w) {
+				return k
+			}
 		}
 	}
 	return -1

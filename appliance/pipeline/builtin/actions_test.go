@@ -133,6 +133,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Clean out the garage", "2026-03-11 23:59"}}},
 		{"a piece of work had by a day is finished", []turn{{"1", "And the headcount plan?"}, {"U", "The headcount plan I'll have by Friday."}},
 			[]item{{"Finish the headcount plan", "2026-03-13 23:59"}}},
+		{"the user's own deed for an instruction", []turn{{"1", "Bring two payslips and photo ID."}, {"U", "Okay, I'll dig out the payslips on Saturday."}},
+			[]item{{"Dig out the payslips", "2026-03-14 23:59"}}},
 		{"a day is no pronoun's thing", []turn{{"1", "We can take it on Tuesday the 1st at 8."}, {"U", "Okay, I'll drop it off then."}},
 			[]item{}},
 		{"a pronoun object said with the way", []turn{{"1", "Your prescription is ready for pickup."}, {"U", "Great, I'll grab it on the way home."}},
