@@ -34,7 +34,8 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	tournament haircut massage surgery therapy playdate performance graduation reunion lesson tutoring
 	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
 	memorial gig ballet opera pantomime panto filling thanksgiving easter hanukkah passover diwali walkthrough walk-through briefing debrief appraisal
-	orientation onboarding handover offsite off-site potluck barbecue bbq fundraiser hackathon`)
+	orientation onboarding handover offsite off-site potluck barbecue bbq fundraiser hackathon physiotherapy
+	chemotherapy chemo dialysis acupuncture counselling counseling`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".
