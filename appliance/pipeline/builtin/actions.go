@@ -394,6 +394,13 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				if due != nil && (verb == "have" || !inSet(stativeVerbs, verb)) && inheritDue(tasks, i, due) {
 					break
 				}
+				if d, tp := dl.askedDeed(i, ws, firstBodyWord(ws, body, b, used)); d != "" {
+					// "Have you booked the train?" "Not yet, I need to do that this week."
+					tasks = append(tasks, task{verb: lexicon.Stem(strings.Fields(strings.ToLower(d))[0]), desc: d, topic: tp, due: due, utt: i})
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, verb)
+					break
+				}
 				if d, np := dl.resolvedObject(i, a, desc, verb, ws[firstBodyWord(ws, body, b, used):b]); d != "" {
 					// "the invitations will be printed by Wednesday" … "I'll pick them up"
 					t := task{verb: lexicon.Stem(verb), desc: d, topic: topicOf(np), due: due, utt: i}
