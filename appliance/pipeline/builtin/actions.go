@@ -435,6 +435,12 @@ func (dl *dialogue) actionItems(tm timing) []task {
 					}
 				}
 				t := task{verb: lexicon.Stem(verb), desc: desc, topic: topic, due: due, utt: i}
+				if k := dl.requestAccepted(tasks, t, ws, a, b); k >= 0 {
+					// "can you look into hotels for the offsite" "sure i'll get
+					// a few options by the end of next week": when, not another task
+					tasks[k].due = t.due
+					break
+				}
 				if k := dl.instructionAnswered(tasks, t); k >= 0 {
 					// "Bring two payslips and photo ID." "Okay, I'll dig out
 					// the payslips on Saturday.": the user's own deed for it
@@ -500,6 +506,33 @@ func (dl *dialogue) instructionAnswered(tasks []task, t task) int {
 				return k
 			}
 		}
+	}
+	return -1
+}
+
+// requestAccepted is the request another speaker made in the turn just
+// before, without a time, that the user's task t accepts by saying when:
+// the answer opens with a yes, shares nothing with the request and adds
+// nothing ("also", "too"); -1 when none.
+func (dl *dialogue) requestAccepted(tasks []task, t task, ws []cword, a, b int) int {
+	if t.due == nil || !dl.utts[t.utt].isUser || len(ws) == 0 || !inSet(agreeWords, ws[0].lower) {
+		return -1
+	}
+	for j := a; j < b; j++ {
+		if w := ws[j].lower; w == "also" || w == "too" || w == "and" {
+			return -1
+		}
+	}
+	for k := len(tasks) - 1; k >= 0 && tasks[k].utt == t.utt-1; k-- {
+		if dl.utts[tasks[k].utt].isUser || tasks[k].due != nil {
+			continue
+		}
+		for _, w := range t.topic {
+			if slices.Contains(tasks[k].topic, w) {
+				return -1
+			}
+		}
+		return k
 	}
 	return -1
 }
