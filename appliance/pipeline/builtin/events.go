@@ -83,7 +83,8 @@ var visitVerbs = lexicon.NewSet(`come coming comes stop stopping drop dropping s
 var mealHours = map[string]int{"breakfast": 8, "brunch": 11, "lunch": 12, "dinner": eveningHour}
 
 // pastWords in a plan's clause mean it already happened.
-var pastWords = lexicon.NewSet(`was were had met went did happened missed cancelled canceled ago yesterday didn't wasn't weren't`)
+var pastWords = lexicon.NewSet(`was were had met went did happened missed cancelled canceled ago yesterday didn't wasn't weren't
+	used`)
 
 // proposalWords make a plan a suggestion until someone agrees.
 var proposalWords = lexicon.NewSet(`could maybe might perhaps wanna would`)

@@ -40,6 +40,7 @@ var wellWishes = [][]string{
 var stayingAway = [][]string{
 	{"can't", "make", "it"}, {"cannot", "make", "it"}, {"won't", "make", "it"}, {"can't", "come"}, {"can't", "go"},
 	{"won't", "be", "there"}, {"can't", "be", "there"}, {"i'll", "miss", "it"}, {"i'm", "not", "going"},
+	{"i'll", "pass"}, {"i'm", "away"}, {"i'll", "be", "away"},
 }
 
 // wishedWell: the user answers the plan told at utterance i by wishing the

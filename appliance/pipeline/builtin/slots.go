@@ -657,7 +657,7 @@ func namedEvening(ws []cword, a, b int) []string {
 }
 
 // eveningOutings happen in the evening: "the theatre on Friday at 7:30".
-var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub`)
+var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub fireworks`)
 
 // answeredHour reads an hour given as the answer to a question about a
 // plan: a bare number from one to twelve opening the turn, after a yes or

@@ -184,6 +184,10 @@ func (sc *cueScanner) at(i int) int {
 			return 1 + n
 		}
 	}
+	if len(w) > 6 && w[len(w)-1] == 's' && weekdayOf(w[:len(w)-1]) >= 0 {
+		sc.c.recurring = true // "on Tuesdays": every Tuesday
+		return 1
+	}
 	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) && w != "mid" && !inSet(holidays, w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
