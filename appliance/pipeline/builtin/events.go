@@ -94,7 +94,7 @@ var agreeWords = lexicon.NewSet(`yes yeah yep yup sure perfect great works okay 
 	sounds good fine cool lovely done totally`)
 
 // refuseWords in an answer reject it.
-var refuseWords = lexicon.NewSet(`no nope can't cannot busy not won't don't unfortunately sorry`)
+var refuseWords = lexicon.NewSet(`no nope can't cannot busy not won't don't doesn't isn't unfortunately sorry`)
 
 var firstPerson = lexicon.NewSet(`i i'm i'll i've i'd we we're we'll we've we'd us our ours my me let's mine`)
 
@@ -401,6 +401,8 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 			// "I'll come around six then", "I'll come back Thursday": the
 			// user calling at a shop or an office is an errand, not a visit
 			// received
+		case inSet(visitVerbs, w) && (wordAt(ws, j+1) == "out" || wordAt(ws, j+1) == "up"):
+			// "the results come out tonight", "something came up": no one calls
 		case inSet(visitVerbs, w):
 			if w == "come" || w == "coming" || w == "comes" ||
 				wordAt(ws, j+1) == "by" || wordAt(ws, j+1) == "over" {

@@ -76,6 +76,8 @@ func TestBuiltinEvents(t *testing.T) {
 		{"a plan the user passes on", []turn{{"1", "The team is going for drinks Friday at 6."}, {"U", "I'll pass this time."}}, []plan{}},
 		{"fireworks are of the evening", []turn{{"1", "the fireworks are at nine on saturday"}, {"U", "we can watch from the roof"}},
 			[]plan{{"Fireworks", "2026-03-28 21:00", 30}}},
+		{"news coming out is no visit", []turn{{"1", "the election results come out tonight at nine"}, {"U", "can't wait"}}, []plan{}},
+		{"a plan the user sends greetings to", []turn{{"1", "i'm meeting sarah for lunch tomorrow at one"}, {"U", "say hi from me"}}, []plan{}},
 		{"what happens as a rule", []turn{{"1", "Usually the bus comes at 7:45."}, {"U", "Right."}}, []plan{}},
 		{"a plan the user will miss", []turn{{"1", "the kids school play is thursday at six"}, {"U", "i know i can't make it i have to work"}}, []plan{}},
 		{"the teller's own plan", []turn{{"1", "i'm going to the gym at six tomorrow"}, {"U", "nice"}}, []plan{}},

@@ -36,11 +36,12 @@ var wellWishes = [][]string{
 }
 
 // stayingAway answer a plan told to the user with their absence: "the
-// school play is thursday at six" "i can't make it i have to work".
+// school play is thursday at six" "i can't make it i have to work"; "say
+// hi from me".
 var stayingAway = [][]string{
 	{"can't", "make", "it"}, {"cannot", "make", "it"}, {"won't", "make", "it"}, {"can't", "come"}, {"can't", "go"},
 	{"won't", "be", "there"}, {"can't", "be", "there"}, {"i'll", "miss", "it"}, {"i'm", "not", "going"},
-	{"i'll", "pass"}, {"i'm", "away"}, {"i'll", "be", "away"},
+	{"i'll", "pass"}, {"i'm", "away"}, {"i'll", "be", "away"}, {"say", "hi"}, {"say", "hello"},
 }
 
 // wishedWell: the user answers the plan told at utterance i by wishing the
