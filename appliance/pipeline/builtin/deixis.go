@@ -13,8 +13,8 @@ func pointsAtHand(ws []cword, a, b int) bool {
 	for k := a + 1; k < b; k++ {
 		last := k+1 == b || ws[k].punct != 0
 		switch w := ws[k].lower; {
-		case w == "it":
-			return true
+		case w == "it" || w == "here":
+			return true // "I'm from here": where the talk is, which no memory says
 		case inSet(pointingWords, w) && (last || inSet(pointedThings, wordAt(ws, k+1))):
 			return true
 		case w == "one" && last && (inSet(pointingWords, wordAt(ws, k-1)) || k-2 >= a && ws[k-2].lower == "the"):

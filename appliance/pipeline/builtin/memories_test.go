@@ -133,6 +133,7 @@ func TestBuiltinMemories(t *testing.T) {
 		{"apparently, about a plan, is none", []turn{{"U", "Apparently the meeting moved to Thursday at 3."}}, []appliance.Memory{}},
 		{"a preference pointed at is none", []turn{{"U", "I prefer the blue one."}}, []appliance.Memory{}},
 		{"a favourite pointed at is none", []turn{{"U", "My favourite is the chocolate one."}}, []appliance.Memory{}},
+		{"a place pointed at is none", []turn{{"U", "i'm from here actually"}}, []appliance.Memory{}},
 		{"a liking for it is none", []turn{{"U", "I prefer it this way."}}, []appliance.Memory{}},
 		{"a thing recalled by name is kept", []turn{{"U", "My mom likes gardening and those lavender candles."}},
 			[]appliance.Memory{sys("User's mom likes gardening and those lavender candles")}},
