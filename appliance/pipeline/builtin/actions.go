@@ -394,6 +394,13 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				if due != nil && (verb == "have" || !inSet(stativeVerbs, verb)) && inheritDue(tasks, i, due) {
 					break
 				}
+				if d, tp := dl.askedDeed(i, ws, firstBodyWord(ws, body, b, used)); d != "" {
+					// "Have you booked the train?" "Not yet, I need to do that this week."
+					tasks = append(tasks, task{verb: lexicon.Stem(strings.Fields(strings.ToLower(d))[0]), desc: d, topic: tp, due: due, utt: i})
+					u.tasks = append(u.tasks, a)
+					u.taskVerbs = append(u.taskVerbs, verb)
+					break
+				}
 				if d, np := dl.resolvedObject(i, a, desc, verb, ws[firstBodyWord(ws, body, b, used):b]); d != "" {
 					// "the invitations will be printed by Wednesday" … "I'll pick them up"
 					t := task{verb: lexicon.Stem(verb), desc: d, topic: topicOf(np), due: due, utt: i}
@@ -419,8 +426,31 @@ func (dl *dialogue) actionItems(tm timing) []task {
 					u.taskVerbs = append(u.taskVerbs, verb)
 				}
 			default:
-				verb := wordAt(ws, firstBodyWord(ws, body, b, used))
-				tasks = append(tasks, task{verb: lexicon.Stem(verb), desc: desc, topic: topic, due: due, utt: i})
+				fb := firstBodyWord(ws, body, b, used)
+				verb := wordAt(ws, fb)
+				if pronounObject(ws, fb) {
+					// "I'll grab it on the way home": the way home says when, "it" what
+					if d, np := dl.resolvedObject(i, a, desc, verb, ws[fb:b]); d != "" {
+						desc, topic = d, append(topic, topicOf(np)...)
+					}
+				}
+				t := task{verb: lexicon.Stem(verb), desc: desc, topic: topic, due: due, utt: i}
+				if k := dl.requestAccepted(tasks, t, ws, a, b); k >= 0 {
+					// "can you look into hotels for the offsite" "sure i'll get
+					// a few options by the end of next week": when, not another task
+					tasks[k].due = t.due
+					break
+				}
+				if k := dl.instructionAnswered(tasks, t); k >= 0 {
+					// "Bring two payslips and photo ID." "Okay, I'll dig out
+					// the payslips on Saturday.": the user's own deed for it
+					if t.due == nil {
+						t.due = tasks[k].due
+					}
+					tasks[k] = t
+				} else {
+					tasks = append(tasks, t)
+				}
 				u.tasks = append(u.tasks, a)
 				u.taskVerbs = append(u.taskVerbs, verb)
 			}
@@ -456,6 +486,53 @@ func sameThingAsked(tasks []task, t task) int {
 		if len(t.topic) > 0 && allIn(t.topic, tasks[k].topic) {
 			return k
 		}
+	}
+	return -1
+}
+
+// instructionAnswered is the task another speaker gave the user in the
+// turn just before that the user's own task t answers with another deed
+// on a thing they share; -1 when none.
+func (dl *dialogue) instructionAnswered(tasks []task, t task) int {
+	if !dl.utts[t.utt].isUser {
+		return -1
+	}
+	for k := len(tasks) - 1; k >= 0 && tasks[k].utt >= t.utt-1; k-- {
+		if tasks[k].utt == t.utt || dl.utts[tasks[k].utt].isUser || tasks[k].verb == t.verb {
+			continue // the same deed said again keeps its first wording (mergeTopics)
+		}
+		for _, w := range t.topic {
+			if slices.Contains(tasks[k].topic, w) {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// requestAccepted is the request another speaker made in the turn just
+// before, without a time, that the user's task t accepts by saying when:
+// the answer opens with a yes, shares nothing with the request and adds
+// nothing ("also", "too"); -1 when none.
+func (dl *dialogue) requestAccepted(tasks []task, t task, ws []cword, a, b int) int {
+	if t.due == nil || !dl.utts[t.utt].isUser || len(ws) == 0 || !inSet(agreeWords, ws[0].lower) {
+		return -1
+	}
+	for j := a; j < b; j++ {
+		if w := ws[j].lower; w == "also" || w == "too" || w == "and" {
+			return -1
+		}
+	}
+	for k := len(tasks) - 1; k >= 0 && tasks[k].utt == t.utt-1; k-- {
+		if dl.utts[tasks[k].utt].isUser || tasks[k].due != nil {
+			continue
+		}
+		for _, w := range t.topic {
+			if slices.Contains(tasks[k].topic, w) {
+				return -1
+			}
+		}
+		return k
 	}
 	return -1
 }

@@ -91,6 +91,9 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 		}
 	}
 	if title == "" {
+		title = dl.dayLongBefore(i, ws, a)
+	}
+	if title == "" {
 		return appliance.Event{}, false
 	}
 	for j := a; j < b; j++ {
@@ -116,4 +119,29 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 		Start:       r.at.Truncate(time.Minute),
 		Duration:    appliance.DefaultEventMinutes,
 	}, true
+}
+
+// dayLongBefore names the day-long thing an answer dates with "it": "Are
+// you going to the data conference in Lyon?" "Yes, it's the 9th and 10th
+// of December." The thing must be named in one of the two utterances
+// before, by another speaker or in a question.
+func (dl *dialogue) dayLongBefore(i int, ws []cword, a int) string {
+	s := skipDiscourse(ws, a, len(ws))
+	if w := wordAt(ws, s); w != "it's" && w != "that's" && !hasSeq(ws, s, "it", "is") && !hasSeq(ws, s, "it", "runs") {
+		return ""
+	}
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		v := &dl.utts[j]
+		if v.speaker == dl.utts[i].speaker && !v.question {
+			continue
+		}
+		pw := v.words
+		if k := dayLongAt(pw, 0, len(pw)); k >= 0 {
+			if t, visit := eventTrigger(pw, 0, len(pw), v.isUser); t >= 0 {
+				return dl.eventTitle(j, pw, 0, t, visit)
+			}
+			return dl.eventTitle(j, pw, 0, k, false)
+		}
+	}
+	return ""
 }

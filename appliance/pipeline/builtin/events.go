@@ -34,7 +34,8 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	tournament haircut massage surgery therapy playdate performance graduation reunion lesson tutoring
 	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
 	memorial gig ballet opera pantomime panto filling thanksgiving easter hanukkah passover diwali walkthrough walk-through briefing debrief appraisal
-	orientation onboarding handover`)
+	orientation onboarding handover offsite off-site potluck barbecue bbq fundraiser hackathon physiotherapy
+	chemotherapy chemo dialysis acupuncture counselling counseling`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".
@@ -43,7 +44,7 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 var modifiedNouns = lexicon.NewSet(`review call planning sync visit catch-up check-in test session final
 	finals game match practice training show date tour hearing viewing service repair repairs delivery
 	installation inspection servicing maintenance cleaning fitting pickup pick-up tune-up play trip
-	drop-off dropoff`)
+	drop-off dropoff quiz club audit shower`)
 
 // serviceNouns are done for the user by others: "they can do the brake
 // service on Monday at 8" is the user's plan though "they" say it.
@@ -82,7 +83,8 @@ var visitVerbs = lexicon.NewSet(`come coming comes stop stopping drop dropping s
 var mealHours = map[string]int{"breakfast": 8, "brunch": 11, "lunch": 12, "dinner": eveningHour}
 
 // pastWords in a plan's clause mean it already happened.
-var pastWords = lexicon.NewSet(`was were had met went did happened missed cancelled canceled ago yesterday didn't wasn't weren't`)
+var pastWords = lexicon.NewSet(`was were had met went did happened missed cancelled canceled ago yesterday didn't wasn't weren't
+	used`)
 
 // proposalWords make a plan a suggestion until someone agrees.
 var proposalWords = lexicon.NewSet(`could maybe might perhaps wanna would`)
@@ -92,7 +94,7 @@ var agreeWords = lexicon.NewSet(`yes yeah yep yup sure perfect great works okay 
 	sounds good fine cool lovely done totally`)
 
 // refuseWords in an answer reject it.
-var refuseWords = lexicon.NewSet(`no nope can't cannot busy not won't don't unfortunately sorry`)
+var refuseWords = lexicon.NewSet(`no nope can't cannot busy not won't don't doesn't isn't unfortunately sorry`)
 
 var firstPerson = lexicon.NewSet(`i i'm i'll i've i'd we we're we'll we've we'd us our ours my me let's mine`)
 
@@ -184,10 +186,11 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		}
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
-	if c.past || c.recurring || c.rel {
+	if c.past || c.recurring || c.rel || usually(ws, a, b) {
 		return appliance.Event{}, false
 	}
-	if !c.clock && c.part == 0 && c.date {
+	dl.saidMonth(i, a, &c, tm)
+	if !c.clock && c.date {
 		dl.laterClock(i, a, b, &c, tm)
 	}
 	if c.clock && !c.date {
@@ -222,6 +225,11 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		return appliance.Event{}, false
 	}
 	if !visit && openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
+		return appliance.Event{}, false
+	}
+	if !visit && dl.userKnown && !u.isUser && tellersOwn(ws, a, b) {
+		// "i'm going to the gym at six tomorrow", "I have a meeting at 3 so
+		// I'll be late", said to the user: the teller's plan
 		return appliance.Event{}, false
 	}
 	if !visit && !inSet(serviceNouns, ws[k].lower) && otherPeoplesPlan(ws, a, b) &&
@@ -300,6 +308,7 @@ func (dl *dialogue) proposedTime(i int, ws []cword, a, b int, tm timing) (applia
 	if !c.date || !c.clock || c.past || c.rel {
 		return appliance.Event{}, false
 	}
+	dl.saidMonth(i, a, &c, tm)
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		pw := dl.utts[j].words
 		k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser)
@@ -392,6 +401,8 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 			// "I'll come around six then", "I'll come back Thursday": the
 			// user calling at a shop or an office is an errand, not a visit
 			// received
+		case inSet(visitVerbs, w) && (wordAt(ws, j+1) == "out" || wordAt(ws, j+1) == "up"):
+			// "the results come out tonight", "something came up": no one calls
 		case inSet(visitVerbs, w):
 			if w == "come" || w == "coming" || w == "comes" ||
 				wordAt(ws, j+1) == "by" || wordAt(ws, j+1) == "over" {
@@ -538,6 +549,40 @@ func otherPeoplesPlan(ws []cword, a, b int) bool {
 	}
 	return true
 }
+
+// tellersOwn: clause ws[a:b] is the speaker's own plan, said with "I" and
+// a verb of having or going, and no one else in it: no "you", "we", "us",
+// "our", nothing booked.
+func tellersOwn(ws []cword, a, b int) bool {
+	s := skipDiscourse(ws, a, b)
+	switch {
+	case hasSeq(ws, s, "i", "have"), hasSeq(ws, s, "i've", "got"), hasSeq(ws, s, "i'm", "going"), hasSeq(ws, s, "i", "am", "going"),
+		hasSeq(ws, s, "i've", "a"), hasSeq(ws, s, "i", "got"), hasSeq(ws, s, "i'm", "off"):
+	default:
+		return false
+	}
+	for j := a; j < b; j++ {
+		switch w := ws[j].lower; {
+		case strings.HasPrefix(w, "you"), w == "we", w == "we're", w == "we'll", w == "us", w == "our", inSet(bookingWords, w):
+			return false
+		}
+	}
+	return true
+}
+
+// usually: ws[a:b] says what happens as a rule ("usually the bus comes at
+// 7:45", "we normally eat at six"), which is no plan.
+func usually(ws []cword, a, b int) bool {
+	for j := a; j < b; j++ {
+		if inSet(ruleAdverbs, ws[j].lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleAdverbs say how things go as a rule.
+var ruleAdverbs = lexicon.NewSet(`usually normally typically generally always often sometimes rarely`)
 
 // hearsay after "you" only relays news: "did you hear Jake is…".
 var hearsay = lexicon.NewSet(`hear heard know knew see saw think`)

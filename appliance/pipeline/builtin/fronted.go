@@ -85,7 +85,8 @@ func (dl *dialogue) frontedTask(i int, ws []cword, a, body, b int, used []bool, 
 		return "", nil, false
 	}
 	v := firstBodyWord(ws, body, b, used)
-	if v >= b || !inSet(taskVerbs, ws[v].lower) && inSet(stativeVerbs, ws[v].lower) {
+	delivered := v < b && ws[v].lower == "have" && deliveredBy(ws, v+1, b)
+	if v >= b || !delivered && !inSet(taskVerbs, ws[v].lower) && inSet(stativeVerbs, ws[v].lower) {
 		return "", nil, false
 	}
 	rest, missing := objectMissing(ws, v, b, used)
@@ -120,7 +121,13 @@ func (dl *dialogue) frontedTask(i int, ws []cword, a, body, b int, used []bool, 
 		if ws[k].lower == "it" || ws[k].lower == "them" || inSet(frontPronouns, ws[k].lower) {
 			continue
 		}
-		nws = append(nws, ws[k])
+		w := ws[k]
+		if k == v && delivered {
+			// "the headcount plan I'll have by the end of the month": to have
+			// a piece of work by a day is to finish it
+			w = cword{text: "finish", lower: "finish"}
+		}
+		nws = append(nws, w)
 		nused = append(nused, used[k])
 	}
 	for _, w := range np {
@@ -136,6 +143,21 @@ func (dl *dialogue) frontedTask(i int, ws []cword, a, body, b int, used []bool, 
 		return "", nil, false
 	}
 	return d, t, true
+}
+
+// deliveredBy: "have" at ws[from-1] is followed by a deadline ("by Friday",
+// "ready by", "done before the meeting").
+func deliveredBy(ws []cword, from, b int) bool {
+	for k := from; k < b && k <= from+1; k++ {
+		switch ws[k].lower {
+		case "by", "before":
+			return true
+		case "ready", "done", "finished":
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 // frontedStart is where a noun phrase said before the first-person subject

@@ -104,7 +104,7 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 					end = min(end, starts[n+1])
 				}
 				m, ok := dl.memoryAt(u, datesWritten(ws, k, end, ref), k, end, named)
-				if !ok || hasMemory(out, m.content) {
+				if !ok || hasMemory(out, m.content) || m.category == appliance.MemorySystem && pointsAtHand(ws, k, end) {
 					continue
 				}
 				out = append(out, appliance.Memory{Content: m.content, Category: m.category})
@@ -141,11 +141,22 @@ var courtesyConditions = lexicon.NewSet(`possible necessary needed any`)
 // or b.
 func supposedAfter(ws []cword, k, b int) int {
 	for j := k + 1; j < b; j++ {
-		if inSet(hypotheticalMarkers, ws[j].lower) {
+		if inSet(hypotheticalMarkers, ws[j].lower) || askedAt(ws, j) {
 			return j
 		}
 	}
 	return b
+}
+
+// askedAt: a question starts at ws[j] in speech without punctuation, and
+// ends the fact before it: "i leave on january fifteenth is that enough
+// time", "my sister moved to leeds did you know".
+func askedAt(ws []cword, j int) bool {
+	if j == 0 || ws[j-1].punct != 0 || !isQuestionAux(ws[j].lower) {
+		return false
+	}
+	next := wordAt(ws, j+1)
+	return next == "that" || next == "this" || next == "you" || next == "we" || next == "it"
 }
 
 // memoryAt reads a memory starting at ws[s] of utterance u, whose clause

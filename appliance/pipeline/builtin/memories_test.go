@@ -36,6 +36,8 @@ func TestBuiltinMemories(t *testing.T) {
 		{"someone else's facts", []turn{{"U", "Nice."}, {"1", "I'm allergic to cats and I work at the bakery."}}, []appliance.Memory{}},
 		{"a dated trip", []turn{{"1", "For Kenya you'll need yellow fever."}, {"U", "I leave on April fifteenth. Is that enough time?"}},
 			[]appliance.Memory{sys("User is travelling on April 15")}},
+		{"a question said on ends the fact", []turn{{"1", "for kenya you'll need yellow fever"}, {"U", "i leave on april fifteenth is that enough time"}},
+			[]appliance.Memory{sys("User is travelling on April 15")}},
 		{"a routine is no trip", []turn{{"U", "I leave for work at eight every day so mornings are hard."}}, []appliance.Memory{}},
 		{"a commute is no trip", []turn{{"U", "I leave for work on Monday at seven."}}, []appliance.Memory{}},
 		{"a spelled code", []turn{{"U", "My goal is to pass the n five in july."}}, []appliance.Memory{sys("User's goal is to pass the N5 in july")}},
@@ -129,6 +131,12 @@ func TestBuiltinMemories(t *testing.T) {
 		{"apparently, about the world", []turn{{"U", "apparently the great wall is not visible from space with the naked eye"}},
 			[]appliance.Memory{tip("The great wall is not visible from space with the naked eye")}},
 		{"apparently, about a plan, is none", []turn{{"U", "Apparently the meeting moved to Thursday at 3."}}, []appliance.Memory{}},
+		{"a preference pointed at is none", []turn{{"U", "I prefer the blue one."}}, []appliance.Memory{}},
+		{"a favourite pointed at is none", []turn{{"U", "My favourite is the chocolate one."}}, []appliance.Memory{}},
+		{"a place pointed at is none", []turn{{"U", "i'm from here actually"}}, []appliance.Memory{}},
+		{"a liking for it is none", []turn{{"U", "I prefer it this way."}}, []appliance.Memory{}},
+		{"a thing recalled by name is kept", []turn{{"U", "My mom likes gardening and those lavender candles."}},
+			[]appliance.Memory{sys("User's mom likes gardening and those lavender candles")}},
 		{"apparently, about people, is none", []turn{{"U", "Apparently they are not coming after all."}}, []appliance.Memory{}},
 	}
 	for _, tt := range tests {

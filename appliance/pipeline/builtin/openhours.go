@@ -35,8 +35,18 @@ var wellWishes = [][]string{
 	{"hope", "it", "goes", "well"},
 }
 
+// stayingAway answer a plan told to the user with their absence: "the
+// school play is thursday at six" "i can't make it i have to work"; "say
+// hi from me".
+var stayingAway = [][]string{
+	{"can't", "make", "it"}, {"cannot", "make", "it"}, {"won't", "make", "it"}, {"can't", "come"}, {"can't", "go"},
+	{"won't", "be", "there"}, {"can't", "be", "there"}, {"i'll", "miss", "it"}, {"i'm", "not", "going"},
+	{"i'll", "pass"}, {"i'm", "away"}, {"i'll", "be", "away"}, {"say", "hi"}, {"say", "hello"},
+}
+
 // wishedWell: the user answers the plan told at utterance i by wishing the
-// teller well, so the plan is the teller's.
+// teller well, so the plan is the teller's, or by saying they will not be
+// there.
 func (dl *dialogue) wishedWell(i int) bool {
 	if dl.utts[i].isUser {
 		return false
@@ -47,7 +57,7 @@ func (dl *dialogue) wishedWell(i int) bool {
 			continue
 		}
 		for k := range v.words {
-			if matchAt(v.words, k, len(v.words), wellWishes) > 0 {
+			if matchAt(v.words, k, len(v.words), wellWishes) > 0 || matchAt(v.words, k, len(v.words), stayingAway) > 0 {
 				return true
 			}
 		}

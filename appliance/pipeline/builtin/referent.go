@@ -19,7 +19,7 @@ const referentWindow = 3
 // whose object is a pronoun or "N more", with the noun phrase that it points
 // at, and returns it with the phrase; "" when there is none.
 func (dl *dialogue) resolvedObject(i, before int, desc, verb string, body []cword) (string, string) {
-	if !inSet(taskVerbs, verb) || inSet(stativeVerbs, verb) || inSet(lightTaskVerbs, verb) {
+	if !inSet(taskVerbs, verb) || inSet(stativeVerbs, verb) {
 		return "", ""
 	}
 	words := strings.Fields(desc)
@@ -58,13 +58,17 @@ func (dl *dialogue) resolvedObject(i, before int, desc, verb string, body []cwor
 	if p < 0 || p+1 < len(words) && !inSet(keepAtEnd, strings.ToLower(words[p+1])) && !inSet(cueStarts, strings.ToLower(words[p+1])) {
 		return "", "" // "take it easy", "get them a present": not a bare object
 	}
+	if inSet(lightTaskVerbs, verb) && (p+1 == len(words) || inSet(keepAtEnd, strings.ToLower(words[p+1])) && p+2 == len(words)) {
+		return "", "" // "I'll take it" accepts an offer; "I'll grab it on the way home" fetches the thing
+	}
 	np := dl.definiteReferent(i, before, strings.ToLower(words[p]) != "it")
 	if np == "" {
 		return "", ""
 	}
 	out := append([]string{}, words[:p]...)
-	if p+1 < len(words) && inSet(keepAtEnd, strings.ToLower(words[p+1])) {
-		out = append(out, words[p+1]) // "pick them up" → "pick up the …"
+	if p+1 < len(words) && inSet(keepAtEnd, strings.ToLower(words[p+1])) && (p+2 == len(words) || !inSet(determiners, strings.ToLower(words[p+2]))) {
+		// "pick them up" → "pick up the …"; "on the way home" is no particle
+		out = append(out, words[p+1])
 		p++
 	}
 	out = append(out, "the", np)
@@ -72,8 +76,24 @@ func (dl *dialogue) resolvedObject(i, before int, desc, verb string, body []cwor
 	return strings.Join(out, " "), np
 }
 
-// lightTaskVerbs say little of the deed: "I'll take it" accepts an offer.
+// lightTaskVerbs say little of the deed when nothing follows their object:
+// "I'll take it" accepts an offer.
 var lightTaskVerbs = lexicon.NewSet(`take get make put grab move`)
+
+// pronounObject: the object of the verb at ws[v] is a pronoun ("grab it",
+// "pick them up").
+// "Send them the budget report" gives "them" the thing: they receive it.
+func pronounObject(ws []cword, v int) bool {
+	w := wordAt(ws, v+1)
+	if w != "it" && w != "them" && w != "those" && w != "these" {
+		return false
+	}
+	if next := wordAt(ws, v+2); inSet(determiners, next) {
+		_, n := ordinalAt(ws, v+3)
+		return next == "the" && n > 0 // "pick them up the 3rd"
+	}
+	return true
+}
 
 func hasPronounObject(words []string) bool {
 	for k := 1; k < len(words) && k <= 3; k++ {
@@ -117,7 +137,7 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 			}
 			var np []string
 			m := k + 1
-			for ; m < end && len(np) < 3 && (titleModifier(ws[m]) || inSet(referentAdjectives, ws[m].lower)) && !inSet(subjectPronouns, ws[m].lower) && !inSet(cueStarts, ws[m].lower); m++ {
+			for ; m < end && len(np) < 3 && (titleModifier(ws[m]) || inSet(referentAdjectives, ws[m].lower)) && !inSet(subjectPronouns, ws[m].lower) && !inSet(cueStarts, ws[m].lower) && !dayWord(ws, m); m++ {
 				np = append(np, ws[m].text)
 				if ws[m].punct != 0 {
 					break
@@ -138,6 +158,13 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 		}
 	}
 	return ""
+}
+
+// dayWord: ws[m] names a day, which no pronoun stands for ("the 1st").
+func dayWord(ws []cword, m int) bool {
+	_, n := ordinalAt(ws, m)
+	_, month := months[ws[m].lower]
+	return n > 0 || month || weekdayOf(ws[m].lower) >= 0
 }
 
 // referentAdjectives are light words that still belong to the thing named:

@@ -35,6 +35,9 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 		}
 		return true
 	}
+	// a day part said with the plan ("saturday night") gives way to the
+	// clock said later, and keeps its half of the day
+	dayPart := c.part
 	adopt := func(v *utterance, a, e int) bool {
 		ws := v.words
 		if v.isUser && userCalls(ws, a, e) {
@@ -48,10 +51,15 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 		if cc.date && (cc.y != c.y || cc.mon != c.mon || cc.day != c.day) {
 			return false
 		}
-		if !cc.clock && cc.part == 0 {
+		if !cc.clock && cc.part == 0 || dayPart != 0 && !cc.clock {
 			return false
 		}
-		c.clock, c.hour, c.min, c.meridiem, c.part = cc.clock, cc.hour, cc.min, cc.meridiem, cc.part
+		c.clock, c.hour, c.min, c.meridiem, c.part, c.zone = cc.clock, cc.hour, cc.min, cc.meridiem, cc.part, cc.zone
+		if dayPart == afternoonHour || dayPart == eveningHour {
+			c.pmHint = true // "saturday night" … "from six thirty"
+		} else if dayPart == morningHour {
+			c.amHint = true
+		}
 		c.amHint, c.pmHint, c.rangeMin = c.amHint || cc.amHint, c.pmHint || cc.pmHint, cc.rangeMin
 		return true
 	}
@@ -65,6 +73,11 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 	// about one"
 	for j := i + 1; j < len(dl.utts) && j <= i+2; j++ {
 		v := &dl.utts[j]
+		if h, ok := answeredHour(v.words); ok && v.speaker != u.speaker && (u.question || askedAloud(u.words)) {
+			// "are we still on for breakfast tomorrow" "yes nine at the usual place"
+			c.clock, c.hour, c.min, c.meridiem = true, h, 0, 0
+			return true
+		}
 		for _, cl := range v.clauses {
 			if adopt(v, cl[0], cl[1]) {
 				return true
@@ -164,8 +177,15 @@ func firstPersonTask(ws []cword, a, b int) bool {
 }
 
 // askedAloud: a question said without a question mark, as a live
-// recogniser writes it: "do you need me there".
+// recogniser writes it: "do you need me there", "what time".
 func askedAloud(ws []cword) bool {
+	k := 0
+	for k < len(ws) && k < 2 && inSet(agreeWords, ws[k].lower) {
+		k++ // "yes what time"
+	}
+	if w := wordAt(ws, k); (w == "what" || w == "which") && (wordAt(ws, k+1) == "time" || wordAt(ws, k+1) == "day") {
+		return true
+	}
 	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (inSet(subjectPronouns, ws[1].lower) || ws[1].lower == "we" || ws[1].lower == "i")
 }
 
@@ -208,11 +228,12 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 		return appliance.Event{}, false
 	}
 	c := scanCues(ws, a, b, tm.ref, nil)
+	dl.saidMonth(i, a, &c, tm)
 	if indexInt(u.tasks, a) >= 0 && !c.clock {
 		// "i'll book the restaurant this afternoon": when to book, not the plan
 		return appliance.Event{}, false
 	}
-	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline && !c.clock {
+	if !c.found || !c.date || c.past || c.recurring || c.rel || c.deadline && !c.clock || usually(ws, a, b) {
 		// "this week the dentist is tuesday at nine": a week with a day and an hour is no deadline
 		return appliance.Event{}, false
 	}
@@ -227,7 +248,7 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	if u.isUser && userCalls(ws, a, b) {
 		return appliance.Event{}, false // "I'll come by Tuesday at five then"
 	}
-	if !c.clock && c.part == 0 && !dl.laterClock(i, a, b, &c, tm) {
+	if !c.clock && !dl.laterClock(i, a, b, &c, tm) && c.part == 0 {
 		return appliance.Event{}, false
 	}
 	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && eveningSlot(ws, a, b) {
@@ -240,12 +261,22 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	if otherPeoplesPlan(ws, a, b) || openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
 		return appliance.Event{}, false
 	}
+	if dl.userKnown && !u.isUser && tellersOwn(ws, a, b) && !dl.agreed(i) {
+		return appliance.Event{}, false // "i'm going to the gym at six tomorrow" "nice"
+	}
 	if dl.proposal(i, ws, a, b) && !dl.agreed(i) {
 		return appliance.Event{}, false
 	}
 	title, ok := dl.slotTitle(i, ws, a, b)
 	if !ok {
 		return appliance.Event{}, false
+	}
+	if c.clock && c.meridiem == 0 && c.part == 0 && !c.amHint && c.hour >= 7 && c.hour <= 11 && eveningTitle(title) {
+		// "are we doing the pub quiz again" … "next one is the fifteenth at eight"
+		c.meridiem = 'p'
+		if r, ok = c.resolve(tm.start, tm.loc); !ok {
+			return appliance.Event{}, false
+		}
 	}
 	dur := eventDuration(ws, a, b)
 	if dur == 0 {
@@ -501,6 +532,16 @@ func eveningSlot(ws []cword, a, b int) bool {
 	return false
 }
 
+// eveningTitle: a plan named in an earlier turn is of the evening.
+func eveningTitle(title string) bool {
+	for _, w := range strings.Fields(strings.ToLower(title)) {
+		if inSet(eveningMeals, w) || inSet(eveningOutings, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // eveningMeals are had in the evening whatever hour is said.
 var eveningMeals = lexicon.NewSet(`dinner supper drinks party concert gig`)
 
@@ -616,4 +657,28 @@ func namedEvening(ws []cword, a, b int) []string {
 }
 
 // eveningOutings happen in the evening: "the theatre on Friday at 7:30".
-var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub`)
+var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub fireworks`)
+
+// answeredHour reads an hour given as the answer to a question about a
+// plan: a bare number from one to twelve opening the turn, after a yes or
+// not, and closing its phrase ("yes nine at the usual place", "seven works",
+// "Sure, ten."). A number followed by a noun ("two people") is a count.
+func answeredHour(ws []cword) (int, bool) {
+	k := 0
+	for k < len(ws) && k < 2 && inSet(agreeWords, ws[k].lower) {
+		k++
+	}
+	h, n := cardinalAt(ws, k)
+	if n != 1 || h < 1 || h > 12 || scanCues(ws, 0, len(ws), time.Time{}, nil).found {
+		return 0, false
+	}
+	next := wordAt(ws, k+1)
+	if ws[k].punct == 0 && next != "" && !inSet(hourFollowers, next) {
+		return 0, false
+	}
+	return h, true
+}
+
+// hourFollowers may follow an hour said alone: "nine at the café", "seven
+// works", "ten is fine", "eight then".
+var hourFollowers = lexicon.NewSet(`at works work is then sounds suits o'clock sharp it's`)

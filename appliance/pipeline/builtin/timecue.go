@@ -51,6 +51,10 @@ import (
 //     noon for 12, unless the sentence says evening, tonight or dinner (pm)
 //     or morning or breakfast (am);
 //   - a clock time with no date is today, or tomorrow once today's has passed;
+//     a bare hour whose morning has passed is this evening's when that is at
+//     most three hours away ("around seven" said at six in the evening);
+//   - a clock followed by a zone ("2 pm eastern", "4 pm Tokyo time") is that
+//     zone's wall clock on the day said (zone.go);
 //   - "before Wednesday" (a date without a time) is the day before, 23:59;
 //   - "after work" and "after dinner" are evening, "after school" and "after
 //     lunch" afternoon, "before work" and "before school" morning.
@@ -66,6 +70,9 @@ const (
 	eveningHour   = 18
 	eodHour       = 17
 	asapOffset    = 2 * time.Hour
+	// soonHours: a bare hour said this many hours or fewer before it comes
+	// round in the evening is this evening's
+	soonHours = 3
 )
 
 // timeCue accumulates what the cue words of one clause say.
@@ -77,6 +84,7 @@ type timeCue struct {
 	mon          time.Month
 	day          int
 	fromWeekday  bool // the date came from a weekday; an explicit date wins
+	monthless    bool // "the 10th": a day of the month whose month was not said
 	deadline     bool // an end-of-period deadline with its own default time
 	defH, defMin int
 	// clock
@@ -89,9 +97,10 @@ type timeCue struct {
 	pmHint    bool
 	rel       bool // an exact offset from the start
 	offset    time.Duration
-	past      bool // "yesterday", "last week", "two days ago"
-	recurring bool // "every morning": not a date at all
-	dayBefore bool // "before Wednesday": a date without a time ends the day before
+	past      bool   // "yesterday", "last week", "two days ago"
+	recurring bool   // "every morning": not a date at all
+	dayBefore bool   // "before Wednesday": a date without a time ends the day before
+	zone      string // the zone the clock was said in ("two pm eastern"), "" for the user's
 }
 
 // cueScanner finds cues in ws[from:to] relative to ref (the start, in the
@@ -122,6 +131,18 @@ func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
 		sc.c.found = true
 		sc.mark(from, i, n)
 		i += n
+		if sc.c.clock {
+			if z, k := zoneAt(ws, i); k > 0 && i < to {
+				sc.c.zone = z
+				sc.mark(from, i, k)
+				i += k
+			}
+		}
+	}
+	if sc.c.recurring && sc.c.date && !sc.c.fromWeekday {
+		// "every second Tuesday, so the next one is the 15th at eight": a
+		// series with one of its days named, which is that day
+		sc.c.recurring = false
 	}
 	return sc.c
 }
@@ -163,13 +184,23 @@ func (sc *cueScanner) at(i int) int {
 			return 1 + n
 		}
 	}
+	if len(w) > 6 && w[len(w)-1] == 's' && weekdayOf(w[:len(w)-1]) >= 0 {
+		sc.c.recurring = true // "on Tuesdays": every Tuesday
+		return 1
+	}
 	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) && w != "mid" && !inSet(holidays, w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
-	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" {
+	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" || prev == "other" && wordAt(ws, i-2) == "every" {
 		if dayPartHour(w) > 0 || weekdayOf(w) >= 0 || w == "day" || w == "week" {
 			sc.c.recurring = true
 			return 1
+		}
+		// "every second Tuesday", "every third week"
+		next := wordAt(ws, i+1)
+		if d, n := ordinalAt(ws, i); n == 1 && d < 5 && (weekdayOf(next) >= 0 || next == "day" || next == "week" || next == "month") {
+			sc.c.recurring = true
+			return 2
 		}
 	}
 	switch w {
@@ -312,12 +343,32 @@ func (sc *cueScanner) at(i int) int {
 	if n := sc.pastTo(i, false); n > 0 {
 		return n // "twenty past nine"
 	}
+	// an hour and its minutes right after the date, as a list of when:
+	// "Wednesday the 16th, seven thirty, at my place", "friday the fourth
+	// nine fifteen"
+	if sc.c.date && !sc.c.clock && i > 0 && (ws[i-1].punct == ',' || weekdayOf(ws[i-1].lower) >= 0 || ordinalEnds(ws, i)) {
+		if h, m, mer, n := clockAt(ws, i, false); n >= 2 && m != 0 && (i+n == len(ws) || ws[i+n-1].punct != 0 || inSet(stopWords, wordAt(ws, i+n))) {
+			sc.setClock(h, m, mer)
+			return n
+		}
+	}
 	// a clock with a marker needs no preposition: "3pm", "15:30", "six o'clock"
 	if h, m, mer, n := clockAt(ws, i, true); n > 0 {
 		sc.setClock(h, m, mer)
 		return n
 	}
 	return 0
+}
+
+// ordinalEnds: a day's ordinal ends just before ws[i] ("the 16th", "the
+// twenty first").
+func ordinalEnds(ws []cword, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-2; k-- {
+		if _, n := ordinalAt(ws, k); n > 0 && k+n == i {
+			return true
+		}
+	}
+	return false
 }
 
 // routineHour is the day part after a daily routine: "after work" and
@@ -1153,7 +1204,9 @@ func (sc *cueScanner) ordinalDate(i int) int {
 		// second half" and "after the first coat" are not ("half" is a stop word
 		// but a noun here)
 		booked := prev == "for" && inSet(bookedWords, wordAt(ws, i-2)) // "booked for the twenty fourth"
-		if !inSet(ordinalDatePreps, prev) && !booked || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
+		// "next one is the fifteenth at eight": a day named by a copula, with its hour
+		named := inSet(slotCopulas, prev) && j < len(ws) && wordAt(ws, j) == "at" && ws[j-1].punct == 0
+		if !inSet(ordinalDatePreps, prev) && !booked && !named || j < len(ws) && ws[j-1].punct == 0 && (!inSet(stopWords, wordAt(ws, j)) || wordAt(ws, j) == "half") {
 			return 0
 		}
 	}
@@ -1165,6 +1218,7 @@ func (sc *cueScanner) ordinalDate(i int) int {
 			continue
 		}
 		sc.setMonthDayYear(first.Year(), first.Month(), d)
+		sc.c.monthless = sc.c.date && sc.c.day == d && sc.c.mon == first.Month()
 		break
 	}
 	return j - i
@@ -1296,9 +1350,22 @@ func (c timeCue) resolve(start time.Time, loc *time.Location) (resolved, bool) {
 	case c.deadline:
 		h, mi = c.defH, c.defMin
 	}
+	if !c.date && c.clock && c.meridiem == 0 && !c.pmHint && !c.amHint && c.part == 0 && c.hour >= 1 && c.hour <= 11 && c.zone == "" {
+		// "I'll come by around seven" said at six in the evening: this
+		// evening's seven, once the morning's has passed and the evening's
+		// is at most a few hours away
+		am := time.Date(y, m, d, c.hour, mi, 0, 0, loc)
+		pm := time.Date(y, m, d, c.hour+12, mi, 0, 0, loc)
+		if am.Before(ref) && pm.After(ref) && pm.Sub(ref) <= soonHours*time.Hour {
+			return resolved{at: pm.UTC(), clock: true, rangeMin: c.rangeMin}, true
+		}
+	}
 	t := time.Date(y, m, d, h, mi, 0, 0, loc)
+	if c.clock && c.zone != "" {
+		t = inZone(y, m, d, h, mi, c.zone, loc)
+	}
 	if !c.date && t.Before(ref) {
-		t = time.Date(y, m, d+1, h, mi, 0, 0, loc)
+		t = t.AddDate(0, 0, 1)
 	}
 	return resolved{at: t.UTC(), clock: c.clock || c.part > 0, rangeMin: c.rangeMin}, true
 }

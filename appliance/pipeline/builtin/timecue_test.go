@@ -37,6 +37,10 @@ func TestResolveTimeCues(t *testing.T) {
 		clock bool
 	}{
 		{tue, "by Friday", "2026-03-13 23:59", false},
+		{fri, "I'll come by around seven", "2026-03-06 19:00", true},
+		{fri, "at 9", "2026-03-07 09:00", true},
+		{sat, "at nine", "2026-03-28 21:00", true},
+		{sat, "at eight", "2026-03-29 08:00", true},
 		{tue, "on Tuesday", "2026-03-17 23:59", false},
 		{tue, "this Tuesday", "2026-03-10 23:59", false},
 		{tue, "next Tuesday", "2026-03-17 23:59", false},
