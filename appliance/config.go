@@ -138,6 +138,12 @@ type Config struct {
 	// AudioQuotaMB caps one user's kept recordings (0: no cap); past it
 	// new audio is not kept.
 	AudioQuotaMB int
+	// AudioKeepOpusKbps is the highest bit rate at which a wearable's Opus
+	// packets are kept as they came (no encoding again: the least CPU per
+	// session); a stream above it is kept encoded again at about 16 kbps,
+	// so that an hour stays about 7 MB. Omi devices send 32 kbps. 0 always
+	// encodes again.
+	AudioKeepOpusKbps int
 	// TranslateTo, when set (a language code such as "en"), translates the
 	// live segments of sessions in other languages through the LLM route.
 	TranslateTo string
@@ -304,31 +310,32 @@ func isLoopback(host string) bool {
 // DefaultConfig is what `make run` serves with no configuration.
 func DefaultConfig() Config {
 	return Config{
-		DataDir:          "./data",
-		Addr:             "127.0.0.1:8080",
-		LogLevel:         "info",
-		LogFormat:        "auto",
-		RateLimitBoost:   1,
-		TokenTTL:         24 * time.Hour,
-		MaxBodyBytes:     8 << 20,
-		ReadConns:        4,
-		ShutdownTimeout:  30 * time.Second,
-		SilenceTimeout:   2 * time.Minute,
-		ListenAudioGap:   1500 * time.Millisecond,
-		TranslationEvent: "translating",
-		STTMaxDuration:   2 * time.Hour,
-		VoiceBudget:      2 * time.Hour,
-		AudioRetention:   "forever",
-		AudioQuotaMB:     10240,
-		BodyTimeout:      30 * time.Second,
-		MaxConns:         512,
-		MaxConnsPerAddr:  64,
-		LLMTimeout:       60 * time.Second,
-		OAuthClients:     DefaultOAuthClients,
-		EmbedDims:        384,
-		MDNS:             true,
-		PlainHTTP:        "lan",
-		FirebaseCertsURL: DefaultFirebaseCertsURL,
+		DataDir:           "./data",
+		Addr:              "127.0.0.1:8080",
+		LogLevel:          "info",
+		LogFormat:         "auto",
+		RateLimitBoost:    1,
+		TokenTTL:          24 * time.Hour,
+		MaxBodyBytes:      8 << 20,
+		ReadConns:         4,
+		ShutdownTimeout:   30 * time.Second,
+		SilenceTimeout:    2 * time.Minute,
+		ListenAudioGap:    1500 * time.Millisecond,
+		TranslationEvent:  "translating",
+		STTMaxDuration:    2 * time.Hour,
+		VoiceBudget:       2 * time.Hour,
+		AudioRetention:    "forever",
+		AudioQuotaMB:      10240,
+		AudioKeepOpusKbps: 20,
+		BodyTimeout:       30 * time.Second,
+		MaxConns:          512,
+		MaxConnsPerAddr:   64,
+		LLMTimeout:        60 * time.Second,
+		OAuthClients:      DefaultOAuthClients,
+		EmbedDims:         384,
+		MDNS:              true,
+		PlainHTTP:         "lan",
+		FirebaseCertsURL:  DefaultFirebaseCertsURL,
 
 		// Half the streams the PocketSphinx route runs (4 per core).
 		ListenUserStreams: max(1, 2*runtime.NumCPU()),
@@ -402,6 +409,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := ParseAudioRetention(c.AudioRetention); err != nil {
 		errs = append(errs, err)
+	}
+	if c.AudioKeepOpusKbps < 0 {
+		errs = append(errs, fmt.Errorf("audio-keep-opus-kbps %d is negative", c.AudioKeepOpusKbps))
 	}
 	if c.AudioQuotaMB < 0 {
 		errs = append(errs, fmt.Errorf("audio quota %d MB is negative", c.AudioQuotaMB))

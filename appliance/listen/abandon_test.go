@@ -3,7 +3,6 @@ package listen_test
 import (
 	"context"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +26,6 @@ func (stuckRoute) Open(context.Context, stt.Config) (stt.Stream, error) {
 
 type stuckStream struct {
 	words chan []stt.Word
-	once  sync.Once
 }
 
 func (s *stuckStream) Send([]int16) error       { return nil }

@@ -15,17 +15,28 @@ import (
 // next one's file, whose start names when that audio was said. The same
 // whether the samples are kept (encoded) or the client's Opus packets are,
 // as they came.
+//
+// Packets are kept only up to the keeper's bit rate: a faster wearable's
+// audio is kept encoded again (the same files, from the samples).
 func TestKeeper_FilePerConversation(t *testing.T) {
 	t.Parallel()
-	for _, channels := range []int{0, 1} {
-		t.Run(map[int]string{0: "samples", 1: "packets"}[channels], func(t *testing.T) {
+	for _, c := range []struct {
+		name                 string
+		channels, maxBitrate int
+		wantPackets          bool
+	}{
+		{"samples", 0, 0, false},
+		{"packets", 1, 1 << 20, true},
+		{"packets above the bit rate kept as sent", 1, 8000, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			testKeeperFilePerConversation(t, channels)
+			testKeeperFilePerConversation(t, c.channels, c.maxBitrate, c.wantPackets)
 		})
 	}
 }
 
-func testKeeperFilePerConversation(t *testing.T, channels int) {
+func testKeeperFilePerConversation(t *testing.T, channels, maxBitrate int, wantPackets bool) {
 	if !audio.CanEncodeOpus {
 		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
 			t.Fatal("this build has no Opus encoder (make test links libopus)")
@@ -38,18 +49,19 @@ func testKeeperFilePerConversation(t *testing.T, channels int) {
 	var preSkips []int
 	k := &keeper{
 		open: func(c string, started time.Time, packets *audio.OpusPackets) (AudioSink, error) {
-			if (packets != nil) != (channels > 0) {
-				t.Fatalf("opened with %+v keeping packets of %d channels", packets, channels)
+			if (packets != nil) != wantPackets {
+				t.Fatalf("opened with %+v keeping packets of %d channels up to %d bit/s", packets, channels, maxBitrate)
 			}
 			if packets != nil {
 				preSkips = append(preSkips, packets.PreSkip)
 			}
 			return store.Create("ada", c, started, packets)
 		},
-		current:  func() (string, bool) { return conv, open },
-		start:    start,
-		log:      func(string, ...any) {},
-		channels: channels,
+		current:    func() (string, bool) { return conv, open },
+		start:      start,
+		log:        func(string, ...any) {},
+		channels:   channels,
+		maxBitrate: maxBitrate,
 	}
 	client, err := audio.NewOpusEncoder() // the wearable's
 	if err != nil {
@@ -71,7 +83,7 @@ func testKeeperFilePerConversation(t *testing.T, channels int) {
 	feed(2 * time.Second)
 	// What the open recording took is not held again: at most the
 	// pre-roll (two of it before a trim).
-	if held := k.n - k.pkts.start(k.n); len(k.ring) > 0 || held > 2*opusPreRoll {
+	if held := k.n - k.pkts.start(k.n); (wantPackets && len(k.ring) > 0) || held > 2*opusPreRoll {
 		t.Errorf("with a recording open the ring holds %d samples and %d of packets", len(k.ring), held)
 	}
 	open = false // the recording ended; a second of audio before the next
@@ -95,7 +107,7 @@ func testKeeperFilePerConversation(t *testing.T, channels int) {
 	}
 	// The second file is primed with the 80 ms before it, which the
 	// player drops.
-	if channels > 0 && (len(preSkips) != 2 || preSkips[0] != 0 || preSkips[1] != 80*48) {
+	if wantPackets && (len(preSkips) != 2 || preSkips[0] != 0 || preSkips[1] != 80*48) {
 		t.Errorf("pre-skips %v, want [0 3840]", preSkips)
 	}
 }

@@ -95,9 +95,12 @@ type Deps struct {
 	// kept recordings for the conversation events.
 	Keep       func(user, conv string, started time.Time, packets *audio.OpusPackets) (AudioSink, error)
 	AudioFiles func(user, conv string) appliance.AudioFiles
-	Timing     Timing
-	Logger     *slog.Logger
-	Now        func() time.Time
+	// KeepOpusBitrate is the highest bit rate (bits/s) at which a
+	// session's Opus packets are kept as they came; 0 never.
+	KeepOpusBitrate int
+	Timing          Timing
+	Logger          *slog.Logger
+	Now             func() time.Time
 }
 
 // Server runs sessions.

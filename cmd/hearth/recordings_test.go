@@ -211,8 +211,11 @@ func TestRecordingsKeptThroughKill9(t *testing.T) {
 
 // TestRecordingsKeepTheWearablesOpus: an opus_fs320 session's kept
 // recording is the wearable's own packets, as they came (not decoded and
-// encoded again): it decodes with the appliance's own decoder to exactly
-// the audio sent, and holds the packets' bytes and little more.
+// encoded again), when the stream is no faster than --audio-keep-opus-kbps:
+// it decodes with the appliance's own decoder to exactly the audio sent,
+// and holds the packets' bytes and little more. A faster stream (this
+// client's encoder sends about 23 kbps; the default limit is 20) is kept
+// encoded again at about 16 kbps: the same length, fewer bytes than sent.
 func TestRecordingsKeepTheWearablesOpus(t *testing.T) {
 	t.Parallel()
 	requireOpusEncoder(t)
@@ -230,29 +233,59 @@ func TestRecordingsKeepTheWearablesOpus(t *testing.T) {
 		bytesSent += len(f)
 	}
 	sent := time.Duration(len(pcm)) * time.Second / audio.Rate
-	data := t.TempDir()
-	srv := startServe(t, data, writeScript(t, `{"utterances":[{"text":"Book the dentist for Thursday afternoon."}]}`))
-	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
-	c := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), ownerToken(t, data, uid))
-	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
-	c.stream(frames, 4)
-	// On disk within about a second of the last packet, the socket open.
-	file := waitKept(t, data, uid, sent)
-	c.conn.Close()
-	srv.stop(t)
+	kbps := bytesSent * 8 * audio.Rate / len(pcm) / 1000
+	if kbps <= 20 {
+		t.Fatalf("the client's stream is %d kbps: this test needs one above the default limit (20)", kbps)
+	}
+	for _, c := range []struct {
+		name   string
+		env    []string
+		asSent bool
+	}{
+		{"as sent", []string{"HEARTH_AUDIO_KEEP_OPUS_KBPS=64"}, true},
+		{"encoded again", nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			data := t.TempDir()
+			srv := startServe(t, data, append([]string{writeScript(t, `{"utterances":[{"text":"Book the dentist for Thursday afternoon."}]}`)}, c.env...)...)
+			uid := mustCLI(t, "users", "add", "--data", data, "--name", "Ada")
+			ws := dialListen(t, srv.base, appQuery(uid, "opus_fs320", 120, ""), ownerToken(t, data, uid))
+			ws.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+			ws.stream(frames, 4)
+			// On disk within about a second of the last packet, the socket open.
+			want := sent
+			if !c.asSent {
+				want -= 50 * time.Millisecond // the encoder's frame alignment
+			}
+			file := waitKept(t, data, uid, want)
+			ws.conn.Close()
+			srv.stop(t)
 
-	if got := decoded(t, file); got != sent {
-		t.Errorf("the kept recording decodes to %v; %v was sent", got, sent)
+			got := decoded(t, file)
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("sent %v in %d packets (%d bytes, %d kbps); kept %d bytes, decoding to %v", sent, len(frames), bytesSent, kbps, len(b), got)
+			if c.asSent {
+				if got != sent {
+					t.Errorf("the kept recording decodes to %v; %v was sent", got, sent)
+				}
+				// Per page 27 bytes and a lacing byte per packet; two header pages.
+				if over := len(b) - bytesSent - len(frames); over < 0 || over > 1024 || !bytes.Contains(b, frames[len(frames)/2]) {
+					t.Errorf("%d bytes kept for %d bytes of packets: not the packets as they came", len(b), bytesSent)
+				}
+				return
+			}
+			if d := got - sent; d < -50*time.Millisecond || d > 50*time.Millisecond {
+				t.Errorf("the kept recording decodes to %v; %v was sent", got, sent)
+			}
+			if len(b) >= bytesSent || bytes.Contains(b, frames[len(frames)/2]) {
+				t.Errorf("%d bytes kept for %d bytes of packets: the packets were kept as they came", len(b), bytesSent)
+			}
+		})
 	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Per page 27 bytes and a lacing byte per packet; two header pages.
-	if over := len(b) - bytesSent - len(frames); over < 0 || over > 1024 || !bytes.Contains(b, frames[len(frames)/2]) {
-		t.Errorf("%d bytes kept for %d bytes of packets: not the packets as they came", len(b), bytesSent)
-	}
-	t.Logf("sent %v in %d packets (%d bytes); kept %d bytes", sent, len(frames), bytesSent, len(b))
 }
 
 // TestRecordingsNever: with --audio-retention never, a live session

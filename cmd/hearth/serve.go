@@ -183,7 +183,8 @@ func (m *Main) Run(ctx context.Context) error {
 		UserStreams: m.Config.ListenUserStreams, Owner: household.Service,
 		StreamsRoute: boundedRoute, Streams: routeStreams,
 		Keep: keepFunc(keeper), AudioFiles: audioFiles(keeper, m.Logger),
-		Logger: m.Logger,
+		KeepOpusBitrate: m.Config.AudioKeepOpusKbps * 1000,
+		Logger:          m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
 	// Jobs interrupted by a restart resume here.
