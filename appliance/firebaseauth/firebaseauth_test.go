@@ -1,7 +1,6 @@
 package firebaseauth_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
@@ -17,6 +16,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance"
 	"github.com/hearth-appliance/hearth/appliance/firebaseauth"
 	"github.com/hearth-appliance/hearth/appliance/firebaseauth/firebasetest"
+	"github.com/hearth-appliance/hearth/appliance/logtest"
 )
 
 const project = "hearth-test-app"
@@ -29,23 +29,10 @@ type clock struct {
 func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
-// syncBuffer is a log destination the verifier may write from any goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
-func newVerifier(t *testing.T, iss *firebasetest.Issuer) (*firebaseauth.Verifier, *clock, *syncBuffer) {
+func newVerifier(t *testing.T, iss *firebasetest.Issuer) (*firebaseauth.Verifier, *clock, *logtest.Buffer) {
 	t.Helper()
 	clk := &clock{t: time.Now()}
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	v, err := firebaseauth.New(firebaseauth.Config{ProjectID: project, CertsURL: iss.URL, Now: clk.Now,
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {

@@ -1,40 +1,21 @@
 package pocketsphinx_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/hearth-appliance/hearth/appliance/logtest"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
 	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
 
 const marker = "[speech in another language]"
-
-// syncBuffer is a log sink safe for the route's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // voicePrompts is n prompts of each asterisk voice, by language.
 func voicePrompts(t testing.TB, n int) map[string][]realspeech.Clip {
@@ -56,7 +37,7 @@ func voicePrompts(t testing.TB, n int) map[string][]realspeech.Clip {
 // then English come back as the marker, then the English words; the
 // route says so in its log once.
 func TestSpeechInAnotherLanguageIsMarked(t *testing.T) {
-	var log syncBuffer
+	var log logtest.Buffer
 	r := route(t, pocketsphinx.Config{Decoders: 1, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	voices := voicePrompts(t, 5)
 	festival := realspeech.Clip{ID: "festival", Language: "en", Text: "please send a report to my manager tomorrow morning",

@@ -1,16 +1,15 @@
 package embed_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/logtest"
 	"github.com/hearth-appliance/hearth/appliance/pipeline/embed"
 	"github.com/hearth-appliance/hearth/appliance/search"
 	"github.com/hearth-appliance/hearth/store"
@@ -22,25 +21,6 @@ import (
 type previousVersion struct{ *embed.Builtin }
 
 func (previousVersion) Model() string { return "builtin-hash-384-v1" }
-
-// syncBuffer is a log destination the indexer's goroutine writes while the
-// test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // waitEmbedded waits until the indexer has embedded n items; the bound
 // catches a hang, it does not measure speed.
@@ -93,7 +73,7 @@ func TestNewVersionReembedsStoredVectors(t *testing.T) {
 	stopOld()
 	old.Wait()
 
-	var logs syncBuffer
+	var logs logtest.Buffer
 	emb := embed.NewBuiltin(0)
 	ix := search.NewIndexer(db, emb, slog.New(slog.NewTextHandler(&logs, nil)))
 	if err := ix.Start(ctx); err != nil {
