@@ -102,7 +102,7 @@ func embedTurns(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTur
 // marked in 8 and 6 of the 8 sessions. The floors are the targets
 // (95 % clean, 90 % with noise) for the whole and for each owner, June's
 // noisy figure apart. (Labels that took two people are logged, not
-// enforced: 2 clean, 6 with noise.) It logs a table of each owner's
+// enforced: 2 clean, 2 with noise.) It logs a table of each owner's
 // session: of each voice's turns, how many were marked is_user.
 func TestLiveRealVoices(t *testing.T) {
 	ex := speaker.NewBuiltin()
