@@ -133,6 +133,12 @@ done
 mount -t tmpfs tmpfs "$rootfs/tmp" && mounts+=("$rootfs/tmp")
 chroot "$rootfs" /bin/true 2>"$DIR/mount.err" || fail "chroot is forbidden here ($(cat "$DIR/mount.err"))"
 cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
+# Every installed system and container image names localhost in /etc/hosts;
+# a minbase root has no such file (mcp-remote's OAuth callback, for one,
+# is on http://localhost:PORT).
+if [ ! -s "$rootfs/etc/hosts" ]; then
+  printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$rootfs/etc/hosts"
+fi
 # An installed Ubuntu also takes updates and security fixes.
 if [ "$distro" = ubuntu ]; then
   echo "deb $MIRROR $suite main universe

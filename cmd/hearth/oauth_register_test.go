@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -278,6 +279,12 @@ func TestMCPRemoteOAuthThroughTheBinary(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HEARTH_CONSENT_NAME=Ada", "HEARTH_CONSENT_PASSWORD=correct horse battery",
 		"HEARTH_CONSENT_LOG="+consentLog)
+	// remote.mjs starts mcp-remote's proxy, which holds the output pipe: on
+	// the deadline the whole group goes, and Wait returns even so (a
+	// consent page that never answered hung the package for its 30 minutes).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	consent, _ := os.ReadFile(consentLog)
 	if err != nil || !strings.Contains(string(out), "PASS mcp-remote oauth") {
