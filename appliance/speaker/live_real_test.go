@@ -95,14 +95,14 @@ func embedTurns(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTur
 // four turns each with 2 s pauses, clean and with 20 dB of white noise
 // over the whole stream: the share of turns whose is_user is right, and
 // whether a live label ever took two people. Measured (docs/speakers.md):
-// 98.4 % clean and 93.0 % with noise over the 128 turns; each owner at
+// 97.7 % clean and 93.0 % with noise over the 128 turns; each owner at
 // least 93.8 % clean; with noise 100 % for every owner but June (fr), 68.8
 // and 75 %: her clean profile lies 0.021–0.044 from her own noisy turns
 // and 0.025–0.039 from the Russian voice's. The owner's first turn is
 // marked in 8 and 6 of the 8 sessions. The floors are the targets
 // (95 % clean, 90 % with noise) for the whole and for each owner, June's
 // noisy figure apart. (Labels that took two people are logged, not
-// enforced: 2 clean, 2 with noise.) It logs a table of each owner's
+// enforced: 3 clean, 6 with noise.) It logs a table of each owner's
 // session: of each voice's turns, how many were marked is_user.
 func TestLiveRealVoices(t *testing.T) {
 	ex := speaker.NewBuiltin()

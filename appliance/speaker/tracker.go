@@ -1,7 +1,5 @@
 package speaker
 
-import "math"
-
 // Tracker tells the voices of one live session apart, segment by segment,
 // and says of each segment whether it is the owner's. The owner's
 // profile is the session's anchor: a segment is the owner's when its own
@@ -9,12 +7,9 @@ import "math"
 // it than to any other voice heard so far, whatever label earlier
 // segments took, so a guest whose turns drift towards the owner's label
 // is never marked as the owner by that label, and the owner's first
-// segment is marked like every other. A segment no nearer the profile
-// than the owner's voice as heard in the session must also be clearly
-// nearer that voice than any other (sessionMargin). Segments that are not the owner's
+// segment is marked like every other. Segments that are not the owner's
 // join the nearest other voice within the label distance, or start a new
-// one (or start one when about as near two voices: sessionMargin); the
-// owner's label never takes another voice in.
+// one: the owner's label never takes another voice in.
 //
 // A Tracker is not safe for concurrent use (a session's flushes run one
 // at a time).
@@ -27,48 +22,25 @@ type Tracker struct {
 }
 
 type trackVoice struct {
-	sum   []float64 // the owner's: with the profile in it
-	heard []float64 // the session's segments alone
+	sum   []float64
 	owner bool
 }
 
-// centroid is the voice's direction (cosine distance needs no division).
-func (v *trackVoice) centroid() []float32 { return direction(v.sum) }
-
-// heardCentroid is the voice as this session heard it (nil before it
-// spoke).
-func (v *trackVoice) heardCentroid() []float32 {
-	if v.heard == nil {
-		return nil
-	}
-	return direction(v.heard)
-}
-
-func direction(sum []float64) []float32 {
-	out := make([]float32, len(sum))
-	for i, x := range sum {
+func (v *trackVoice) centroid() []float32 {
+	out := make([]float32, len(v.sum))
+	for i, x := range v.sum {
 		out[i] = float32(x)
 	}
 	return out
 }
 
-// anchor weighs the profile into the voice (not into what was heard).
-func (v *trackVoice) anchor(e []float32, w float64) { v.sum = addTo(v.sum, e, w) }
-
-// add is one segment heard in the session.
 func (v *trackVoice) add(e []float32, w float64) {
-	v.sum = addTo(v.sum, e, w)
-	v.heard = addTo(v.heard, e, w)
-}
-
-func addTo(sum []float64, e []float32, w float64) []float64 {
-	if sum == nil {
-		sum = make([]float64, len(e))
+	if v.sum == nil {
+		v.sum = make([]float64, len(e))
 	}
 	for i, x := range e {
-		sum[i] += w * float64(x)
+		v.sum[i] += w * float64(x)
 	}
-	return sum
 }
 
 // profileWeight is how many seconds of the owner's voice the profile
@@ -108,7 +80,7 @@ func (t *Tracker) Add(e []float32, secs float64) (label int, owner bool) {
 			// The profile weighs as profileWeight seconds of the owner's
 			// voice in the session: one segment wrongly taken for the
 			// owner's cannot pull their voice towards another's.
-			v.anchor(t.owner, profileWeight)
+			v.add(t.owner, profileWeight)
 			t.voices = append(t.voices, v)
 			t.ownerLbl = len(t.voices) - 1
 		}
@@ -122,16 +94,6 @@ func (t *Tracker) Add(e []float32, secs float64) (label int, owner bool) {
 		}
 		if d := Distance(v.centroid(), e); d < bd {
 			best, bd = i, d
-		}
-	}
-	// A segment about as near a second voice of the session as the
-	// nearest is more likely a voice not heard yet than either (recorded
-	// voices in 20 dB of noise: a turn 0.029 from one guest's first turn
-	// and 0.030 from another's was neither's): it joins a voice only when
-	// clearly nearer it than any other, or starts its own.
-	for i, v := range t.voices {
-		if best >= 0 && i != best && bd >= sessionMargin*Distance(v.centroid(), e) {
-			best = -1
 		}
 	}
 	if best < 0 {
@@ -156,40 +118,13 @@ func (t *Tracker) ownerLike(e []float32) bool {
 	if t.ownerLbl >= 0 {
 		d = Distance(t.voices[t.ownerLbl].centroid(), e)
 	}
-	other := math.Inf(1) // the nearest other voice of the session
 	for _, v := range t.voices {
-		if !v.owner {
-			other = min(other, Distance(v.centroid(), e))
+		if !v.owner && Distance(v.centroid(), e) < d {
+			return false
 		}
 	}
-	if other < d {
-		return false
-	}
-	if t.ownerLbl < 0 {
-		return true
-	}
-	// The profile alone cannot tell the owner from a guest who lies as
-	// far from it as the owner's own segments do (recorded voices: a
-	// guest 0.029 from June's profile, her own turns 0.007–0.027); the
-	// segments the owner spoke in this session can (that guest lay 0.040
-	// from them, 0.048 from the nearest other voice). A segment nearer
-	// the profile than the owner's session voice is left to the profile:
-	// in noise the first segment marked may itself be a guest's, and it
-	// must not turn the owner's own later segments away.
-	heard := t.voices[t.ownerLbl].heardCentroid()
-	if Distance(t.owner, e) < Distance(t.owner, heard) {
-		return true
-	}
-	return Distance(heard, e) < sessionMargin*other
+	return true
 }
-
-// sessionMargin: how much nearer one voice of the session than any other
-// a segment must be to be placed with it (the owner's when the profile
-// leaves it in doubt, a guest's always). Measured on the recorded voices
-// (docs/benchmarks.md): 0.7 and 0.8 gave the same labels; 0.6 turned the
-// owner's own noisy segments away; 0.9 left a guest's label taking another
-// voice.
-const sessionMargin = 0.75
 
 // Owner reports whether label is the owner's.
 func (t *Tracker) Owner(label int) bool { return label >= 0 && label == t.ownerLbl }
