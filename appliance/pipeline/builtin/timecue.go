@@ -188,7 +188,7 @@ func (sc *cueScanner) at(i int) int {
 		sc.c.recurring = true // "on Tuesdays": every Tuesday
 		return 1
 	}
-	if w == "" || (w[0] < '0' || w[0] > '9') && !inSet(cueStarts, w) && !numberWord(w) && w != "mid" && !inSet(holidays, w) {
+	if !mayStartCue(w) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
 	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" || prev == "other" && wordAt(ws, i-2) == "every" {
@@ -1147,17 +1147,11 @@ func yearAt(ws []cword, j int) (int, bool) {
 // numberWord: a spelled number or ordinal, which may start a cue ("twenty
 // past nine", "thirtieth of November").
 func numberWord(w string) bool {
-	if _, ok := unitNumbers[w]; ok {
+	if inSet(simpleNumberWords, w) {
 		return true
 	}
-	if _, ok := tensNumbers[w]; ok {
-		return true
-	}
-	if _, ok := unitOrdinals[w]; ok {
-		return true
-	}
-	if _, ok := tensOrdinals[w]; ok {
-		return true
+	if strings.IndexByte(w, '-') < 0 {
+		return false // compounds are hyphenated
 	}
 	_, ok1 := compoundWord(w, unitNumbers)
 	_, ok2 := compoundWord(w, unitOrdinals)

@@ -1,0 +1,44 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Precompiled tables. The time grammar asks of nearly every word of a
+// transcript, several times over, whether it could start a cue or is a
+// number word; each question was four to six lookups in separate sets.
+// These unions of the same sets answer the common case (no) in one
+// lookup. They are built from the rules' own sets, so a word added there
+// is here too.
+
+// simpleNumberWords are the unhyphenated number words numberWord knows.
+var simpleNumberWords = numberKeys(unitNumbers, tensNumbers, unitOrdinals, tensOrdinals)
+
+// cueFirstWords are the unhyphenated words cueScanner.at may start a cue
+// with (digits aside): cueStarts, the number words, "mid" and holidays.
+var cueFirstWords = lexicon.Union(cueStarts, simpleNumberWords, holidays, lexicon.NewSet("mid"))
+
+func numberKeys(maps ...map[string]int) lexicon.Set {
+	s := make(lexicon.Set)
+	for _, m := range maps {
+		for w := range m {
+			s[w] = struct{}{}
+		}
+	}
+	return s
+}
+
+// mayStartCue reports whether w passes cueScanner.at's first filter:
+// a digit, or a word a cue can begin with.
+func mayStartCue(w string) bool {
+	if w == "" {
+		return false
+	}
+	if w[0] >= '0' && w[0] <= '9' || inSet(cueFirstWords, w) {
+		return true
+	}
+	// compounds ("twenty-five", "thirty-first") only when hyphenated
+	return strings.IndexByte(w, '-') >= 0 && numberWord(w)
+}
