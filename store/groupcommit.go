@@ -1,11 +1,14 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // Group commit: the lifecycle's writes (processed conversations, appended
@@ -21,27 +24,35 @@ const maxGroup = 32
 var errClosed = errors.New("store closed")
 
 type groupCommit struct {
-	once sync.Once
-	jobs chan *commitJob
-	stop chan struct{}
-	done chan struct{}
+	once     sync.Once
+	jobs     chan *commitJob
+	stop     chan struct{}
+	done     chan struct{}
+	expected atomic.Int64  // announced saves not yet taken (writeintent.go)
+	gather   time.Duration // how long a batch waits for them; 0: maxGather
 }
 
 type commitJob struct {
-	fn  func(tx *sql.Tx) error
-	err chan error
+	fn     func(tx *sql.Tx) error
+	err    chan error
+	intent *writeIntent // the announcement this job fulfils, if any
 }
 
 // withGroupTx runs fn in a write transaction that it may share with other
 // waiting writes, and returns once that transaction has committed (or fn's
 // own error, after its part was rolled back).
 func (db *DB) withGroupTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return db.withGroupTxIntent(ctx, nil, fn)
+}
+
+// withGroupTxIntent is withGroupTx for the write announced as intent.
+func (db *DB) withGroupTxIntent(ctx context.Context, intent *writeIntent, fn func(tx *sql.Tx) error) error {
 	g := &db.group
 	g.once.Do(func() {
 		g.jobs, g.stop, g.done = make(chan *commitJob), make(chan struct{}), make(chan struct{})
 		go db.groupLoop()
 	})
-	j := &commitJob{fn: fn, err: make(chan error, 1)}
+	j := &commitJob{fn: fn, err: make(chan error, 1), intent: intent}
 	select {
 	case g.jobs <- j:
 	case <-ctx.Done():
@@ -64,15 +75,36 @@ func (db *DB) groupLoop() {
 		case <-g.stop:
 			return
 		}
+		g.take(first.intent)
 		batch := []*commitJob{first}
+		var held *time.Timer
 	gather:
 		for len(batch) < maxGroup {
 			select {
 			case j := <-g.jobs:
+				g.take(j.intent)
 				batch = append(batch, j)
+				continue
 			default:
+			}
+			if g.expected.Load() <= 0 {
+				break // nothing announced is still on its way
+			}
+			if held == nil {
+				held = time.NewTimer(cmp.Or(g.gather, maxGather))
+			}
+			select {
+			case j := <-g.jobs:
+				g.take(j.intent)
+				batch = append(batch, j)
+			case <-held.C:
+				break gather
+			case <-g.stop:
 				break gather
 			}
+		}
+		if held != nil {
+			held.Stop()
 		}
 		db.commitGroup(batch)
 	}

@@ -35,7 +35,7 @@ func (db *DB) SaveProcessed(ctx context.Context, c *appliance.Conversation, memo
 // create.
 func (db *DB) SaveProcessedFiled(ctx context.Context, c *appliance.Conversation, memories []*appliance.Memory, systemFolder string) error {
 	ctx = context.WithoutCancel(ctx)
-	err := db.withGroupTx(ctx, func(tx *sql.Tx) error {
+	err := db.withGroupTxIntent(ctx, intentOf(ctx), func(tx *sql.Tx) error {
 		folder := c.FolderID
 		if c.FolderID == nil && systemFolder != "" {
 			id, err := systemFolderID(ctx, tx, c.UserID, systemFolder)

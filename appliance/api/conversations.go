@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -45,11 +46,24 @@ func (s *Server) createFromSegments(c echo.Context) error {
 
 // create hands a draft to the lifecycle and answers the create response.
 func (s *Server) create(c echo.Context, d conversation.Draft) error {
-	conv, err := s.conv.Create(c.Request().Context(), d)
+	ctx := c.Request().Context()
+	if w, ok := s.store.(writeAnnouncer); ok {
+		var done func()
+		ctx, done = w.ExpectWrite(ctx)
+		defer done()
+	}
+	conv, err := s.conv.Create(ctx, d)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, newCreateResponse(conv))
+}
+
+// writeAnnouncer is a store whose writer can hold a commit open for the
+// saves announced to it, so that concurrent creates share one commit
+// (store.DB.ExpectWrite). done is called once the create returned.
+type writeAnnouncer interface {
+	ExpectWrite(ctx context.Context) (_ context.Context, done func())
 }
 
 // draft is the request as the lifecycle takes it; speaker ids come from
