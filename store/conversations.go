@@ -62,15 +62,15 @@ func (db *DB) SaveConversation(ctx context.Context, c *appliance.Conversation) e
 }
 
 func upsertConversation(ctx context.Context, tx *sql.Tx, c *appliance.Conversation, claimedAt string) error {
-	events, err := json.Marshal(nonNil(c.Structured.Events))
+	events, err := jsonList(c.Structured.Events)
 	if err != nil {
 		return fmt.Errorf("encode events: %w", err)
 	}
-	photos, err := json.Marshal(nonNil(c.Photos))
+	photos, err := jsonList(c.Photos)
 	if err != nil {
 		return fmt.Errorf("encode photos: %w", err)
 	}
-	apps, err := json.Marshal(nonNil(c.AppsResults))
+	apps, err := jsonList(c.AppsResults)
 	if err != nil {
 		return fmt.Errorf("encode apps results: %w", err)
 	}
@@ -113,7 +113,7 @@ func upsertConversation(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 		WHERE conversations.user_id = excluded.user_id`,
 		c.ID, c.UserID, fmtTime(c.CreatedAt), fmtTime(c.UpdatedAt), fmtTimePtr(c.StartedAt), fmtTimePtr(c.FinishedAt),
 		string(c.Source), c.Language, string(c.Status), c.Structured.Title, c.Structured.Overview, c.Structured.Emoji,
-		string(c.Structured.Category), string(events), geo, string(photos), string(apps), ext,
+		string(c.Structured.Category), events, geo, photos, apps, ext,
 		boolInt(c.Discarded), boolInt(c.Deleted), string(c.Visibility), boolInt(c.IsLocked), boolInt(c.Starred),
 		c.FolderID, sessionID, c.ClientDeviceID, c.ClientPlatform, clientProcessing,
 		boolInt(c.MeetingTreatmentEligible), c.MeetingTreatmentReason, claimed)
@@ -156,7 +156,11 @@ func replaceSegments(ctx context.Context, tx *sql.Tx, c *appliance.Conversation)
 			if len(fresh) == 0 {
 				first = i
 			}
-			fresh = append(append(fresh, want.args()...), c.ID, i)
+			if fresh == nil {
+				// all of a new conversation's rows, in one allocation
+				fresh = make([]any, 0, (len(c.TranscriptSegments)-i)*segmentInsertColumns)
+			}
+			fresh = append(want.appendArgs(fresh), c.ID, i)
 		}
 		if err != nil {
 			return fmt.Errorf("write segment %d: %w", i, err)
@@ -610,6 +614,16 @@ func nullStr(s sql.NullString) *string {
 	}
 	v := s.String
 	return &v
+}
+
+// jsonList is a list column's JSON; most lists of a conversation are
+// empty, and "[]" needs no trip through encoding/json.
+func jsonList[T any](s []T) (string, error) {
+	if len(s) == 0 {
+		return "[]", nil
+	}
+	b, err := json.Marshal(s)
+	return string(b), err
 }
 
 func nonNil[T any](s []T) []T {

@@ -238,7 +238,7 @@ func insertSegments(ctx context.Context, tx *sql.Tx, convID string, first int, s
 		if err != nil {
 			return err
 		}
-		args = append(append(args, row.args()...), convID, first+i)
+		args = append(row.appendArgs(args), convID, first+i)
 	}
 	if err := insertSegmentRows(ctx, tx, args); err != nil {
 		return fmt.Errorf("insert segments from %d: %w", first, err)

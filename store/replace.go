@@ -45,7 +45,13 @@ func newSegmentRow(s *appliance.TranscriptSegment) (segmentRow, error) {
 }
 
 func (r *segmentRow) args() []any {
-	return []any{r.id, r.text, r.speaker, r.speakerID, r.isUser, r.personID, r.start, r.end, r.translations, r.processed, r.provider}
+	return r.appendArgs(make([]any, 0, segmentInsertColumns))
+}
+
+// appendArgs appends args' values to dst, for rows inserted together
+// without a slice of their own each.
+func (r *segmentRow) appendArgs(dst []any) []any {
+	return append(dst, r.id, r.text, r.speaker, r.speakerID, r.isUser, r.personID, r.start, r.end, r.translations, r.processed, r.provider)
 }
 
 // storedSegments reads a conversation's segments by position, and the
