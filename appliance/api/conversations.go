@@ -29,6 +29,8 @@ func newCreateResponse(c *appliance.Conversation) createResponse {
 // createFromSegments serves POST /v1/dev/user/conversations/from-segments and
 // its ID-token twin POST /v1/conversations/from-segments.
 func (s *Server) createFromSegments(c echo.Context) error {
+	ctx, done := s.announceSave(c)
+	defer done()
 	body, err := readBody(c, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return err
@@ -41,17 +43,23 @@ func (s *Server) createFromSegments(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.create(c, req.draft(userID(c), start, finish))
+	return s.create(ctx, c, req.draft(userID(c), start, finish))
 }
 
-// create hands a draft to the lifecycle and answers the create response.
-func (s *Server) create(c echo.Context, d conversation.Draft) error {
-	ctx := c.Request().Context()
+// announceSave tells a store that can gather saves (writeAnnouncer) that
+// this request will save a conversation, from its start: reading and
+// parsing the body is part of the time the writer may wait for it. done is
+// called when the handler returns.
+func (s *Server) announceSave(c echo.Context) (context.Context, func()) {
 	if w, ok := s.store.(writeAnnouncer); ok {
-		var done func()
-		ctx, done = w.ExpectWrite(ctx)
-		defer done()
+		return w.ExpectWrite(c.Request().Context())
 	}
+	return c.Request().Context(), func() {}
+}
+
+// create hands a draft to the lifecycle and answers the create response;
+// ctx is announceSave's.
+func (s *Server) create(ctx context.Context, c echo.Context, d conversation.Draft) error {
 	conv, err := s.conv.Create(ctx, d)
 	if err != nil {
 		return err

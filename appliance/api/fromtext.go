@@ -23,6 +23,8 @@ var textSources = []string{"audio_transcript", "message", "other_text"}
 // plain text (a note, a message thread, a transcript from elsewhere). It is
 // a text integration, so it is never discarded.
 func (s *Server) createFromText(c echo.Context) error {
+	ctx, done := s.announceSave(c)
+	defer done()
 	m, err := readJSONObject(c, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return err
@@ -77,7 +79,7 @@ func (s *Server) createFromText(c echo.Context) error {
 	if spec != "" {
 		d.ExternalData["text_source_spec"] = spec
 	}
-	return s.create(c, d)
+	return s.create(ctx, c, d)
 }
 
 func trimmed(s string) string { return strings.TrimSpace(s) }
