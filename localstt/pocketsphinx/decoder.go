@@ -16,10 +16,12 @@ package pocketsphinx
 // The library is opened with dlopen at its first use, not linked: linked,
 // the dynamic loader mapped and relocated libpocketsphinx, libsphinxbase
 // and what they pull in (LAPACK, BLAS, libgfortran, libquadmath) before
-// main on every start, ~2-5 ms of a restart's ~25, for a route most
+// main on every start, 1-2.5 ms of a restart's ~20, for a route most
 // appliances use minutes later if at all. The headers still give the
 // types; nothing here refers to the library's symbols, so --as-needed
-// leaves pkg-config's -l flags out of the binary's needed libraries.
+// leaves pkg-config's -l flags out of the binary's needed libraries. (On
+// macOS cgo allows no flag that drops them: the library stays linked,
+// unused until dlopen returns it.)
 #if defined(__APPLE__)
 #define HS_LIBRARY "libpocketsphinx.3.dylib"
 #else
