@@ -3,7 +3,10 @@
 package pocketsphinx
 
 import (
+	"debug/elf"
 	"errors"
+	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -65,5 +68,34 @@ func TestLibraryLoadFailures(t *testing.T) {
 	defer e.Close()
 	if _, err := e.Decode(make([]int16, 16000)); err != nil {
 		t.Fatalf("decoding after failed loads: %v", err)
+	}
+}
+
+// TestLibraryIsNotLinked: libpocketsphinx is opened at the first decoder's
+// load, not by the dynamic loader on every start. A library function
+// called by name instead of through hs_lib (add it to HS_FUNCS) would
+// link the library, and what it pulls in, again. (On macOS it stays
+// linked: cgo allows no flag that drops it.)
+func TestLibraryIsNotLinked(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the library is linked on " + runtime.GOOS)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	libs, err := f.ImportedLibraries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range libs {
+		if strings.Contains(l, "pocketsphinx") || strings.Contains(l, "sphinxbase") {
+			t.Errorf("the binary needs %s at start (needed: %v)", l, libs)
+		}
 	}
 }
