@@ -19,7 +19,7 @@ func needPocketSphinx(t *testing.T) {
 		return
 	}
 	if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
-		t.Fatal("PocketSphinx is not built in (scripts/deps.sh installs libpocketsphinx-dev; make build links it)")
+		t.Fatal("PocketSphinx is not built in (scripts/deps.sh installs libpocketsphinx-dev; make build builds against it)")
 	}
 	t.Skip("PocketSphinx is not built in")
 }

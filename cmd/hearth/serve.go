@@ -22,7 +22,6 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/console"
 	"github.com/hearth-appliance/hearth/appliance/conversation"
 	"github.com/hearth-appliance/hearth/appliance/events"
-	"github.com/hearth-appliance/hearth/appliance/idtoken"
 	"github.com/hearth-appliance/hearth/appliance/listen"
 	"github.com/hearth-appliance/hearth/appliance/logring"
 	"github.com/hearth-appliance/hearth/appliance/mcp"
@@ -77,7 +76,7 @@ func NewMain() *Main {
 
 // Run opens the store, wires the parts and starts serving. It returns once
 // the listener is bound; Wait blocks until serving stops.
-func (m *Main) Run(ctx context.Context) error {
+func (m *Main) Run(ctx context.Context) (err error) {
 	startedAt := time.Now()
 	if err := m.Config.Validate(); err != nil {
 		return usageErr("%v", err)
@@ -99,6 +98,12 @@ func (m *Main) Run(ctx context.Context) error {
 		m.Logger.Info("removed interrupted console backups", "count", n)
 	}
 
+	key := loadIdentityKey(dataDir)
+	defer func() {
+		if err != nil {
+			key.wait() // nothing writes in the data folder after a failed start
+		}
+	}()
 	db, err := store.Open(ctx, dataDir, store.WithReadConns(m.Config.ReadConns), store.WithLogger(m.Logger))
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
@@ -106,17 +111,13 @@ func (m *Main) Run(ctx context.Context) error {
 	m.db = db
 	// libav's complaints about bad frames go to the log, not stderr.
 	audio.SetLibavLogger(m.Logger)
-	signer, err := idtoken.LoadOrCreate(dataDir)
-	if err != nil {
-		return err
-	}
 	extractor, err := newExtractor(m.Config, m.Logger)
 	if err != nil {
 		return err
 	}
 	embedder := newEmbedder(m.Config, m.Logger)
 	m.events = events.NewBroker(0)
-	m.auth = authn.New(db, signer, m.Logger, nil)
+	m.auth = authn.New(db, key, m.Logger, nil)
 	if err := m.withFirebase(); err != nil {
 		return err
 	}
@@ -258,6 +259,9 @@ func (m *Main) Run(ctx context.Context) error {
 	})
 	m.startLAN(baseURL)
 	if err := m.startWyoming(bctx, speech.batch); err != nil {
+		return err
+	}
+	if err := key.wait(); err != nil {
 		return err
 	}
 	consoleAuth := &console.Service{Store: db}

@@ -4,12 +4,84 @@ package pocketsphinx
 
 /*
 #cgo pkg-config: pocketsphinx sphinxbase
+#cgo linux LDFLAGS: -Wl,--as-needed -ldl
+#include <dlfcn.h>
 #include <pocketsphinx.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+
+// The library is opened with dlopen at its first use, not linked: linked,
+// the dynamic loader mapped and relocated libpocketsphinx, libsphinxbase
+// and what they pull in (LAPACK, BLAS, libgfortran, libquadmath) before
+// main on every start, 1-2.5 ms of a restart's ~20, for a route most
+// appliances use minutes later if at all. The headers still give the
+// types; nothing here refers to the library's symbols, so --as-needed
+// leaves pkg-config's -l flags out of the binary's needed libraries. (On
+// macOS cgo allows no flag that drops them: the library stays linked,
+// unused until dlopen returns it.)
+#if defined(__APPLE__)
+#define HS_LIBRARY "libpocketsphinx.3.dylib"
+#else
+#define HS_LIBRARY "libpocketsphinx.so.3"
+#endif
+
+// HS_FUNCS lists every library function used here; hs_lib holds a pointer
+// to each, typed by the header's declaration.
+#define HS_FUNCS(X) \
+	X(cmd_ln_init) X(cmd_ln_free_r) X(ps_args) X(ps_init) X(ps_free) X(ps_set_allphone_file) \
+	X(ps_set_search) X(ps_get_hyp) X(ps_get_n_frames) X(ps_get_feat) X(ps_start_stream) \
+	X(ps_start_utt) X(ps_process_raw) X(ps_end_utt) X(ps_seg_iter) X(ps_seg_next) X(ps_seg_word) \
+	X(ps_seg_frames)
+
+#define HS_FIELD(f) __typeof__(f) *f;
+static struct { HS_FUNCS(HS_FIELD) } hs_lib;
+
+// hs_load opens the library named and fills hs_lib: NULL when done, else
+// why not (dlerror's text), hs_lib untouched.
+static const char *hs_load(const char *name) {
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) return dlerror();
+	__typeof__(hs_lib) lib;
+	// sphinxbase's functions are found through libpocketsphinx's handle:
+	// dlsym searches a library's dependencies too.
+#define HS_SYM(f) if ((*(void **)&lib.f = dlsym(h, #f)) == NULL) { const char *why = dlerror(); dlclose(h); return why; }
+	HS_FUNCS(HS_SYM)
+#undef HS_SYM
+	hs_lib = lib;
+	return NULL;
+}
+
+// From here on each library function's name is its pointer in hs_lib.
+#define cmd_ln_init hs_lib.cmd_ln_init
+#define cmd_ln_free_r hs_lib.cmd_ln_free_r
+#define ps_args hs_lib.ps_args
+#define ps_init hs_lib.ps_init
+#define ps_free hs_lib.ps_free
+#define ps_set_allphone_file hs_lib.ps_set_allphone_file
+#define ps_set_search hs_lib.ps_set_search
+#define ps_get_hyp hs_lib.ps_get_hyp
+#define ps_get_n_frames hs_lib.ps_get_n_frames
+#define ps_get_feat hs_lib.ps_get_feat
+#define ps_start_stream hs_lib.ps_start_stream
+#define ps_start_utt hs_lib.ps_start_utt
+#define ps_process_raw hs_lib.ps_process_raw
+#define ps_end_utt hs_lib.ps_end_utt
+#define ps_seg_iter hs_lib.ps_seg_iter
+#define ps_seg_next hs_lib.ps_seg_next
+#define ps_seg_word hs_lib.ps_seg_word
+#define ps_seg_frames hs_lib.ps_seg_frames
+
+// Go cannot call through a C function pointer: what the Go code calls
+// directly has a wrapper.
+static int hs_start_utt(ps_decoder_t *ps) { return ps_start_utt(ps); }
+static int hs_end_utt(ps_decoder_t *ps) { return ps_end_utt(ps); }
+static ps_seg_t *hs_seg_iter(ps_decoder_t *ps) { return ps_seg_iter(ps); }
+static ps_seg_t *hs_seg_next(ps_seg_t *seg) { return ps_seg_next(seg); }
+static const char *hs_seg_word(ps_seg_t *seg) { return ps_seg_word(seg); }
+static void hs_seg_frames(ps_seg_t *seg, int *sf, int *ef) { ps_seg_frames(seg, sf, ef); }
 
 #define HS_PHONES "phones"
 #define HS_WORDS "_default" // the search -lm makes
@@ -108,6 +180,7 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,7 +222,28 @@ type normalisation struct {
 // utterances are not checked.
 const phoneModel = "en-us-phone.lm.bin"
 
+// library opens PocketSphinx's library, once: nil when it is ready. A
+// library missing at run time (the binary built where it was installed)
+// makes the route not deployable, as a build without it is, found at
+// the first decoder's load rather than at start-up, whose time opening
+// it would cost.
+var library = sync.OnceValue(func() error { return loadLibrary(C.HS_LIBRARY) })
+
+// loadLibrary opens the library named; its error is a config_error.
+func loadLibrary(name string) error {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	if why := C.hs_load(cname); why != nil {
+		err := fmt.Errorf("pocketsphinx: %s did not load: %s", name, C.GoString(why))
+		return configError("PocketSphinx's library is missing: install libpocketsphinx3 and pocketsphinx-en-us", err)
+	}
+	return nil
+}
+
 func newDecoder(modelDir string) (decoder, error) {
+	if err := library(); err != nil {
+		return nil, err
+	}
 	hmm := C.CString(filepath.Join(modelDir, "en-us"))
 	lm := C.CString(filepath.Join(modelDir, "en-us.lm.bin"))
 	dict := C.CString(filepath.Join(modelDir, "cmudict-en-us.dict"))
@@ -195,13 +289,13 @@ func (d *cDecoder) decode(pcm []int16) (utterance, error) {
 	// utterance, so frames are taken relative to it.
 	var u utterance
 	base := -1
-	for seg := C.ps_seg_iter(d.ps); seg != nil; seg = C.ps_seg_next(seg) {
+	for seg := C.hs_seg_iter(d.ps); seg != nil; seg = C.hs_seg_next(seg) {
 		var sf, ef C.int
-		C.ps_seg_frames(seg, &sf, &ef)
+		C.hs_seg_frames(seg, &sf, &ef)
 		if base < 0 {
 			base = int(sf)
 		}
-		w := cleanWord(C.GoString(C.ps_seg_word(seg)))
+		w := cleanWord(C.GoString(C.hs_seg_word(seg)))
 		if w == "" {
 			continue
 		}
@@ -233,14 +327,14 @@ func (d *cDecoder) search(phones bool, pcm []int16) (score, frames int, err erro
 	if C.hs_cmn_set(d.ps, C.int(f.kind), C.int(f.frames), d.vec(f.mean), d.vec(f.sum)) < 0 {
 		return 0, 0, errors.New("pocketsphinx: could not start a stream")
 	}
-	if C.ps_start_utt(d.ps) < 0 {
+	if C.hs_start_utt(d.ps) < 0 {
 		return 0, 0, errors.New("pocketsphinx: could not start an utterance")
 	}
 	if len(pcm) > 0 && C.hs_process(d.ps, (*C.int16)(unsafe.Pointer(&pcm[0])), C.size_t(len(pcm))) != 0 {
-		C.ps_end_utt(d.ps)
+		C.hs_end_utt(d.ps)
 		return 0, 0, errors.New("pocketsphinx: decoding failed")
 	}
-	if C.ps_end_utt(d.ps) < 0 {
+	if C.hs_end_utt(d.ps) < 0 {
 		return 0, 0, errors.New("pocketsphinx: could not end an utterance")
 	}
 	var n C.int

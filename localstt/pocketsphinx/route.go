@@ -308,6 +308,10 @@ func (r *Route) acquire(ctx context.Context) (decoder, error) {
 			r.mu.Lock()
 			r.made--
 			r.mu.Unlock()
+			var e *stt.Error
+			if errors.As(err, &e) { // the library is missing: config_error
+				return nil, err
+			}
 			return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decoder", Err: err}
 		}
 		return d, nil

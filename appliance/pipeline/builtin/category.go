@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -192,9 +193,9 @@ type cueEntry struct {
 	weak []bool
 }
 
-// categoryIndex maps each lexicon stem to its cueEntry. Built once;
-// read-only afterwards.
-var categoryIndex = buildCategoryIndex()
+// categoryIndex maps each lexicon stem to its cueEntry. Built once, on
+// first use rather than at start-up; read-only afterwards.
+var categoryIndex = sync.OnceValue(buildCategoryIndex)
 
 func buildCategoryIndex() map[string]*cueEntry {
 	idx := make(map[string]*cueEntry)
@@ -234,7 +235,7 @@ func categoryCue(w string) *cueEntry {
 	if w == "" || inSet(notCues, w) {
 		return nil
 	}
-	if e, ok := categoryIndex[w]; ok {
+	if e, ok := categoryIndex()[w]; ok {
 		return e
 	}
 	for _, suf := range suffixesByLast[w[len(w)-1]] {
@@ -265,7 +266,7 @@ func lookupStem(stem string, plural bool) *cueEntry {
 	if len(stem) < 4 && !plural {
 		return nil
 	}
-	return categoryIndex[stem]
+	return categoryIndex()[stem]
 }
 
 // Category scoring weights.

@@ -3,6 +3,7 @@ package embed
 import (
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
@@ -24,7 +25,9 @@ const minIDF = 0.05
 // memory, and the appliance starts with no corpus at all. Zipf's law makes
 // document frequency roughly proportional to 1/rank, so IDF = log(N/df) is
 // roughly a + log(rank): a fixed rank list gives a fixed, reasonable IDF.
-var stemIDF = buildIDF(wordRankList)
+//
+// Built on first use, not at start-up (see conceptsOf).
+var stemIDF = sync.OnceValue(func() map[string]float64 { return buildIDF(wordRankList) })
 
 func buildIDF(list string) map[string]float64 {
 	words := strings.Fields(list)
@@ -44,7 +47,7 @@ func rankIDF(rank int) float64 {
 
 // idfOf returns the weight of a stem.
 func idfOf(st []byte) float64 {
-	if w, ok := stemIDF[string(st)]; ok {
+	if w, ok := stemIDF()[string(st)]; ok {
 		return w
 	}
 	return 1

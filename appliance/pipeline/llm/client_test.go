@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -452,5 +453,17 @@ func TestSchemaValidate(t *testing.T) {
 	err := s.Validate(map[string]any{"a": []any{map[string]any{"b": "x"}}})
 	if err == nil || !strings.Contains(err.Error(), "$.a[0].b") || strings.Contains(err.Error(), `"x"`) {
 		t.Errorf("err = %v, want a path without the value", err)
+	}
+}
+
+// TestValidSchemaName: the hand-written check accepts exactly what
+// OpenAI's rule (schemaNameRule, as a regexp) accepts.
+func TestValidSchemaName(t *testing.T) {
+	rule := regexp.MustCompile(schemaNameRule)
+	for _, name := range []string{"", "a", "structure", "Memories_v2", "a-b", strings.Repeat("x", 64), strings.Repeat("x", 65),
+		"has space", "dot.name", "ünïcode", "tab\t", "slash/", "-", "_"} {
+		if got, want := validSchemaName(name), rule.MatchString(name); got != want {
+			t.Errorf("validSchemaName(%q) = %v, the rule says %v", name, got, want)
+		}
 	}
 }
