@@ -5,6 +5,8 @@ package pocketsphinx_test
 import (
 	"os"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -125,4 +127,43 @@ func TestDecodersTogetherHearWhatEachHearsAlone(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestMeasureDecoderMemory loads four decoders one by one, each decoding
+// 2 s of speech, and logs the process's anonymous memory and PSS after
+// each (HEARTH_MEASURE_DECODER_MEMORY=lexicon, or =whole for decoders
+// that read the whole dictionary; the figures in docs/benchmarks.md).
+func TestMeasureDecoderMemory(t *testing.T) {
+	mode := os.Getenv("HEARTH_MEASURE_DECODER_MEMORY")
+	if mode == "" {
+		t.Skip("a measurement: HEARTH_MEASURE_DECODER_MEMORY=lexicon or =whole")
+	}
+	pcm := recording(t, "goforward.raw")[:2*16000]
+	t.Logf("%s: before any decoder: anonymous %.1f MB, PSS %.1f MB", mode, procKB(t, "status", "RssAnon:")/1e3, procKB(t, "smaps_rollup", "Pss:")/1e3)
+	for n := range 4 {
+		d := decoder(t, mode == "lexicon")
+		if _, err := d.Decode(pcm); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d decoders: anonymous %.1f MB, PSS %.1f MB", mode, n+1, procKB(t, "status", "RssAnon:")/1e3, procKB(t, "smaps_rollup", "Pss:")/1e3)
+	}
+}
+
+// procKB is a kB figure of /proc/self/file's line starting with key.
+func procKB(t testing.TB, file, key string) float64 {
+	b, err := os.ReadFile("/proc/self/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb
+		}
+	}
+	t.Fatalf("no %s in /proc/self/%s", key, file)
+	return 0
 }
