@@ -40,8 +40,16 @@ static void hs_free(ps_decoder_t *ps) {
 // independent: it costs about a third of a word decode, where the
 // context-dependent one took ten times the word decode and a gigabyte.
 //
-// With lexicon, the decoder reads only the dictionary's entries for words
-// the LM knows (see hs_lexicon).
+// Each decoder loads its own model: this PocketSphinx has no public way to
+// share one between decoders that decode at once. Its trie LM keeps the
+// last history's back-off weights inside the model while scoring
+// (lm_trie_score writes them), so one LM given to two decoders
+// (ps_set_lm) scored an utterance differently when the other decoded
+// beside it; ps_init builds the dictionary and the search for each
+// decoder, and already maps the acoustic model's mdef and mixture weights
+// from their files (-mmap is on by default). With lexicon, the decoder
+// reads only the dictionary's entries for words the LM knows (see
+// hs_lexicon).
 static int hs_lexicon(const char *lm, const char *dict);
 
 static ps_decoder_t *hs_init(const char *hmm, const char *lm, const char *dict, const char *phones, int lexicon) {
