@@ -28,14 +28,15 @@ type Config struct {
 	// cmudict-en-us.dict.
 	ModelDir string
 	// Decoders is how many utterances are decoded at once (default: one
-	// per CPU); each holds its own copy of the model, about 90 MB.
+	// per CPU); each holds its own copy of the model, about 80 MB (the
+	// library offers no way to share one: see hs_init).
 	Decoders int
 	// MaxStreams bounds the live streams: past it, Open fails as busy so
 	// that the router falls back, instead of every session falling behind
 	// (default: 4 per decoder).
 	MaxStreams int
 	// IdleAfter frees a decoder nobody has used for this long (default 5
-	// minutes): each holds the whole model, about 90 MB, and an appliance
+	// minutes): each holds the whole model, about 80 MB, and an appliance
 	// is idle most of the day. The next stream or utterance loads one
 	// again.
 	IdleAfter time.Duration
@@ -76,7 +77,7 @@ type decoder interface {
 
 // New checks that the model is installed, without loading it: a missing
 // model or a build without PocketSphinx is a config_error at start-up. A
-// decoder holds about 90 MB; loading one only to check it made start-up
+// decoder holds about 80 MB; loading one only to check it made start-up
 // take a second of CPU, and glibc kept ~11 MB of the freed model for the
 // life of the process (other threads' allocations pin its pages). A live
 // stream's Open loads a decoder in the background while the speaker's
@@ -90,7 +91,7 @@ func New(cfg Config) (*Route, error) {
 		// A decoder is held while an utterance is decoded, which is all
 		// CPU: a second one per core would let two utterances that end
 		// together start together, but each would then run at half speed
-		// and finish no sooner than in turn, for another ~90 MB held (two
+		// and finish no sooner than in turn, for another ~80 MB held (two
 		// per CPU made four live sessions on 2 cores hold 433 MiB).
 		cfg.Decoders = runtime.NumCPU()
 	}
