@@ -76,18 +76,20 @@ func from(d float64) []float32 {
 }
 
 // TestTrackerUsesTheSegmentThreshold: the built-in extractor judges single
-// segments by its segment threshold (0.030), not its profile threshold
-// (0.046): a segment 0.04 from the profile is not the owner's.
+// segments by its segment threshold (0.030 for 4 s and longer), not its
+// profile threshold (0.046): a 4 s segment 0.04 from the profile is not
+// the owner's. A shorter segment's embedding strays farther from its
+// voice, and its threshold widens with it: 0.060 for 1 s.
 func TestTrackerUsesTheSegmentThreshold(t *testing.T) {
 	ex := speaker.NewBuiltin()
 	profile := from(0)
 	for _, tc := range []struct {
-		d     float64
-		owner bool
-	}{{0.02, true}, {0.04, false}} {
+		d, secs float64
+		owner   bool
+	}{{0.02, 4, true}, {0.04, 4, false}, {0.04, 8, false}, {0.05, 1, true}, {0.065, 1, false}, {0.04, 2, true}} {
 		tk := speaker.NewTracker(ex, profile)
-		if _, owner := tk.Add(from(tc.d), 3); owner != tc.owner {
-			t.Errorf("a segment %.2f from the profile: owner %v, want %v", tc.d, owner, tc.owner)
+		if _, owner := tk.Add(from(tc.d), tc.secs); owner != tc.owner {
+			t.Errorf("a %.0f s segment %.3f from the profile: owner %v, want %v", tc.secs, tc.d, owner, tc.owner)
 		}
 	}
 }
