@@ -19,7 +19,7 @@ func vec(a, b int, lean float32) []float32 {
 // against the profile (the owner's first segment marked; a guest who sounds
 // a little like the owner but nearer a voice already heard is not), guests
 // never join the owner's label, and without a profile voices are only told
-// apart. The threshold here is an HTTP extractor's (no segment threshold
+// apart; a segment about as near two guests starts its own label. The threshold here is an HTTP extractor's (no segment threshold
 // of its own): 0.1.
 func TestTrackerDecidesEachSegment(t *testing.T) {
 	ex := speaker.WithThreshold(speaker.NewBuiltin(), 0.1)
@@ -51,6 +51,12 @@ func TestTrackerDecidesEachSegment(t *testing.T) {
 			{vec(2, 3, 0), 1, false, "another"},
 			{from(0.05), 0, false, "the first again"},
 		}},
+		{"between two guests", nil, []seg{
+			{angled(0), 0, false, "a voice"},
+			{angled(0.6), 1, false, "another, 0.175 away"},
+			{angled(0.3), 2, false, "0.045 from both: neither's (guestMargin)"},
+			{angled(0.05), 0, false, "0.001 from the first, 0.031 from the third: the first's"},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tk := speaker.NewTracker(ex, tc.profile)
@@ -67,6 +73,14 @@ func TestTrackerDecidesEachSegment(t *testing.T) {
 	}
 }
 
+// angled is a unit embedding in the plane of axes 2 and 3, theta radians
+// from axis 2: two of them lie 1-cos(their angle) apart.
+func angled(theta float64) []float32 {
+	v := make([]float32, 8)
+	v[2], v[3] = float32(math.Cos(theta)), float32(math.Sin(theta))
+	return v
+}
+
 // from is a unit embedding at cosine distance d from the profile (axis 0),
 // turned towards axis 1: two of them are as far apart as their angles.
 func from(d float64) []float32 {
@@ -76,18 +90,20 @@ func from(d float64) []float32 {
 }
 
 // TestTrackerUsesTheSegmentThreshold: the built-in extractor judges single
-// segments by its segment threshold (0.030), not its profile threshold
-// (0.046): a segment 0.04 from the profile is not the owner's.
+// segments by its segment threshold (0.030 for 4 s and longer), not its
+// profile threshold (0.046): a 4 s segment 0.04 from the profile is not
+// the owner's. A shorter segment's embedding strays farther from its
+// voice, and its threshold widens with it: 0.060 for 1 s.
 func TestTrackerUsesTheSegmentThreshold(t *testing.T) {
 	ex := speaker.NewBuiltin()
 	profile := from(0)
 	for _, tc := range []struct {
-		d     float64
-		owner bool
-	}{{0.02, true}, {0.04, false}} {
+		d, secs float64
+		owner   bool
+	}{{0.02, 4, true}, {0.04, 4, false}, {0.04, 8, false}, {0.05, 1, true}, {0.065, 1, false}, {0.04, 2, true}} {
 		tk := speaker.NewTracker(ex, profile)
-		if _, owner := tk.Add(from(tc.d), 3); owner != tc.owner {
-			t.Errorf("a segment %.2f from the profile: owner %v, want %v", tc.d, owner, tc.owner)
+		if _, owner := tk.Add(from(tc.d), tc.secs); owner != tc.owner {
+			t.Errorf("a %.0f s segment %.3f from the profile: owner %v, want %v", tc.secs, tc.d, owner, tc.owner)
 		}
 	}
 }

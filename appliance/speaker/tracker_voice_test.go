@@ -1,0 +1,122 @@
+package speaker_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/hearth-appliance/hearth/appliance/speaker"
+)
+
+// TestTrackerKeepsOneVoiceInOneLabel: one voice alone (Festival's slt, the
+// voice of cmd/hearth's live tests) as a live session flushes it: whole
+// sentences and halves of them (a second or two each), heard as the
+// owner (her profile of three sentences), as a guest (the profile is
+// kal's) and with no profile. Her segments must stay in few labels and,
+// as the owner, most must be hers. Measured as the owner: 3 labels, 19 of
+// 22 segments hers (the two others each a half sentence 0.055 and 0.070
+// from her profile); with a threshold that did not widen for short
+// segments, 11 labels and 10 of 22; with the tracker margins tried and
+// reverted in the second round, 14 labels and 4 of 22 (as in cmd/hearth's
+// TestWearableFasterThanTheRecognizer, where they split one owner into
+// three new labels). As a guest or with no profile: 2 labels, with or
+// without guestMargin.
+func TestTrackerKeepsOneVoiceInOneLabel(t *testing.T) {
+	ex := speaker.NewBuiltin()
+	ctx := context.Background()
+	profileOf := func(voice string) []float32 {
+		var pcm []int16
+		for _, s := range []string{"this is my voice for the profile", "i speak clearly and at an easy pace",
+			"the kitchen window faces the garden"} {
+			pcm = append(pcm, say(t, voice, s)...)
+		}
+		e, err := ex.Embed(ctx, pcm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	var segs [][]int16
+	for _, s := range []string{"i will send the numbers to the finance team tomorrow", "the car needs new tires before winter",
+		"the train to london leaves at nine in the morning", "i left my keys in the kitchen",
+		"please check the weather before we go hiking", "the flight was delayed by two hours",
+		"my sister is coming to visit next week", "let us meet at the coffee shop near the office"} {
+		pcm := say(t, "slt", s)
+		segs = append(segs, pcm, pcm[:len(pcm)/2], pcm[len(pcm)/2:])
+	}
+	for _, tc := range []struct {
+		name      string
+		profile   []float32
+		maxLabels int
+		ownerMin  float64 // share of her segments marked the owner's
+	}{
+		{"the owner", profileOf("slt"), 3, 0.8},
+		{"a guest", profileOf("kal"), 2, 0},
+		{"no profile", nil, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tk := speaker.NewTracker(ex, tc.profile)
+			labels := map[int]bool{}
+			owners, n := 0, 0
+			var sb strings.Builder
+			for _, pcm := range segs {
+				if len(pcm) < 16000 { // a live session embeds a second or more
+					continue
+				}
+				e, err := ex.Embed(ctx, pcm)
+				if err != nil {
+					t.Fatal(err)
+				}
+				label, owner := tk.Add(e, float64(len(pcm))/16000)
+				n++
+				labels[label] = true
+				if owner {
+					owners++
+				}
+				fmt.Fprintf(&sb, " %d%s(%.1fs)", label, map[bool]string{true: "*"}[owner], float64(len(pcm))/16000)
+			}
+			t.Logf("%d labels, %d of %d segments the owner's:%s", len(labels), owners, n, sb.String())
+			if len(labels) > tc.maxLabels {
+				t.Errorf("one voice alone: %d labels, want at most %d", len(labels), tc.maxLabels)
+			}
+			if tc.ownerMin == 0 && owners > 0 {
+				t.Errorf("%d of her segments marked the owner's", owners)
+			}
+			if float64(owners) < tc.ownerMin*float64(n) {
+				t.Errorf("%d of %d segments marked the owner's, want %.0f %%", owners, n, 100*tc.ownerMin)
+			}
+		})
+	}
+}
+
+// TestMeasureShortSegments (HEARTH_SPEAKER_MEASURE=1): the recorded
+// conversations of TestLiveRealVoices with every turn cut in two (1.5 to
+// 4.5 s a segment, as a live recognizer's shorter utterances): is_user per
+// segment and labels that took two people, clean and with 20 dB noise.
+func TestMeasureShortSegments(t *testing.T) {
+	if os.Getenv("HEARTH_SPEAKER_MEASURE") == "" {
+		t.Skip("a measurement: HEARTH_SPEAKER_MEASURE=1")
+	}
+	ex := speaker.NewBuiltin()
+	for _, snr := range []float64{0, 20} {
+		right, total, merges, labels := 0, 0, 0, 0
+		for _, voices := range realStreams {
+			pcm, turns := realConversation(t, voices, 4, snr)
+			var halves []realTurn
+			for _, tr := range turns {
+				mid := (tr.start + tr.end) / 2
+				halves = append(halves, realTurn{tr.voice, tr.start, mid}, realTurn{tr.voice, mid, tr.end})
+			}
+			embs := embedTurns(t, ex, pcm, halves)
+			for _, owner := range voices {
+				r := liveSession(t, ex, pcm, halves, embs, owner)
+				right, total, merges, labels = right+r.right, total+r.turns, merges+len(r.merged), labels+r.labels
+				t.Logf("snr %2.0f owner %s: is_user %d/%d, %d labels, merged %v", snr, realVoices[owner].name, r.right, r.turns, r.labels, r.merged)
+			}
+		}
+		t.Logf("snr %2.0f halves: is_user right for %.1f %% of %d segments, %d labels, %d took two people",
+			snr, 100*float64(right)/float64(total), total, labels, merges)
+	}
+}
