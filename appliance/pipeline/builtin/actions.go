@@ -342,8 +342,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 			}
 			due := tm.taskDue(ws, a, taskOpener(ws, a, body), b, used, said)
-			if due == nil && lastAt != nil && thenRef(ws, a, b, used) {
+			if ref, before := thenRef(ws, a, b, used); due == nil && lastAt != nil && ref {
 				due = lastAt
+				if before {
+					due = dayBeforeThen(*lastAt, tm.loc)
+				}
 			}
 			if due == nil && tm.known() && immediate(ws, body, b, used) {
 				// "I'll send the invite now", "I'll restart it right after
@@ -793,17 +796,29 @@ func deadlineSubject(ws []cword, a, b int) string {
 }
 
 // thenRef: "by then", "before then", "until then" point at the last time said.
-func thenRef(ws []cword, a, b int, used []bool) bool {
+func thenRef(ws []cword, a, b int, used []bool) (ref, before bool) {
 	for k := a + 1; k < b; k++ {
 		if ws[k].lower == "then" {
 			switch ws[k-1].lower {
 			case "by", "before", "until", "till":
 				used[k-1], used[k] = true, true
-				return true
+				return true, ws[k-1].lower == "before"
 			}
 		}
 	}
-	return false
+	return false, false
+}
+
+// dayBeforeThen: "before then" of a day said without its hour ("the deck on
+// thursday" … "i'll update the slide before then") ends the day before, as
+// "before Wednesday" does; of a time with its hour, it is that time.
+func dayBeforeThen(at time.Time, loc *time.Location) *time.Time {
+	l := at.In(loc)
+	if l.Hour() != 23 || l.Minute() != 59 {
+		return &at
+	}
+	d := time.Date(l.Year(), l.Month(), l.Day()-1, 23, 59, 0, 0, loc).UTC()
+	return &d
 }
 
 // timeStatement: a clause that only says when ("that's on the first",

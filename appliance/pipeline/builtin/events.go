@@ -135,6 +135,9 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 		u := &dl.utts[i]
 		ws := u.words
 		for _, cl := range u.clauses {
+			if calledOff(ws, cl[0], cl[1]) {
+				continue
+			}
 			ev, ok := dl.eventIn(i, ws, cl[0], cl[1], tm)
 			if !ok {
 				ev, ok = dl.slotIn(i, ws, cl[0], cl[1], tm)

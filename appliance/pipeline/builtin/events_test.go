@@ -208,6 +208,19 @@ func TestBuiltinEvents(t *testing.T) {
 		{"someone else's flight, wished well", []turn{{"1", "My flight got moved to 9 pm tonight."}, {"U", "Oh no, safe travels."}}, []plan{}},
 		{"a dated day-long thing in the past", []turn{{"U", "The conference was on the 20th."}}, []plan{}},
 		{"the call under way, unpunctuated", []turn{{"U", "hi maria thanks for joining the call this afternoon i will send you the budget report by friday afternoon"}}, []plan{}},
+		// A slot given up is no time of the plan; a plan called off is none.
+		{"the new slot, not the one instead of it", []turn{{"1", "we can fit your massage in on monday at four instead of saturday"}, {"U", "monday at four suits me"}},
+			[]plan{{"Massage", "2026-03-30 16:00", 30}}},
+		{"a bare old hour after instead of", []turn{{"U", "The quiz night starts at 8 instead of 7 now."}},
+			[]plan{{"Quiz", "2026-03-26 20:00", 30}}},
+		{"moved from one day to another", []turn{{"U", "The team lunch moved from Tuesday to Wednesday at 12:30."}},
+			[]plan{{"Team Lunch", "2026-04-01 12:30", 30}}},
+		{"pushed, and a slot someone cannot make, run on", []turn{{"U", "the review with acme got pushed to tuesday at nine fifteen their lawyer can't make monday"}},
+			[]plan{{"Review", "2026-03-31 09:15", 30}}},
+		{"a plan that is off", []turn{{"U", "The barbecue on Saturday at 2 is off, the forecast is awful."}}, []plan{}},
+		{"a plan called off for the user", []turn{{"1", "I'm sorry, we have to cancel your haircut on Friday at 10."}, {"U", "Oh, okay."}}, []plan{}},
+		{"off to somewhere is no cancellation", []turn{{"U", "We're off to the concert on Saturday at 8."}},
+			[]plan{{"Concert", "2026-03-28 20:00", 30}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -171,6 +171,9 @@ func (sc *cueScanner) mark(from, i, n int) {
 func (sc *cueScanner) at(i int) int {
 	ws := sc.ws
 	w := ws[i].lower
+	if n := sc.superseded(i); n > 0 {
+		return n
+	}
 	if w == "to" && inSet(movedVerbs, wordAt(ws, i-1)) {
 		// "moved to twelve forty five", "pushed to 4:30": the new time
 		return sc.clockAfter(i)
