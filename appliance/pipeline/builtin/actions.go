@@ -305,7 +305,9 @@ func (dl *dialogue) actionItems(tm timing) []task {
 						continue
 					}
 				}
-				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || byCue(ws, a, b)) && !u.question && !hasAny(ws, a, b, readyWords) {
+				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || byCue(ws, a, b)) && !u.question && !hasAny(ws, a, b, readyWords) && !hasTaskOf(tasks, i) {
+					// a deadline said in a sentence with a task of its own is
+					// that task's ("pay the council tax it's … due on the first")
 					lastDeadline, lastDeadlineAt = due, i
 				}
 				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || u.isUser && timeStatement(ws, a, b)) {
@@ -623,6 +625,10 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		}
 		if question || conditionBefore(ws, a) || hypotheticalBefore(ws, a, s) {
 			return 0, taskNone
+		}
+		if ws[s].lower == "reminder" && s+1 < b && isImperative(ws, s+1, b) {
+			// "reminder pay the council tax", as a recogniser writes "Reminder:"
+			return s + 1, taskCommit
 		}
 		if n := matchAt(ws, s, b, selfReminders); n > 0 {
 			switch ws[s].lower {

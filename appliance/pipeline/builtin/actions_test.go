@@ -69,6 +69,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Wash the windows", ""}}},
 		{"before a day is by the day before", []turn{{"U", "I have to sign the permission slip before Thursday."}},
 			[]item{{"Sign the permission slip", "2026-03-11 23:59"}}},
+		{"a reminder head, run on, its deadline in its sentence", []turn{{"U", "reminder renew the parking permit it's forty pounds due on the fifteenth"}, {"U", "and email the landlord about the boiler"}},
+			[]item{{"Renew the parking permit", "2026-03-15 23:59"}, {"Email the landlord about the boiler", ""}}},
 		{"before then, a day said before", []turn{{"1", "The quote goes out to the client on Friday."}, {"U", "Okay, I'll check the figures before then."}},
 			[]item{{"Check the figures", "2026-03-12 23:59"}}},
 		{"before then, a time said before", []turn{{"1", "The client call is Friday at 3 pm."}, {"U", "Okay, I'll check the figures before then."}},

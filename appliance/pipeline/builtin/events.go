@@ -35,7 +35,8 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
 	memorial gig ballet opera pantomime panto filling thanksgiving easter hanukkah passover diwali walkthrough walk-through briefing debrief appraisal
 	orientation onboarding handover offsite off-site potluck barbecue bbq fundraiser hackathon physiotherapy
-	chemotherapy chemo dialysis acupuncture counselling counseling`)
+	chemotherapy chemo dialysis acupuncture counselling counseling mammogram colonoscopy endoscopy biopsy
+	bloodwork smear`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".
@@ -44,7 +45,7 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 var modifiedNouns = lexicon.NewSet(`review call planning sync visit catch-up check-in test session final
 	finals game match practice training show date tour hearing viewing service repair repairs delivery
 	installation inspection servicing maintenance cleaning fitting pickup pick-up tune-up play trip
-	drop-off dropoff quiz club audit shower`)
+	drop-off dropoff quiz club audit shower scan jab booster injection operation procedure`)
 
 // serviceNouns are done for the user by others: "they can do the brake
 // service on Monday at 8" is the user's plan though "they" say it.

@@ -109,6 +109,11 @@ func (dl *dialogue) earlierDate(i, a int, c *timeCue, tm timing) {
 			if !cc.found || !cc.date && !cc.clock && !cc.past {
 				continue // "Ten years!"
 			}
+			if cc.clock && !cc.date && !cc.past && !cc.rel && !cc.deadline && !cc.recurring {
+				// "two candidates on Thursday: one at 10 and one at 2" … "I
+				// have a dentist at 2": hours said after a day are on it
+				continue
+			}
 			if !cc.date || cc.past || cc.recurring || cc.rel || cc.deadline || cc.clock || indexInt(v.tasks, cl[0]) >= 0 {
 				return // the last time said is not a plain day
 			}

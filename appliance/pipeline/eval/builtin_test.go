@@ -77,9 +77,9 @@ func TestBuiltinEval(t *testing.T) {
 	}
 	report(t, &r)
 	checkFloors(t, r, map[string]floor{
-		"events F1":            {0.91, 0.72}, // measured 0.935, 0.745
-		"action items F1":      {0.85, 0.74}, // measured 0.876, 0.761
-		"instant exact":        {0.91, 0.76}, // measured 0.932 (150/161), 0.788 (104/132)
+		"events F1":            {0.93, 0.74}, // measured 0.963, 0.761
+		"action items F1":      {0.85, 0.74}, // measured 0.881, 0.761
+		"instant exact":        {0.91, 0.76}, // measured 0.933 (154/165), 0.791 (106/134)
 		"memories precision":   {0.90, 0.66}, // measured 0.957 (22/23), 0.714 (10/14)
 		"memories recall":      {0.60, 0.21}, // measured 0.647 (22/34), 0.233 (10/43)
 		"discard accuracy":     {0.97, 0.94}, // measured 0.983 (176/179), 0.962 (176/183)
