@@ -92,7 +92,7 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 				if inSet(hypotheticalMarkers, ws[k].lower) {
 					break
 				}
-				if k == s || inSet(factStarts, ws[k].lower) {
+				if k == s || inSet(factStarts, ws[k].lower) || ws[k].cap && k > 0 && strings.HasSuffix(ws[k].lower, "'s") {
 					if _, ok := dl.memoryAt(u, ws, k, supposedAfter(ws, k, b), named); ok {
 						starts = append(starts, k)
 					}
@@ -512,6 +512,11 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		if !inSet(ownFacts, rel) && !strings.HasSuffix(w1, "'s") {
 			next := wordAt(ws, j+1)
 			if next != "a" && next != "an" && next != "called" && next != "named" && !inSet(identityWords, next) {
+				return memoryCand{}, false
+			}
+			if (next == "a" || next == "an") && !isAn(ws, j+1) && (rel != "dog" && rel != "cat" || inSet(degreeWords, wordAt(ws, j+2))) {
+				// "my wife is a teacher", "my dog is a labrador"; "my boss
+				// is a nightmare this week" is a mood of the day
 				return memoryCand{}, false
 			}
 		}

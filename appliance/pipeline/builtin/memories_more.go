@@ -111,7 +111,7 @@ func relationChange(ws []cword, s, b int) (memoryCand, bool) {
 	if inSet(factAdverbs, wordAt(ws, j)) {
 		j++
 	}
-	if !inSet(changeVerbs, wordAt(ws, j)) || j+1 >= b {
+	if !inSet(changeVerbs, wordAt(ws, j)) || j+1 >= b || !lastingChange(ws, j, b) {
 		return memoryCand{}, false
 	}
 	rest := factWords(ws, s, b)
@@ -120,6 +120,29 @@ func relationChange(ws []cword, s, b int) (memoryCand, bool) {
 	}
 	return memoryCand{content: "User's " + strings.TrimPrefix(rest, "their "), category: appliance.MemorySystem}, true
 }
+
+// lastingChange: the change at ws[j] outlives the day. "Moved", "retired",
+// "lives", "works" and "joined" always do; "got", "started", "had", "left"
+// and "passed" only with what lasts ("got into the nursing programme",
+// "started a new job", "had a baby", "left for Canada", "passed away"), not
+// "got a new car", "had a cold", "left his bag on the bus".
+func lastingChange(ws []cword, j, b int) bool {
+	next := wordAt(ws, j+1)
+	switch ws[j].lower {
+	case "got", "started":
+		return careerClaim(ws, j+1, b) || ws[j].lower == "started" && (next == "school" || next == "university" || next == "college" || next == "uni")
+	case "had":
+		return (next == "a" || next == "her" || next == "their") && (wordAt(ws, j+2) == "baby" || wordAt(ws, j+2) == "twins") || next == "twins"
+	case "left":
+		return next == "for" || (next == "his" || next == "her" || next == "their") && inSet(leftBehind, wordAt(ws, j+2))
+	case "passed":
+		return next == "away" || (next == "his" || next == "her" || next == "their") && (wordAt(ws, j+2) == "driving" || wordAt(ws, j+2) == "bar")
+	}
+	return true
+}
+
+// leftBehind are what one leaves for good: "left her job".
+var leftBehind = lexicon.NewSet(`job company firm school university wife husband partner boyfriend girlfriend`)
 
 // readResult reads a test result another speaker tells the user: "your
 // iron levels are quite low", "your thyroid results came back a little

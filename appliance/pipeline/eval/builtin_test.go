@@ -80,8 +80,8 @@ func TestBuiltinEval(t *testing.T) {
 		"events F1":            {0.93, 0.74}, // measured 0.963, 0.761
 		"action items F1":      {0.85, 0.74}, // measured 0.881, 0.761
 		"instant exact":        {0.91, 0.76}, // measured 0.933 (154/165), 0.791 (106/134)
-		"memories precision":   {0.90, 0.66}, // measured 0.957 (22/23), 0.714 (10/14)
-		"memories recall":      {0.60, 0.21}, // measured 0.647 (22/34), 0.233 (10/43)
+		"memories precision":   {0.92, 0.68}, // measured 0.962 (25/26), 0.733 (11/15)
+		"memories recall":      {0.69, 0.23}, // measured 0.735 (25/34), 0.256 (11/43)
 		"discard accuracy":     {0.97, 0.94}, // measured 0.983 (176/179), 0.962 (176/183)
 		"titles without emoji": {1, 1},       // measured 1.000 (178/178), 1.000 (180/180)
 	})
