@@ -247,6 +247,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
+			collect := "" // the task a visit is for: fetching a thing said ready before
 			if v := firstBodyWord(ws, body, b, used); kind != taskNone && inSet(travelVerbs, wordAt(ws, v)) && inSet(travelEnds, wordAt(ws, v+1)) {
 				// "we can drive to evanston on saturday": a trip, not a task
 				kind = taskNone
@@ -258,6 +259,8 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// around seven to pick it up")
 				if p := purposeTask(ws, body, b); p > 0 {
 					body = p
+				} else if np, verb := dl.readyThing(i); np != "" && u.isUser && kind == taskCommit && comeFor(ws, firstBodyWord(ws, body, b, used)) {
+					collect = verb + " the " + np
 				} else {
 					kind = taskNone
 				}
@@ -387,6 +390,9 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				owner = dl.addressee(i)
 			}
 			desc, topic, vague := describe(ws, body, b, used, u.isUser, owner)
+			if collect != "" {
+				desc, topic, vague = collect, topicOf(collect), false
+			}
 			if kind == taskCommit && u.isUser {
 				if d, tp, ok := dl.frontedTask(i, ws, a, body, b, used, u.isUser, owner); ok {
 					desc, topic, vague = d, tp, false

@@ -71,6 +71,12 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Sign the permission slip", "2026-03-11 23:59"}}},
 		{"a reminder head, run on, its deadline in its sentence", []turn{{"U", "reminder renew the parking permit it's forty pounds due on the fifteenth"}, {"U", "and email the landlord about the boiler"}},
 			[]item{{"Renew the parking permit", "2026-03-15 23:59"}, {"Email the landlord about the boiler", ""}}},
+		// A visit for a thing said ready is fetching it.
+		{"coming back for what comes in", []turn{{"1", "your glasses are done but the case is on order"}, {"U", "when will the case come in"}, {"1", "should be here on friday"}, {"U", "okay i'll come back friday after work"}},
+			[]item{{"Pick up the case", "2026-03-13 18:00"}}},
+		{"coming by for what is ready, its verb kept", []turn{{"1", "Your passport photos are ready, you can collect them any time after three."}, {"U", "Great, I'll swing by at five."}},
+			[]item{{"Collect the passport photos", "2026-03-10 17:00"}}},
+		{"a visit with nothing ready is no task", []turn{{"1", "We're open until eight tonight."}, {"U", "Great, I'll come by at five."}}, []item{}},
 		{"before then, a day said before", []turn{{"1", "The quote goes out to the client on Friday."}, {"U", "Okay, I'll check the figures before then."}},
 			[]item{{"Check the figures", "2026-03-12 23:59"}}},
 		{"before then, a time said before", []turn{{"1", "The client call is Friday at 3 pm."}, {"U", "Okay, I'll check the figures before then."}},
