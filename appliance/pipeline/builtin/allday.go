@@ -113,6 +113,10 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 	if otherPeoplesPlan(ws, a, b) && !dl.userTakesPart(i) || dl.wishedWell(i) {
 		return appliance.Event{}, false
 	}
+	if dl.userKnown && !u.isUser && tellersOwn(ws, a, b) {
+		// "I'm off to Lisbon on Thursday for the conference": the teller's
+		return appliance.Event{}, false
+	}
 	return appliance.Event{
 		Title:       title,
 		Description: eventDescription(u, a, b),

@@ -146,6 +146,9 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 			if !ok {
 				ev, ok = dl.dayIn(i, ws, cl[0], cl[1], tm)
 			}
+			if !ok {
+				ev, ok = dl.visitPerson(i, ws, cl[0], cl[1], tm)
+			}
 			if !ok || duplicateEvent(out, ev) {
 				continue
 			}

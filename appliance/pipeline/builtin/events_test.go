@@ -227,6 +227,13 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Auditors", "2026-03-31 09:00", 30}, {"Physio Appointment", "2026-03-31 15:00", 30}}},
 		{"a day-long thing moved, named earlier in the breath", []turn{{"1", "The conference was going to be on the 2nd, but the hall flooded. It's now Friday the 17th of April, all day."}, {"U", "Okay."}},
 			[]plan{{"Conference", "2026-04-17 09:00", 30}}},
+		// Going to see someone on a day is a plan; a goodbye is none.
+		{"visiting a relation named before", []turn{{"1", "your uncle frank is back in hospital"}, {"U", "oh no which ward"}, {"1", "ward six visiting is from two"}, {"U", "i'll go and see him on saturday at three"}},
+			[]plan{{"Visit Uncle Frank", "2026-03-28 15:00", 30}}},
+		{"visiting the parents on a day", []turn{{"U", "We're visiting my parents on Sunday."}},
+			[]plan{{"Visit Parents", "2026-03-29 09:00", 30}}},
+		{"see you is a goodbye", []turn{{"1", "Thanks, that was useful."}, {"U", "Great, I'll see you on Monday then."}}, []plan{}},
+		{"the teller's own trip with a day-long thing", []turn{{"1", "I'm off to Porto on Tuesday for the summit, back Friday."}, {"U", "Nice, enjoy."}}, []plan{}},
 		{"off to somewhere is no cancellation", []turn{{"U", "We're off to the concert on Saturday at 8."}},
 			[]plan{{"Concert", "2026-03-28 20:00", 30}}},
 	}
