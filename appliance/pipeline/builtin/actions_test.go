@@ -77,6 +77,13 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"coming by for what is ready, its verb kept", []turn{{"1", "Your passport photos are ready, you can collect them any time after three."}, {"U", "Great, I'll swing by at five."}},
 			[]item{{"Collect the passport photos", "2026-03-10 17:00"}}},
 		{"a visit with nothing ready is no task", []turn{{"1", "We're open until eight tonight."}, {"U", "Great, I'll come by at five."}}, []item{}},
+		// Before a plan of the conversation, named or counted back from it.
+		{"before the plan named", []turn{{"U", "The housewarming is on Saturday the 21st at 7. I need to clean the carpets before the housewarming."}},
+			[]item{{"Clean the carpets before the housewarming", "2026-03-20 23:59"}}},
+		{"a week before the one plan", []turn{{"1", "The audit moved to the 25th at 10 am."}, {"U", "Fine. The inventory sheet I'll update a week before."}},
+			[]item{{"Update the inventory sheet", "2026-03-18 23:59"}}},
+		{"before a plan later today is by its start", []turn{{"U", "The client call is at four today. I'll print the contract before the call."}},
+			[]item{{"Print the contract before the call", "2026-03-10 16:00"}}},
 		{"before then, a day said before", []turn{{"1", "The quote goes out to the client on Friday."}, {"U", "Okay, I'll check the figures before then."}},
 			[]item{{"Check the figures", "2026-03-12 23:59"}}},
 		{"before then, a time said before", []turn{{"1", "The client call is Friday at 3 pm."}, {"U", "Okay, I'll check the figures before then."}},
