@@ -152,7 +152,7 @@ var selfReminders = [][]string{
 	{"don't", "let", "me", "forget", "to"}, {"do", "not", "let", "me", "forget", "to"},
 	{"don't", "let", "me", "forget"}, {"remind", "me", "to"}, {"remind", "me"},
 	{"please", "remind", "me", "to"}, {"please", "remind", "me"},
-	{"note", "to", "self"}, {"reminder", "to"}, {"let", "me"},
+	{"note", "to", "self"}, {"reminder", "to", "self"}, {"reminder", "to"}, {"let", "me"},
 }
 
 // askedReminders ask the other speaker to remind the user: the task is the
@@ -1077,7 +1077,7 @@ func mergeTopics(tasks []task) []task {
 	for _, t := range tasks {
 		merged := false
 		for k := range out {
-			if sameTopic(out[k], t) {
+			if sameTopic(out[k], t) || sameDeedSameTime(out[k], t) {
 				if t.due != nil {
 					out[k].due = t.due
 				}
@@ -1093,6 +1093,14 @@ func mergeTopics(tasks []task) []task {
 		out = out[:maxActionItems]
 	}
 	return out
+}
+
+// sameDeedSameTime: a deed said again in the next turn for the same time,
+// with nothing but a person as its object ("can you call me back at two
+// thirty" "sure I'll call you at two thirty"), is the one task.
+func sameDeedSameTime(x, y task) bool {
+	return x.verb != "" && x.verb == y.verb && x.due != nil && y.due != nil && x.due.Equal(*y.due) &&
+		y.utt-x.utt <= 1 && (len(x.topic) == 0 || len(y.topic) == 0)
 }
 
 // sameTopic: the two tasks share most of their content words and either

@@ -234,6 +234,15 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Visit Parents", "2026-03-29 09:00", 30}}},
 		{"see you is a goodbye", []turn{{"1", "Thanks, that was useful."}, {"U", "Great, I'll see you on Monday then."}}, []plan{}},
 		{"the teller's own trip with a day-long thing", []turn{{"1", "I'm off to Porto on Tuesday for the summit, back Friday."}, {"U", "Nice, enjoy."}}, []plan{}},
+		// Probed with fresh sentences: slots offered, relayed, run on, moved.
+		{"a slot offered with do", []turn{{"1", "hi it's linda from dr patel's office we need to reschedule your colonoscopy from the thirtieth"}, {"U", "okay when"}, {"1", "we can do thursday the second at seven fifteen"}, {"U", "that works"}},
+			[]plan{{"Colonoscopy", "2026-04-02 07:15", 30}}},
+		{"a tradesperson's slot relayed and taken", []turn{{"1", "the plumber can't come tomorrow anymore he's sick"}, {"U", "ugh okay"}, {"1", "he said monday at ten instead"}, {"U", "fine monday at ten"}},
+			[]plan{{"Plumber Visit", "2026-03-30 10:00", 30}}},
+		{"booking tonight, flying later, run on", []turn{{"U", "my husband is booking the flights tonight we fly out on the third of april at six in the morning"}},
+			[]plan{{"Flight", "2026-04-03 06:00", 30}}},
+		{"a plan that was moved is ahead", []turn{{"1", "The school concert was moved to Tuesday at 5:30."}, {"U", "Okay, I'll be there."}},
+			[]plan{{"School Concert", "2026-03-31 17:30", 30}}},
 		{"off to somewhere is no cancellation", []turn{{"U", "We're off to the concert on Saturday at 8."}},
 			[]plan{{"Concert", "2026-03-28 20:00", 30}}},
 	}

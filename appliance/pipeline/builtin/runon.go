@@ -16,7 +16,9 @@ import (
 //     "can you" or "yes", nor before a cue ("please by Friday");
 //   - a subject with a commitment or statement verb: "I'll", "we're",
 //     "let's", "it's", "I need", "we should", "you have to"…;
-//   - after a time cue, a subject with a copula or a modal, also negated:
+//   - after a time cue, a subject pronoun ("booking the flights tonight |
+//     we fly out on the third"), or a subject with a copula or a modal,
+//     also negated:
 //     "by wednesday | our procurement meeting is thursday", "next thursday
 //     at 3 | so the deck should be final", "monday at ten thirty | their
 //     cfo can't make friday";
@@ -74,6 +76,9 @@ func runOnBreak(ws []cword, from, k int) bool {
 		return next != "" && !inSet(stopWords, next) && !inSet(cueStarts, next) && !inSet(pleaseTied, prev)
 	case inSet(runOnOpeners, w), inSet(runOnSubjects, w) && inSet(runOnVerbs, next):
 		return !inSet(tiedBefore, prev)
+	case inSet(cueSubjects, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0) && next != "" && !inSet(tiedBefore, next):
+		// "booking the flights tonight | we fly out on the third"
+		return true
 	case inSet(subjectDeterminers, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0 || isDigits(prev) || hourWords[prev] > 0 || numberWord(prev)):
 		for m := k + 2; m < len(ws) && m <= k+3; m++ {
 			if v := ws[m].lower; inSet(copulas, v) || inSet(requestModals, v) || v == "should" || inSet(negatedModals, v) {
@@ -87,6 +92,9 @@ func runOnBreak(ws []cword, from, k int) bool {
 var subjectDeterminers = lexicon.NewSet(`the our my your their his her`)
 
 var copulas = lexicon.NewSet(`is are was were 's`)
+
+// cueSubjects open a clause right after a time cue ends one.
+var cueSubjects = lexicon.NewSet(`i we he she they`)
 
 // negatedModals also open a clause after a time cue: "monday at ten thirty |
 // their cfo can't make friday".
