@@ -280,7 +280,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// plan when dated, never a thing to do
 				kind = taskNone
 			}
-			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b)) {
+			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b) || habitChange(ws, firstBodyWord(ws, body, b, used))) {
 				// "get up every hour and stretch", "do the exercises every
 				// morning": a habit advised, not a thing to do and tick off
 				kind = taskNone
@@ -591,6 +591,18 @@ func habitual(ws []cword, a, b int) bool {
 		if (w == "twice" || w == "once") && (n == "a" || n == "per") && unitOf(wordAt(ws, j+2)+"s") != 0 {
 			return true
 		}
+	}
+	return false
+}
+
+// habitChange: the body at ws[v] starts or stops a habit ("start going to
+// bed earlier", "stop buying coffee out every day", "keep doing the
+// exercises"): a resolution, not a thing to do and tick off.
+func habitChange(ws []cword, v int) bool {
+	switch wordAt(ws, v) {
+	case "start", "stop", "keep", "quit":
+		n := wordAt(ws, v+1)
+		return len(n) > 4 && strings.HasSuffix(n, "ing")
 	}
 	return false
 }

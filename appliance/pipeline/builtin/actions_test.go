@@ -87,6 +87,7 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"a call asked for and promised at the same time is one", []turn{{"1", "can you call me back at two thirty"}, {"U", "sure i'll call you at two thirty"}},
 			[]item{{"Call Speaker 1 back", "2026-03-10 14:30"}}},
 		{"a reminder to self about a thing is no self task", []turn{{"U", "reminder to self the boiler needs a service before winter"}}, []item{}},
+		{"starting or stopping a habit is no task", []turn{{"U", "i really should start going to bed earlier and stop buying coffee every morning"}}, []item{}},
 		{"before then, a day said before", []turn{{"1", "The quote goes out to the client on Friday."}, {"U", "Okay, I'll check the figures before then."}},
 			[]item{{"Check the figures", "2026-03-12 23:59"}}},
 		{"before then, a time said before", []turn{{"1", "The client call is Friday at 3 pm."}, {"U", "Okay, I'll check the figures before then."}},

@@ -405,6 +405,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		case inSet(transportNouns, w) && inSet(departWords, wordAt(ws, j+1)):
 			// "my train leaves at six fifteen tomorrow morning"
 			return j, false
+		case hasSeq(ws, j, "follow", "up") && j > a && inSet(withDeterminers, ws[j-1].lower):
+			// "i've put you in for a follow up on december second at nine"
+			return j, false
 		case hasSeq(ws, j, "one", "on", "one"):
 			// "our one on one", as a recogniser writes it
 			return j + 2, false
@@ -781,12 +784,14 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		}
 		words = []string{who, "visit"}
 	case dependantsAppointment(ws, k):
-		if k-3 >= a && titleModifier(ws[k-3]) && !inSet(thirdPerson, ws[k-3].lower) {
+		if k-3 >= a && titleModifier(ws[k-3]) && !inSet(thirdPerson, ws[k-3].lower) && !inSet(firstPerson, ws[k-3].lower) && ws[k-2].lower != "got" {
 			words = []string{ws[k-3].text + "'s"} // whose: "Ben's Dentist Appointment"
 		}
 		words = append(words, ws[k].text, "appointment")
 	case ws[k].lower == "meet" || ws[k].lower == "get" || ws[k].lower == "catch":
 		words = []string{"meeting"}
+	case hasSeq(ws, k, "follow", "up"):
+		words = []string{"follow-up", "appointment"}
 	case inSet(flyVerbs, ws[k].lower):
 		words = []string{"flight"} // "we fly out on the third at six"
 		if wordAt(ws, k+1) == "to" && k+2 < len(ws) && ws[k+2].cap {
@@ -958,7 +963,8 @@ func dependantsAppointment(ws []cword, k int) bool {
 		return false
 	}
 	v := wordAt(ws, k-2)
-	return v == "has" || v == "have"
+	return v == "has" || v == "have" || v == "got" && (wordAt(ws, k-3) == "i've" || wordAt(ws, k-3) == "we've" || wordAt(ws, k-3) == "i" ||
+		wordAt(ws, k-3) == "has" || wordAt(ws, k-3) == "she's" || wordAt(ws, k-3) == "he's") // "i've got the optician at eleven"
 }
 
 // userTakesPart: the user answers the plan told at utterance i by taking

@@ -243,6 +243,10 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Flight", "2026-04-03 06:00", 30}}},
 		{"a plan that was moved is ahead", []turn{{"1", "The school concert was moved to Tuesday at 5:30."}, {"U", "Okay, I'll be there."}},
 			[]plan{{"School Concert", "2026-03-31 17:30", 30}}},
+		{"a follow up put in", []turn{{"1", "i've put you in for a follow up in three weeks on thursday the sixteenth of april at nine"}, {"U", "perfect"}},
+			[]plan{{"Follow-up Appointment", "2026-04-16 09:00", 30}}},
+		{"the user's own professional, got", []turn{{"U", "Tomorrow I've got the optician at 11:40, so I'll be late."}},
+			[]plan{{"Optician Appointment", "2026-03-27 11:40", 30}}},
 		{"off to somewhere is no cancellation", []turn{{"U", "We're off to the concert on Saturday at 8."}},
 			[]plan{{"Concert", "2026-03-28 20:00", 30}}},
 	}
