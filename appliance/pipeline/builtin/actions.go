@@ -347,6 +347,9 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 			}
 			due := tm.taskDue(ws, a, taskOpener(ws, a, body), b, used, said)
+			if d := tm.frontedDay(ws, cls, ci); due != nil && d != nil {
+				due = d
+			}
 			if ref, before := thenRef(ws, a, b, used); due == nil && lastAt != nil && ref {
 				due = lastAt
 				if before {

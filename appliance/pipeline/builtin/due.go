@@ -151,3 +151,34 @@ func taskOpener(ws []cword, a, body int) int {
 	}
 	return skipDiscourse(ws, a, body)
 }
+
+// frontedDay: clause ci says only an hour ("and then pick up the kids at
+// three fifteen") after an earlier clause of the same utterance said only a
+// day ("tomorrow i have to call the bank about the card"): the hour is on
+// that day, as a day said first scopes the sentence. Nil when it is not so.
+func (tm timing) frontedDay(ws []cword, cls [][2]int, ci int) *time.Time {
+	if !tm.known() {
+		return nil
+	}
+	c := scanCues(ws, cls[ci][0], cls[ci][1], tm.ref, nil)
+	if !c.clock || c.date || c.past || c.rel || c.recurring {
+		return nil
+	}
+	for k := ci - 1; k >= 0; k-- {
+		d := scanCues(ws, cls[k][0], cls[k][1], tm.ref, nil)
+		if !d.found {
+			continue
+		}
+		if !d.date || d.clock || d.past || d.recurring || d.rel || d.deadline {
+			return nil
+		}
+		c.date, c.y, c.mon, c.day = true, d.y, d.mon, d.day
+		r, ok := c.resolve(tm.start, tm.loc)
+		if !ok || r.at.Before(tm.start) {
+			return nil
+		}
+		at := r.at.UTC()
+		return &at
+	}
+	return nil
+}

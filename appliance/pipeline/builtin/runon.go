@@ -76,6 +76,9 @@ func runOnBreak(ws []cword, from, k int) bool {
 		return next != "" && !inSet(stopWords, next) && !inSet(cueStarts, next) && !inSet(pleaseTied, prev)
 	case inSet(runOnOpeners, w), inSet(runOnSubjects, w) && inSet(runOnVerbs, next):
 		return !inSet(tiedBefore, prev)
+	case w == "it" && inSet(itVerbs, next) && !inSet(tiedBefore, prev) && !inSet(stopWords, prev):
+		// "i need to renew my passport | it expires in march"
+		return true
 	case inSet(cueSubjects, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0) && next != "" && !inSet(tiedBefore, next):
 		// "booking the flights tonight | we fly out on the third"
 		return true
@@ -92,6 +95,10 @@ func runOnBreak(ws []cword, from, k int) bool {
 var subjectDeterminers = lexicon.NewSet(`the our my your their his her`)
 
 var copulas = lexicon.NewSet(`is are was were 's`)
+
+// itVerbs after "it" open a new statement about the thing just named.
+var itVerbs = lexicon.NewSet(`expires runs needs starts ends closes opens costs says goes comes takes happens
+	finishes leaves arrives works breaks`)
 
 // cueSubjects open a clause right after a time cue ends one.
 var cueSubjects = lexicon.NewSet(`i we he she they`)

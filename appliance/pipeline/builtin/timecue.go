@@ -187,6 +187,14 @@ func (sc *cueScanner) at(i int) int {
 			return 1 + n
 		}
 	}
+	if base := strings.TrimSuffix(w, "'s"); base != w && weekdayOf(base) >= 0 && !sc.c.date {
+		// "before Friday's meeting": the day of the thing it names
+		n := sc.weekday(i, time.Weekday(weekdayOf(base)), false)
+		if n == 1 && (inSet(eventNouns, wordAt(ws, i+1)) || inSet(modifiedNouns, wordAt(ws, i+1))) {
+			n = 2 // the thing goes with its day: "email the slides before Friday's meeting"
+		}
+		return n
+	}
 	if len(w) > 6 && w[len(w)-1] == 's' && weekdayOf(w[:len(w)-1]) >= 0 {
 		sc.c.recurring = true // "on Tuesdays": every Tuesday
 		return 1
@@ -308,7 +316,7 @@ func (sc *cueScanner) at(i int) int {
 			return 0
 		}
 		n := sc.clockAfter(i)
-		if n == 0 && w == "before" && (weekdayOf(wordAt(ws, i+1)) >= 0 || wordAt(ws, i+1) == "the" && (numberWord(wordAt(ws, i+2)) || digitAt(wordAt(ws, i+2), 0)) ||
+		if n == 0 && w == "before" && (weekdayOf(strings.TrimSuffix(wordAt(ws, i+1), "'s")) >= 0 || wordAt(ws, i+1) == "the" && (numberWord(wordAt(ws, i+2)) || digitAt(wordAt(ws, i+2), 0)) ||
 			i+1 < len(ws) && monthOf(ws, i+1) > 0) {
 			// "sign it before wednesday": done by the day before
 			sc.c.dayBefore = true
@@ -650,6 +658,11 @@ func (sc *cueScanner) bareClock(j int) int {
 func (sc *cueScanner) in(i int) int {
 	ws := sc.ws
 	j := i + 1
+	if hasSeq(ws, j, "a", "bit") || hasSeq(ws, j, "a", "sec") || hasSeq(ws, j, "a", "second") || hasSeq(ws, j, "a", "moment") || hasSeq(ws, j, "a", "minute") {
+		// "i'll text you the address in a bit": soon, as "asap" is
+		sc.setRel(asapOffset)
+		return 3
+	}
 	if hasSeq(ws, j, "the", "next") {
 		j += 2
 	} else if wordAt(ws, j) == "the" {
