@@ -90,6 +90,8 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"starting or stopping a habit is no task", []turn{{"U", "i really should start going to bed earlier and stop buying coffee every morning"}}, []item{}},
 		{"a day said first scopes the hour said after it", []turn{{"U", "okay so tomorrow i have to call the bank about the card and then pick up the kids at three fifteen"}},
 			[]item{{"Call the bank about the card", "2026-03-11 23:59"}, {"Pick up the kids", "2026-03-11 15:15"}}},
+		{"a day said of a plan scopes no later hour", []turn{{"U", "the dentist is on friday i'll call the garage at four"}},
+			[]item{{"Call the garage", "2026-03-10 16:00"}}},
 		{"a new statement about the thing, run on", []turn{{"U", "i need to renew my passport it expires in march"}},
 			[]item{{"Renew my passport", ""}}},
 		{"before a day's meeting", []turn{{"U", "Note to self: email Karen the slides before Friday's meeting."}},

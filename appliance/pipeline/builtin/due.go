@@ -169,6 +169,11 @@ func (tm timing) frontedDay(ws []cword, cls [][2]int, ci int) *time.Time {
 		if !d.found {
 			continue
 		}
+		if s := skipDiscourse(ws, cls[k][0], cls[k][1]); s >= cls[k][1] || !startsCue(ws, s) || !fronted(ws, s, cls[k][1]) {
+			// only a day said first scopes what follows: "the party is on
+			// saturday i'll ring the caterer at two" rings today
+			return nil
+		}
 		if !d.date || d.clock || d.past || d.recurring || d.rel || d.deadline {
 			return nil
 		}
@@ -181,4 +186,16 @@ func (tm timing) frontedDay(ws []cword, cls [][2]int, ci int) *time.Time {
 		return &at
 	}
 	return nil
+}
+
+// fronted: the clause at ws[s:b] opens with its time cue and then a subject
+// ("tomorrow i have to…", "on friday we need to…").
+func fronted(ws []cword, s, b int) bool {
+	used := make([]bool, len(ws))
+	scanCues(ws, s, min(b, s+4), time.Time{}, used)
+	k := s
+	for k < b && used[k] {
+		k++
+	}
+	return k > s && k < b && (inSet(firstPerson, ws[k].lower) || inSet(runOnOpeners, ws[k].lower))
 }
