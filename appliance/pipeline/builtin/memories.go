@@ -57,6 +57,8 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 		u := &dl.utts[i]
 		if rel := personNamed(u); rel != "" {
 			named, namedAt = rel, i
+		} else if f := friendNamed(u); f != "" {
+			named, namedAt = f, i
 		}
 		if i-namedAt > 2 {
 			named = ""
@@ -119,7 +121,7 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 
 // factStarts may open a fact in the middle of a clause.
 var factStarts = lexicon.NewSet(`i i'm i've my our we we're your mom mum dad grandma grandpa he he's she she's
-	apparently heard`)
+	apparently heard her his`)
 
 // supposedBefore: the clause at a is the consequence of a condition just
 // before it ("if it rains, I'm staying in").
@@ -165,6 +167,9 @@ func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (
 	if m, ok := pronounFact(ws, s, b, named); ok && (u.isUser || dl.userKnown) {
 		return m, true
 	}
+	if m, ok := friendsRelationFact(ws, s, b, named); ok && u.isUser {
+		return m, true
+	}
 	if m, ok := ownedFact(ws, s, b, u.isUser); ok && (u.isUser || dl.userKnown) {
 		return m, true
 	}
@@ -176,7 +181,7 @@ func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (
 		if m, ok := relationFact(ws, s, b, true); ok {
 			return m, true
 		}
-		for _, shape := range []func([]cword, int, int) (memoryCand, bool){moreUserFact, relationChange, learnedFact} {
+		for _, shape := range []func([]cword, int, int) (memoryCand, bool){moreUserFact, relationChange, learnedFact, babyDue} {
 			if m, ok := shape(ws, s, b); ok {
 				return m, true
 			}

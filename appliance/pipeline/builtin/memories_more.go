@@ -210,3 +210,33 @@ func learnedFact(ws []cword, s, b int) (memoryCand, bool) {
 	}
 	return memoryCand{content: capitalise(rest), category: appliance.MemoryInteresting}, true
 }
+
+// babyDue reads the user's coming baby: "the baby's due in April", "our
+// baby is due on the 3rd of May", "my due date is June 12th".
+func babyDue(ws []cword, s, b int) (memoryCand, bool) {
+	j := s
+	switch wordAt(ws, j) {
+	case "the", "our", "my":
+		j++
+	default:
+		return memoryCand{}, false
+	}
+	switch {
+	case wordAt(ws, j) == "baby's" && wordAt(ws, j+1) == "due":
+		j += 2
+	case wordAt(ws, j) == "baby" && wordAt(ws, j+1) == "is" && wordAt(ws, j+2) == "due":
+		j += 3
+	case hasSeq(ws, j, "due", "date", "is") && wordAt(ws, s) == "my":
+		j += 3
+	default:
+		return memoryCand{}, false
+	}
+	if j >= b || !startsCue(ws, j) && wordAt(ws, j) != "in" && wordAt(ws, j) != "on" && wordAt(ws, j) != "at" {
+		return memoryCand{}, false
+	}
+	rest := factWords(ws, j, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "User is expecting a baby due " + rest, category: appliance.MemorySystem}, true
+}

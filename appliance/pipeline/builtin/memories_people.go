@@ -231,7 +231,12 @@ func personNamed(u *utterance) string {
 func pronounFact(ws []cword, s, b int, rel string) (memoryCand, bool) {
 	w := wordAt(ws, s)
 	he, she := w == "he" || w == "he's", w == "she" || w == "she's"
-	if rel == "" || !(he && inSet(menNamed, rel) || she && inSet(womenNamed, rel) || (he || she) && inSet(neutralNamed, rel)) {
+	owner := "User's " + rel
+	known := he && inSet(menNamed, rel) || she && inSet(womenNamed, rel) || (he || she) && inSet(neutralNamed, rel)
+	if name, ok := strings.CutPrefix(rel, "="); ok {
+		owner, known = name, he || she // "Talked to Priya today, she's just started a new job"
+	}
+	if rel == "" || !known {
 		return memoryCand{}, false
 	}
 	var rest string
@@ -240,8 +245,17 @@ func pronounFact(ws []cword, s, b int, rel string) (memoryCand, bool) {
 		if wordAt(ws, j) == "been" {
 			j, verb = j+1, "has been"
 		}
+		if wordAt(ws, j) == "just" && verb == "is" {
+			j++
+		}
 		next := wordAt(ws, j)
-		if !inSet(identityWords, next) && next != "into" && next != "from" && !isAn(ws, j) {
+		switch {
+		case (next == "started" || next == "got") && careerClaim(ws, j+1, b):
+			verb = "has"
+			if wordAt(ws, j-1) == "just" {
+				verb = "has just"
+			}
+		case !inSet(identityWords, next) && next != "into" && next != "from" && !isAn(ws, j):
 			return memoryCand{}, false
 		}
 		rest = verb + " " + factWords(ws, j, b)
@@ -254,5 +268,47 @@ func pronounFact(ws []cword, s, b int, rel string) (memoryCand, bool) {
 	if strings.TrimSpace(rest) == "" {
 		return memoryCand{}, false
 	}
-	return memoryCand{content: "User's " + rel + " " + strings.TrimSpace(rest), category: appliance.MemorySystem}, true
+	return memoryCand{content: owner + " " + strings.TrimSpace(rest), category: appliance.MemorySystem}, true
+}
+
+// friendNamed is "=Name" for a person the user names by name in passing
+// ("Talked to Priya today", "had lunch with Sara"), so that "she" and "her"
+// after it are that person; "" when u names no one so. Only a transcript
+// with capitals shows a name.
+func friendNamed(u *utterance) string {
+	if !u.isUser {
+		return ""
+	}
+	ws := u.words
+	for k := 1; k < len(ws); k++ {
+		switch ws[k-1].lower {
+		case "to", "with", "saw", "met", "visited":
+		default:
+			continue
+		}
+		w := ws[k]
+		if w.cap && !inSet(stopWords, w.lower) && !inSet(notOwners, w.lower) && weekdayOf(w.lower) < 0 && monthOf(ws, k) == 0 &&
+			!inSet(relations, w.lower) && !inSet(kin, w.lower) && !strings.HasSuffix(w.lower, "'s") {
+			return "=" + w.text
+		}
+	}
+	return ""
+}
+
+// friendsRelationFact reads a fact about a named person's relation through
+// "her" or "his": "Her husband Dev is allergic to shellfish" after "Talked
+// to Priya".
+func friendsRelationFact(ws []cword, s, b int, named string) (memoryCand, bool) {
+	name, ok := strings.CutPrefix(named, "=")
+	if w := wordAt(ws, s); !ok || w != "her" && w != "his" {
+		return memoryCand{}, false
+	}
+	view := append([]cword(nil), ws...)
+	view[s].lower = "my"
+	m, ok := relationFact(view, s, b, true)
+	if !ok {
+		return memoryCand{}, false
+	}
+	m.content = name + "'s " + strings.TrimPrefix(m.content, "User's ")
+	return m, true
 }
