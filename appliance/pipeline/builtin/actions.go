@@ -470,7 +470,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			}
 		}
 	}
-	return mergeTopics(tasks)
+	return mergeTopics(dl.doneInCall(tasks))
 }
 
 // travelVerbs with travelEnds after them go somewhere ("drive to

@@ -96,6 +96,11 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Renew my passport", ""}}},
 		{"before a day's meeting", []turn{{"U", "Note to self: email Karen the slides before Friday's meeting."}},
 			[]item{{"Email Karen the slides", "2026-03-12 23:59"}}},
+		// A booking asked of the one who books it and confirmed in the call is done.
+		{"a move asked for and confirmed", []turn{{"U", "Hi, I need to move my haircut from Saturday."}, {"1", "Sure, how about Monday at 11?"}, {"U", "Monday at 11 is fine."}, {"1", "Great, you're booked for Monday at 11."}},
+			[]item{}},
+		{"a booking not yet confirmed stays", []turn{{"U", "I need to book the car in for a service."}, {"1", "Okay, we can look at that tomorrow."}},
+			[]item{{"Book the car in for a service", ""}}},
 		{"before then, a day said before", []turn{{"1", "The quote goes out to the client on Friday."}, {"U", "Okay, I'll check the figures before then."}},
 			[]item{{"Check the figures", "2026-03-12 23:59"}}},
 		{"before then, a time said before", []turn{{"1", "The client call is Friday at 3 pm."}, {"U", "Okay, I'll check the figures before then."}},
