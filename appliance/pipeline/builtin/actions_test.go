@@ -101,6 +101,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{}},
 		{"a booking not yet confirmed stays", []turn{{"U", "I need to book the car in for a service."}, {"1", "Okay, we can look at that tomorrow."}},
 			[]item{{"Book the car in for a service", ""}}},
+		{"a thing and then its doer, run on after a cue", []turn{{"U", "i'll print the tickets tonight the parking permit i'll buy at the gate tomorrow"}},
+			[]item{{"Print the tickets", "2026-03-10 18:00"}, {"Buy the parking permit at the gate", "2026-03-11 23:59"}}},
 		{"before then, a day said before", []turn{{"1", "The quote goes out to the client on Friday."}, {"U", "Okay, I'll check the figures before then."}},
 			[]item{{"Check the figures", "2026-03-12 23:59"}}},
 		{"before then, a time said before", []turn{{"1", "The client call is Friday at 3 pm."}, {"U", "Okay, I'll check the figures before then."}},

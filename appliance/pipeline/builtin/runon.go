@@ -21,7 +21,8 @@ import (
 //     also negated:
 //     "by wednesday | our procurement meeting is thursday", "next thursday
 //     at 3 | so the deck should be final", "monday at ten thirty | their
-//     cfo can't make friday";
+//     cfo can't make friday", or a thing and then its doer ("today | the
+//     report number i'll get from the station");
 // unless the word before ties it to what precedes ("I think we should",
 // "what can you do", "any chance you could"), or the clause so far is only
 // a time cue ("tomorrow we need to…"). Connectives just before the new
@@ -84,7 +85,8 @@ func runOnBreak(ws []cword, from, k int) bool {
 		return true
 	case inSet(subjectDeterminers, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0 || isDigits(prev) || hourWords[prev] > 0 || numberWord(prev)):
 		for m := k + 2; m < len(ws) && m <= k+3; m++ {
-			if v := ws[m].lower; inSet(copulas, v) || inSet(requestModals, v) || v == "should" || inSet(negatedModals, v) {
+			if v := ws[m].lower; inSet(copulas, v) || inSet(requestModals, v) || v == "should" || inSet(negatedModals, v) ||
+				inSet(frontedDoers, v) && !inSet(stopWords, ws[m-1].lower) {
 				return true
 			}
 		}
@@ -99,6 +101,10 @@ var copulas = lexicon.NewSet(`is are was were 's`)
 // itVerbs after "it" open a new statement about the thing just named.
 var itVerbs = lexicon.NewSet(`expires runs needs starts ends closes opens costs says goes comes takes happens
 	finishes leaves arrives works breaks`)
+
+// frontedDoers after a thing just named make it the object said first:
+// "i'll email the photos today | the report number i'll get tomorrow".
+var frontedDoers = lexicon.NewSet(`i'll we'll i'm i`)
 
 // cueSubjects open a clause right after a time cue ends one.
 var cueSubjects = lexicon.NewSet(`i we he she they`)
