@@ -396,6 +396,13 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			if collect != "" {
 				desc, topic, vague = collect, topicOf(collect), false
 			}
+			if fb := firstBodyWord(ws, body, b, used); kind == taskCommit && u.isUser && pronounObject(ws, fb) && inSet(contactVerbs, ws[fb].lower) {
+				if d, _ := dl.offeredBefore(i, ws, cls, ci, used, owner); d != "" {
+					// "i can ask ops for those i'll ping them right after
+					// standup": the deed offered, done when the contact says
+					desc, topic, vague = d, topicOf(d), false
+				}
+			}
 			if kind == taskCommit && u.isUser {
 				if d, tp, ok := dl.frontedTask(i, ws, a, body, b, used, u.isUser, owner); ok {
 					desc, topic, vague = d, tp, false
@@ -596,6 +603,34 @@ func habitual(ws []cword, a, b int) bool {
 		}
 	}
 	return false
+}
+
+// contactVerbs reach a person: "I'll ping them".
+var contactVerbs = lexicon.NewSet(`ping email text call message ring phone contact chase`)
+
+// offeredBefore is the deed an earlier clause of the same utterance offered
+// with "I can" ("i can ask ops for those"), described, and its verb; "" when
+// none was.
+func (dl *dialogue) offeredBefore(i int, ws []cword, cls [][2]int, ci int, used []bool, owner string) (string, string) {
+	for k := ci - 1; k >= 0 && k >= ci-2; k-- {
+		a, b := cls[k][0], cls[k][1]
+		s := skipDiscourse(ws, a, b)
+		if !(hasSeq(ws, s, "i", "can") || hasSeq(ws, s, "we", "can")) || s+2 >= b || !isImperative(ws, s+2, b) {
+			continue
+		}
+		desc, _, _ := describe(ws, s+2, b, used, true, owner)
+		if w := ws[b-1].lower; w == "those" || w == "these" || w == "them" || w == "it" {
+			// "ask ops for those": the things just named
+			if np := dl.definiteReferent(i, a, w != "it"); np != "" {
+				desc += " for the " + np
+				if ws[b-2].lower != "for" {
+					desc = strings.TrimSuffix(desc, " for the "+np) + " the " + np
+				}
+			}
+		}
+		return desc, ws[s+2].lower
+	}
+	return "", ""
 }
 
 // habitChange: the body at ws[v] starts or stops a habit ("start going to
@@ -1196,6 +1231,13 @@ func immediate(ws []cword, body, b int, used []bool) bool {
 		if (w == "right" || w == "straight" || w == "just") && wordAt(ws, j+1) == "after" &&
 			(wordAt(ws, j+2) == "this" || wordAt(ws, j+2) == "the") && inSet(nowOccasions, wordAt(ws, j+3)) {
 			for k := j; k < j+4; k++ {
+				used[k] = true
+			}
+			return true
+		}
+		if (w == "right" || w == "straight" || w == "just") && wordAt(ws, j+1) == "after" && inSet(nowOccasions, wordAt(ws, j+2)) {
+			// "i'll ping them right after standup"
+			for k := j; k < j+3; k++ {
 				used[k] = true
 			}
 			return true
