@@ -69,6 +69,12 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 				return out
 			}
 		}
+		if m, ok := dl.allergyAnswer(i); ok && !hasMemory(out, m.content) {
+			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
+			if len(out) == appliance.MaxMemoriesPerConversation {
+				return out
+			}
+		}
 		if m, ok := dl.newRole(u); ok && !hasMemory(out, m.content) {
 			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
 			if len(out) == appliance.MaxMemoriesPerConversation {
