@@ -1,5 +1,11 @@
 package builtin
 
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
 // Collecting what is made ready. A shop, a pharmacy or a repairer says when
 // something will be ready ("your prescription is ready", "the trousers …
 // will be ready next Tuesday", "when will the inhaler come in" "should be
@@ -68,26 +74,11 @@ func readyStatement(ws []cword) bool {
 
 // notCollected are nouns a "the …" near a readiness names that are not what
 // is picked up: "the number is 44729", "the evening".
-var notCollected = map[string]struct{}{"number": {}, "evening": {}, "morning": {}, "afternoon": {}, "time": {},
-	"way": {}, "shop": {}, "store": {}, "pharmacy": {}, "desk": {}, "counter": {}}
+var notCollected = lexicon.NewSet(`number evening morning afternoon time way shop store pharmacy desk counter`)
 
+// lastWord is the lowercased head of a noun phrase.
 func lastWord(np string) string {
-	for k := len(np) - 1; k >= 0; k-- {
-		if np[k] == ' ' {
-			return toLowerASCII(np[k+1:])
-		}
-	}
-	return toLowerASCII(np)
-}
-
-func toLowerASCII(s string) string {
-	b := []byte(s)
-	for k, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[k] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
+	return strings.ToLower(np[strings.LastIndexByte(np, ' ')+1:])
 }
 
 // comeFor: the verb at ws[v] brings the user to where the thing waits ("come
