@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
 
 // Visiting someone. The user going to see a person on a day is a plan:
@@ -91,4 +92,4 @@ func (dl *dialogue) visited(i int, ws []cword, k, b int) string {
 }
 
 // visitedPeople are people one goes to see beside relations.
-var visitedPeople = map[string]struct{}{"parents": {}, "grandparents": {}, "folks": {}, "in-laws": {}, "granny": {}, "nan": {}}
+var visitedPeople = lexicon.NewSet(`parents grandparents folks in-laws granny nan`)
