@@ -280,6 +280,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// plan when dated, never a thing to do
 				kind = taskNone
 			}
+			if kind != taskNone && watchOnly(ws, firstBodyWord(ws, body, b, used)) {
+				// "I'll look out for the link", "I'll wait for your email":
+				// waiting for something is no deed
+				kind = taskNone
+			}
 			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b) || habitChange(ws, firstBodyWord(ws, body, b, used))) {
 				// "get up every hour and stretch", "do the exercises every
 				// morning": a habit advised, not a thing to do and tick off
@@ -631,6 +636,13 @@ func (dl *dialogue) offeredBefore(i int, ws []cword, cls [][2]int, ci int, used 
 		return desc, ws[s+2].lower
 	}
 	return "", ""
+}
+
+// watchOnly: the body at ws[v] only waits or watches for something ("look
+// out for the link", "keep an eye out for the parcel", "wait for the call").
+func watchOnly(ws []cword, v int) bool {
+	return hasSeq(ws, v, "look", "out", "for") || hasSeq(ws, v, "watch", "out", "for") || hasSeq(ws, v, "keep", "an", "eye", "out") ||
+		hasSeq(ws, v, "wait", "for") || hasSeq(ws, v, "watch", "for")
 }
 
 // habitChange: the body at ws[v] starts or stops a habit ("start going to

@@ -105,6 +105,7 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Print the tickets", "2026-03-10 18:00"}, {"Buy the parking permit at the gate", "2026-03-11 23:59"}}},
 		{"a deed offered with I can, then done to them", []turn{{"1", "i'm still waiting on the venue contract"}, {"U", "i can ask the agency for it i'll ping them right after standup"}},
 			[]item{{"Ask the agency for the venue contract", "2026-03-10 12:00"}}},
+		{"watching for something is no deed", []turn{{"1", "The courier will email you a tracking link."}, {"U", "Great, I'll look out for it and wait for the call."}}, []item{}},
 		{"before then, a day said before", []turn{{"1", "The quote goes out to the client on Friday."}, {"U", "Okay, I'll check the figures before then."}},
 			[]item{{"Check the figures", "2026-03-12 23:59"}}},
 		{"before then, a time said before", []turn{{"1", "The client call is Friday at 3 pm."}, {"U", "Okay, I'll check the figures before then."}},
