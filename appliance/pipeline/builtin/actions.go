@@ -869,7 +869,8 @@ func deadlineSubject(ws []cword, a, b int) string {
 	return strings.Join(words, " ")
 }
 
-// thenRef: "by then", "before then", "until then" point at the last time said.
+// thenRef: "by then", "before then", "until then" and a leading "before
+// that" point at the last time said.
 func thenRef(ws []cword, a, b int, used []bool) (ref, before bool) {
 	for k := a + 1; k < b; k++ {
 		if ws[k].lower == "then" {
@@ -879,6 +880,12 @@ func thenRef(ws []cword, a, b int, used []bool) (ref, before bool) {
 				return true, ws[k-1].lower == "before"
 			}
 		}
+	}
+	// "The presentation is on Thursday. Before that I need to finish the
+	// slides": "before that" said first, pointing back
+	if s := skipDiscourse(ws, a, b); hasSeq(ws, s, "before", "that") && (ws[s+1].punct != 0 || inSet(subjectPronouns, wordAt(ws, s+2))) {
+		used[s], used[s+1] = true, true
+		return true, true
 	}
 	return false, false
 }

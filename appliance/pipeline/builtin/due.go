@@ -169,7 +169,7 @@ func (tm timing) frontedDay(ws []cword, cls [][2]int, ci int) *time.Time {
 		if !d.found {
 			continue
 		}
-		if s := skipDiscourse(ws, cls[k][0], cls[k][1]); s >= cls[k][1] || !startsCue(ws, s) || !fronted(ws, s, cls[k][1]) {
+		if s := skipDiscourse(ws, cls[k][0], cls[k][1]); s >= cls[k][1] || !startsCue(ws, s) && wordAt(ws, s) != "on" || !fronted(ws, s, cls[k][1]) {
 			// only a day said first scopes what follows: "the party is on
 			// saturday i'll ring the caterer at two" rings today
 			return nil
@@ -191,6 +191,9 @@ func (tm timing) frontedDay(ws []cword, cls [][2]int, ci int) *time.Time {
 // fronted: the clause at ws[s:b] opens with its time cue and then a subject
 // ("tomorrow i have to…", "on friday we need to…").
 func fronted(ws []cword, s, b int) bool {
+	if w := wordAt(ws, s); (w == "on" || w == "by") && s+1 < b {
+		s++ // "on saturday i'm taking the kids swimming"
+	}
 	used := make([]bool, len(ws))
 	scanCues(ws, s, min(b, s+4), time.Time{}, used)
 	k := s

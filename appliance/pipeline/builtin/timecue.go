@@ -149,7 +149,8 @@ func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
 
 // absorbable words belong to the cue that follows them: "by Friday", "by
 // the end of the month", "later today".
-var absorbable = lexicon.NewSet(`by on at before until till til for around from later the this sometime no than within`)
+var absorbable = lexicon.NewSet(`by on at before until till til for around from later the this sometime no than within
+	over`)
 
 func (sc *cueScanner) mark(from, i, n int) {
 	if sc.used == nil {
