@@ -36,7 +36,7 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	memorial gig ballet opera pantomime panto filling thanksgiving easter hanukkah passover diwali walkthrough walk-through briefing debrief appraisal
 	orientation onboarding handover offsite off-site potluck barbecue bbq fundraiser hackathon physiotherapy
 	chemotherapy chemo dialysis acupuncture counselling counseling mammogram colonoscopy endoscopy biopsy
-	bloodwork smear`)
+	bloodwork smear gala`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".

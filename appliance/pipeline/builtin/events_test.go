@@ -247,6 +247,8 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Follow-up Appointment", "2026-04-16 09:00", 30}}},
 		{"the user's own professional, got", []turn{{"U", "Tomorrow I've got the optician at 11:40, so I'll be late."}},
 			[]plan{{"Optician Appointment", "2026-03-27 11:40", 30}}},
+		{"a gala with a range", []turn{{"U", "so we've got the kids' swimming gala on sunday from ten till two"}},
+			[]plan{{"Kids Swimming Gala", "2026-03-29 10:00", 180}}},
 		{"off to somewhere is no cancellation", []turn{{"U", "We're off to the concert on Saturday at 8."}},
 			[]plan{{"Concert", "2026-03-28 20:00", 30}}},
 	}
