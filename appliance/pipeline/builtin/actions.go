@@ -152,7 +152,7 @@ var selfReminders = [][]string{
 	{"don't", "let", "me", "forget", "to"}, {"do", "not", "let", "me", "forget", "to"},
 	{"don't", "let", "me", "forget"}, {"remind", "me", "to"}, {"remind", "me"},
 	{"please", "remind", "me", "to"}, {"please", "remind", "me"},
-	{"note", "to", "self"}, {"reminder", "to"}, {"let", "me"},
+	{"note", "to", "self"}, {"reminder", "to", "self"}, {"reminder", "to"}, {"let", "me"},
 }
 
 // askedReminders ask the other speaker to remind the user: the task is the
@@ -247,6 +247,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
+			collect := "" // the task a visit is for: fetching a thing said ready before
 			if v := firstBodyWord(ws, body, b, used); kind != taskNone && inSet(travelVerbs, wordAt(ws, v)) && inSet(travelEnds, wordAt(ws, v+1)) {
 				// "we can drive to evanston on saturday": a trip, not a task
 				kind = taskNone
@@ -258,6 +259,8 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// around seven to pick it up")
 				if p := purposeTask(ws, body, b); p > 0 {
 					body = p
+				} else if np, verb := dl.readyThing(i); np != "" && u.isUser && kind == taskCommit && comeFor(ws, firstBodyWord(ws, body, b, used)) {
+					collect = verb + " the " + np
 				} else {
 					kind = taskNone
 				}
@@ -277,7 +280,12 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// plan when dated, never a thing to do
 				kind = taskNone
 			}
-			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b)) {
+			if kind != taskNone && watchOnly(ws, firstBodyWord(ws, body, b, used)) {
+				// "I'll look out for the link", "I'll wait for your email":
+				// waiting for something is no deed
+				kind = taskNone
+			}
+			if kind != taskNone && (scanCues(ws, a, b, tm.ref, nil).recurring || habitual(ws, a, b) || habitChange(ws, firstBodyWord(ws, body, b, used))) {
 				// "get up every hour and stretch", "do the exercises every
 				// morning": a habit advised, not a thing to do and tick off
 				kind = taskNone
@@ -305,7 +313,9 @@ func (dl *dialogue) actionItems(tm timing) []task {
 						continue
 					}
 				}
-				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || byCue(ws, a, b)) && !u.question && !hasAny(ws, a, b, readyWords) {
+				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || byCue(ws, a, b)) && !u.question && !hasAny(ws, a, b, readyWords) && !hasTaskOf(tasks, i) {
+					// a deadline said in a sentence with a task of its own is
+					// that task's ("pay the council tax it's … due on the first")
 					lastDeadline, lastDeadlineAt = due, i
 				}
 				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || u.isUser && timeStatement(ws, a, b)) {
@@ -342,8 +352,14 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				}
 			}
 			due := tm.taskDue(ws, a, taskOpener(ws, a, body), b, used, said)
-			if due == nil && lastAt != nil && thenRef(ws, a, b, used) {
+			if d := tm.frontedDay(ws, cls, ci); due != nil && d != nil {
+				due = d
+			}
+			if ref, before := thenRef(ws, a, b, used); due == nil && lastAt != nil && ref {
 				due = lastAt
+				if before {
+					due = dayBeforeThen(*lastAt, tm.loc)
+				}
 			}
 			if due == nil && tm.known() && immediate(ws, body, b, used) {
 				// "I'll send the invite now", "I'll restart it right after
@@ -382,6 +398,16 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				owner = dl.addressee(i)
 			}
 			desc, topic, vague := describe(ws, body, b, used, u.isUser, owner)
+			if collect != "" {
+				desc, topic, vague = collect, topicOf(collect), false
+			}
+			if fb := firstBodyWord(ws, body, b, used); kind == taskCommit && u.isUser && pronounObject(ws, fb) && inSet(contactVerbs, ws[fb].lower) {
+				if d, _ := dl.offeredBefore(i, ws, cls, ci, used, owner); d != "" {
+					// "i can ask ops for those i'll ping them right after
+					// standup": the deed offered, done when the contact says
+					desc, topic, vague = d, topicOf(d), false
+				}
+			}
 			if kind == taskCommit && u.isUser {
 				if d, tp, ok := dl.frontedTask(i, ws, a, body, b, used, u.isUser, owner); ok {
 					desc, topic, vague = d, tp, false
@@ -456,7 +482,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			}
 		}
 	}
-	return mergeTopics(tasks)
+	return mergeTopics(dl.doneInCall(tasks))
 }
 
 // travelVerbs with travelEnds after them go somewhere ("drive to
@@ -584,6 +610,53 @@ func habitual(ws []cword, a, b int) bool {
 	return false
 }
 
+// contactVerbs reach a person: "I'll ping them".
+var contactVerbs = lexicon.NewSet(`ping email text call message ring phone contact chase`)
+
+// offeredBefore is the deed an earlier clause of the same utterance offered
+// with "I can" ("i can ask ops for those"), described, and its verb; "" when
+// none was.
+func (dl *dialogue) offeredBefore(i int, ws []cword, cls [][2]int, ci int, used []bool, owner string) (string, string) {
+	for k := ci - 1; k >= 0 && k >= ci-2; k-- {
+		a, b := cls[k][0], cls[k][1]
+		s := skipDiscourse(ws, a, b)
+		if !(hasSeq(ws, s, "i", "can") || hasSeq(ws, s, "we", "can")) || s+2 >= b || !isImperative(ws, s+2, b) {
+			continue
+		}
+		desc, _, _ := describe(ws, s+2, b, used, true, owner)
+		if w := ws[b-1].lower; w == "those" || w == "these" || w == "them" || w == "it" {
+			// "ask ops for those": the things just named
+			if np := dl.definiteReferent(i, a, w != "it"); np != "" {
+				desc += " for the " + np
+				if ws[b-2].lower != "for" {
+					desc = strings.TrimSuffix(desc, " for the "+np) + " the " + np
+				}
+			}
+		}
+		return desc, ws[s+2].lower
+	}
+	return "", ""
+}
+
+// watchOnly: the body at ws[v] only waits or watches for something ("look
+// out for the link", "keep an eye out for the parcel", "wait for the call").
+func watchOnly(ws []cword, v int) bool {
+	return hasSeq(ws, v, "look", "out", "for") || hasSeq(ws, v, "watch", "out", "for") || hasSeq(ws, v, "keep", "an", "eye", "out") ||
+		hasSeq(ws, v, "wait", "for") || hasSeq(ws, v, "watch", "for")
+}
+
+// habitChange: the body at ws[v] starts or stops a habit ("start going to
+// bed earlier", "stop buying coffee out every day", "keep doing the
+// exercises"): a resolution, not a thing to do and tick off.
+func habitChange(ws []cword, v int) bool {
+	switch wordAt(ws, v) {
+	case "start", "stop", "keep", "quit":
+		n := wordAt(ws, v+1)
+		return len(n) > 4 && strings.HasSuffix(n, "ing")
+	}
+	return false
+}
+
 // firstBodyWord skips cue words and adverbs at the start of a task body.
 func firstBodyWord(ws []cword, from, to int, used []bool) int {
 	for from < to && (used[from] || inSet(interAdverbs, ws[from].lower)) {
@@ -620,6 +693,10 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		}
 		if question || conditionBefore(ws, a) || hypotheticalBefore(ws, a, s) {
 			return 0, taskNone
+		}
+		if ws[s].lower == "reminder" && s+1 < b && isImperative(ws, s+1, b) {
+			// "reminder pay the council tax", as a recogniser writes "Reminder:"
+			return s + 1, taskCommit
 		}
 		if n := matchAt(ws, s, b, selfReminders); n > 0 {
 			switch ws[s].lower {
@@ -792,18 +869,37 @@ func deadlineSubject(ws []cword, a, b int) string {
 	return strings.Join(words, " ")
 }
 
-// thenRef: "by then", "before then", "until then" point at the last time said.
-func thenRef(ws []cword, a, b int, used []bool) bool {
+// thenRef: "by then", "before then", "until then" and a leading "before
+// that" point at the last time said.
+func thenRef(ws []cword, a, b int, used []bool) (ref, before bool) {
 	for k := a + 1; k < b; k++ {
 		if ws[k].lower == "then" {
 			switch ws[k-1].lower {
 			case "by", "before", "until", "till":
 				used[k-1], used[k] = true, true
-				return true
+				return true, ws[k-1].lower == "before"
 			}
 		}
 	}
-	return false
+	// "The presentation is on Thursday. Before that I need to finish the
+	// slides": "before that" said first, pointing back
+	if s := skipDiscourse(ws, a, b); hasSeq(ws, s, "before", "that") && (ws[s+1].punct != 0 || inSet(subjectPronouns, wordAt(ws, s+2))) {
+		used[s], used[s+1] = true, true
+		return true, true
+	}
+	return false, false
+}
+
+// dayBeforeThen: "before then" of a day said without its hour ("the deck on
+// thursday" … "i'll update the slide before then") ends the day before, as
+// "before Wednesday" does; of a time with its hour, it is that time.
+func dayBeforeThen(at time.Time, loc *time.Location) *time.Time {
+	l := at.In(loc)
+	if l.Hour() != 23 || l.Minute() != 59 {
+		return &at
+	}
+	d := time.Date(l.Year(), l.Month(), l.Day()-1, 23, 59, 0, 0, loc).UTC()
+	return &d
 }
 
 // timeStatement: a clause that only says when ("that's on the first",
@@ -1050,7 +1146,7 @@ func mergeTopics(tasks []task) []task {
 	for _, t := range tasks {
 		merged := false
 		for k := range out {
-			if sameTopic(out[k], t) {
+			if sameTopic(out[k], t) || sameDeedSameTime(out[k], t) {
 				if t.due != nil {
 					out[k].due = t.due
 				}
@@ -1066,6 +1162,14 @@ func mergeTopics(tasks []task) []task {
 		out = out[:maxActionItems]
 	}
 	return out
+}
+
+// sameDeedSameTime: a deed said again in the next turn for the same time,
+// with nothing but a person as its object ("can you call me back at two
+// thirty" "sure I'll call you at two thirty"), is the one task.
+func sameDeedSameTime(x, y task) bool {
+	return x.verb != "" && x.verb == y.verb && x.due != nil && y.due != nil && x.due.Equal(*y.due) &&
+		y.utt-x.utt <= 1 && (len(x.topic) == 0 || len(y.topic) == 0)
 }
 
 // sameTopic: the two tasks share most of their content words and either
@@ -1146,6 +1250,13 @@ func immediate(ws []cword, body, b int, used []bool) bool {
 		if (w == "right" || w == "straight" || w == "just") && wordAt(ws, j+1) == "after" &&
 			(wordAt(ws, j+2) == "this" || wordAt(ws, j+2) == "the") && inSet(nowOccasions, wordAt(ws, j+3)) {
 			for k := j; k < j+4; k++ {
+				used[k] = true
+			}
+			return true
+		}
+		if (w == "right" || w == "straight" || w == "just") && wordAt(ws, j+1) == "after" && inSet(nowOccasions, wordAt(ws, j+2)) {
+			// "i'll ping them right after standup"
+			for k := j; k < j+3; k++ {
 				used[k] = true
 			}
 			return true

@@ -113,6 +113,10 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 	if otherPeoplesPlan(ws, a, b) && !dl.userTakesPart(i) || dl.wishedWell(i) {
 		return appliance.Event{}, false
 	}
+	if dl.userKnown && !u.isUser && tellersOwn(ws, a, b) {
+		// "I'm off to Lisbon on Thursday for the conference": the teller's
+		return appliance.Event{}, false
+	}
 	return appliance.Event{
 		Title:       title,
 		Description: eventDescription(u, a, b),
@@ -124,7 +128,9 @@ func (dl *dialogue) dayIn(i int, ws []cword, a, b int, tm timing) (appliance.Eve
 // dayLongBefore names the day-long thing an answer dates with "it": "Are
 // you going to the data conference in Lyon?" "Yes, it's the 9th and 10th
 // of December." The thing must be named in one of the two utterances
-// before, by another speaker or in a question.
+// before, by another speaker, in a question, or by the teller in the same
+// segment ("The offsite was going to be the 15th, but the venue
+// double-booked us. It's now Tuesday the 19th of January").
 func (dl *dialogue) dayLongBefore(i int, ws []cword, a int) string {
 	s := skipDiscourse(ws, a, len(ws))
 	if w := wordAt(ws, s); w != "it's" && w != "that's" && !hasSeq(ws, s, "it", "is") && !hasSeq(ws, s, "it", "runs") {
@@ -132,8 +138,8 @@ func (dl *dialogue) dayLongBefore(i int, ws []cword, a int) string {
 	}
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		v := &dl.utts[j]
-		if v.speaker == dl.utts[i].speaker && !v.question {
-			continue
+		if v.speaker == dl.utts[i].speaker && !v.question && v.seg != dl.utts[i].seg {
+			continue // the teller's own thing counts only in the same breath
 		}
 		pw := v.words
 		if k := dayLongAt(pw, 0, len(pw)); k >= 0 {

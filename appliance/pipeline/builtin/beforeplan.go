@@ -49,6 +49,8 @@ func (dl *dialogue) dueBeforePlan(tasks []task, evs []appliance.Event, tm timing
 			// "bring the revised pricing" to the one plan of the talk: by its start
 			at = next
 		default:
+			// "ideally before the move", "I'll circulate it a week before"
+			dueBeforeNamed(t, ws, evs, tm)
 			continue
 		}
 		if at.Before(tm.start) {

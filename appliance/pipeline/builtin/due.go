@@ -151,3 +151,54 @@ func taskOpener(ws []cword, a, body int) int {
 	}
 	return skipDiscourse(ws, a, body)
 }
+
+// frontedDay: clause ci says only an hour ("and then pick up the kids at
+// three fifteen") after an earlier clause of the same utterance said only a
+// day ("tomorrow i have to call the bank about the card"): the hour is on
+// that day, as a day said first scopes the sentence. Nil when it is not so.
+func (tm timing) frontedDay(ws []cword, cls [][2]int, ci int) *time.Time {
+	if !tm.known() {
+		return nil
+	}
+	c := scanCues(ws, cls[ci][0], cls[ci][1], tm.ref, nil)
+	if !c.clock || c.date || c.past || c.rel || c.recurring {
+		return nil
+	}
+	for k := ci - 1; k >= 0; k-- {
+		d := scanCues(ws, cls[k][0], cls[k][1], tm.ref, nil)
+		if !d.found {
+			continue
+		}
+		if s := skipDiscourse(ws, cls[k][0], cls[k][1]); s >= cls[k][1] || !startsCue(ws, s) && wordAt(ws, s) != "on" || !fronted(ws, s, cls[k][1]) {
+			// only a day said first scopes what follows: "the party is on
+			// saturday i'll ring the caterer at two" rings today
+			return nil
+		}
+		if !d.date || d.clock || d.past || d.recurring || d.rel || d.deadline {
+			return nil
+		}
+		c.date, c.y, c.mon, c.day = true, d.y, d.mon, d.day
+		r, ok := c.resolve(tm.start, tm.loc)
+		if !ok || r.at.Before(tm.start) {
+			return nil
+		}
+		at := r.at.UTC()
+		return &at
+	}
+	return nil
+}
+
+// fronted: the clause at ws[s:b] opens with its time cue and then a subject
+// ("tomorrow i have to…", "on friday we need to…").
+func fronted(ws []cword, s, b int) bool {
+	if w := wordAt(ws, s); (w == "on" || w == "by") && s+1 < b {
+		s++ // "on saturday i'm taking the kids swimming"
+	}
+	used := make([]bool, len(ws))
+	scanCues(ws, s, min(b, s+4), time.Time{}, used)
+	k := s
+	for k < b && used[k] {
+		k++
+	}
+	return k > s && k < b && (inSet(firstPerson, ws[k].lower) || inSet(runOnOpeners, ws[k].lower))
+}

@@ -35,7 +35,8 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 	parade festival screening tasting vaccination ultrasound mri x-ray physio christening baptism
 	memorial gig ballet opera pantomime panto filling thanksgiving easter hanukkah passover diwali walkthrough walk-through briefing debrief appraisal
 	orientation onboarding handover offsite off-site potluck barbecue bbq fundraiser hackathon physiotherapy
-	chemotherapy chemo dialysis acupuncture counselling counseling`)
+	chemotherapy chemo dialysis acupuncture counselling counseling mammogram colonoscopy endoscopy biopsy
+	bloodwork smear gala`)
 
 // modifiedNouns are events only with a modifier before them: "design
 // review", "follow-up call", "sprint planning", "a call".
@@ -44,7 +45,7 @@ var eventNouns = lexicon.NewSet(`meeting meetings meetup appointment appt interv
 var modifiedNouns = lexicon.NewSet(`review call planning sync visit catch-up check-in test session final
 	finals game match practice training show date tour hearing viewing service repair repairs delivery
 	installation inspection servicing maintenance cleaning fitting pickup pick-up tune-up play trip
-	drop-off dropoff quiz club audit shower`)
+	drop-off dropoff quiz club audit shower scan jab booster injection operation procedure`)
 
 // serviceNouns are done for the user by others: "they can do the brake
 // service on Monday at 8" is the user's plan though "they" say it.
@@ -135,12 +136,21 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 		u := &dl.utts[i]
 		ws := u.words
 		for _, cl := range u.clauses {
+			if calledOff(ws, cl[0], cl[1]) {
+				continue
+			}
+			if k, _ := eventTrigger(ws, cl[0], cl[1], u.isUser); k >= 0 && arrangedWhen(ws, cl[0], cl[1], k) {
+				continue
+			}
 			ev, ok := dl.eventIn(i, ws, cl[0], cl[1], tm)
 			if !ok {
 				ev, ok = dl.slotIn(i, ws, cl[0], cl[1], tm)
 			}
 			if !ok {
 				ev, ok = dl.dayIn(i, ws, cl[0], cl[1], tm)
+			}
+			if !ok {
+				ev, ok = dl.visitPerson(i, ws, cl[0], cl[1], tm)
 			}
 			if !ok || duplicateEvent(out, ev) {
 				continue
@@ -171,7 +181,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 		return appliance.Event{}, false // "call the dentist tomorrow morning" is a task
 	}
 	for j := a; j < b; j++ {
-		if inSet(pastWords, ws[j].lower) || gratitude(ws, j) {
+		if inSet(pastWords, ws[j].lower) && !movedAt(ws, j) || gratitude(ws, j) {
 			// "we met on Tuesday", "thanks for joining the call this morning"
 			return appliance.Event{}, false
 		}
@@ -389,8 +399,14 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 				!strings.HasSuffix(prev, "'ll") && prev != "to") && wordAt(ws, j+1) != "to" {
 				return j, false
 			}
+		case inSet(flyVerbs, w) && j > a && inSet(flySubjects, ws[j-1].lower) && inSet(flyParticles, wordAt(ws, j+1)):
+			// "we fly out on the third of december at six in the morning"
+			return j, false
 		case inSet(transportNouns, w) && inSet(departWords, wordAt(ws, j+1)):
 			// "my train leaves at six fifteen tomorrow morning"
+			return j, false
+		case hasSeq(ws, j, "follow", "up") && j > a && inSet(withDeterminers, ws[j-1].lower):
+			// "i've put you in for a follow up on december second at nine"
 			return j, false
 		case hasSeq(ws, j, "one", "on", "one"):
 			// "our one on one", as a recogniser writes it
@@ -412,6 +428,14 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 	}
 	return -1, false
 }
+
+// flyVerbs with a speaker for subject and a direction make a flight: "we
+// fly out on Friday at 6", "I'm flying back Sunday at noon".
+var (
+	flyVerbs     = lexicon.NewSet(`fly flying`)
+	flySubjects  = lexicon.NewSet(`i we i'm we're you you're`)
+	flyParticles = lexicon.NewSet(`out back home to from`)
+)
 
 // userGoes: the subject just before the visit verb at j is the speaker
 // ("I'll come", "I can swing by").
@@ -760,12 +784,19 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		}
 		words = []string{who, "visit"}
 	case dependantsAppointment(ws, k):
-		if k-3 >= a && titleModifier(ws[k-3]) && !inSet(thirdPerson, ws[k-3].lower) {
+		if k-3 >= a && titleModifier(ws[k-3]) && !inSet(thirdPerson, ws[k-3].lower) && !inSet(firstPerson, ws[k-3].lower) && ws[k-2].lower != "got" {
 			words = []string{ws[k-3].text + "'s"} // whose: "Ben's Dentist Appointment"
 		}
 		words = append(words, ws[k].text, "appointment")
 	case ws[k].lower == "meet" || ws[k].lower == "get" || ws[k].lower == "catch":
 		words = []string{"meeting"}
+	case hasSeq(ws, k, "follow", "up"):
+		words = []string{"follow-up", "appointment"}
+	case inSet(flyVerbs, ws[k].lower):
+		words = []string{"flight"} // "we fly out on the third at six"
+		if wordAt(ws, k+1) == "to" && k+2 < len(ws) && ws[k+2].cap {
+			words = append(words, "to", ws[k+2].text)
+		}
 	case k > a && ws[k-1].lower == "let's" && inSet(talkVerbs, ws[k].lower):
 		words = []string{"call"} // "let's talk again on December 2nd"
 		if inSet(eventNouns, wordAt(ws, k+1)) {
@@ -932,7 +963,8 @@ func dependantsAppointment(ws []cword, k int) bool {
 		return false
 	}
 	v := wordAt(ws, k-2)
-	return v == "has" || v == "have"
+	return v == "has" || v == "have" || v == "got" && (wordAt(ws, k-3) == "i've" || wordAt(ws, k-3) == "we've" || wordAt(ws, k-3) == "i" ||
+		wordAt(ws, k-3) == "has" || wordAt(ws, k-3) == "she's" || wordAt(ws, k-3) == "he's") // "i've got the optician at eleven"
 }
 
 // userTakesPart: the user answers the plan told at utterance i by taking
@@ -979,8 +1011,40 @@ func arrival(ws []cword, j int) bool {
 // Friday"). Timed plans keep the plain rule: "did you hear jake is flying
 // to denver on friday at 6" is someone else's news.
 func pastAt(ws []cword, j int) bool {
-	if !inSet(pastWords, ws[j].lower) {
+	if !inSet(pastWords, ws[j].lower) || movedAt(ws, j) {
 		return false
 	}
 	return ws[j].lower != "did" || wordAt(ws, j+1) != "you" || !inSet(hearsay, wordAt(ws, j+2))
+}
+
+// arrangingVerbs take a plan as their object: "booking the flights".
+var arrangingVerbs = lexicon.NewSet(`book booking books buy buying order ordering reserve reserving`)
+
+// arrangedWhen: the plan at ws[k] is the object of arranging it ("my
+// husband is booking the flights tonight") and no time is said for it with
+// "for" ("booking the dinner for Friday at 8"): the time is when it is
+// arranged, not when it happens.
+func arrangedWhen(ws []cword, a, b, k int) bool {
+	v := k - 1
+	if v > a && inSet(determiners, ws[v].lower) {
+		v--
+	}
+	if v < a || !inSet(arrangingVerbs, ws[v].lower) {
+		return false
+	}
+	for j := k + 1; j < b; j++ {
+		if ws[j].lower == "for" && j+1 < b && startsCue(ws, j+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// movedAt: the past tense at ws[j] only says a plan was moved ("the parent
+// evening was moved to next Thursday at 5:30", "it's been pushed to
+// Monday"): the plan itself is ahead.
+func movedAt(ws []cword, j int) bool {
+	w := ws[j].lower
+	return (w == "was" || w == "were" || w == "had") && (inSet(movedVerbs, wordAt(ws, j+1)) ||
+		wordAt(ws, j+1) == "been" && inSet(movedVerbs, wordAt(ws, j+2)))
 }

@@ -57,11 +57,19 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 		u := &dl.utts[i]
 		if rel := personNamed(u); rel != "" {
 			named, namedAt = rel, i
+		} else if f := friendNamed(u); f != "" {
+			named, namedAt = f, i
 		}
 		if i-namedAt > 2 {
 			named = ""
 		}
 		if m, ok := dl.acceptedRole(i, ref); ok && !hasMemory(out, m.content) {
+			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
+			if len(out) == appliance.MaxMemoriesPerConversation {
+				return out
+			}
+		}
+		if m, ok := dl.allergyAnswer(i); ok && !hasMemory(out, m.content) {
 			out = append(out, appliance.Memory{Content: m.content, Category: m.category})
 			if len(out) == appliance.MaxMemoriesPerConversation {
 				return out
@@ -92,7 +100,7 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 				if inSet(hypotheticalMarkers, ws[k].lower) {
 					break
 				}
-				if k == s || inSet(factStarts, ws[k].lower) {
+				if k == s || inSet(factStarts, ws[k].lower) || ws[k].cap && k > 0 && strings.HasSuffix(ws[k].lower, "'s") {
 					if _, ok := dl.memoryAt(u, ws, k, supposedAfter(ws, k, b), named); ok {
 						starts = append(starts, k)
 					}
@@ -119,7 +127,7 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 
 // factStarts may open a fact in the middle of a clause.
 var factStarts = lexicon.NewSet(`i i'm i've my our we we're your mom mum dad grandma grandpa he he's she she's
-	apparently heard`)
+	apparently heard her his`)
 
 // supposedBefore: the clause at a is the consequence of a condition just
 // before it ("if it rains, I'm staying in").
@@ -165,6 +173,9 @@ func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (
 	if m, ok := pronounFact(ws, s, b, named); ok && (u.isUser || dl.userKnown) {
 		return m, true
 	}
+	if m, ok := friendsRelationFact(ws, s, b, named); ok && u.isUser {
+		return m, true
+	}
 	if m, ok := ownedFact(ws, s, b, u.isUser); ok && (u.isUser || dl.userKnown) {
 		return m, true
 	}
@@ -176,7 +187,7 @@ func (dl *dialogue) memoryAt(u *utterance, ws []cword, s, b int, named string) (
 		if m, ok := relationFact(ws, s, b, true); ok {
 			return m, true
 		}
-		for _, shape := range []func([]cword, int, int) (memoryCand, bool){moreUserFact, relationChange, learnedFact} {
+		for _, shape := range []func([]cword, int, int) (memoryCand, bool){moreUserFact, relationChange, learnedFact, babyDue} {
 			if m, ok := shape(ws, s, b); ok {
 				return m, true
 			}
@@ -512,6 +523,11 @@ func userFact(ws []cword, s, b int) (memoryCand, bool) {
 		if !inSet(ownFacts, rel) && !strings.HasSuffix(w1, "'s") {
 			next := wordAt(ws, j+1)
 			if next != "a" && next != "an" && next != "called" && next != "named" && !inSet(identityWords, next) {
+				return memoryCand{}, false
+			}
+			if (next == "a" || next == "an") && !isAn(ws, j+1) && (rel != "dog" && rel != "cat" || inSet(degreeWords, wordAt(ws, j+2))) {
+				// "my wife is a teacher", "my dog is a labrador"; "my boss
+				// is a nightmare this week" is a mood of the day
 				return memoryCand{}, false
 			}
 		}

@@ -111,7 +111,7 @@ func relationChange(ws []cword, s, b int) (memoryCand, bool) {
 	if inSet(factAdverbs, wordAt(ws, j)) {
 		j++
 	}
-	if !inSet(changeVerbs, wordAt(ws, j)) || j+1 >= b {
+	if !inSet(changeVerbs, wordAt(ws, j)) || j+1 >= b || !lastingChange(ws, j, b) {
 		return memoryCand{}, false
 	}
 	rest := factWords(ws, s, b)
@@ -120,6 +120,29 @@ func relationChange(ws []cword, s, b int) (memoryCand, bool) {
 	}
 	return memoryCand{content: "User's " + strings.TrimPrefix(rest, "their "), category: appliance.MemorySystem}, true
 }
+
+// lastingChange: the change at ws[j] outlives the day. "Moved", "retired",
+// "lives", "works" and "joined" always do; "got", "started", "had", "left"
+// and "passed" only with what lasts ("got into the nursing programme",
+// "started a new job", "had a baby", "left for Canada", "passed away"), not
+// "got a new car", "had a cold", "left his bag on the bus".
+func lastingChange(ws []cword, j, b int) bool {
+	next := wordAt(ws, j+1)
+	switch ws[j].lower {
+	case "got", "started":
+		return careerClaim(ws, j+1, b) || ws[j].lower == "started" && (next == "school" || next == "university" || next == "college" || next == "uni")
+	case "had":
+		return (next == "a" || next == "her" || next == "their") && (wordAt(ws, j+2) == "baby" || wordAt(ws, j+2) == "twins") || next == "twins"
+	case "left":
+		return next == "for" || (next == "his" || next == "her" || next == "their") && inSet(leftBehind, wordAt(ws, j+2))
+	case "passed":
+		return next == "away" || (next == "his" || next == "her" || next == "their") && (wordAt(ws, j+2) == "driving" || wordAt(ws, j+2) == "bar")
+	}
+	return true
+}
+
+// leftBehind are what one leaves for good: "left her job".
+var leftBehind = lexicon.NewSet(`job company firm school university wife husband partner boyfriend girlfriend`)
 
 // readResult reads a test result another speaker tells the user: "your
 // iron levels are quite low", "your thyroid results came back a little
@@ -186,4 +209,34 @@ func learnedFact(ws []cword, s, b int) (memoryCand, bool) {
 		return memoryCand{}, false
 	}
 	return memoryCand{content: capitalise(rest), category: appliance.MemoryInteresting}, true
+}
+
+// babyDue reads the user's coming baby: "the baby's due in April", "our
+// baby is due on the 3rd of May", "my due date is June 12th".
+func babyDue(ws []cword, s, b int) (memoryCand, bool) {
+	j := s
+	switch wordAt(ws, j) {
+	case "the", "our", "my":
+		j++
+	default:
+		return memoryCand{}, false
+	}
+	switch {
+	case wordAt(ws, j) == "baby's" && wordAt(ws, j+1) == "due":
+		j += 2
+	case wordAt(ws, j) == "baby" && wordAt(ws, j+1) == "is" && wordAt(ws, j+2) == "due":
+		j += 3
+	case hasSeq(ws, j, "due", "date", "is") && wordAt(ws, s) == "my":
+		j += 3
+	default:
+		return memoryCand{}, false
+	}
+	if j >= b || !startsCue(ws, j) && wordAt(ws, j) != "in" && wordAt(ws, j) != "on" && wordAt(ws, j) != "at" {
+		return memoryCand{}, false
+	}
+	rest := factWords(ws, j, b)
+	if rest == "" {
+		return memoryCand{}, false
+	}
+	return memoryCand{content: "User is expecting a baby due " + rest, category: appliance.MemorySystem}, true
 }

@@ -16,9 +16,13 @@ import (
 //     "can you" or "yes", nor before a cue ("please by Friday");
 //   - a subject with a commitment or statement verb: "I'll", "we're",
 //     "let's", "it's", "I need", "we should", "you have to"…;
-//   - after a time cue, a subject with a copula or a modal: "by wednesday |
-//     our procurement meeting is thursday", "next thursday at 3 | so the
-//     deck should be final";
+//   - after a time cue, a subject pronoun ("booking the flights tonight |
+//     we fly out on the third"), or a subject with a copula or a modal,
+//     also negated:
+//     "by wednesday | our procurement meeting is thursday", "next thursday
+//     at 3 | so the deck should be final", "monday at ten thirty | their
+//     cfo can't make friday", or a thing and then its doer ("today | the
+//     report number i'll get from the station");
 // unless the word before ties it to what precedes ("I think we should",
 // "what can you do", "any chance you could"), or the clause so far is only
 // a time cue ("tomorrow we need to…"). Connectives just before the new
@@ -73,9 +77,16 @@ func runOnBreak(ws []cword, from, k int) bool {
 		return next != "" && !inSet(stopWords, next) && !inSet(cueStarts, next) && !inSet(pleaseTied, prev)
 	case inSet(runOnOpeners, w), inSet(runOnSubjects, w) && inSet(runOnVerbs, next):
 		return !inSet(tiedBefore, prev)
-	case inSet(subjectDeterminers, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0 || isDigits(prev) || hourWords[prev] > 0):
+	case w == "it" && inSet(itVerbs, next) && !inSet(tiedBefore, prev) && !inSet(stopWords, prev):
+		// "i need to renew my passport | it expires in march"
+		return true
+	case inSet(cueSubjects, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0) && next != "" && !inSet(tiedBefore, next):
+		// "booking the flights tonight | we fly out on the third"
+		return true
+	case inSet(subjectDeterminers, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0 || isDigits(prev) || hourWords[prev] > 0 || numberWord(prev)):
 		for m := k + 2; m < len(ws) && m <= k+3; m++ {
-			if v := ws[m].lower; inSet(copulas, v) || inSet(requestModals, v) || v == "should" {
+			if v := ws[m].lower; inSet(copulas, v) || inSet(requestModals, v) || v == "should" || inSet(negatedModals, v) ||
+				inSet(frontedDoers, v) && !inSet(stopWords, ws[m-1].lower) {
 				return true
 			}
 		}
@@ -86,6 +97,21 @@ func runOnBreak(ws []cword, from, k int) bool {
 var subjectDeterminers = lexicon.NewSet(`the our my your their his her`)
 
 var copulas = lexicon.NewSet(`is are was were 's`)
+
+// itVerbs after "it" open a new statement about the thing just named.
+var itVerbs = lexicon.NewSet(`expires runs needs starts ends closes opens costs says goes comes takes happens
+	finishes leaves arrives works breaks`)
+
+// frontedDoers after a thing just named make it the object said first:
+// "i'll email the photos today | the report number i'll get tomorrow".
+var frontedDoers = lexicon.NewSet(`i'll we'll i'm i`)
+
+// cueSubjects open a clause right after a time cue ends one.
+var cueSubjects = lexicon.NewSet(`i we he she they`)
+
+// negatedModals also open a clause after a time cue: "monday at ten thirty |
+// their cfo can't make friday".
+var negatedModals = lexicon.NewSet(`can't cannot won't couldn't wouldn't isn't aren't doesn't don't didn't`)
 
 // cueEnds are words a time cue ends with.
 var cueEnds = lexicon.NewSet(`today tonight tomorrow morning afternoon evening night week weekend month

@@ -109,6 +109,11 @@ func (dl *dialogue) earlierDate(i, a int, c *timeCue, tm timing) {
 			if !cc.found || !cc.date && !cc.clock && !cc.past {
 				continue // "Ten years!"
 			}
+			if cc.clock && !cc.date && !cc.past && !cc.rel && !cc.deadline && !cc.recurring {
+				// "two candidates on Thursday: one at 10 and one at 2" … "I
+				// have a dentist at 2": hours said after a day are on it
+				continue
+			}
 			if !cc.date || cc.past || cc.recurring || cc.rel || cc.deadline || cc.clock || indexInt(v.tasks, cl[0]) >= 0 {
 				return // the last time said is not a plain day
 			}
@@ -170,6 +175,9 @@ func firstPersonTask(ws []cword, a, b int) bool {
 		if v == "" || inSet(attendVerbs, v) || inSet(talkVerbs, v) || inSet(visitVerbs, v) || inSet(hostVerbs, v) ||
 			v == "be" || v == "see" || v == "free" || v == "available" || v == "there" || weekdayOf(v) >= 0 || inSet(cueStarts, v) {
 			continue
+		}
+		if (v == "do" || v == "offer") && k+1 < b && startsCue(ws, k+1) {
+			continue // "we can do monday the twenty third at seven fifteen": a slot offered
 		}
 		return true
 	}
@@ -238,7 +246,7 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 		return appliance.Event{}, false
 	}
 	for j := a; j < b; j++ {
-		if w := ws[j].lower; inSet(pastWords, w) || inSet(deadlineWords, w) && !arrival(ws, j) || gratitude(ws, j) {
+		if w := ws[j].lower; inSet(pastWords, w) && !movedAt(ws, j) || inSet(deadlineWords, w) && !arrival(ws, j) || gratitude(ws, j) {
 			return appliance.Event{}, false
 		}
 	}
@@ -258,7 +266,9 @@ func (dl *dialogue) slotIn(i int, ws []cword, a, b int, tm timing) (appliance.Ev
 	if !ok || r.at.Before(tm.start) {
 		return appliance.Event{}, false
 	}
-	if otherPeoplesPlan(ws, a, b) || openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
+	if otherPeoplesPlan(ws, a, b) && !(reportedSlot(ws, a, b) && dl.userKnown && dl.agreed(i)) || openingHours(ws, a, b) || broadcast(ws, a, b) || dl.wishedWell(i) {
+		// "he said friday at ten instead" "fine friday at ten": a slot
+		// relayed from someone and taken by the user is the user's
 		return appliance.Event{}, false
 	}
 	if dl.userKnown && !u.isUser && tellersOwn(ws, a, b) && !dl.agreed(i) {
@@ -335,6 +345,14 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 		}
 		if k, visit := eventTrigger(pw, 0, len(pw), dl.utts[j].isUser); k >= 0 && !visit {
 			return dl.eventTitle(j, pw, 0, k, false), true
+		} else if k > 0 && j < i {
+			// "the plumber can't come tomorrow anymore" … "he said friday
+			// at ten instead": the tradesperson's visit, moved
+			for m := 0; m < k; m++ {
+				if inSet(tradesPeople, pw[m].lower) && !inSet(vagueVisitors, pw[m].lower) {
+					return titleCase([]string{pw[m].text, "visit"}), true
+				}
+			}
 		}
 		if j == i {
 			pw = ws[:b] // "we got you in with Dr Lee on the 9th at 11:45"
@@ -682,3 +700,18 @@ func answeredHour(ws []cword) (int, bool) {
 // hourFollowers may follow an hour said alone: "nine at the café", "seven
 // works", "ten is fine", "eight then".
 var hourFollowers = lexicon.NewSet(`at works work is then sounds suits o'clock sharp it's`)
+
+// reportedSlot: ws[a:b] relays what someone said or offered ("he said
+// friday at ten instead", "she says she can do Tuesday at 3").
+func reportedSlot(ws []cword, a, b int) bool {
+	for j := a; j < b && j < a+4; j++ {
+		switch ws[j].lower {
+		case "said", "says", "offered", "suggested", "suggests", "offers":
+			return j > a && inSet(thirdPerson, ws[j-1].lower)
+		}
+	}
+	return false
+}
+
+// vagueVisitors name no one in particular: "someone can come".
+var vagueVisitors = lexicon.NewSet(`someone somebody guy team crew driver`)

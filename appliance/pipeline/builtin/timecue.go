@@ -149,7 +149,8 @@ func scanCues(ws []cword, from, to int, ref time.Time, used []bool) timeCue {
 
 // absorbable words belong to the cue that follows them: "by Friday", "by
 // the end of the month", "later today".
-var absorbable = lexicon.NewSet(`by on at before until till til for around from later the this sometime no than within`)
+var absorbable = lexicon.NewSet(`by on at before until till til for around from later the this sometime no than within
+	over`)
 
 func (sc *cueScanner) mark(from, i, n int) {
 	if sc.used == nil {
@@ -171,6 +172,9 @@ func (sc *cueScanner) mark(from, i, n int) {
 func (sc *cueScanner) at(i int) int {
 	ws := sc.ws
 	w := ws[i].lower
+	if n := sc.superseded(i); n > 0 {
+		return n
+	}
 	if w == "to" && inSet(movedVerbs, wordAt(ws, i-1)) {
 		// "moved to twelve forty five", "pushed to 4:30": the new time
 		return sc.clockAfter(i)
@@ -183,6 +187,14 @@ func (sc *cueScanner) at(i int) int {
 			sc.setClock(h, m, mer)
 			return 1 + n
 		}
+	}
+	if base := strings.TrimSuffix(w, "'s"); base != w && weekdayOf(base) >= 0 && !sc.c.date {
+		// "before Friday's meeting": the day of the thing it names
+		n := sc.weekday(i, time.Weekday(weekdayOf(base)), false)
+		if n == 1 && (inSet(eventNouns, wordAt(ws, i+1)) || inSet(modifiedNouns, wordAt(ws, i+1))) {
+			n = 2 // the thing goes with its day: "email the slides before Friday's meeting"
+		}
+		return n
 	}
 	if len(w) > 6 && w[len(w)-1] == 's' && weekdayOf(w[:len(w)-1]) >= 0 {
 		sc.c.recurring = true // "on Tuesdays": every Tuesday
@@ -305,7 +317,7 @@ func (sc *cueScanner) at(i int) int {
 			return 0
 		}
 		n := sc.clockAfter(i)
-		if n == 0 && w == "before" && (weekdayOf(wordAt(ws, i+1)) >= 0 || wordAt(ws, i+1) == "the" && (numberWord(wordAt(ws, i+2)) || digitAt(wordAt(ws, i+2), 0)) ||
+		if n == 0 && w == "before" && (weekdayOf(strings.TrimSuffix(wordAt(ws, i+1), "'s")) >= 0 || wordAt(ws, i+1) == "the" && (numberWord(wordAt(ws, i+2)) || digitAt(wordAt(ws, i+2), 0)) ||
 			i+1 < len(ws) && monthOf(ws, i+1) > 0) {
 			// "sign it before wednesday": done by the day before
 			sc.c.dayBefore = true
@@ -647,6 +659,11 @@ func (sc *cueScanner) bareClock(j int) int {
 func (sc *cueScanner) in(i int) int {
 	ws := sc.ws
 	j := i + 1
+	if hasSeq(ws, j, "a", "bit") || hasSeq(ws, j, "a", "sec") || hasSeq(ws, j, "a", "second") || hasSeq(ws, j, "a", "moment") || hasSeq(ws, j, "a", "minute") {
+		// "i'll text you the address in a bit": soon, as "asap" is
+		sc.setRel(asapOffset)
+		return 3
+	}
 	if hasSeq(ws, j, "the", "next") {
 		j += 2
 	} else if wordAt(ws, j) == "the" {

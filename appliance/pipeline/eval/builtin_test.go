@@ -77,12 +77,12 @@ func TestBuiltinEval(t *testing.T) {
 	}
 	report(t, &r)
 	checkFloors(t, r, map[string]floor{
-		"events F1":            {0.93, 0.73}, // measured 0.964, 0.758
-		"action items F1":      {0.85, 0.78}, // measured 0.883, 0.802
-		"instant exact":        {0.89, 0.79}, // measured 0.923 (120/130), 0.817 (89/109)
-		"memories precision":   {0.90, 0.63}, // measured 0.957 (22/23), 0.667 (8/12)
-		"memories recall":      {0.75, 0.19}, // measured 0.786 (22/28), 0.211 (8/38)
-		"discard accuracy":     {0.97, 0.94}, // measured 0.986 (143/145), 0.961 (149/155)
-		"titles without emoji": {1, 1},       // measured 1.000 (143/143), 1.000 (151/151)
+		"events F1":            {0.94, 0.74}, // measured 0.974, 0.768
+		"action items F1":      {0.89, 0.74}, // measured 0.921, 0.761
+		"instant exact":        {0.92, 0.76}, // measured 0.941 (160/170), 0.793 (107/135)
+		"memories precision":   {0.92, 0.68}, // measured 0.966 (28/29), 0.733 (11/15)
+		"memories recall":      {0.77, 0.23}, // measured 0.824 (28/34), 0.256 (11/43)
+		"discard accuracy":     {0.97, 0.94}, // measured 0.983 (176/179), 0.962 (176/183)
+		"titles without emoji": {1, 1},       // measured 1.000 (178/178), 1.000 (180/180)
 	})
 }
