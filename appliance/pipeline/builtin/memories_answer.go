@@ -50,8 +50,7 @@ func (dl *dialogue) allergyAnswer(i int) (memoryCand, bool) {
 		}
 		np = append(np, w)
 		if ws[k].punct != 0 {
-			k++
-			break
+			break // the answer ends at its punctuation
 		}
 	}
 	if len(np) == 0 || len(np) == 4 || np[len(np)-1] == "and" {
