@@ -139,10 +139,11 @@ type Config struct {
 	// new audio is not kept.
 	AudioQuotaMB int
 	// AudioKeepOpusKbps is the highest bit rate at which a wearable's Opus
-	// packets are kept as they came (no encoding again: the least CPU per
-	// session); a stream above it is kept encoded again at about 16 kbps,
-	// so that an hour stays about 7 MB. Omi devices send 32 kbps. 0 always
-	// encodes again.
+	// packets stay kept as they came (a live session always keeps them
+	// so: the least CPU per session); a recording of faster ones is
+	// encoded again at about 16 kbps once it closes, in the background, so
+	// that an hour stays about 7 MB. Omi devices send 32 kbps. 0 encodes
+	// every one again.
 	AudioKeepOpusKbps int
 	// TranslateTo, when set (a language code such as "en"), translates the
 	// live segments of sessions in other languages through the LLM route.

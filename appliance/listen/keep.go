@@ -29,25 +29,19 @@ const keepRing = 30 * audio.Rate
 // between two conversations waits in a ring (keepRing); the next
 // conversation's file begins with what was said since the last one ended.
 //
-// A session whose frames are Opus packets at the kept rate, at most
-// maxBitrate, keeps them as they came (packets): encoding the decoded
-// audio again cost more CPU than anything else a server-heard session
-// does, and lost quality. Faster streams are encoded again, so that an
-// hour stays about 7 MB; the stream's first second decides (keeping both
-// until then).
+// A session whose frames are Opus packets at the kept rate keeps them as
+// they came (packets): encoding the decoded audio again while it streams
+// cost more CPU than anything else a server-heard session does, and lost
+// quality. (The recordings keeper encodes a fast stream's file again
+// once it closes, off the live path.)
 type keeper struct {
 	open    func(conv string, started time.Time, packets *audio.OpusPackets) (AudioSink, error)
 	current func() (conv string, open bool) // the session's open conversation
 	start   time.Time                       // wall time of stream sample 0
 	log     func(msg string, args ...any)
-	// channels is the Opus packets' channel count when they may be kept
-	// as they came; 0 keeps samples.
+	// channels is the Opus packets' channel count when they are kept as
+	// they came; 0 keeps samples.
 	channels int
-	// maxBitrate is the fastest stream (bits/s) whose packets are kept.
-	maxBitrate int
-
-	decided              bool  // packets or samples, for good
-	seenBytes, seenSamps int64 // the packets before the decision
 
 	mu      sync.Mutex
 	n       int64   // samples seen
@@ -66,10 +60,6 @@ func (k *keeper) add(pcm []int16, pkt []byte) {
 	conv, open := k.current()
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.channels > 0 && !k.decided { // counted first: an opening decides on it
-		k.seenBytes += int64(len(pkt))
-		k.seenSamps += int64(len(pcm))
-	}
 	if k.sink != nil && (!open || conv != k.conv) {
 		k.closeLocked()
 	}
@@ -91,15 +81,6 @@ func (k *keeper) add(pcm []int16, pkt []byte) {
 		} else {
 			k.pkts.trim(k.n - keepRing)
 		}
-		if !k.decided {
-			// Until the decision the samples are kept too: a second at
-			// most, or until a recording opens, which decides on what
-			// came before it.
-			k.ring = append(k.ring, pcm...)
-			if k.seenSamps >= audio.Rate {
-				k.decideLocked()
-			}
-		}
 		return
 	}
 	k.n += int64(len(pcm))
@@ -119,9 +100,6 @@ func (k *keeper) add(pcm []int16, pkt []byte) {
 // openLocked opens conv's recording and writes into it what was said
 // since the last recording ended, as far back as the ring holds.
 func (k *keeper) openLocked(conv string) {
-	if k.channels > 0 && !k.decided {
-		k.decideLocked()
-	}
 	ringAt := k.ringAt
 	if k.channels > 0 {
 		ringAt = k.pkts.start(k.n)
@@ -151,22 +129,6 @@ func (k *keeper) openLocked(conv string) {
 		return
 	}
 	sink.Write(k.ring[from-k.ringAt:])
-}
-
-// decideLocked keeps the packets as they came when the stream so far is
-// at most maxBitrate, else the samples from now on.
-func (k *keeper) decideLocked() {
-	k.decided = true
-	bitrate := int64(0)
-	if k.seenSamps > 0 {
-		bitrate = k.seenBytes * 8 * audio.Rate / k.seenSamps
-	}
-	if bitrate <= int64(k.maxBitrate) {
-		k.ring, k.ringAt = nil, k.n
-		return
-	}
-	k.log("the wearable's Opus is kept encoded again at about 16 kbps", "kbps", bitrate/1000, "kept_as_sent_up_to_kbps", k.maxBitrate/1000)
-	k.channels, k.pkts = 0, packetRing{}
 }
 
 // opusPreRoll is the audio written before a recording's first packet to

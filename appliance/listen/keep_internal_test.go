@@ -15,28 +15,24 @@ import (
 // next one's file, whose start names when that audio was said. The same
 // whether the samples are kept (encoded) or the client's Opus packets are,
 // as they came.
-//
-// Packets are kept only up to the keeper's bit rate: a faster wearable's
-// audio is kept encoded again (the same files, from the samples).
 func TestKeeper_FilePerConversation(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		name                 string
-		channels, maxBitrate int
-		wantPackets          bool
+		name        string
+		channels    int
+		wantPackets bool
 	}{
-		{"samples", 0, 0, false},
-		{"packets", 1, 1 << 20, true},
-		{"packets above the bit rate kept as sent", 1, 8000, false},
+		{"samples", 0, false},
+		{"packets", 1, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			testKeeperFilePerConversation(t, c.channels, c.maxBitrate, c.wantPackets)
+			testKeeperFilePerConversation(t, c.channels, c.wantPackets)
 		})
 	}
 }
 
-func testKeeperFilePerConversation(t *testing.T, channels, maxBitrate int, wantPackets bool) {
+func testKeeperFilePerConversation(t *testing.T, channels int, wantPackets bool) {
 	if !audio.CanEncodeOpus {
 		if os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") != "" {
 			t.Fatal("this build has no Opus encoder (make test links libopus)")
@@ -50,18 +46,17 @@ func testKeeperFilePerConversation(t *testing.T, channels, maxBitrate int, wantP
 	k := &keeper{
 		open: func(c string, started time.Time, packets *audio.OpusPackets) (AudioSink, error) {
 			if (packets != nil) != wantPackets {
-				t.Fatalf("opened with %+v keeping packets of %d channels up to %d bit/s", packets, channels, maxBitrate)
+				t.Fatalf("opened with %+v keeping packets of %d channels", packets, channels)
 			}
 			if packets != nil {
 				preSkips = append(preSkips, packets.PreSkip)
 			}
 			return store.Create("ada", c, started, packets)
 		},
-		current:    func() (string, bool) { return conv, open },
-		start:      start,
-		log:        func(string, ...any) {},
-		channels:   channels,
-		maxBitrate: maxBitrate,
+		current:  func() (string, bool) { return conv, open },
+		start:    start,
+		log:      func(string, ...any) {},
+		channels: channels,
 	}
 	client, err := audio.NewOpusEncoder() // the wearable's
 	if err != nil {

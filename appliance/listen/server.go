@@ -95,12 +95,9 @@ type Deps struct {
 	// kept recordings for the conversation events.
 	Keep       func(user, conv string, started time.Time, packets *audio.OpusPackets) (AudioSink, error)
 	AudioFiles func(user, conv string) appliance.AudioFiles
-	// KeepOpusBitrate is the highest bit rate (bits/s) at which a
-	// session's Opus packets are kept as they came; 0 never.
-	KeepOpusBitrate int
-	Timing          Timing
-	Logger          *slog.Logger
-	Now             func() time.Time
+	Timing     Timing
+	Logger     *slog.Logger
+	Now        func() time.Time
 }
 
 // Server runs sessions.

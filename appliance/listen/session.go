@@ -291,15 +291,14 @@ func (s *session) keeper() *keeper {
 	start := s.streamStart
 	s.mu.Unlock()
 	channels := 0
-	if (s.p.Codec == audio.Opus || s.p.Codec == audio.OpusFS320) && s.p.SampleRate == audio.Rate && s.srv.d.KeepOpusBitrate > 0 {
+	if (s.p.Codec == audio.Opus || s.p.Codec == audio.OpusFS320) && s.p.SampleRate == audio.Rate {
 		channels = s.p.Channels // the packets may be kept as they came
 	}
 	return &keeper{
 		open: func(conv string, started time.Time, packets *audio.OpusPackets) (AudioSink, error) {
 			return s.srv.d.Keep(s.user, conv, started, packets)
 		},
-		channels:   channels,
-		maxBitrate: s.srv.d.KeepOpusBitrate,
+		channels: channels,
 		current: func() (string, bool) {
 			s.mu.Lock()
 			defer s.mu.Unlock()

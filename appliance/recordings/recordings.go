@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -43,11 +44,20 @@ type Keeper struct {
 	Quota int64
 	// NewEncoder makes an Opus encoder per file (audio.NewOpusEncoder).
 	NewEncoder func() (audio.Encoder, error)
-	Logger     *slog.Logger
-	Now        func() time.Time
+	// KeepAsSentBitrate is the fastest (bits/s) a client's Opus packets
+	// are kept at as they came; a recording of faster ones is encoded
+	// again at about 16 kbps once it closes (compact.go). 0 encodes every
+	// such recording again.
+	KeepAsSentBitrate int
+	Logger            *slog.Logger
+	Now               func() time.Time
 
 	mu   sync.Mutex
 	open map[string]*Writer // by path, for the usage of files being written
+
+	compactOnce sync.Once
+	compacts    chan string // recordings waiting to be encoded again
+	compactFull atomic.Bool // the queue overflowed (said once)
 }
 
 // Status is the keeper's state and the user's usage.
@@ -145,7 +155,7 @@ func (k *Keeper) Create(user, conv string, started time.Time, packets *audio.Opu
 		os.Remove(f.Name())
 		return nil, err
 	}
-	w := &Writer{k: k, f: f, ow: ow, user: user, budget: k.Quota - used, paged: time.Now()}
+	w := &Writer{k: k, f: f, ow: ow, user: user, budget: k.Quota - used, paged: time.Now(), packets: packets != nil}
 	k.mu.Lock()
 	if k.open == nil {
 		k.open = map[string]*Writer{}
@@ -307,6 +317,12 @@ func (k *Keeper) Sweep(ctx context.Context, alive func(ctx context.Context, user
 				ms, ok := fileStart(f.Name())
 				p := filepath.Join(dir, f.Name())
 				if ok && k.Retention.Expired(time.UnixMilli(ms), now) && !k.writing(p) && os.Remove(p) == nil {
+					removed++
+				}
+				// A copy being encoded again when the process stopped:
+				// the recording it was made from is still in place.
+				if info, err := f.Info(); err == nil && strings.HasSuffix(f.Name(), compactSuffix) &&
+					now.Sub(info.ModTime()) > time.Hour && os.Remove(p) == nil {
 					removed++
 				}
 			}

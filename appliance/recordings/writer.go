@@ -22,6 +22,10 @@ type Writer struct {
 	err    error     // why the writer stopped keeping audio
 	paged  time.Time // when the last page went out
 	closed bool
+	// packets: the file holds the client's Opus packets; their bytes and
+	// the samples they decode to decide whether it is encoded again.
+	packets           bool
+	pktBytes, samples int64
 }
 
 // Write appends samples.
@@ -68,6 +72,8 @@ func (w *Writer) WritePacket(pkt []byte, samples int) {
 		w.stop(err)
 		return
 	}
+	w.pktBytes += int64(len(pkt))
+	w.samples += int64(samples)
 	if w.ow.Size() != size {
 		w.paged = time.Now()
 	}
@@ -112,6 +118,10 @@ func (w *Writer) Close() error {
 	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && w.err == nil && w.packets && w.samples > 0 &&
+		w.pktBytes*8*audio.Rate/w.samples > int64(w.k.KeepAsSentBitrate) {
+		w.k.compactLater(w.f.Name())
 	}
 	return err
 }

@@ -98,7 +98,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.DurationVar(&cfg.VoiceBudget, "voice-budget", cfg.VoiceBudget, "each user's voice-message audio per rolling 24 h (429 beyond); 0 is unlimited")
 	fs.StringVar(&cfg.AudioRetention, "audio-retention", cfg.AudioRetention, "keep what live sessions and uploads sounded like (Ogg Opus, about 7 MB an hour, in DATA/recordings): forever (until the conversation is deleted), never, or a number of days like 30d")
 	fs.IntVar(&cfg.AudioQuotaMB, "audio-quota-mb", cfg.AudioQuotaMB, "each user's kept recordings, in MB (0: no cap); past it new audio is not kept")
-	fs.IntVar(&cfg.AudioKeepOpusKbps, "audio-keep-opus-kbps", cfg.AudioKeepOpusKbps, "keep a wearable's Opus packets as they came up to this bit rate (least CPU); above it the audio is kept encoded again at about 16 kbps (Omi devices send 32; 0: always encode again)")
+	fs.IntVar(&cfg.AudioKeepOpusKbps, "audio-keep-opus-kbps", cfg.AudioKeepOpusKbps, "a live session keeps a wearable's Opus packets as they came (least CPU); a recording of packets faster than this (kbps) is encoded again at about 16 kbps once it closes, in the background (Omi devices send 32; 0: encode every one again)")
 	fs.DurationVar(&cfg.SilenceTimeout, "silence-timeout", cfg.SilenceTimeout, "end a live recording after this long without speech")
 	fs.IntVar(&cfg.ListenUserStreams, "listen-user-streams", cfg.ListenUserStreams, "speech streams one user's live sessions may hold at once (0: no cap); past it a session closes 1008, except the owner's")
 	fs.DurationVar(&cfg.ListenAudioGap, "listen-audio-gap", cfg.ListenAudioGap, "when a live session's audio stops arriving for this long, end the utterance in progress and send its words (a released button, a lost Bluetooth link)")

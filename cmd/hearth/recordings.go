@@ -22,7 +22,7 @@ func newKeeper(cfg appliance.Config, dataDir string, log *slog.Logger) *recordin
 	ret, _ := appliance.ParseAudioRetention(cfg.AudioRetention) // Validate checked it
 	k := &recordings.Keeper{
 		Dir: filepath.Join(dataDir, recordingsDir), Retention: ret, Quota: int64(cfg.AudioQuotaMB) << 20,
-		NewEncoder: audio.NewOpusEncoder, Logger: log,
+		NewEncoder: audio.NewOpusEncoder, KeepAsSentBitrate: cfg.AudioKeepOpusKbps * 1000, Logger: log,
 	}
 	if err := k.Usable(); err != nil && !ret.Never {
 		log.Warn("conversations' audio is not kept", "err", err)

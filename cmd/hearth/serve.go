@@ -184,8 +184,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		UserStreams: m.Config.ListenUserStreams, Owner: household.Service,
 		StreamsRoute: boundedRoute, Streams: routeStreams,
 		Keep: keepFunc(keeper), AudioFiles: audioFiles(keeper, m.Logger),
-		KeepOpusBitrate: m.Config.AudioKeepOpusKbps * 1000,
-		Logger:          m.Logger,
+		Logger: m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
 	// Jobs interrupted by a restart resume here.
