@@ -41,6 +41,23 @@ const (
 	targetPeak = 3000.0 // RMS, about -21 dBFS
 	maxGain    = 32.0   // 30 dB
 	gainFrames = 15     // 300 ms of speech before a live utterance's gain is set
+	// The wearer's voice, not the room's: the loudest frame of the
+	// utterances heard so far, fading 10 dB in 20 s (voiceDecay a frame).
+	// The other voices in a room, 20 dB under the wearer's, rise well
+	// above the noise floor (they are speech too): the VAD opened on them
+	// in the pauses, and an utterance opened on the wearer ran on through
+	// them (one held two prompts and the pause between). So a run of
+	// frames within holdRatio (20 dB) of the voice opens an utterance
+	// once one of them is within openRatio (12 dB), the whole run kept
+	// before it (up to runFrames: a soft onset is not lost); an utterance
+	// ends after endFrames under holdRatio, and keeps that pause's audio
+	// (normal speech's quiet sounds fall below too). A quiet microphone's
+	// voice is low as well, and the rule follows it. Until an utterance
+	// is heard there is no voice and no rule.
+	openRatio  = 4.0     // 12 dB
+	holdRatio  = 10.0    // 20 dB
+	voiceDecay = 0.99885 // per frame: 10 dB in 20 s
+	runFrames  = 25      // 500 ms of softer speech kept before the sound that opens an utterance
 )
 
 // event is what the live path hears: an utterance opening (with the audio
@@ -79,8 +96,21 @@ type VAD struct {
 	gain     float64 // the open utterance's amplification (live)
 	started  bool    // the open utterance's Start was sent (live)
 	inSpeech bool
-	speech   int // speech frames in a row (before opening) or in the utterance
-	silence  int // silent frames in a row
+	speech   int     // speech frames in a row (before opening) or in the utterance
+	silence  int     // silent frames in a row
+	voice    float64 // the loudest frame of the utterances heard, fading (0: none yet)
+	loud     bool    // the run of speech frames before opening reached the voice's level
+}
+
+// Expect starts the VAD at the level of pcm, the recording it is about
+// to be pushed (Gate.Expect), its loudest frame taken for the voice: a
+// batch route hears a whole recording, and its speaker's level is known
+// from the start.
+func (v *VAD) Expect(pcm []int16) {
+	v.gate.Expect(pcm)
+	if v.pos == 0 {
+		v.voice = loudestFrame(pcm)
+	}
 }
 
 // Push classifies samples and returns the utterances that ended.
@@ -185,27 +215,30 @@ func (v *VAD) takePending() []int16 {
 }
 
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
-	isSpeech := v.gate.Speech(f)
+	isSpeech, level := v.gate.classify(f)
+	v.voice *= voiceDecay
 	if len(v.frames) == 0 {
 		v.start = at
 	}
 	v.frames = append(v.frames, f)
 	if !v.inSpeech {
-		if isSpeech {
+		if isSpeech && level >= v.voice/holdRatio {
 			v.speech++
+			v.loud = v.loud || level >= v.voice/openRatio
 		} else {
-			v.speech = 0
+			v.speech, v.loud = 0, false
 		}
-		if v.speech >= startFrames {
-			v.inSpeech, v.silence = true, 0
-		} else if len(v.frames) > prerollFrames+startFrames {
-			drop := len(v.frames) - prerollFrames - startFrames
+		if v.speech >= startFrames && v.loud {
+			v.inSpeech, v.silence, v.loud = true, 0, false
+		} else if keep := prerollFrames + max(startFrames, min(v.speech, runFrames)); len(v.frames) > keep {
+			drop := len(v.frames) - keep
 			v.frames = v.frames[drop:]
 			v.start += drop * frameLen
 		}
 		return Utterance{}, false
 	}
-	if isSpeech {
+	v.voice = max(v.voice, level)
+	if isSpeech && level >= v.voice/holdRatio {
 		v.speech++
 		v.silence = 0
 	} else {
@@ -213,7 +246,11 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	}
 	switch {
 	case v.silence >= endFrames:
-		return v.cut(len(v.frames) - v.silence + prerollFrames), true
+		// The pause's quiet stays with the utterance, as live sends it:
+		// a word's weak last sound (the "s" of "clubs" in noise) is
+		// under the floor, and cut 200 ms after the last loud frame it
+		// was lost ("seven of clubs" came back "seven upvotes").
+		return v.cut(len(v.frames)), true
 	case len(v.frames) >= maxUtterance:
 		return v.cut(len(v.frames)), true
 	}
@@ -224,7 +261,9 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 // and starts over.
 func (v *VAD) cut(n int) Utterance {
 	n = min(n, len(v.frames))
-	g := v.utteranceGain(n)
+	loudest := v.loudest(n)
+	g := gainFor(loudest)
+	v.voice = max(v.voice, loudest)
 	pcm := make([]int16, 0, n*frameLen)
 	for _, f := range v.frames[:n] {
 		pcm = append(pcm, f...)
@@ -236,12 +275,15 @@ func (v *VAD) cut(n int) Utterance {
 
 // utteranceGain is the gain of an utterance heard whole (its first n
 // frames): its own loudest frame reaches targetPeak.
-func (v *VAD) utteranceGain(n int) float64 {
-	loudest := 0.0
+func (v *VAD) utteranceGain(n int) float64 { return gainFor(v.loudest(n)) }
+
+// loudest is the level of the loudest of the first n frames.
+func (v *VAD) loudest(n int) float64 {
+	l := 0.0
 	for _, f := range v.frames[:min(n, len(v.frames))] {
-		loudest = max(loudest, rms(f))
+		l = max(l, rms(f))
 	}
-	return gainFor(loudest)
+	return l
 }
 
 // gainFor is the gain that brings a loudest frame of level peak to
