@@ -87,3 +87,26 @@ func checkTurns(t *testing.T, path string, s realspeech.Stream, spans [][2]int) 
 }
 
 func sec(samples int) float64 { return float64(samples) / 16000 }
+
+// TestADoorIsNotAVoice: a sound too short to be speech (a door, a clap)
+// 24 dB above the speaker does not become the voice the next utterance
+// is held to: the speaker, heard before it, is heard after it.
+func TestADoorIsNotAVoice(t *testing.T) {
+	pcm := signal(1, 1, 0.5)
+	for i := range 1600 { // 100 ms at full scale
+		pcm = append(pcm, int16(30000*(1-2*float64(i%2))))
+	}
+	after := len(pcm) + 16000
+	pcm = append(pcm, scaled(signal(1, 1, 1), -6)...)
+	var v vad.VAD
+	utts := v.Push(pcm)
+	if u, ok := v.Flush(); ok {
+		utts = append(utts, u)
+	}
+	for _, u := range utts {
+		if u.Start <= after+3200 && u.Start+len(u.PCM) >= after+16000 {
+			return
+		}
+	}
+	t.Errorf("the speaker after the door is not heard: %d utterances", len(utts))
+}

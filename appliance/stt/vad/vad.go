@@ -53,11 +53,14 @@ const (
 	// ends after endFrames under holdRatio, and keeps that pause's audio
 	// (normal speech's quiet sounds fall below too). A quiet microphone's
 	// voice is low as well, and the rule follows it. Until an utterance
-	// is heard there is no voice and no rule.
-	openRatio  = 4.0     // 12 dB
-	holdRatio  = 10.0    // 20 dB
-	voiceDecay = 0.99885 // per frame: 10 dB in 20 s
-	runFrames  = 25      // 500 ms of softer speech kept before the sound that opens an utterance
+	// is heard there is no voice and no rule. A sound shorter than
+	// voiceFrames (a door, a clap) is not a voice: taken for one, it
+	// deafened the VAD to the speaker for seconds.
+	openRatio   = 4.0     // 12 dB
+	holdRatio   = 10.0    // 20 dB
+	voiceDecay  = 0.99885 // per frame: 10 dB in 20 s
+	voiceFrames = 15      // 300 ms of speech in an utterance before its loudest frame is the voice
+	runFrames   = 25      // 500 ms of softer speech kept before the sound that opens an utterance
 )
 
 // event is what the live path hears: an utterance opening (with the audio
@@ -100,6 +103,7 @@ type VAD struct {
 	silence  int     // silent frames in a row
 	voice    float64 // the loudest frame of the utterances heard, fading (0: none yet)
 	loud     bool    // the run of speech frames before opening reached the voice's level
+	peak     float64 // the open utterance's loudest frame
 }
 
 // Expect starts the VAD at the level of pcm, the recording it is about
@@ -230,6 +234,7 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 		}
 		if v.speech >= startFrames && v.loud {
 			v.inSpeech, v.silence, v.loud = true, 0, false
+			v.peak = v.loudest(len(v.frames))
 		} else if keep := prerollFrames + max(startFrames, min(v.speech, runFrames)); len(v.frames) > keep {
 			drop := len(v.frames) - keep
 			v.frames = v.frames[drop:]
@@ -237,12 +242,15 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 		}
 		return Utterance{}, false
 	}
-	v.voice = max(v.voice, level)
 	if isSpeech && level >= v.voice/holdRatio {
 		v.speech++
 		v.silence = 0
 	} else {
 		v.silence++
+	}
+	v.peak = max(v.peak, level)
+	if v.speech >= voiceFrames {
+		v.voice = max(v.voice, v.peak)
 	}
 	switch {
 	case v.silence >= endFrames:
@@ -261,9 +269,7 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 // and starts over.
 func (v *VAD) cut(n int) Utterance {
 	n = min(n, len(v.frames))
-	loudest := v.loudest(n)
-	g := gainFor(loudest)
-	v.voice = max(v.voice, loudest)
+	g := v.utteranceGain(n)
 	pcm := make([]int16, 0, n*frameLen)
 	for _, f := range v.frames[:n] {
 		pcm = append(pcm, f...)
