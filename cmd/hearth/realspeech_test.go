@@ -270,13 +270,11 @@ func batchHeard(t *testing.T, srv *server, token, wav string) string {
 // the point only with HEARTH_REAL_FLOORS=all. Delete an entry
 // when its cause is fixed.
 var unmetFloors = map[string]unmet{
-	"clean aac": {10.3, "four words more than the engine alone on the session's AAC audio (43.6 % against 33.3 %) " +
-		"at a load average of 15 with the route behind and its skipped stretches transcribed late; one word " +
-		"(38.5 % against 35.9 %, spans not yet moved by AAC's priming) at a load of 3 with nothing skipped: not explained yet"},
-	"clean opus_fs320": {10.3, "four words more than the engine alone on the session's Opus audio (41.0 % against 30.8 %) " +
-		"at a load average of 15 with the route behind (\"front left\" came back \"Bryant. Thank.\"); at a load of 3 " +
-		"it heard 35.9 %, within the floor of the engine then measured on spans 40 samples off (38.5 %): " +
-		"moved to where Opus puts the clips, the engine hears two words more, and the floor is not held"},
+	"clean aac": {10.3, "four words more than the engine alone on the session's AAC audio (43.6 % against 33.3 %), " +
+		"nothing skipped: \"front left\" comes back \"Bryant. I.\", the VAD's hold on the voice (an utterance ends after " +
+		"360 ms 20 dB under it) cutting the quietest prompt's soft sounds; held at 25 dB it is 38.5 %, but babble20 117.9 %"},
+	"clean opus_fs320": {10.3, "four words more than the engine alone on the session's Opus audio (41.0 % against 30.8 %), " +
+		"nothing skipped: \"front left\" comes back \"Bryant. Thank.\" as in AAC; 35.9 % with the hold at 25 dB"},
 	"babble20 batch": {15.4, "the VAD no longer opens on the other voices, but the language check hears the babble: " +
 		"three utterances came back as [speech in another language] (66.7 % against 51.3 %); the engine alone has no such check"},
 	"babble20 pcm16": {7.7, "the VAD no longer opens on the other voices (153.8 % before), but the language check hears " +
