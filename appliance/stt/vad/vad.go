@@ -69,7 +69,8 @@ const (
 type Event struct {
 	Kind Kind
 	PCM  []int16
-	At   int // stream sample where an opening utterance starts
+	At   int  // stream sample where an opening utterance starts
+	Pad  bool // Audio that is not the stream's: silence after an utterance's last word
 }
 
 // Kind is what an Event says.
@@ -104,6 +105,8 @@ type VAD struct {
 	voice    float64 // the loudest frame of the utterances heard, fading (0: none yet)
 	loud     bool    // the run of speech frames before opening reached the voice's level
 	peak     float64 // the open utterance's loudest frame
+	quiet    int     // frames in a row the gate took for silence
+	padded   bool    // the utterance that just ended was given flushPad (live: send it)
 }
 
 // Expect starts the VAD at the level of pcm, the recording it is about
@@ -151,7 +154,10 @@ func (v *VAD) Events(pcm []int16) []Event {
 			out = append(out, Event{Kind: Start, PCM: u.PCM, At: u.Start}, Event{Kind: End})
 		case ended:
 			// The frames after the cut are silence already sent; the end
-			// closes the utterance.
+			// closes the utterance (after the silence its cut was given).
+			if v.padded {
+				out = append(out, Event{Kind: Audio, PCM: make([]int16, flushPad), Pad: true})
+			}
 			out = append(out, Event{Kind: End})
 			v.started = false
 		case v.inSpeech && !v.started && v.speech >= gainFrames:
@@ -221,6 +227,11 @@ func (v *VAD) takePending() []int16 {
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	isSpeech, level := v.gate.classify(f)
 	v.voice *= voiceDecay
+	if isSpeech {
+		v.quiet = 0
+	} else {
+		v.quiet++
+	}
 	if len(v.frames) == 0 {
 		v.start = at
 	}
@@ -258,8 +269,18 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 		// a word's weak last sound (the "s" of "clubs" in noise) is
 		// under the floor, and cut 200 ms after the last loud frame it
 		// was lost ("seven of clubs" came back "seven upvotes").
-		return v.cut(len(v.frames)), true
+		u := v.cut(len(v.frames))
+		// Ended on the voice's hold while the room still had sound (a
+		// word's soft tail, or other voices): no quiet follows its last
+		// word, and the recognizer settles a word on the quiet after it
+		// ("left" ended in its soft "ft" came back "I"). It gets
+		// flushPad of silence, as a stream's last utterance does.
+		if v.padded = v.quiet < endFrames; v.padded {
+			u.PCM = append(u.PCM, make([]int16, flushPad)...)
+		}
+		return u, true
 	case len(v.frames) >= maxUtterance:
+		v.padded = false
 		return v.cut(len(v.frames)), true
 	}
 	return Utterance{}, false
