@@ -60,7 +60,12 @@ const (
 	holdRatio   = 10.0    // 20 dB
 	voiceDecay  = 0.99885 // per frame: 10 dB in 20 s
 	voiceFrames = 15      // 300 ms of speech in an utterance before its loudest frame is the voice
-	runFrames   = 25      // 500 ms of softer speech kept before the sound that opens an utterance
+	// An utterance ends after endFrames the gate takes for silence, or
+	// holdEndFrames under the hold while the room still sounds: a
+	// speaker's pause between phrases in a reverberant room (whisper's
+	// jfk.wav) is not the end of what they say.
+	holdEndFrames = 24 // 480 ms
+	runFrames     = 25 // 500 ms of softer speech kept before the sound that opens an utterance
 )
 
 // event is what the live path hears: an utterance opening (with the audio
@@ -264,7 +269,7 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 		v.voice = max(v.voice, v.peak)
 	}
 	switch {
-	case v.silence >= endFrames:
+	case v.quiet >= endFrames || v.silence >= holdEndFrames:
 		// The pause's quiet stays with the utterance, as live sends it:
 		// a word's weak last sound (the "s" of "clubs" in noise) is
 		// under the floor, and cut 200 ms after the last loud frame it
