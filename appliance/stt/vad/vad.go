@@ -272,11 +272,13 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	}
 	switch {
 	case v.quiet >= endFrames || v.silence >= holdEndFrames:
-		// The pause's quiet stays with the utterance, as live sends it:
-		// a word's weak last sound (the "s" of "clubs" in noise) is
+		// The pause's first 360 ms stay with the utterance, as live sends
+		// them: a word's weak last sound (the "s" of "clubs" in noise) is
 		// under the floor, and cut 200 ms after the last loud frame it
-		// was lost ("seven of clubs" came back "seven upvotes").
-		u := v.cut(len(v.frames))
+		// was lost ("seven of clubs" came back "seven upvotes"). No more:
+		// with the whole 480 ms of a held pause, two Spanish prompts fit
+		// English well enough to go unmarked.
+		u := v.cut(len(v.frames) - v.silence + min(v.silence, endFrames))
 		// Ended on the voice's hold while the room still had sound (a
 		// word's soft tail, or other voices): no quiet follows its last
 		// word, and the recognizer settles a word on the quiet after it
