@@ -100,7 +100,9 @@ func (s *Skipping) Took(e Event) {
 	case Start:
 		s.fed = e.At + len(e.PCM)
 	case Audio:
-		s.fed += len(e.PCM)
+		if !e.Pad {
+			s.fed += len(e.PCM)
+		}
 	}
 }
 
