@@ -32,6 +32,11 @@ const compactShare = 0.25
 // lists only "<ms>.ogg", so the half-written copy is never served.
 const compactSuffix = ".ogg.compacting"
 
+// sweepFloor is the bit rate (bits/s) above which Sweep finds a kept
+// file not yet encoded again: the encoder's 16 kbps and the pages'
+// overhead stay under it, so a file encoded here is never taken again.
+const sweepFloor = 20000
+
 // compactLater queues path, a recording that just closed, to be encoded
 // again; the queue's worker starts with the first.
 func (k *Keeper) compactLater(path string) {
@@ -39,18 +44,56 @@ func (k *Keeper) compactLater(path string) {
 		k.compacts = make(chan string, compactQueue)
 		go k.compactLoop()
 	})
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.queued[path] || k.settled[path] {
+		return
+	}
 	select {
 	case k.compacts <- path:
+		if k.queued == nil {
+			k.queued = map[string]bool{}
+		}
+		k.queued[path] = true
 	default:
 		if k.compactFull.CompareAndSwap(false, true) && k.Logger != nil {
-			k.Logger.Warn("recordings wait to be encoded again faster than they are: the rest stay as the wearable sent them", "queue", compactQueue)
+			k.Logger.Warn("recordings wait to be encoded again faster than they are: the rest wait for the next sweep", "queue", compactQueue)
 		}
+	}
+}
+
+// compactIfFast queues a kept recording (Sweep's) whose bytes per second
+// say it was never encoded again: one that closed while the process
+// stopped, or that the queue had no room for.
+func (k *Keeper) compactIfFast(path string) {
+	if k.NewEncoder == nil {
+		return
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return
+	}
+	d, err := audio.OggDuration(path)
+	if err != nil || d < time.Second {
+		return
+	}
+	if bitrate := float64(st.Size()*8) / d.Seconds(); bitrate > float64(max(k.KeepAsSentBitrate, sweepFloor)) {
+		k.compactLater(path)
 	}
 }
 
 func (k *Keeper) compactLoop() {
 	for path := range k.compacts {
 		before, after, err := k.compact(path)
+		k.mu.Lock()
+		delete(k.queued, path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) || err == nil && after == before {
+			if k.settled == nil {
+				k.settled = map[string]bool{}
+			}
+			k.settled[path] = true // not tried again at every sweep
+		}
+		k.mu.Unlock()
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			// deleted with its conversation meanwhile

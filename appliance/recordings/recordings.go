@@ -58,6 +58,10 @@ type Keeper struct {
 	compactOnce sync.Once
 	compacts    chan string // recordings waiting to be encoded again
 	compactFull atomic.Bool // the queue overflowed (said once)
+	// queued are the recordings in compacts or being encoded again, and
+	// settled those that could not be or came out no smaller (kept as
+	// they are, not taken again); under mu.
+	queued, settled map[string]bool
 }
 
 // Status is the keeper's state and the user's usage.
@@ -314,17 +318,27 @@ func (k *Keeper) Sweep(ctx context.Context, alive func(ctx context.Context, user
 			}
 			files, _ := os.ReadDir(dir)
 			for _, f := range files {
-				ms, ok := fileStart(f.Name())
 				p := filepath.Join(dir, f.Name())
-				if ok && k.Retention.Expired(time.UnixMilli(ms), now) && !k.writing(p) && os.Remove(p) == nil {
-					removed++
+				if strings.HasSuffix(f.Name(), compactSuffix) {
+					// A copy being encoded again when the process
+					// stopped: the recording it was made from is still
+					// in place (and queued again below).
+					if info, err := f.Info(); err == nil && now.Sub(info.ModTime()) > time.Hour && os.Remove(p) == nil {
+						removed++
+					}
+					continue
 				}
-				// A copy being encoded again when the process stopped:
-				// the recording it was made from is still in place.
-				if info, err := f.Info(); err == nil && strings.HasSuffix(f.Name(), compactSuffix) &&
-					now.Sub(info.ModTime()) > time.Hour && os.Remove(p) == nil {
-					removed++
+				ms, ok := fileStart(f.Name())
+				if !ok || k.writing(p) {
+					continue
 				}
+				if k.Retention.Expired(time.UnixMilli(ms), now) {
+					if os.Remove(p) == nil {
+						removed++
+					}
+					continue
+				}
+				k.compactIfFast(p)
 			}
 		}
 	}
