@@ -261,3 +261,17 @@ func WAV(pcm []int16, rate int) []byte {
 	}
 	return b
 }
+
+// ReadFull fills buf from src, read after read; io.EOF comes with the
+// last, short fill (a Source may return fewer samples than asked).
+func ReadFull(src Source, buf []int16) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := src.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}

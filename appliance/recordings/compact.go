@@ -144,7 +144,7 @@ func (k *Keeper) compact(path string) (before, after int64, err error) {
 	buf := make([]int16, audio.Rate) // a second at a time
 	for {
 		began := time.Now()
-		n, rerr := fill(src, buf)
+		n, rerr := audio.ReadFull(src, buf)
 		if n > 0 {
 			if err := ow.Write(buf[:n]); err != nil {
 				return 0, 0, err
@@ -181,18 +181,4 @@ func (k *Keeper) compact(path string) (before, after int64, err error) {
 	}
 	keep = true
 	return st.Size(), after, nil
-}
-
-// fill reads from src until buf is full or the recording ends (io.EOF,
-// with what was read).
-func fill(src audio.Source, buf []int16) (int, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := src.Read(buf[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }

@@ -56,7 +56,7 @@ func newChunker(src audio.Source) *chunker {
 // next returns the next speech chunk, or io.EOF.
 func (c *chunker) next() (chunk, error) {
 	for !c.eof {
-		n, err := readFull(c.src, c.read)
+		n, err := audio.ReadFull(c.src, c.read)
 		if err == io.EOF {
 			c.eof = true
 		} else if err != nil {
@@ -155,17 +155,4 @@ func rms(pcm []int16) float64 {
 		sum += float64(v) * float64(v)
 	}
 	return math.Sqrt(sum / float64(max(len(pcm), 1)))
-}
-
-// readFull fills buf from src; io.EOF comes with the last, short read.
-func readFull(src audio.Source, buf []int16) (int, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := src.Read(buf[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }
