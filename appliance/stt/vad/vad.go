@@ -41,26 +41,23 @@ const (
 	targetPeak = 3000.0 // RMS, about -21 dBFS
 	maxGain    = 32.0   // 30 dB
 	gainFrames = 15     // 300 ms of speech before a live utterance's gain is set
-	// The wearer's voice, and the people they talk to, not the room's:
-	// the loudest frame of the utterances heard so far, fading 10 dB in
-	// 20 s (voiceDecay a frame). Far voices (a room's chatter) rise above
-	// the noise floor (they are speech too): a run of frames within
-	// holdRatio (28 dB) of the voice opens an utterance once one of them
-	// is within openRatio (22 dB), the whole run kept before it (up to
-	// runFrames: a soft onset is not lost); an utterance ends after
-	// holdEndFrames under holdRatio, and keeps that pause's audio (normal
-	// speech's quiet sounds fall below too). The ratios are as wide as
-	// they are because a worn microphone hears the person across the
-	// table 10-18 dB under its wearer, and they must be heard: at 12 and
-	// 20 dB (which kept out four voices talking at once 20 dB under the
-	// speaker) a partner 14 dB under lost 6 of 8 turns
-	// (TestAPartnerAcrossTheTableIsHeard). A quiet microphone's voice is
-	// low as well, and the rule follows it. Until an utterance is heard
-	// there is no voice and no rule. A sound shorter than voiceFrames (a
-	// door, a clap) is not a voice: taken for one, it deafened the VAD to
-	// the speaker for seconds.
-	openRatio   = 12.6    // 22 dB
-	holdRatio   = 25.1    // 28 dB
+	// The wearer's voice, not the room's: the loudest frame of the
+	// utterances heard so far, fading 10 dB in 20 s (voiceDecay a frame).
+	// The other voices in a room, 20 dB under the wearer's, rise well
+	// above the noise floor (they are speech too): the VAD opened on them
+	// in the pauses, and an utterance opened on the wearer ran on through
+	// them (one held two prompts and the pause between). So a run of
+	// frames within holdRatio (20 dB) of the voice opens an utterance
+	// once one of them is within openRatio (12 dB), the whole run kept
+	// before it (up to runFrames: a soft onset is not lost); an utterance
+	// ends after holdEndFrames under holdRatio, and keeps that pause's
+	// audio (normal speech's quiet sounds fall below too). A quiet microphone's
+	// voice is low as well, and the rule follows it. Until an utterance
+	// is heard there is no voice and no rule. A sound shorter than
+	// voiceFrames (a door, a clap) is not a voice: taken for one, it
+	// deafened the VAD to the speaker for seconds.
+	openRatio   = 4.0     // 12 dB
+	holdRatio   = 10.0    // 20 dB
 	voiceDecay  = 0.99885 // per frame: 10 dB in 20 s
 	voiceFrames = 15      // 300 ms of speech in an utterance before its loudest frame is the voice
 	// An utterance ends after endFrames the gate takes for silence, or
