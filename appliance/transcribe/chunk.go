@@ -25,7 +25,7 @@ const (
 	minSpeech     = 5               // 100 ms of speech makes a chunk worth sending
 	padFrames     = 10              // 0.2 s kept around speech
 	maxChunk      = 28 * 50         // frames: 28 s
-	searchCutLast = 5 * 50          // a long chunk is cut in the longest pause of its last 5 s
+	searchCutLast = 5 * 50          // a long chunk is cut at the quietest frame of its last 5 s
 )
 
 // chunk is a stretch of the recording worth transcribing.
@@ -119,28 +119,11 @@ func (c *chunker) drop(frames int) {
 	c.start += n
 }
 
-// quietest is the frame to cut a long chunk at: the middle of the
-// longest pause of its last few seconds (frames the gate took for
-// silence), so that a word is rarely split; the quietest frame when
-// there is no pause. The quietest frame alone was a stop inside a word
-// when other voices filled the pauses (babble): "your message is too
-// short" was sent in two halves.
+// quietest is the frame to cut a long chunk at: the quietest of its last
+// few seconds, so that a word is rarely split.
 func (c *chunker) quietest() int {
-	lo := max(len(c.rms)-searchCutLast, 1)
-	bestFrom, bestLen, run := 0, 0, 0
-	for i := lo; i < len(c.rms); i++ {
-		if c.speechy[i] {
-			run = 0
-			continue
-		}
-		if run++; run > bestLen {
-			bestFrom, bestLen = i-run+1, run
-		}
-	}
-	if bestLen > 0 {
-		return bestFrom + bestLen/2
-	}
 	best := len(c.rms)
+	lo := max(len(c.rms)-searchCutLast, 1)
 	for i := len(c.rms) - 1; i >= lo; i-- {
 		if best == len(c.rms) || c.rms[i] < c.rms[best] {
 			best = i

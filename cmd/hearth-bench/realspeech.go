@@ -135,7 +135,7 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 		}
 		p := &prepared{row: &realRow{condition: cond, said: s.Text(), seconds: s.Seconds(), live: map[string]realCell{}, engineOn: map[string]realCell{}},
 			stream: s, frames: map[string][][]byte{}}
-		p.row.engine = engineOnTurns(ctx, engine, s.Turns, s.PCM, 0)
+		p.row.engine = engineOnTurns(ctx, engine, s.Turns, s.PCM)
 		logf("realspeech: %s: engine alone %s", cond, p.row.engine)
 		for _, codec := range opts.codecs {
 			frames, decoded, err := roundTrip(ctx, opts.dir, codec, s.PCM)
@@ -147,7 +147,7 @@ func runRealSpeech(ctx context.Context, opts realOptions, logf func(string, ...a
 				p.row.engineOn[codec] = p.row.engine
 				continue
 			}
-			p.row.engineOn[codec] = engineOnTurns(ctx, engine, s.Turns, decoded, s.Delay(decoded))
+			p.row.engineOn[codec] = engineOnTurns(ctx, engine, s.Turns, decoded)
 			logf("realspeech: %s: engine alone on %s audio %s", cond, codec, p.row.engineOn[codec])
 		}
 		preps = append(preps, p)
@@ -215,20 +215,19 @@ func spread(clips []realspeech.Clip, n int) []realspeech.Clip {
 	return out
 }
 
-// engineOnTurns is the engine alone on each turn's span of pcm, moved by
-// delay samples (a codec's, realspeech.Stream.Delay).
-func engineOnTurns(ctx context.Context, e *pocketsphinx.Engine, turns []realspeech.Turn, pcm []int16, delay int) realCell {
+// engineOnTurns is the engine alone on each turn's span of pcm.
+func engineOnTurns(ctx context.Context, e *pocketsphinx.Engine, turns []realspeech.Turn, pcm []int16) realCell {
 	var c realCell
 	for _, t := range turns {
 		if ctx.Err() != nil {
 			c.problem = "interrupted"
 			break
 		}
-		if t.End+delay > len(pcm) {
+		if t.End > len(pcm) {
 			c.problem = "decoded audio shorter than the recording"
 			break
 		}
-		heard, err := e.Decode(pcm[max(t.Start+delay, 0) : t.End+delay])
+		heard, err := e.Decode(pcm[t.Start:t.End])
 		if err != nil {
 			c.problem = err.Error()
 			break

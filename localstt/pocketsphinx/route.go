@@ -357,7 +357,6 @@ func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (st
 			Err: fmt.Errorf("%w: %s", stt.ErrNoRoute, cfg.Language)}
 	}
 	var v vad.VAD
-	v.Expect(pcm)
 	utts := v.Push(pcm)
 	if u, ok := v.Flush(); ok {
 		utts = append(utts, u)

@@ -100,9 +100,7 @@ func (s *Skipping) Took(e Event) {
 	case Start:
 		s.fed = e.At + len(e.PCM)
 	case Audio:
-		if !e.Pad {
-			s.fed += len(e.PCM)
-		}
+		s.fed += len(e.PCM)
 	}
 }
 

@@ -14,47 +14,18 @@ type Gate struct {
 
 // Speech classifies the next frame of the stream.
 func (g *Gate) Speech(f []int16) bool {
-	speech, _ := g.classify(f)
-	return speech
-}
-
-// classify is Speech with the frame's level.
-func (g *Gate) classify(f []int16) (bool, float64) {
 	level := rms(f)
 	floor := g.floor()
 	g.ring = append(g.ring, level)
 	if len(g.ring) > floorWindow {
 		g.ring = g.ring[1:]
 	}
-	if g.frames == 0 && g.peak == 0 { // a stream starts at the fixed floor's level
+	if g.frames == 0 { // a stream starts at the fixed floor's level
 		g.peak = maxFloor * peakRatio
 	}
 	g.frames++
 	g.peak = max(level, g.peak*peakDecay)
-	return level >= max(minFloor, floor*floorMargin, min(maxFloor, g.peak/peakRatio)), level
-}
-
-// Expect starts the gate at the level of a recording known in advance:
-// its loudest frame stands for the recent loudest speech (never above a
-// normal speaker's, where the gate starts anyway). Without it a stream
-// starts as if a normal speaker had just spoken, and a quiet
-// microphone's first seconds are split at every soft sound: a batch
-// route hears each chunk of an upload as a stream of its own, and at
-// -45 dBFS "front left" came back as "bryant" and "let".
-func (g *Gate) Expect(pcm []int16) {
-	if g.frames > 0 {
-		return
-	}
-	g.peak = min(loudestFrame(pcm), maxFloor*peakRatio)
-}
-
-// loudestFrame is the level of pcm's loudest whole frame.
-func loudestFrame(pcm []int16) float64 {
-	loudest := 0.0
-	for i := 0; i+frameLen <= len(pcm); i += frameLen {
-		loudest = max(loudest, rms(pcm[i:i+frameLen]))
-	}
-	return loudest
+	return level >= max(minFloor, floor*floorMargin, min(maxFloor, g.peak/peakRatio))
 }
 
 // floor is the quietest recent frame's level: the room's noise.

@@ -41,33 +41,6 @@ const (
 	targetPeak = 3000.0 // RMS, about -21 dBFS
 	maxGain    = 32.0   // 30 dB
 	gainFrames = 15     // 300 ms of speech before a live utterance's gain is set
-	// The wearer's voice, not the room's: the loudest frame of the
-	// utterances heard so far, fading 10 dB in 20 s (voiceDecay a frame).
-	// The other voices in a room, 20 dB under the wearer's, rise well
-	// above the noise floor (they are speech too): the VAD opened on them
-	// in the pauses, and an utterance opened on the wearer ran on through
-	// them (one held two prompts and the pause between). So a run of
-	// frames within holdRatio (20 dB) of the voice opens an utterance
-	// once one of them is within openRatio (12 dB), the whole run kept
-	// before it (up to runFrames: a soft onset is not lost); an utterance
-	// ends after holdEndFrames under holdRatio, and keeps that pause's
-	// audio (normal speech's quiet sounds fall below too). A quiet microphone's
-	// voice is low as well, and the rule follows it. Until an utterance
-	// is heard there is no voice and no rule. A sound shorter than
-	// voiceFrames (a door, a clap) is not a voice: taken for one, it
-	// deafened the VAD to the speaker for seconds.
-	openRatio   = 4.0     // 12 dB
-	holdRatio   = 10.0    // 20 dB
-	voiceDecay  = 0.99885 // per frame: 10 dB in 20 s
-	voiceFrames = 15      // 300 ms of speech in an utterance before its loudest frame is the voice
-	// An utterance ends after endFrames the gate takes for silence, or
-	// holdEndFrames under the hold while the room still sounds: a
-	// speaker's pause between phrases in a reverberant room (whisper's
-	// jfk.wav) is not the end of what they say, and 360 ms there lost
-	// "front left" in codec audio; longer, babble is heard as words
-	// (600 ms: 87.2 % of babble20's words wrong, 480 ms 66.7 %).
-	holdEndFrames = 24 // 480 ms
-	runFrames     = 25 // 500 ms of softer speech kept before the sound that opens an utterance
 )
 
 // event is what the live path hears: an utterance opening (with the audio
@@ -76,8 +49,7 @@ const (
 type Event struct {
 	Kind Kind
 	PCM  []int16
-	At   int  // stream sample where an opening utterance starts
-	Pad  bool // Audio that is not the stream's: silence after an utterance's last word
+	At   int // stream sample where an opening utterance starts
 }
 
 // Kind is what an Event says.
@@ -107,24 +79,8 @@ type VAD struct {
 	gain     float64 // the open utterance's amplification (live)
 	started  bool    // the open utterance's Start was sent (live)
 	inSpeech bool
-	speech   int     // speech frames in a row (before opening) or in the utterance
-	silence  int     // silent frames in a row
-	voice    float64 // the loudest frame of the utterances heard, fading (0: none yet)
-	loud     bool    // the run of speech frames before opening reached the voice's level
-	peak     float64 // the open utterance's loudest frame
-	quiet    int     // frames in a row the gate took for silence
-	padded   bool    // the utterance that just ended was given flushPad (live: send it)
-}
-
-// Expect starts the VAD at the level of pcm, the recording it is about
-// to be pushed (Gate.Expect), its loudest frame taken for the voice: a
-// batch route hears a whole recording, and its speaker's level is known
-// from the start.
-func (v *VAD) Expect(pcm []int16) {
-	v.gate.Expect(pcm)
-	if v.pos == 0 {
-		v.voice = loudestFrame(pcm)
-	}
+	speech   int // speech frames in a row (before opening) or in the utterance
+	silence  int // silent frames in a row
 }
 
 // Push classifies samples and returns the utterances that ended.
@@ -161,10 +117,7 @@ func (v *VAD) Events(pcm []int16) []Event {
 			out = append(out, Event{Kind: Start, PCM: u.PCM, At: u.Start}, Event{Kind: End})
 		case ended:
 			// The frames after the cut are silence already sent; the end
-			// closes the utterance (after the silence its cut was given).
-			if v.padded {
-				out = append(out, Event{Kind: Audio, PCM: make([]int16, flushPad), Pad: true})
-			}
+			// closes the utterance.
 			out = append(out, Event{Kind: End})
 			v.started = false
 		case v.inSpeech && !v.started && v.speech >= gainFrames:
@@ -232,64 +185,36 @@ func (v *VAD) takePending() []int16 {
 }
 
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
-	isSpeech, level := v.gate.classify(f)
-	v.voice *= voiceDecay
-	if isSpeech {
-		v.quiet = 0
-	} else {
-		v.quiet++
-	}
+	isSpeech := v.gate.Speech(f)
 	if len(v.frames) == 0 {
 		v.start = at
 	}
 	v.frames = append(v.frames, f)
 	if !v.inSpeech {
-		if isSpeech && level >= v.voice/holdRatio {
+		if isSpeech {
 			v.speech++
-			v.loud = v.loud || level >= v.voice/openRatio
 		} else {
-			v.speech, v.loud = 0, false
+			v.speech = 0
 		}
-		if v.speech >= startFrames && v.loud {
-			v.inSpeech, v.silence, v.loud = true, 0, false
-			v.peak = v.loudest(len(v.frames))
-		} else if keep := prerollFrames + max(startFrames, min(v.speech, runFrames)); len(v.frames) > keep {
-			drop := len(v.frames) - keep
+		if v.speech >= startFrames {
+			v.inSpeech, v.silence = true, 0
+		} else if len(v.frames) > prerollFrames+startFrames {
+			drop := len(v.frames) - prerollFrames - startFrames
 			v.frames = v.frames[drop:]
 			v.start += drop * frameLen
 		}
 		return Utterance{}, false
 	}
-	if isSpeech && level >= v.voice/holdRatio {
+	if isSpeech {
 		v.speech++
 		v.silence = 0
 	} else {
 		v.silence++
 	}
-	v.peak = max(v.peak, level)
-	if v.speech >= voiceFrames {
-		v.voice = max(v.voice, v.peak)
-	}
 	switch {
-	case v.quiet >= endFrames || v.silence >= holdEndFrames:
-		// The pause's first 360 ms stay with the utterance, as live sends
-		// them: a word's weak last sound (the "s" of "clubs" in noise) is
-		// under the floor, and cut 200 ms after the last loud frame it
-		// was lost ("seven of clubs" came back "seven upvotes"). No more:
-		// with the whole 480 ms of a held pause, two Spanish prompts fit
-		// English well enough to go unmarked.
-		u := v.cut(len(v.frames) - v.silence + min(v.silence, endFrames))
-		// Ended on the voice's hold while the room still had sound (a
-		// word's soft tail, or other voices): no quiet follows its last
-		// word, and the recognizer settles a word on the quiet after it
-		// ("left" ended in its soft "ft" came back "I"). It gets
-		// flushPad of silence, as a stream's last utterance does.
-		if v.padded = v.quiet < endFrames; v.padded {
-			u.PCM = append(u.PCM, make([]int16, flushPad)...)
-		}
-		return u, true
+	case v.silence >= endFrames:
+		return v.cut(len(v.frames) - v.silence + prerollFrames), true
 	case len(v.frames) >= maxUtterance:
-		v.padded = false
 		return v.cut(len(v.frames)), true
 	}
 	return Utterance{}, false
@@ -311,15 +236,12 @@ func (v *VAD) cut(n int) Utterance {
 
 // utteranceGain is the gain of an utterance heard whole (its first n
 // frames): its own loudest frame reaches targetPeak.
-func (v *VAD) utteranceGain(n int) float64 { return gainFor(v.loudest(n)) }
-
-// loudest is the level of the loudest of the first n frames.
-func (v *VAD) loudest(n int) float64 {
-	l := 0.0
+func (v *VAD) utteranceGain(n int) float64 {
+	loudest := 0.0
 	for _, f := range v.frames[:min(n, len(v.frames))] {
-		l = max(l, rms(f))
+		loudest = max(loudest, rms(f))
 	}
-	return l
+	return gainFor(loudest)
 }
 
 // gainFor is the gain that brings a loudest frame of level peak to
