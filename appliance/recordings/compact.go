@@ -21,7 +21,8 @@ import (
 // at a time and paced, so that live sessions keep the CPU they need.
 
 // compactQueue is how many closed recordings may wait to be encoded
-// again; past it a recording stays as it came (and it is said once).
+// again; past it a recording stays as it came until a sweep finds it
+// (compactIfFast), and the overflow is said once.
 const compactQueue = 4096
 
 // compactShare is the most of one core the encoder takes: it sleeps
@@ -37,8 +38,9 @@ const compactSuffix = ".ogg.compacting"
 // overhead stay under it, so a file encoded here is never taken again.
 const sweepFloor = 20000
 
-// compactLater queues path, a recording that just closed, to be encoded
-// again; the queue's worker starts with the first.
+// compactLater queues path, a recording that just closed or that a sweep
+// found, to be encoded again, unless it is queued already or settled; the
+// queue's worker starts with the first.
 func (k *Keeper) compactLater(path string) {
 	k.compactOnce.Do(func() {
 		k.compacts = make(chan string, compactQueue)
