@@ -20,6 +20,7 @@ type liveResult struct {
 	firstMarked  bool // the owner's first turn carried is_user
 	labels       int
 	merged       []string       // labels that took more than one person
+	impure       int            // turns under a label whose most turns are another person's
 	marked       map[int][2]int // per voice heard: turns marked is_user, turns
 	trace        string
 }
@@ -35,6 +36,7 @@ func liveSession(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTu
 	tk := speaker.NewTracker(ex, prof)
 	r := liveResult{marked: map[int][2]int{}}
 	people := map[int]map[string]bool{}
+	count := map[int]map[string]int{} // per label, turns of each person
 	var sb strings.Builder
 	first := true
 	for i, tr := range turns {
@@ -57,6 +59,10 @@ func liveSession(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTu
 			people[label] = map[string]bool{}
 		}
 		people[label][who] = true
+		if count[label] == nil {
+			count[label] = map[string]int{}
+		}
+		count[label][who]++
 		mark := ""
 		if isUser {
 			mark = "*"
@@ -64,6 +70,13 @@ func liveSession(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTu
 		fmt.Fprintf(&sb, " %s:%d%s(%.3f)", realVoices[tr.voice].name, label, mark, speaker.Distance(prof, embs[i]))
 	}
 	r.labels = len(people)
+	for _, c := range count {
+		most, all := 0, 0
+		for _, n := range c {
+			most, all = max(most, n), all+n
+		}
+		r.impure += all - most
+	}
 	for l, ps := range people {
 		if len(ps) > 1 {
 			var names []string
@@ -101,9 +114,11 @@ func embedTurns(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTur
 // and 0.025–0.039 from the Russian voice's. The owner's first turn is
 // marked in 8 and 6 of the 8 sessions. The floors are the targets
 // (95 % clean, 90 % with noise) for the whole and for each owner, June's
-// noisy figure apart. Labels that took two people: 3 clean, 4 with noise
-// (6 before guestMargin), enforced as ceilings. It logs a table of each owner's
-// session: of each voice's turns, how many were marked is_user.
+// noisy figure apart. Labels that took two people: 3 clean, 2 with noise
+// (6 before guestMargin, 4 before the owner's turns heard in the session
+// counted among the voices a guest's turn must be clearly nearer than),
+// enforced as ceilings. It logs a table of each owner's session: of each
+// voice's turns, how many were marked is_user.
 func TestLiveRealVoices(t *testing.T) {
 	ex := speaker.NewBuiltin()
 	for _, tc := range []struct {
@@ -114,9 +129,9 @@ func TestLiveRealVoices(t *testing.T) {
 		juneFloor  float64 // June's (fr), the known weak owner with noise
 		firstFloor int     // owners whose first turn was marked, of 8
 		mergeCeil  int     // labels that took two people, over the 8 sessions
-	}{{"clean", 0, 0.95, 0.93, 0.93, 8, 3}, {"20 dB noise", 20, 0.90, 0.90, 0.65, 6, 4}} {
+	}{{"clean", 0, 0.95, 0.93, 0.93, 8, 3}, {"20 dB noise", 20, 0.90, 0.90, 0.65, 6, 2}} {
 		t.Run(tc.name, func(t *testing.T) {
-			right, total, firsts, merges := 0, 0, 0, 0
+			right, total, firsts, merges, impure := 0, 0, 0, 0, 0
 			table := []string{"owner \\ heard: turns marked is_user (en and es are one person)"}
 			for _, voices := range realStreams {
 				pcm, turns := realConversation(t, voices, 4, tc.snr)
@@ -127,7 +142,7 @@ func TestLiveRealVoices(t *testing.T) {
 					if r.firstMarked {
 						firsts++
 					}
-					merges += len(r.merged)
+					merges, impure = merges+len(r.merged), impure+r.impure
 					table = append(table, confusionRow(owner, voices, r))
 					t.Logf("owner %s: is_user %d/%d, first turn marked %v, %d labels, merged %v |%s", realVoices[owner].name,
 						r.right, r.turns, r.firstMarked, r.labels, r.merged, r.trace)
@@ -142,8 +157,8 @@ func TestLiveRealVoices(t *testing.T) {
 			}
 			t.Logf("per owner and guest, %s:\n%s", tc.name, strings.Join(table, "\n"))
 			acc := float64(right) / float64(total)
-			t.Logf("is_user right for %.1f %% of %d turns; the owner's first turn marked in %d sessions of 8; %d labels took two people",
-				100*acc, total, firsts, merges)
+			t.Logf("is_user right for %.1f %% of %d turns; the owner's first turn marked in %d sessions of 8; %d labels took two people, %d turns under another person's label",
+				100*acc, total, firsts, merges, impure)
 			if acc < tc.floor {
 				t.Errorf("is_user right for %.1f %% of turns, floor %.0f %%", 100*acc, 100*tc.floor)
 			}

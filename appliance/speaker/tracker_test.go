@@ -19,7 +19,8 @@ func vec(a, b int, lean float32) []float32 {
 // against the profile (the owner's first segment marked; a guest who sounds
 // a little like the owner but nearer a voice already heard is not), guests
 // never join the owner's label, and without a profile voices are only told
-// apart; a segment about as near two guests starts its own label. The threshold here is an HTTP extractor's (no segment threshold
+// apart; a segment about as near two guests, or as near a guest as the
+// owner's own segments of the session, starts its own label. The threshold here is an HTTP extractor's (no segment threshold
 // of its own): 0.1.
 func TestTrackerDecidesEachSegment(t *testing.T) {
 	ex := speaker.WithThreshold(speaker.NewBuiltin(), 0.1)
@@ -45,6 +46,12 @@ func TestTrackerDecidesEachSegment(t *testing.T) {
 			{from(0.15), 0, false, "a guest 0.15 from the profile"},
 			{from(0.08), 0, false, "the guest again, 0.08 from the profile but 0.012 from their first segment"},
 			{from(0.01), 1, true, "the owner"},
+		}},
+		{"a voice the owner's label took", owner, []seg{
+			{from(0.06), 0, true, "a guest 0.06 from the profile, taken for the owner"},
+			{from(0.38), 1, false, "another guest"},
+			{from(0.19), 2, false, "0.038 from the other guest and from the first segment: neither guest's (guestMargin)"},
+			{from(0.40), 1, false, "the other guest again"},
 		}},
 		{"no profile", nil, []seg{
 			{from(0), 0, false, "a voice"},

@@ -101,7 +101,7 @@ func TestMeasureShortSegments(t *testing.T) {
 	}
 	ex := speaker.NewBuiltin()
 	for _, snr := range []float64{0, 20} {
-		right, total, merges, labels := 0, 0, 0, 0
+		right, total, merges, labels, impure := 0, 0, 0, 0, 0
 		for _, voices := range realStreams {
 			pcm, turns := realConversation(t, voices, 4, snr)
 			var halves []realTurn
@@ -113,10 +113,11 @@ func TestMeasureShortSegments(t *testing.T) {
 			for _, owner := range voices {
 				r := liveSession(t, ex, pcm, halves, embs, owner)
 				right, total, merges, labels = right+r.right, total+r.turns, merges+len(r.merged), labels+r.labels
+				impure += r.impure
 				t.Logf("snr %2.0f owner %s: is_user %d/%d, %d labels, merged %v", snr, realVoices[owner].name, r.right, r.turns, r.labels, r.merged)
 			}
 		}
-		t.Logf("snr %2.0f halves: is_user right for %.1f %% of %d segments, %d labels, %d took two people",
-			snr, 100*float64(right)/float64(total), total, labels, merges)
+		t.Logf("snr %2.0f halves: is_user right for %.1f %% of %d segments, %d labels, %d took two people, %d segments under another person's label",
+			snr, 100*float64(right)/float64(total), total, labels, merges, impure)
 	}
 }
