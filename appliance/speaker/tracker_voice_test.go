@@ -3,7 +3,6 @@ package speaker_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -91,19 +90,29 @@ func TestTrackerKeepsOneVoiceInOneLabel(t *testing.T) {
 	}
 }
 
-// TestMeasureShortSegments (HEARTH_SPEAKER_MEASURE=1): the recorded
-// conversations of TestLiveRealVoices with every turn cut in two (1.5 to
-// 4.5 s a segment, as a live recognizer's shorter utterances): is_user per
-// segment and labels that took two people, clean and with 20 dB noise.
-func TestMeasureShortSegments(t *testing.T) {
-	if os.Getenv("HEARTH_SPEAKER_MEASURE") == "" {
-		t.Skip("a measurement: HEARTH_SPEAKER_MEASURE=1")
-	}
+// TestLiveRealVoicesCutShort: the recorded conversations of
+// TestLiveRealVoices with every turn cut in two (1.5 to 4.5 s a segment, as
+// a live recognizer's shorter utterances), every voice as the owner:
+// is_user per segment, labels that took two people and segments under a
+// label most of whose segments are another person's. Measured (256
+// segments, 32 voices, docs/benchmarks.md "Speakers, fourth round"):
+// clean 95.7 %, 84 labels, none holding two people; 20 dB 84.8 %, 72
+// labels, 7 holding two people (29 segments): six a guest label of June's
+// taking the Russian voice's half turns (the two voices' distances overlap
+// in noise), one Allison's owner label taking half a turn of Carlo's. Before the owner's
+// turns counted against a guest's label: 2 and 9 labels holding two
+// people (3 and 37 segments), 77 and 62 labels. The ceilings are those
+// figures; a label count far above them is one voice split over many.
+func TestLiveRealVoicesCutShort(t *testing.T) {
 	ex := speaker.NewBuiltin()
-	for _, snr := range []float64{0, 20} {
+	for _, tc := range []struct {
+		snr                         float64
+		floor                       float64
+		mergeCeil, impureCeil, lbls int
+	}{{0, 0.95, 0, 0, 90}, {20, 0.84, 7, 29, 80}} {
 		right, total, merges, labels, impure := 0, 0, 0, 0, 0
 		for _, voices := range realStreams {
-			pcm, turns := realConversation(t, voices, 4, snr)
+			pcm, turns := realConversation(t, voices, 4, tc.snr)
 			var halves []realTurn
 			for _, tr := range turns {
 				mid := (tr.start + tr.end) / 2
@@ -114,10 +123,21 @@ func TestMeasureShortSegments(t *testing.T) {
 				r := liveSession(t, ex, pcm, halves, embs, owner)
 				right, total, merges, labels = right+r.right, total+r.turns, merges+len(r.merged), labels+r.labels
 				impure += r.impure
-				t.Logf("snr %2.0f owner %s: is_user %d/%d, %d labels, merged %v", snr, realVoices[owner].name, r.right, r.turns, r.labels, r.merged)
+				t.Logf("snr %2.0f owner %s: is_user %d/%d, %d labels, merged %v", tc.snr, realVoices[owner].name, r.right, r.turns, r.labels, r.merged)
 			}
 		}
+		acc := float64(right) / float64(total)
 		t.Logf("snr %2.0f halves: is_user right for %.1f %% of %d segments, %d labels, %d took two people, %d segments under another person's label",
-			snr, 100*float64(right)/float64(total), total, labels, merges, impure)
+			tc.snr, 100*acc, total, labels, merges, impure)
+		if acc < tc.floor {
+			t.Errorf("snr %.0f: is_user right for %.1f %% of segments, floor %.0f %%", tc.snr, 100*acc, 100*tc.floor)
+		}
+		if merges > tc.mergeCeil || impure > tc.impureCeil {
+			t.Errorf("snr %.0f: %d labels took two people (ceiling %d), %d segments under another person's label (ceiling %d)",
+				tc.snr, merges, tc.mergeCeil, impure, tc.impureCeil)
+		}
+		if labels > tc.lbls {
+			t.Errorf("snr %.0f: %d labels for 32 voices, ceiling %d", tc.snr, labels, tc.lbls)
+		}
 	}
 }
