@@ -126,9 +126,9 @@ func (t *Tracker) Add(e []float32, secs float64) (label int, owner bool) {
 	// near the owner's turns as the guest's is either the owner's, cut
 	// short, or the voice of a turn the owner's label took wrongly (in 20 dB
 	// of noise the Russian voice's first turn, 0.025 from June's profile,
-	// took her label, and its later turns, 0.013 from that one, joined
-	// June's own guest label at 0.020–0.027). Either way it is not the
-	// guest's.
+	// took her label, and its later turns, 0.007–0.015 from that one,
+	// joined June's own guest label, 0.020–0.033 from her turns). Either
+	// way it is not the guest's.
 	for i, v := range t.voices {
 		if best < 0 || i == best {
 			continue
