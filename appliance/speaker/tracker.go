@@ -11,10 +11,10 @@ package speaker
 // join the nearest other voice within the label distance when clearly
 // nearer it than any other guest's and than the owner's own segments of
 // this session (guestMargin), or start a new one: the owner's label never
-// takes another voice in. Both distances
-// widen for segments shorter than the extractor's segment length (the
-// built-in extractor's 4 s), whose embeddings stray farther from their
-// voice: one voice stays one label when a recognizer cuts it short.
+// takes another voice in. Both distances widen for segments shorter than
+// the extractor's segment length (the built-in extractor's 4 s), whose
+// embeddings stray farther from their voice: one voice stays one label
+// when a recognizer cuts it short.
 //
 // A Tracker is not safe for concurrent use (a session's flushes run one
 // at a time).
@@ -175,8 +175,9 @@ func (t *Tracker) ownerLike(e []float32, th float64) bool {
 }
 
 // guestMargin: how much nearer one guest's voice than any other guest's
-// (or the owner's turns heard in the session) a segment must be to join it. On recorded voices (docs/benchmarks.md,
-// "Speakers, third round") 0.8 took the labels holding two people from 6
+// (or the owner's turns heard in the session) a segment must be to join
+// it. On recorded voices (docs/benchmarks.md, "Speakers, third round")
+// 0.8 took the labels holding two people from 6
 // to 4 of 32 voices in 20 dB of noise (whole turns) and from 7 to 2 clean
 // with every turn cut in halves, at the cost of more labels for one voice
 // (halves: 52 -> 77 for 32 voices); 0.9 left the noisy halves' merges as
