@@ -1,0 +1,264 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/pipeline"
+	"github.com/hearth-appliance/hearth/appliance/pipeline/builtin"
+)
+
+// Cross-validation inside the development half. The rules were written
+// against the whole development half, so a development figure says how well
+// they fit what was read, not how they generalise; the held-out half may be
+// scored only at the end of a change. Whatever is learned (the clause
+// model's weights and floors) is therefore learned on k-1 folds of the
+// development half and scored on the k-th, and the figure to optimise is the
+// mean over the folds. The folds are fixed by each conversation's name hash.
+//
+// The rules alone are scored on the same folds for comparison; their figure
+// there is still dev-on-dev (they saw every fold), so a learned component
+// that beats it on the folds is measured against a baseline that is
+// flattered, never against one that is handicapped.
+
+// Folds is the number of cross-validation folds.
+const Folds = 5
+
+// FoldOf is the fold of the named conversation.
+func FoldOf(name string) int {
+	h := fnv.New32a()
+	h.Write([]byte("fold:" + name))
+	return int(h.Sum32() % Folds)
+}
+
+// DevCases are the development half of cases.
+func DevCases(cases []Case) []Case {
+	var out []Case
+	for _, c := range cases {
+		if c.Split == SplitDev {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// input is the case as the extractor receives it through the pipeline.
+func (c *Case) input() appliance.TranscriptInput {
+	conv := c.Conversation()
+	return appliance.TranscriptInput{
+		Segments: conv.TranscriptSegments, Language: conv.Language, Source: conv.Source,
+		StartedAt: c.StartedAt, Duration: conv.Duration(), Location: c.loc,
+	}
+}
+
+// ClauseLabels labels each clause of a case for the clause model: a clause
+// states a task when it is the clause sharing most content words with a
+// labelled action item (at least a third of them, the matching rule's
+// share), and a plan when it shares most of a labelled event's title words,
+// a clause with a time said preferred on a tie.
+func ClauseLabels(c *Case, exs []builtin.ClauseExample) (task, plan []bool) {
+	task, plan = make([]bool, len(exs)), make([]bool, len(exs))
+	words := make([][]string, len(exs))
+	for i, e := range exs {
+		words[i] = contentWords(e.Text)
+	}
+	mark := func(want string, out []bool, timeBonus bool) {
+		w := contentWords(want)
+		if len(w) == 0 {
+			return
+		}
+		best, at := 0, []int(nil)
+		for i := range exs {
+			n := 2 * shared(w, words[i])
+			if n == 0 || 3*n < 2*len(w) && !timeBonus {
+				continue
+			}
+			if timeBonus && exs[i].Time {
+				n++
+			}
+			switch {
+			case n > best:
+				best, at = n, []int{i}
+			case n == best:
+				at = append(at, i)
+			}
+		}
+		for _, i := range at {
+			out[i] = true
+		}
+	}
+	for _, it := range c.ActionItems {
+		mark(it.Description, task, false)
+	}
+	for _, ev := range c.Events {
+		mark(ev.Title, plan, true)
+	}
+	return task, plan
+}
+
+// ClauseData are the clauses of cases with their labels.
+type ClauseData struct {
+	X          [][]uint32
+	Task, Plan []bool
+}
+
+// Clauses reads the labelled clauses of cases.
+func Clauses(cases []Case) ClauseData {
+	var d ClauseData
+	for i := range cases {
+		exs := builtin.ClauseExamples(cases[i].input())
+		t, p := ClauseLabels(&cases[i], exs)
+		for _, e := range exs {
+			d.X = append(d.X, e.Features)
+		}
+		d.Task = append(d.Task, t...)
+		d.Plan = append(d.Plan, p...)
+	}
+	return d
+}
+
+// Training settings of the clause model.
+const (
+	trainEpochs = 12
+	trainRate   = 0.2
+	trainL2     = 1e-3
+	trainPos    = 3
+)
+
+// floorGrid are the floors tried; the lowest of the best is kept.
+var floorGrid = []float64{0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4}
+
+// TrainClauseModel fits the clause model on cases (development ones only)
+// and picks its floors on the same cases: each floor the one that gives the
+// best F1 of its field (action items, events) with the rules.
+func TrainClauseModel(ctx context.Context, cases []Case) (*builtin.ClauseModel, error) {
+	d := Clauses(cases)
+	m := builtin.NewClauseModel()
+	m.Task = builtin.TrainLogistic(d.X, d.Task, trainEpochs, trainRate, trainL2, trainPos)
+	m.Plan = builtin.TrainLogistic(d.X, d.Plan, trainEpochs, trainRate, trainL2, trainPos)
+	bestT, bestP := -1.0, -1.0
+	var floorT, floorP float64
+	for _, f := range floorGrid {
+		m.TaskFloor, m.PlanFloor = f, f
+		t, err := Score1(ctx, builtin.NewWithModel(m), cases)
+		if err != nil {
+			return nil, err
+		}
+		if v := t.Items.F1(); v > bestT+1e-9 {
+			bestT, floorT = v, f
+		}
+		if v := t.Events.F1(); v > bestP+1e-9 {
+			bestP, floorP = v, f
+		}
+	}
+	m.TaskFloor, m.PlanFloor = floorT, floorP
+	return m, nil
+}
+
+// Score1 runs ex over cases and sums their tallies.
+func Score1(ctx context.Context, ex *builtin.Builtin, cases []Case) (Tally, error) {
+	p := pipeline.New(ex, nil)
+	var sum Tally
+	for i := range cases {
+		c := &cases[i]
+		conv := c.Conversation()
+		res, err := p.Process(ctx, conv, pipeline.Options{Location: c.Location()})
+		if err != nil {
+			return sum, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		t, _ := Score(c, Outcome{Discarded: conv.Discarded, Structured: conv.Structured, Memories: res.Memories})
+		sum.Add(t)
+	}
+	return sum, nil
+}
+
+// CVFold is one fold's figures: the rules alone and the rules checked by a
+// clause model trained on the other folds.
+type CVFold struct {
+	Cases        int
+	Rules, Model Tally
+	TaskFloor    float64
+	PlanFloor    float64
+}
+
+// CrossValidate scores the rules alone and the rules with a clause model
+// trained on the other folds, fold by fold, over the development cases.
+func CrossValidate(ctx context.Context, cases []Case) ([]CVFold, error) {
+	dev := DevCases(cases)
+	out := make([]CVFold, Folds)
+	for k := range Folds {
+		var train, test []Case
+		for _, c := range dev {
+			if FoldOf(c.Name) == k {
+				test = append(test, c)
+			} else {
+				train = append(train, c)
+			}
+		}
+		m, err := TrainClauseModel(ctx, train)
+		if err != nil {
+			return nil, err
+		}
+		rules, err := Score1(ctx, builtin.NewWithModel(nil), test)
+		if err != nil {
+			return nil, err
+		}
+		model, err := Score1(ctx, builtin.NewWithModel(m), test)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = CVFold{Cases: len(test), Rules: rules, Model: model, TaskFloor: m.TaskFloor, PlanFloor: m.PlanFloor}
+	}
+	return out, nil
+}
+
+// CVMean is a figure's mean over the folds.
+type CVMean struct {
+	Name         string
+	Rules, Model float64
+}
+
+// CVMeans are the main figures' means over the folds.
+func CVMeans(folds []CVFold) []CVMean {
+	figs := []struct {
+		name string
+		f    func(Tally) float64
+	}{
+		{"events F1", func(t Tally) float64 { return t.Events.F1() }},
+		{"events precision", func(t Tally) float64 { return t.Events.Precision() }},
+		{"events recall", func(t Tally) float64 { return t.Events.Recall() }},
+		{"action items F1", func(t Tally) float64 { return t.Items.F1() }},
+		{"action items precision", func(t Tally) float64 { return t.Items.Precision() }},
+		{"action items recall", func(t Tally) float64 { return t.Items.Recall() }},
+		{"instant exact", func(t Tally) float64 { return t.Instants().ExactRate() }},
+		{"memories precision", func(t Tally) float64 { return t.Memories.Precision() }},
+		{"discard accuracy", func(t Tally) float64 { return t.DiscardAccuracy() }},
+	}
+	out := make([]CVMean, len(figs))
+	for i, f := range figs {
+		out[i].Name = f.name
+		for _, fd := range folds {
+			out[i].Rules += f.f(fd.Rules) / float64(len(folds))
+			out[i].Model += f.f(fd.Model) / float64(len(folds))
+		}
+	}
+	return out
+}
+
+// CVTable is the cross-validation as a Markdown table.
+func CVTable(folds []CVFold) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| figure (mean of %d folds) | rules alone | rules + clause model |\n|---|---|---|\n", len(folds))
+	for _, m := range CVMeans(folds) {
+		fmt.Fprintf(&b, "| %s | %.3f | %.3f |\n", m.Name, m.Rules, m.Model)
+	}
+	b.WriteString("\n| fold | cases | events F1 rules / model | action items F1 rules / model | floors task / plan |\n|---|---|---|---|---|\n")
+	for k, f := range folds {
+		fmt.Fprintf(&b, "| %d | %d | %.3f / %.3f | %.3f / %.3f | %g / %g |\n", k, f.Cases,
+			f.Rules.Events.F1(), f.Model.Events.F1(), f.Rules.Items.F1(), f.Model.Items.F1(), f.TaskFloor, f.PlanFloor)
+	}
+	return b.String()
+}
