@@ -110,6 +110,7 @@ func structureOf(d *document, in appliance.TranscriptInput, m *ClauseModel) (app
 			var evUtts []int
 			s.Events, evUtts = dl.eventsFrom(tm)
 			tasks, s.Events = m.filter(dl, tm, tasks, s.Events, evUtts)
+			tasks = m.propose(dl, tm, tasks)
 			dl.dueBeforePlan(tasks, s.Events, tm)
 			dl.dueWhenReady(tasks, tm)
 			s.ActionItems = toActionItems(withoutOpen(tasks, in.OpenActionItems))

@@ -32,6 +32,7 @@ var clauseModelText []byte
 type ClauseModel struct {
 	Task, Plan           []float32 // 1<<featureBits weights each
 	TaskFloor, PlanFloor float64   // 0 keeps every candidate
+	TaskPropose          float64   // a clause scored this high gives a task the rules missed; 0 gives none
 }
 
 var embeddedModel = sync.OnceValue(func() *ClauseModel {
@@ -41,6 +42,9 @@ var embeddedModel = sync.OnceValue(func() *ClauseModel {
 	}
 	return m
 })
+
+// EmbeddedClauseModel is the model New uses (clausemodel.txt).
+func EmbeddedClauseModel() *ClauseModel { return embeddedModel() }
 
 // NewClauseModel is a model with zero weights and no floors.
 func NewClauseModel() *ClauseModel {
@@ -74,6 +78,11 @@ func ParseClauseModel(b []byte) (*ClauseModel, error) {
 				m.PlanFloor = v
 			}
 			continue
+		case "propose":
+			if f[1] == "task" {
+				m.TaskPropose = v
+			}
+			continue
 		case "bits":
 			if int(v) != featureBits {
 				return nil, fmt.Errorf("line %d: %d feature bits, want %d", line, int(v), featureBits)
@@ -102,7 +111,7 @@ func (m *ClauseModel) Marshal(header string) []byte {
 	for _, l := range strings.Split(header, "\n") {
 		fmt.Fprintf(&b, "# %s\n", l)
 	}
-	fmt.Fprintf(&b, "bits - %d\nfloor task %g\nfloor plan %g\n", featureBits, m.TaskFloor, m.PlanFloor)
+	fmt.Fprintf(&b, "bits - %d\nfloor task %g\nfloor plan %g\npropose task %g\n", featureBits, m.TaskFloor, m.PlanFloor, m.TaskPropose)
 	for _, w := range []struct {
 		name string
 		w    []float32

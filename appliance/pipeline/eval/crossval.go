@@ -121,40 +121,94 @@ func Clauses(cases []Case) ClauseData {
 }
 
 // Training settings of the clause model.
+// Training settings of the clause model: of those tried, these gave the
+// best out-of-fold ranking of clauses (area under the ROC curve, task 0.869
+// and plan 0.918 over the five folds; 12 epochs at 0.2 with positives
+// weighted 3 gave 0.858 and 0.900).
 const (
-	trainEpochs = 12
-	trainRate   = 0.2
+	trainEpochs = 5
+	trainRate   = 0.1
 	trainL2     = 1e-3
-	trainPos    = 3
+	trainPos    = 1.0
 )
 
-// floorGrid are the floors tried; the lowest of the best is kept.
-var floorGrid = []float64{0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4}
+// minGain is how much a setting must raise the pooled out-of-fold F1 over
+// the rules alone to be adopted: more than one item of the development
+// half's hundred-odd, so that one lucky case adopts nothing.
+const minGain = 0.01
 
-// TrainClauseModel fits the clause model on cases (development ones only)
-// and picks its floors on the same cases: each floor the one that gives the
-// best F1 of its field (action items, events) with the rules.
-func TrainClauseModel(ctx context.Context, cases []Case) (*builtin.ClauseModel, error) {
+// setting is one choice of the clause model's thresholds.
+type setting struct{ floor, propose float64 }
+
+// settings are the thresholds tried, the most conservative first so that a
+// tie keeps it: no floor and no proposal is the rules alone.
+var settings = func() []setting {
+	var out []setting
+	for _, f := range []float64{0, 0.05, 0.1, 0.2} {
+		for _, p := range []float64{0, 0.5, 0.6, 0.7, 0.8, 0.9} {
+			out = append(out, setting{f, p})
+		}
+	}
+	return out
+}()
+
+// fitClauseModel is the clause model's weights fitted on cases.
+func fitClauseModel(cases []Case) *builtin.ClauseModel {
 	d := Clauses(cases)
 	m := builtin.NewClauseModel()
 	m.Task = builtin.TrainLogistic(d.X, d.Task, trainEpochs, trainRate, trainL2, trainPos)
 	m.Plan = builtin.TrainLogistic(d.X, d.Plan, trainEpochs, trainRate, trainL2, trainPos)
-	bestT, bestP := -1.0, -1.0
-	var floorT, floorP float64
-	for _, f := range floorGrid {
-		m.TaskFloor, m.PlanFloor = f, f
-		t, err := Score1(ctx, builtin.NewWithModel(m), cases)
-		if err != nil {
-			return nil, err
-		}
-		if v := t.Items.F1(); v > bestT+1e-9 {
-			bestT, floorT = v, f
-		}
-		if v := t.Events.F1(); v > bestP+1e-9 {
-			bestP, floorP = v, f
+	return m
+}
+
+// TrainClauseModel fits the clause model on cases (development ones only)
+// and picks its thresholds by cross-validation inside them: for each fold
+// of cases, weights fitted on the others score it under every setting, and
+// the setting with the best pooled F1 of its field (action items for the
+// task thresholds, events for the plan floor) is kept; the weights are then
+// fitted on all of cases. So no threshold is chosen on what its weights
+// were fitted on, and when cases are four folds of the development half the
+// fifth is not seen at all.
+func TrainClauseModel(ctx context.Context, cases []Case) (*builtin.ClauseModel, error) {
+	groups := map[int][]Case{}
+	for _, c := range cases {
+		groups[FoldOf(c.Name)] = append(groups[FoldOf(c.Name)], c)
+	}
+	sums := make([]Tally, len(settings))
+	if len(groups) >= 2 {
+		for g := range Folds {
+			test := groups[g]
+			if len(test) == 0 {
+				continue
+			}
+			var train []Case
+			for _, c := range cases {
+				if FoldOf(c.Name) != g {
+					train = append(train, c)
+				}
+			}
+			m := fitClauseModel(train)
+			for i, s := range settings {
+				m.TaskFloor, m.PlanFloor, m.TaskPropose = s.floor, s.floor, s.propose
+				t, err := Score1(ctx, builtin.NewWithModel(m), test)
+				if err != nil {
+					return nil, err
+				}
+				sums[i].Add(t)
+			}
 		}
 	}
-	m.TaskFloor, m.PlanFloor = floorT, floorP
+	task, plan := 0, 0
+	for i := range settings {
+		if sums[i].Items.F1() > max(sums[task].Items.F1(), sums[0].Items.F1()+minGain) {
+			task = i
+		}
+		if settings[i].propose == 0 && sums[i].Events.F1() > max(sums[plan].Events.F1(), sums[0].Events.F1()+minGain) {
+			plan = i
+		}
+	}
+	m := fitClauseModel(cases)
+	m.TaskFloor, m.TaskPropose, m.PlanFloor = settings[task].floor, settings[task].propose, settings[plan].floor
 	return m, nil
 }
 
@@ -182,6 +236,28 @@ type CVFold struct {
 	Rules, Model Tally
 	TaskFloor    float64
 	PlanFloor    float64
+	TaskPropose  float64
+	// TaskClauses and PlanClauses score the classifier alone on the fold's
+	// labelled clauses, a clause taken when its probability is at least 0.5.
+	TaskClauses, PlanClauses Counts
+}
+
+// clauseCounts scores probabilities against labels at 0.5.
+func clauseCounts(w []float32, xs [][]uint32, ys []bool) Counts {
+	var c Counts
+	for i, x := range xs {
+		p := builtin.Score(w, x) >= 0.5
+		if ys[i] {
+			c.Want++
+		}
+		switch {
+		case p && ys[i]:
+			c.Hit++
+		case p:
+			c.Extra++
+		}
+	}
+	return c
 }
 
 // CrossValidate scores the rules alone and the rules with a clause model
@@ -210,7 +286,9 @@ func CrossValidate(ctx context.Context, cases []Case) ([]CVFold, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[k] = CVFold{Cases: len(test), Rules: rules, Model: model, TaskFloor: m.TaskFloor, PlanFloor: m.PlanFloor}
+		d := Clauses(test)
+		out[k] = CVFold{Cases: len(test), Rules: rules, Model: model, TaskFloor: m.TaskFloor, PlanFloor: m.PlanFloor, TaskPropose: m.TaskPropose,
+			TaskClauses: clauseCounts(m.Task, d.X, d.Task), PlanClauses: clauseCounts(m.Plan, d.X, d.Plan)}
 	}
 	return out, nil
 }
@@ -255,10 +333,12 @@ func CVTable(folds []CVFold) string {
 	for _, m := range CVMeans(folds) {
 		fmt.Fprintf(&b, "| %s | %.3f | %.3f |\n", m.Name, m.Rules, m.Model)
 	}
-	b.WriteString("\n| fold | cases | events F1 rules / model | action items F1 rules / model | floors task / plan |\n|---|---|---|---|---|\n")
+	b.WriteString("\n| fold | cases | events F1 rules / model | action items F1 rules / model | task floor, propose / plan floor | task clauses P / R | plan clauses P / R |\n|---|---|---|---|---|---|---|\n")
 	for k, f := range folds {
-		fmt.Fprintf(&b, "| %d | %d | %.3f / %.3f | %.3f / %.3f | %g / %g |\n", k, f.Cases,
-			f.Rules.Events.F1(), f.Model.Events.F1(), f.Rules.Items.F1(), f.Model.Items.F1(), f.TaskFloor, f.PlanFloor)
+		fmt.Fprintf(&b, "| %d | %d | %.3f / %.3f | %.3f / %.3f | %g, %g / %g | %.2f / %.2f (%d) | %.2f / %.2f (%d) |\n", k, f.Cases,
+			f.Rules.Events.F1(), f.Model.Events.F1(), f.Rules.Items.F1(), f.Model.Items.F1(), f.TaskFloor, f.TaskPropose, f.PlanFloor,
+			f.TaskClauses.Precision(), f.TaskClauses.Recall(), f.TaskClauses.Want,
+			f.PlanClauses.Precision(), f.PlanClauses.Recall(), f.PlanClauses.Want)
 	}
 	return b.String()
 }
