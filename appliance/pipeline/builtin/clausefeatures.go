@@ -82,6 +82,43 @@ func clauseFeatures(dst []uint32, u *utterance, a, b, ci, pos, n int, ref time.T
 	if q || u.question {
 		add("question")
 	}
+	// who does what: the structure the rules read, as evidence to weigh
+	// rather than gates (a commitment and its deed; an imperative; what
+	// undoes a commitment: a condition, a supposition, reported advice, a
+	// negated or regretted deed, a habit, only waiting for something)
+	timed := !ref.IsZero() && scanCues(ws, a, b, ref, nil).found
+	if body, ok := commitment(ws, a, b, timed); ok && body < b {
+		add("commit")
+		add("deed", lexicon.Stem(ws[body].lower))
+		if inSet(taskVerbs, ws[body].lower) {
+			add("commit-taskverb")
+		}
+		if reportedBefore(ws, a, body) {
+			add("reported")
+		}
+		if negated(ws, body, b) {
+			add("negated")
+		}
+		if watchOnly(ws, body) || habitChange(ws, body) {
+			add("watch-or-habit")
+		}
+	}
+	if s := skipDiscourse(ws, a, b); s < b && isImperative(ws, s, b) {
+		add("imperative")
+	}
+	if a < b && (hasSeq(ws, a, "can", "you") || hasSeq(ws, a, "could", "you") || hasSeq(ws, a, "would", "you") ||
+		hasSeq(ws, a, "don't", "forget") || hasSeq(ws, a, "remember", "to") || hasSeq(ws, a, "remind", "me")) {
+		add("request")
+	}
+	if conditionBefore(ws, a) {
+		add("condition")
+	}
+	if hypotheticalBefore(ws, a, b) {
+		add("hypothetical")
+	}
+	if habitual(ws, a, b) {
+		add("habitual")
+	}
 	if !ref.IsZero() {
 		c := scanCues(ws, a, b, ref, nil)
 		if c.found {

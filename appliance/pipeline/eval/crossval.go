@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"sort"
 	"strings"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -240,6 +241,33 @@ type CVFold struct {
 	// TaskClauses and PlanClauses score the classifier alone on the fold's
 	// labelled clauses, a clause taken when its probability is at least 0.5.
 	TaskClauses, PlanClauses Counts
+	// TaskAUC and PlanAUC are the area under the ROC curve of the
+	// classifier's ranking of the fold's clauses.
+	TaskAUC, PlanAUC float64
+}
+
+// rocArea is the chance that a positive is scored over a negative (ties
+// count half).
+func rocArea(w []float32, xs [][]uint32, ys []bool) float64 {
+	var pos, neg []float64
+	for i, x := range xs {
+		if p := builtin.Score(w, x); ys[i] {
+			pos = append(pos, p)
+		} else {
+			neg = append(neg, p)
+		}
+	}
+	if len(pos) == 0 || len(neg) == 0 {
+		return 1
+	}
+	sort.Float64s(neg)
+	var sum float64
+	for _, p := range pos {
+		lo := sort.SearchFloat64s(neg, p)
+		hi := sort.Search(len(neg), func(i int) bool { return neg[i] > p })
+		sum += float64(lo) + float64(hi-lo)/2
+	}
+	return sum / float64(len(pos)*len(neg))
 }
 
 // clauseCounts scores probabilities against labels at 0.5.
@@ -288,7 +316,8 @@ func CrossValidate(ctx context.Context, cases []Case) ([]CVFold, error) {
 		}
 		d := Clauses(test)
 		out[k] = CVFold{Cases: len(test), Rules: rules, Model: model, TaskFloor: m.TaskFloor, PlanFloor: m.PlanFloor, TaskPropose: m.TaskPropose,
-			TaskClauses: clauseCounts(m.Task, d.X, d.Task), PlanClauses: clauseCounts(m.Plan, d.X, d.Plan)}
+			TaskClauses: clauseCounts(m.Task, d.X, d.Task), PlanClauses: clauseCounts(m.Plan, d.X, d.Plan),
+			TaskAUC: rocArea(m.Task, d.X, d.Task), PlanAUC: rocArea(m.Plan, d.X, d.Plan)}
 	}
 	return out, nil
 }
@@ -333,12 +362,12 @@ func CVTable(folds []CVFold) string {
 	for _, m := range CVMeans(folds) {
 		fmt.Fprintf(&b, "| %s | %.3f | %.3f |\n", m.Name, m.Rules, m.Model)
 	}
-	b.WriteString("\n| fold | cases | events F1 rules / model | action items F1 rules / model | task floor, propose / plan floor | task clauses P / R | plan clauses P / R |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("\n| fold | cases | events F1 rules / model | action items F1 rules / model | task floor, propose / plan floor | task clauses P / R (labelled), AUC | plan clauses P / R (labelled), AUC |\n|---|---|---|---|---|---|---|\n")
 	for k, f := range folds {
-		fmt.Fprintf(&b, "| %d | %d | %.3f / %.3f | %.3f / %.3f | %g, %g / %g | %.2f / %.2f (%d) | %.2f / %.2f (%d) |\n", k, f.Cases,
+		fmt.Fprintf(&b, "| %d | %d | %.3f / %.3f | %.3f / %.3f | %g, %g / %g | %.2f / %.2f (%d), %.3f | %.2f / %.2f (%d), %.3f |\n", k, f.Cases,
 			f.Rules.Events.F1(), f.Model.Events.F1(), f.Rules.Items.F1(), f.Model.Items.F1(), f.TaskFloor, f.TaskPropose, f.PlanFloor,
-			f.TaskClauses.Precision(), f.TaskClauses.Recall(), f.TaskClauses.Want,
-			f.PlanClauses.Precision(), f.PlanClauses.Recall(), f.PlanClauses.Want)
+			f.TaskClauses.Precision(), f.TaskClauses.Recall(), f.TaskClauses.Want, f.TaskAUC,
+			f.PlanClauses.Precision(), f.PlanClauses.Recall(), f.PlanClauses.Want, f.PlanAUC)
 	}
 	return b.String()
 }
