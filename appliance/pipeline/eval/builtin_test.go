@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/pipeline"
@@ -146,5 +147,77 @@ func TestBuiltinCV(t *testing.T) {
 	if ev := means["events F1"]; ev.Model <= ev.Rules && m.PlanFloor != 0 {
 		t.Errorf("clausemodel.txt keeps the plan floor %g that lowers the CV events F1 (%.3f → %.3f): run go generate",
 			m.PlanFloor, ev.Rules, ev.Model)
+	}
+}
+
+// TestBuiltinLiveTwins scores the punctuated development conversations and
+// their live twins (eval.LiveTwin: the same words lowercase, unpunctuated,
+// numbers spoken, labels unchanged). The twins were never read when the
+// rules were written, so the gap between the two is how far the rules hold
+// across the form of a transcript.
+func TestBuiltinLiveTwins(t *testing.T) {
+	t.Parallel()
+	var written, live []eval.Case
+	for _, c := range eval.DevCases(loadCorpus(t)) {
+		if c.Form == "punctuated" {
+			written = append(written, c)
+			live = append(live, eval.LiveTwin(c))
+		}
+	}
+	ctx := context.Background()
+	w, err := eval.Score1(ctx, builtin.New(), written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := eval.Score1(ctx, builtin.New(), live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("HEARTH_EVAL") == "misses" {
+		twinMisses(t, live)
+	}
+	if testing.Verbose() || os.Getenv("HEARTH_EVAL") != "" {
+		t.Logf("%d punctuated development conversations, written / live twin:", len(written))
+		t.Logf("events F1 %.3f / %.3f (P %.3f / %.3f, R %.3f / %.3f)", w.Events.F1(), l.Events.F1(),
+			w.Events.Precision(), l.Events.Precision(), w.Events.Recall(), l.Events.Recall())
+		t.Logf("action items F1 %.3f / %.3f (P %.3f / %.3f, R %.3f / %.3f)", w.Items.F1(), l.Items.F1(),
+			w.Items.Precision(), l.Items.Precision(), w.Items.Recall(), l.Items.Recall())
+		wi, li := w.Instants(), l.Instants()
+		t.Logf("instant exact %.3f (%d/%d) / %.3f (%d/%d)", wi.ExactRate(), wi.Exact, wi.Timed, li.ExactRate(), li.Exact, li.Timed)
+		t.Logf("memories P %.3f / %.3f, R %.3f / %.3f; discard %.3f / %.3f", w.Memories.Precision(), l.Memories.Precision(),
+			w.Memories.Recall(), l.Memories.Recall(), w.DiscardAccuracy(), l.DiscardAccuracy())
+	}
+}
+
+// twinMisses logs the live twins' misses for tuning, leaving out those of
+// the fold HEARTH_EVAL_FOLD names and giving that fold's figures apart.
+func twinMisses(t *testing.T, live []eval.Case) {
+	t.Helper()
+	hold := -1
+	if f := os.Getenv("HEARTH_EVAL_FOLD"); f != "" {
+		hold, _ = strconv.Atoi(f)
+	}
+	p := pipeline.New(builtin.New(), nil)
+	var held eval.Tally
+	for i := range live {
+		c := &live[i]
+		conv := c.Conversation()
+		res, err := p.Process(context.Background(), conv, pipeline.Options{Location: c.Location()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl, misses := eval.Score(c, eval.Outcome{Discarded: conv.Discarded, Structured: conv.Structured, Memories: res.Memories})
+		if eval.FoldOf(strings.TrimSuffix(c.Name, "~live")) == hold {
+			held.Add(tl)
+			continue
+		}
+		for _, m := range misses {
+			t.Logf("%s: %s: %s", m.Case, m.Field, m.What)
+		}
+	}
+	if hold >= 0 {
+		in := held.Instants()
+		t.Logf("unread fold %d twins (%d): events F1 %.3f, action items F1 %.3f, instant exact %.3f (%d/%d), memories P %.3f R %.3f",
+			hold, held.Cases, held.Events.F1(), held.Items.F1(), in.ExactRate(), in.Exact, in.Timed, held.Memories.Precision(), held.Memories.Recall())
 	}
 }
