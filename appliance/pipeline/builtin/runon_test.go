@@ -40,6 +40,23 @@ func TestRunOnClauses(t *testing.T) {
 		{"yes please send it", "yes please send it"},
 		{"send it please by friday", "send it please by friday"},
 		{"send it please", "send it please"},
+		// after a date said with its month or ordinal, the next subject
+		// opens a clause; after a time cue, an imperative; after a bare
+		// modal answer, "let's"
+		{"the conference is the ninth and tenth of december my talk is on the tenth at two",
+			"the conference is the ninth and tenth of december | my talk is on the tenth at two"},
+		{"the move is on the twelfth of january the van is booked for eight",
+			"the move is on the twelfth of january | the van is booked for eight"},
+		{"the wedding is on the fourth our band is confirmed", "the wedding is on the fourth | our band is confirmed"},
+		{"i'll do it on friday my sister tom said she'd help", "i'll do it on friday | my sister tom said she'd help"},
+		{"you can go home today take the tablets with food", "you can go home today | take the tablets with food"},
+		{"the parcel comes tomorrow call me when it does", "the parcel comes tomorrow | call me | when it does"},
+		{"we meet on tuesday at nine", "we meet on tuesday at nine"},
+		{"see you tomorrow morning", "see you tomorrow morning"},
+		{"i could let's say thursday", "i could | let's say thursday"},
+		{"what can let's do", "what can let's do"},
+		{"it may be late", "it may be late"},
+		{"i need to renew my card it expired last month", "i need to renew my card | it expired last month"},
 		// a subject opens a clause
 		{"thanks for joining the call this morning we need to send the report", "thanks for joining the call this morning | we need to send the report"},
 		{"the offsite starts monday at nine i'll send the agenda", "the offsite starts monday at nine | i'll send the agenda"},
