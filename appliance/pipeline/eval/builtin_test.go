@@ -111,7 +111,8 @@ func TestBuiltinEval(t *testing.T) {
 }
 
 // TestBuiltinCV cross-validates the clause model inside the development
-// half (eval.CrossValidate): trained on four folds, scored on the fifth. Its
+// half and its live twins (eval.CrossValidate): trained on four folds,
+// scored on the fifth. Its
 // means are the figure a change that learns or tunes anything optimises;
 // the held-out half is not touched. HEARTH_EVAL=cv (or -v) logs the table.
 func TestBuiltinCV(t *testing.T) {
@@ -127,11 +128,12 @@ func TestBuiltinCV(t *testing.T) {
 	for _, m := range eval.CVMeans(folds) {
 		means[m.Name] = m
 	}
-	// the rules on the folds: dev-on-dev (they were written against every
-	// fold), kept as the baseline a learned part must beat
+	// the rules on the folds (the development conversations, which the
+	// rules were written against, and their live twins, which they were
+	// not), kept as the baseline a learned part must beat
 	for name, floor := range map[string]float64{
-		"events F1":       0.95, // measured 0.974
-		"action items F1": 0.89, // measured 0.918
+		"events F1":       0.92, // measured 0.945
+		"action items F1": 0.86, // measured 0.886
 	} {
 		if got := means[name].Rules; got < floor {
 			t.Errorf("rules alone, CV mean %s = %.3f, below the floor %.2f", name, got, floor)

@@ -13,10 +13,12 @@ import (
 // development half measures how the extractor holds across the form of a
 // transcript, one of the ways the held-out half differs from what was read.
 
+const liveSuffix = "~live"
+
 // LiveTwin is c said as a live recognizer gives it; its name gets "~live".
 func LiveTwin(c Case) Case {
 	t := c
-	t.Name = c.Name + "~live"
+	t.Name = c.Name + liveSuffix
 	t.Form = "unpunctuated"
 	t.Segments = make([]Segment, len(c.Segments))
 	for i, s := range c.Segments {
