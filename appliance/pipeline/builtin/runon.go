@@ -86,7 +86,8 @@ func runOnBreak(ws []cword, from, k int) bool {
 	case inSet(cueSubjects, w) && cueEndsAt(ws, j) && next != "" && !inSet(tiedBefore, next):
 		// "booking the flights tonight | we fly out on the third"
 		return true
-	case cueEndsAt(ws, j) && k+1 < len(ws) && isImperative(ws, k, len(ws)) && !inSet(tiedBefore, prev):
+	case cueEndsAt(ws, j) && k+1 < len(ws) && !inSet(tiedBefore, prev) && (isImperative(ws, k, len(ws)) ||
+		inSet(plainImperatives, w) && !inSet(nounFollowers, next) && !inSet(questionAux, next)):
 		// "you can go home today | keep the dressing dry"
 		return true
 	case inSet(subjectDeterminers, w) && (cueEndsAt(ws, j) || isDigits(prev) || hourWords[prev] > 0 || numberWord(prev)):
@@ -99,6 +100,10 @@ func runOnBreak(ws []cword, from, k int) bool {
 	}
 	return false
 }
+
+// plainImperatives are instructions that are no task of their own ("keep
+// the dressing dry", "come back on monday").
+var plainImperatives = lexicon.NewSet(`keep come go stay remember avoid use`)
 
 // strandedModals end an answer when said bare after a subject: "I can.",
 // "we could", "you should".
