@@ -189,6 +189,21 @@ func TestBuiltinLiveTwins(t *testing.T) {
 		t.Logf("memories P %.3f / %.3f, R %.3f / %.3f; discard %.3f / %.3f", w.Memories.Precision(), l.Memories.Precision(),
 			w.Memories.Recall(), l.Memories.Recall(), w.DiscardAccuracy(), l.DiscardAccuracy())
 	}
+	// floors: the measured figures minus a margin (docs/benchmarks.md)
+	for _, f := range []struct {
+		name       string
+		got, floor float64
+	}{
+		{"events F1", l.Events.F1(), 0.88},               // measured 0.907
+		{"action items F1", l.Items.F1(), 0.80},          // measured 0.833
+		{"instant exact", l.Instants().ExactRate(), 0.9}, // measured 0.932 (69/74)
+		{"memories precision", l.Memories.Precision(), 0.95},
+		{"discard accuracy", l.DiscardAccuracy(), 0.95}, // measured 0.976
+	} {
+		if f.got < f.floor {
+			t.Errorf("live twins %s = %.3f, below the floor %.2f", f.name, f.got, f.floor)
+		}
+	}
 }
 
 // twinMisses logs the live twins' misses for tuning, leaving out those of
