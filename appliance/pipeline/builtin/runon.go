@@ -83,6 +83,11 @@ func runOnBreak(ws []cword, from, k int) bool {
 	case w == "it" && inSet(itVerbs, next) && !inSet(tiedBefore, prev) && !inSet(stopWords, prev):
 		// "i need to renew my passport | it expires in march"
 		return true
+	case weekdayOf(w) >= 0 && inSet(copulas, next) && !inSet(tiedBefore, prev) && !inSet(absorbable, prev) &&
+		!inSet(weekModifiers, prev):
+		// "i can do monday and wednesday | tuesday is football": a day said
+		// as the subject of its own statement
+		return true
 	case inSet(cueSubjects, w) && cueEndsAt(ws, j) && next != "" && !inSet(tiedBefore, next):
 		// "booking the flights tonight | we fly out on the third"
 		return true
@@ -104,6 +109,9 @@ func runOnBreak(ws []cword, from, k int) bool {
 // plainImperatives are instructions that are no task of their own ("keep
 // the dressing dry", "come back on monday").
 var plainImperatives = lexicon.NewSet(`keep come go stay remember avoid use`)
+
+// weekModifiers name which week a weekday is in: "next tuesday is".
+var weekModifiers = lexicon.NewSet(`next last this coming every each`)
 
 // strandedModals end an answer when said bare after a subject: "I can.",
 // "we could", "you should".
