@@ -1,7 +1,7 @@
 // Command trainclauses fits the built-in extractor's clause model
 // (appliance/pipeline/builtin/clausemodel.go) on the development half of the
-// evaluation corpus, never the held-out half, and writes its weights; run by
-// `go generate` in appliance/pipeline/builtin.
+// evaluation corpus and its live twins, never the held-out half, and writes
+// its weights; run by `go generate` in appliance/pipeline/builtin.
 package main
 
 import (
@@ -30,7 +30,7 @@ func run(corpus, out string) error {
 	}
 	ctx := context.Background()
 	dev := eval.DevCases(cases)
-	m, err := eval.TrainClauseModel(ctx, dev)
+	m, err := eval.TrainClauseModel(ctx, eval.WithTwins(dev))
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func run(corpus, out string) error {
 		m.PlanFloor = 0
 	}
 	header := fmt.Sprintf("Clause model of the built-in extractor: written by `go generate` (eval/cmd/trainclauses)\n"+
-		"from the %d development conversations of the evaluation corpus; do not edit.\n"+
+		"from the %d development conversations of the evaluation corpus and their live twins; do not edit.\n"+
 		"Cross-validated (%d folds) rules alone / with the model: action items F1 %.3f / %.3f, events F1 %.3f / %.3f;\n"+
 		"thresholds kept only where the model raised the figure.", len(dev), len(folds), items.Rules, items.Model, events.Rules, events.Model)
 	return os.WriteFile(out, m.Marshal(header), 0o644)
