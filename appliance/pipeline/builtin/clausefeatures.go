@@ -151,8 +151,3 @@ func clauseFeatures(dst []uint32, u *utterance, a, b, ci, pos, n int, ref time.T
 }
 
 func itoaSmall(i int) string { return string(rune('0' + i)) }
-
-// clauseFeaturesBias is the index of the feature every clause has.
-func clauseFeaturesBias() uint32 {
-	return clauseFeatures(nil, &utterance{}, 0, 0, 0, 0, 0, time.Time{}, false)[0]
-}

@@ -125,8 +125,8 @@ func (m *ClauseModel) Marshal(header string) []byte {
 	return b.Bytes()
 }
 
-// Score is the logistic regression's probability for the features fs.
-func Score(w []float32, fs []uint32) float64 {
+// Probability is the logistic regression's probability for the features fs.
+func Probability(w []float32, fs []uint32) float64 {
 	var z float64
 	for _, f := range fs {
 		z += float64(w[f])
@@ -176,8 +176,8 @@ func (m *ClauseModel) uttScores(dl *dialogue, tm timing) (task, plan []float64) 
 		u := &dl.utts[i]
 		for ci, cl := range u.clauses {
 			fs = clauseFeatures(fs[:0], u, cl[0], cl[1], ci, i, len(dl.utts), tm.ref, single)
-			task[i] = max(task[i], Score(m.Task, fs))
-			plan[i] = max(plan[i], Score(m.Plan, fs))
+			task[i] = max(task[i], Probability(m.Task, fs))
+			plan[i] = max(plan[i], Probability(m.Plan, fs))
 		}
 	}
 	return task, plan

@@ -66,16 +66,21 @@ func TestTrainLogistic(t *testing.T) {
 		xs, ys = append(xs, x), append(ys, pos)
 	}
 	w := TrainLogistic(xs, ys, 20, 0.2, 1e-4, 1)
-	if p := Score(w, []uint32{0, 3, 1}); p < 0.9 {
+	if p := Probability(w, []uint32{0, 3, 1}); p < 0.9 {
 		t.Errorf("positive scored %.3f, want ≥ 0.9", p)
 	}
-	if p := Score(w, []uint32{0, 3}); p > 0.1 {
+	if p := Probability(w, []uint32{0, 3}); p > 0.1 {
 		t.Errorf("negative scored %.3f, want ≤ 0.1", p)
 	}
 	again := TrainLogistic(xs, ys, 20, 0.2, 1e-4, 1)
 	if diff := cmp.Diff(w, again); diff != "" {
 		t.Errorf("training is not deterministic:\n%s", diff)
 	}
+}
+
+// clauseFeaturesBias is the index of the feature every clause has.
+func clauseFeaturesBias() uint32 {
+	return clauseFeatures(nil, &utterance{}, 0, 0, 0, 0, 0, time.Time{}, false)[0]
 }
 
 // constantModel scores every clause p.

@@ -36,7 +36,7 @@ func (m *ClauseModel) propose(dl *dialogue, tm timing, tasks []task) []task {
 		for ci, cl := range u.clauses {
 			a, b := cl[0], cl[1]
 			fs = clauseFeatures(fs[:0], u, a, b, ci, i, len(dl.utts), tm.ref, single)
-			if Score(m.Task, fs) < m.TaskPropose {
+			if Probability(m.Task, fs) < m.TaskPropose {
 				continue
 			}
 			used := make([]bool, len(u.words))

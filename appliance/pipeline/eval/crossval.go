@@ -157,8 +157,8 @@ type setting struct{ floor, propose float64 }
 // tie keeps it: no floor and no proposal is the rules alone.
 var settings = func() []setting {
 	var out []setting
-	for _, f := range []float64{0, 0.05, 0.1, 0.2} {
-		for _, p := range []float64{0, 0.5, 0.6, 0.7, 0.8, 0.9} {
+	for _, f := range []float64{0, 0.05, 0.2} {
+		for _, p := range []float64{0, 0.6, 0.9} {
 			out = append(out, setting{f, p})
 		}
 	}
@@ -263,7 +263,7 @@ type CVFold struct {
 func rocArea(w []float32, xs [][]uint32, ys []bool) float64 {
 	var pos, neg []float64
 	for i, x := range xs {
-		if p := builtin.Score(w, x); ys[i] {
+		if p := builtin.Probability(w, x); ys[i] {
 			pos = append(pos, p)
 		} else {
 			neg = append(neg, p)
@@ -286,7 +286,7 @@ func rocArea(w []float32, xs [][]uint32, ys []bool) float64 {
 func clauseCounts(w []float32, xs [][]uint32, ys []bool) Counts {
 	var c Counts
 	for i, x := range xs {
-		p := builtin.Score(w, x) >= 0.5
+		p := builtin.Probability(w, x) >= 0.5
 		if ys[i] {
 			c.Want++
 		}
