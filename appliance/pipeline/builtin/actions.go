@@ -705,8 +705,10 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 					return 0, taskNone
 				}
 			case "note", "reminder":
-				if s+n < b && inSet(determiners, ws[s+n].lower) {
-					return 0, taskNone // "note to self: the garage code is 4471" is a fact
+				if s+n < b && (inSet(determiners, ws[s+n].lower) || pastForm(ws[s+n].lower)) {
+					// "note to self: the garage code is 4471" is a fact,
+					// "note to self talked to priya today" a record
+					return 0, taskNone
 				}
 				return s + n, taskNoteToSelf
 			}
@@ -1287,4 +1289,14 @@ var todoHeads = [][]string{{"things", "to", "do"}, {"to", "do"}, {"to-do"}, {"to
 func todoHead(ws []cword, a, b int) bool {
 	s := skipDiscourse(ws, a, b)
 	return s < b && matchAt(ws, s, b, todoHeads) > 0
+}
+
+// pastForms are irregular past forms a note may open with.
+var pastForms = lexicon.NewSet(`went saw met had got told said spoke heard found made took gave came ran bought
+	thought knew left felt sent asked moved fixed hired`)
+
+// pastForm: w is a verb's past form ("talked", "went"), which records what
+// happened rather than asking for a deed.
+func pastForm(w string) bool {
+	return inSet(pastForms, w) || len(w) > 5 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") && !inSet(taskVerbs, w)
 }

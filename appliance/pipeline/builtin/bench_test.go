@@ -42,3 +42,20 @@ func BenchmarkBuiltinShouldDiscard(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuiltinStructureClauseModel is Structure with the clause model
+// active (floors and proposals on), what a create would cost if
+// cross-validation adopted it; the shipped model has none on.
+func BenchmarkBuiltinStructureClauseModel(b *testing.B) {
+	in := benchInput()
+	m := *embeddedModel()
+	m.TaskFloor, m.PlanFloor, m.TaskPropose = 0.01, 0.01, 0.9
+	ex := NewWithModel(&m)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ex.Structure(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

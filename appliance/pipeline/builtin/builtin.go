@@ -18,12 +18,19 @@ import (
 // lexicon category. Other languages degrade gracefully: the title is made of
 // the most frequent longer words (or CJK n-grams), the overview is the first
 // sentences, and the category is "other".
-type Builtin struct{}
+type Builtin struct {
+	model *ClauseModel // nil: the rules alone
+}
 
 var _ appliance.Extractor = (*Builtin)(nil)
 
 // New returns the offline extractor.
-func New() *Builtin { return &Builtin{} }
+func New() *Builtin { return &Builtin{model: embeddedModel()} }
+
+// NewWithModel is the offline extractor checked by the clause model m
+// instead of the embedded one; nil is the rules alone. For measuring the
+// model (cross-validation in appliance/pipeline/eval).
+func NewWithModel(m *ClauseModel) *Builtin { return &Builtin{model: m} }
 
 // Name identifies the route in logs.
 func (*Builtin) Name() string { return "builtin" }
@@ -54,11 +61,11 @@ func (*Builtin) ShouldDiscard(ctx context.Context, in appliance.TranscriptInput)
 // user's action items and dated plans. Times are resolved in in.Location
 // (nil: the appliance's zone) relative to in.StartedAt and stored in UTC;
 // without a start time, tasks get no due date and no events are dated.
-func (*Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, error) {
+func (b *Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, error) {
 	if err := ctx.Err(); err != nil {
 		return appliance.Structured{}, err
 	}
-	s, _ := structureOf(parseSegments(in.Segments), in)
+	s, _ := structureOf(parseSegments(in.Segments), in, b.model)
 	return s, nil
 }
 
@@ -66,19 +73,19 @@ func (*Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (ap
 // transcript and one reading of its dialogue; the pipeline calls it instead
 // of the two, which each parsed the whole transcript (a quarter of a
 // create's allocations).
-func (*Builtin) StructureAndMemories(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, []appliance.Memory, error) {
+func (b *Builtin) StructureAndMemories(ctx context.Context, in appliance.TranscriptInput) (appliance.Structured, []appliance.Memory, error) {
 	if err := ctx.Err(); err != nil {
 		return appliance.Structured{}, nil, err
 	}
 	d := parseSegments(in.Segments)
-	s, dl := structureOf(d, in)
+	s, dl := structureOf(d, in, b.model)
 	return s, memoriesOf(d, dl, in), nil
 }
 
 // structureOf is Structure on a parsed transcript. It also returns the
 // dialogue it read for action items and events, or nil when it read none;
 // extracting those leaves what memoriesOf reads unchanged.
-func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structured, *dialogue) {
+func structureOf(d *document, in appliance.TranscriptInput, m *ClauseModel) (appliance.Structured, *dialogue) {
 	a := analyze(d, in.Language)
 	defer a.release()
 	s := appliance.Structured{
@@ -100,7 +107,10 @@ func structureOf(d *document, in appliance.TranscriptInput) (appliance.Structure
 			tm := newTiming(in)
 			dl = newDialogue(a.doc, in.Segments, in.UserName)
 			tasks := dl.actionItems(tm)
-			s.Events = dl.events(tm)
+			var evUtts []int
+			s.Events, evUtts = dl.eventsFrom(tm)
+			tasks, s.Events = m.filter(dl, tm, tasks, s.Events, evUtts)
+			tasks = m.propose(dl, tm, tasks)
 			dl.dueBeforePlan(tasks, s.Events, tm)
 			dl.dueWhenReady(tasks, tm)
 			s.ActionItems = toActionItems(withoutOpen(tasks, in.OpenActionItems))

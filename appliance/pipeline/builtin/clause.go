@@ -64,6 +64,13 @@ func clauseBreakBefore(ws []cword, k int) bool {
 	if inSet(boundBeforeSubject, w) && k+1 < len(ws) && inSet(subjectPronouns, ws[k+1].lower) {
 		return true
 	}
+	if (w == "before" || w == "after") && wordAt(ws, k+1) == "that" && k+2 < len(ws) && inSet(subjectPronouns, ws[k+2].lower) &&
+		k > 0 && ws[k-1].punct == 0 {
+		// "the van is booked for eight in the morning | before that i need
+		// to give notice": "that" is the plan just said, the subject opens
+		// the next thought
+		return true
+	}
 	if (w == "and" || w == "also" || w == "please") && hasSeq(ws, k+1, "remind", "me") {
 		// "renew my passport and remind me to call mom": a second task
 		return true

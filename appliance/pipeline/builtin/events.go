@@ -128,9 +128,16 @@ var eveningEvents = lexicon.NewSet(`dinner drinks party concert movie show date 
 var attendVerbs = lexicon.NewSet(`meet attend join go see visit have grab book schedule set arrange organize organise plan reserve`)
 
 func (dl *dialogue) events(tm timing) []appliance.Event {
+	out, _ := dl.eventsFrom(tm)
+	return out
+}
+
+// eventsFrom is events with the utterance each was read from.
+func (dl *dialogue) eventsFrom(tm timing) ([]appliance.Event, []int) {
 	out := []appliance.Event{}
+	var from []int
 	if !tm.known() {
-		return out
+		return out, from
 	}
 	for i := range dl.utts {
 		u := &dl.utts[i]
@@ -158,16 +165,17 @@ func (dl *dialogue) events(tm timing) []appliance.Event {
 			if k := settledAgain(out, ev, tm.loc); k >= 0 {
 				// "How about lunch on Friday?" "Friday works, say 12:30?":
 				// the same plan, its time settled later in the talk
-				out[k] = ev
+				out[k], from[k] = ev, i
 				continue
 			}
 			out = append(out, ev)
+			from = append(from, i)
 			if len(out) == maxEvents {
-				return out
+				return out, from
 			}
 		}
 	}
-	return out
+	return out, from
 }
 
 // eventIn reads a plan in clause ws[a:b] of utterance i.

@@ -75,23 +75,59 @@ func runOnBreak(ws []cword, from, k int) bool {
 		return (next == "you" || next == "u") && !inSet(tiedBefore, prev) && !inSet(subjectPronouns, prev)
 	case w == "please":
 		return next != "" && !inSet(stopWords, next) && !inSet(cueStarts, next) && !inSet(pleaseTied, prev)
+	case inSet(runOnOpeners, w) && inSet(strandedModals, prev) && j > from && inSet(runOnSubjects, ws[j-1].lower):
+		// "i can | let's say wednesday": a modal left bare is an answer
+		return true
 	case inSet(runOnOpeners, w), inSet(runOnSubjects, w) && inSet(runOnVerbs, next):
 		return !inSet(tiedBefore, prev)
 	case w == "it" && inSet(itVerbs, next) && !inSet(tiedBefore, prev) && !inSet(stopWords, prev):
 		// "i need to renew my passport | it expires in march"
 		return true
-	case inSet(cueSubjects, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0) && next != "" && !inSet(tiedBefore, next):
+	case weekdayOf(w) >= 0 && inSet(copulas, next) && !inSet(tiedBefore, prev) && !inSet(absorbable, prev) &&
+		!inSet(weekModifiers, prev):
+		// "i can do monday and wednesday | tuesday is football": a day said
+		// as the subject of its own statement
+		return true
+	case inSet(cueSubjects, w) && cueEndsAt(ws, j) && next != "" && !inSet(tiedBefore, next):
 		// "booking the flights tonight | we fly out on the third"
 		return true
-	case inSet(subjectDeterminers, w) && (inSet(cueEnds, prev) || weekdayOf(prev) >= 0 || isDigits(prev) || hourWords[prev] > 0 || numberWord(prev)):
-		for m := k + 2; m < len(ws) && m <= k+3; m++ {
+	case cueEndsAt(ws, j) && k+1 < len(ws) && !inSet(tiedBefore, prev) && (isImperative(ws, k, len(ws)) ||
+		inSet(plainImperatives, w) && !inSet(nounFollowers, next) && !inSet(questionAux, next)):
+		// "you can go home today | keep the dressing dry"
+		return true
+	case inSet(subjectDeterminers, w) && (cueEndsAt(ws, j) || isDigits(prev) || hourWords[prev] > 0 || numberWord(prev)):
+		for m := k + 2; m < len(ws) && m <= k+4; m++ {
 			if v := ws[m].lower; inSet(copulas, v) || inSet(requestModals, v) || v == "should" || inSet(negatedModals, v) ||
-				inSet(frontedDoers, v) && !inSet(stopWords, ws[m-1].lower) {
+				inSet(frontedDoers, v) && !inSet(stopWords, ws[m-1].lower) || inSet(reportingVerbs, v) && m > k+2 {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// plainImperatives are instructions that are no task of their own ("keep
+// the dressing dry", "come back on monday").
+var plainImperatives = lexicon.NewSet(`keep come go stay remember avoid use`)
+
+// weekModifiers name which week a weekday is in: "next tuesday is".
+var weekModifiers = lexicon.NewSet(`next last this coming every each`)
+
+// strandedModals end an answer when said bare after a subject: "I can.",
+// "we could", "you should".
+var strandedModals = lexicon.NewSet(`can could will would should might must do did`)
+
+// cueEndsAt: a time cue ends at ws[j]: a day part or a relative day
+// ("tonight", "this morning"), a weekday, a month ("the ninth and tenth of
+// december"; not "may", a modal as often) or a day's ordinal ("on the
+// twelfth").
+func cueEndsAt(ws []cword, j int) bool {
+	w := ws[j].lower
+	if inSet(cueEnds, w) || weekdayOf(w) >= 0 || ordinalEnds(ws, j+1) {
+		return true
+	}
+	_, month := months[w]
+	return month && w != "may"
 }
 
 var subjectDeterminers = lexicon.NewSet(`the our my your their his her`)
@@ -100,7 +136,8 @@ var copulas = lexicon.NewSet(`is are was were 's`)
 
 // itVerbs after "it" open a new statement about the thing just named.
 var itVerbs = lexicon.NewSet(`expires runs needs starts ends closes opens costs says goes comes takes happens
-	finishes leaves arrives works breaks`)
+	finishes leaves arrives works breaks expired ran needed started ended closed opened cost said went came took
+	happened finished left arrived worked broke`)
 
 // frontedDoers after a thing just named make it the object said first:
 // "i'll email the photos today | the report number i'll get tomorrow".

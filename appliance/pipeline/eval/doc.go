@@ -30,6 +30,12 @@
 //     nor as a false positive; a missed acceptable label is not a miss.
 //   - Discard accuracy leaves out conversations labelled discard_either.
 //
+// Generalisation is also measured inside the development half, where the
+// rules were read: five folds by name hash (FoldOf) for whatever is learned
+// or tuned (CrossValidate, the clause model), and live twins of the
+// punctuated conversations (LiveTwin: the same words as a live recognizer
+// writes them, labels unchanged), which the rules were never read against.
+//
 // Instant exactness is taken over matched items whose label states a time
 // (events) or a due (action items); a time said for an event matched on its
 // date but at another hour is a miss of exactness, not of the event.

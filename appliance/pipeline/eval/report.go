@@ -111,6 +111,8 @@ type Report struct {
 	// ByForm splits each half by how the transcript was written: keys
 	// "dev punctuated", "heldout unpunctuated" and so on.
 	ByForm map[string]*Tally
+	// ByFold is the development half by cross-validation fold (FoldOf).
+	ByFold [Folds]Tally
 	kept   map[string]bool
 }
 
@@ -137,6 +139,7 @@ func Run(ctx context.Context, p *pipeline.Pipeline, cases []Case) (Report, error
 		r.ByForm[key].Add(t)
 		if c.Split == SplitDev {
 			r.Dev.Add(t)
+			r.ByFold[FoldOf(c.Name)].Add(t)
 			r.DevMisses = append(r.DevMisses, misses...)
 		} else {
 			r.HeldOut.Add(t)
