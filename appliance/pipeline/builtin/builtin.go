@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -19,18 +20,33 @@ import (
 // the most frequent longer words (or CJK n-grams), the overview is the first
 // sentences, and the category is "other".
 type Builtin struct {
-	model *ClauseModel // nil: the rules alone
+	model func() *ClauseModel // returns nil: the rules alone
 }
 
 var _ appliance.Extractor = (*Builtin)(nil)
 
 // New returns the offline extractor.
-func New() *Builtin { return &Builtin{model: embeddedModel()} }
+func New() *Builtin { return &Builtin{model: shippedModel} }
+
+// shippedModel is the embedded clause model when it changes anything, read
+// at the first conversation rather than in New: parsing its weights takes
+// about 3 ms, which start-up would otherwise wait for, and a model the
+// trainer gave no floors (the rules alone scored as well) is never read
+// again.
+var shippedModel = sync.OnceValue(func() *ClauseModel {
+	m := embeddedModel()
+	if m.TaskFloor <= 0 && m.PlanFloor <= 0 && m.TaskPropose <= 0 {
+		return nil
+	}
+	return m
+})
 
 // NewWithModel is the offline extractor checked by the clause model m
 // instead of the embedded one; nil is the rules alone. For measuring the
 // model (cross-validation in appliance/pipeline/eval).
-func NewWithModel(m *ClauseModel) *Builtin { return &Builtin{model: m} }
+func NewWithModel(m *ClauseModel) *Builtin {
+	return &Builtin{model: func() *ClauseModel { return m }}
+}
 
 // Name identifies the route in logs.
 func (*Builtin) Name() string { return "builtin" }
@@ -65,7 +81,7 @@ func (b *Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (
 	if err := ctx.Err(); err != nil {
 		return appliance.Structured{}, err
 	}
-	s, _ := structureOf(parseSegments(in.Segments), in, b.model)
+	s, _ := structureOf(parseSegments(in.Segments), in, b.model())
 	return s, nil
 }
 
@@ -78,7 +94,7 @@ func (b *Builtin) StructureAndMemories(ctx context.Context, in appliance.Transcr
 		return appliance.Structured{}, nil, err
 	}
 	d := parseSegments(in.Segments)
-	s, dl := structureOf(d, in, b.model)
+	s, dl := structureOf(d, in, b.model())
 	return s, memoriesOf(d, dl, in), nil
 }
 
