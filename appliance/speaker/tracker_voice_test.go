@@ -120,7 +120,7 @@ func TestLiveRealVoicesCutShort(t *testing.T) {
 		floor                       float64
 		mergeCeil, impureCeil, lbls int
 	}{{0, 0.95, 0, 0, 90}, {20, 0.84, 7, 29, 80}} {
-		right, total, merges, labels, impure := 0, 0, 0, 0, 0
+		right, total, merges, labels, impure, moved := 0, 0, 0, 0, 0, 0
 		for _, voices := range realStreams {
 			pcm, turns := realConversation(t, voices, 4, tc.snr)
 			var halves []realTurn
@@ -132,13 +132,13 @@ func TestLiveRealVoicesCutShort(t *testing.T) {
 			for _, owner := range voices {
 				r := liveSession(t, ex, pcm, halves, embs, owner)
 				right, total, merges, labels = right+r.right, total+r.turns, merges+len(r.merged), labels+r.labels
-				impure += r.impure
-				t.Logf("snr %2.0f owner %s: is_user %d/%d, %d labels, merged %v", tc.snr, realVoices[owner].name, r.right, r.turns, r.labels, r.merged)
+				impure, moved = impure+r.impure, moved+r.moved
+				t.Logf("snr %2.0f owner %s: is_user %d/%d, %d labels, merged %v, %d moved afterwards", tc.snr, realVoices[owner].name, r.right, r.turns, r.labels, r.merged, r.moved)
 			}
 		}
 		acc := float64(right) / float64(total)
-		t.Logf("snr %2.0f halves: is_user right for %.1f %% of %d segments, %d labels, %d took two people, %d segments under another person's label",
-			tc.snr, 100*acc, total, labels, merges, impure)
+		t.Logf("snr %2.0f halves: is_user right for %.1f %% of %d segments, %d labels, %d took two people, %d segments under another person's label, %d moved afterwards",
+			tc.snr, 100*acc, total, labels, merges, impure, moved)
 		if acc < tc.floor {
 			t.Errorf("snr %.0f: is_user right for %.1f %% of segments, floor %.0f %%", tc.snr, 100*acc, 100*tc.floor)
 		}
