@@ -112,17 +112,24 @@ func (s *session) labelMoved(seg *appliance.TranscriptSegment, m speaker.Move) {
 // resendable is the sent segment p lies in, when the app and the open
 // recording hold it as sent and it holds no other placed segment.
 func (s *session) resendable(p *placed) (appliance.TranscriptSegment, bool) {
-	seg, ok := s.rec.sentAs[p.id]
-	if !ok || s.rec.appChanged[p.id] {
+	seg, ok := s.rec.resendable(p)
+	if !ok {
 		return seg, false
 	}
 	s.mu.Lock()
 	open := s.conv != nil && !s.convEnded && s.conv.ID == p.conv
 	s.mu.Unlock()
-	if !open {
+	return seg, open
+}
+
+// resendable is the sent segment p lies in, when the app holds it as sent
+// and it holds no other placed segment.
+func (r *recorder) resendable(p *placed) (appliance.TranscriptSegment, bool) {
+	seg, ok := r.sentAs[p.id]
+	if !ok || r.appChanged[p.id] {
 		return seg, false
 	}
-	for _, q := range s.rec.placed {
+	for _, q := range r.placed {
 		if q != p && q.id == p.id {
 			return seg, false
 		}
