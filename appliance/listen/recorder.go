@@ -30,6 +30,15 @@ type recorder struct {
 	tracker     *speaker.Tracker // the session's voices, when it tells them apart itself
 	lastSpeaker int
 	suggestions []personSuggestion // recognised people to suggest after the send
+
+	// The tracker's segments and their moves (relabel.go).
+	placed  map[int]*placed
+	placedN int
+	moves   []speaker.Move
+	sentAs  map[string]appliance.TranscriptSegment // segments sent, as last sent, while placed ones lie in them
+	// appChanged: sent segments the app no longer holds as sent (joined
+	// to the one before, or another joined to them).
+	appChanged map[string]bool
 }
 
 // appMergeGap is the gap within which the Omi app joins consecutive
@@ -77,6 +86,12 @@ func (r *recorder) sent(out []appliance.TranscriptSegment) {
 			absorbed = r.tailAbsorbed
 		} else {
 			absorbed = appMerges(prev, seg)
+			if absorbed {
+				if r.appChanged == nil {
+					r.appChanged = map[string]bool{}
+				}
+				r.appChanged[seg.ID], r.appChanged[prev.ID] = true, true
+			}
 		}
 		prev = &seg
 	}
@@ -132,6 +147,7 @@ func (s *session) flush(ctx context.Context, final bool) {
 		fresh = append(s.rec.held, fresh...)
 		s.rec.held = nil
 	}
+	s.relabel(ctx, fresh)
 	if len(fresh) == 0 {
 		return
 	}
@@ -210,6 +226,7 @@ func (s *session) flush(ctx context.Context, final bool) {
 	if len(out) == 0 {
 		return
 	}
+	s.rec.notePlacedSent(out, conv.ID, shift)
 	s.rec.sent(out)
 	s.mu.Lock()
 	s.lastSpeech, s.heard = s.now(), true

@@ -55,3 +55,44 @@ func TestMergeKeepsTheTailID(t *testing.T) {
 		t.Fatalf("without a tail %+v", out)
 	}
 }
+
+// TestOnlySegmentsTheAppHoldsAreResent: a placed segment the tracker moves
+// later is re-sent under its id only while the app holds it as it was
+// sent: not when the app joined it to the segment before (it is gone from
+// the app's list, and would be appended again) or joined the next one to
+// it (its text there is longer), nor when the session's merge made it of
+// two placed segments (only one of them moved).
+func TestOnlySegmentsTheAppHoldsAreResent(t *testing.T) {
+	long := "This sentence is long enough and finished, so the reference would not extend it with the next one at all."
+	for _, tc := range []struct {
+		name   string
+		placed [][2]float64 // stream time; the first is the one moved
+		sent   []appliance.TranscriptSegment
+		resent bool
+	}{
+		{"alone between other speakers", [][2]float64{{7, 12}},
+			[]appliance.TranscriptSegment{seg("a", long, 1, false, 0, 6), seg("b", long, 0, true, 7, 12), seg("c", long, 1, false, 13, 18)}, true},
+		{"more than 3 s after the same speaker", [][2]float64{{10, 15}},
+			[]appliance.TranscriptSegment{seg("a", long, 0, true, 0, 6), seg("b", long, 0, true, 10, 15)}, true},
+		{"joined by the app to the one before", [][2]float64{{7, 12}},
+			[]appliance.TranscriptSegment{seg("a", long, 0, true, 0, 6), seg("b", long, 0, true, 7, 12)}, false},
+		{"the next joined to it by the app", [][2]float64{{0, 6}},
+			[]appliance.TranscriptSegment{seg("a", long, 0, true, 0, 6), seg("b", long, 0, true, 7, 12)}, false},
+		{"two placed segments in it", [][2]float64{{0, 3}, {3.5, 6}},
+			[]appliance.TranscriptSegment{seg("a", long, 0, true, 0, 6)}, false},
+	} {
+		var r recorder
+		r.placed = map[int]*placed{}
+		for i, p := range tc.placed {
+			r.placed[i] = &placed{start: p[0], end: p[1]}
+		}
+		for _, s := range tc.sent {
+			out := []appliance.TranscriptSegment{s}
+			r.notePlacedSent(out, "conv", 0)
+			r.sent(out)
+		}
+		if _, ok := r.resendable(r.placed[0]); ok != tc.resent {
+			t.Errorf("%s: re-sent %v, want %v", tc.name, ok, tc.resent)
+		}
+	}
+}

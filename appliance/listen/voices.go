@@ -335,6 +335,7 @@ func (s *session) diarizeLate(ctx context.Context, segs []appliance.TranscriptSe
 		return
 	}
 	prev := s.rec.lastSpeaker
+	from := s.rec.placedN
 	for i := range segs {
 		seg := &segs[i]
 		pcm, err := s.audio.tape.read(int(seg.Start*sampleRate), int(seg.End*sampleRate))
@@ -342,6 +343,12 @@ func (s *session) diarizeLate(ctx context.Context, segs []appliance.TranscriptSe
 			pcm = nil
 		}
 		prev = s.placeVoice(ctx, seg, pcm, prev)
+	}
+	// Sent by their time among the others, never re-sent (relabel.go).
+	for n := from; n < s.rec.placedN; n++ {
+		if p := s.rec.placed[n]; p != nil {
+			p.late = true
+		}
 	}
 }
 
@@ -362,6 +369,7 @@ func (s *session) placeVoice(ctx context.Context, seg *appliance.TranscriptSegme
 		cancel()
 		if err == nil {
 			spk, _ = s.rec.tracker.Add(e, float64(len(pcm))/sampleRate)
+			s.rec.notePlaced(seg, spk)
 		}
 	}
 	seg.SpeakerID, seg.Speaker = spk, fmt.Sprintf("SPEAKER_%02d", spk)

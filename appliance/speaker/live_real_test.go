@@ -21,6 +21,7 @@ type liveResult struct {
 	labels       int
 	merged       []string       // labels that took more than one person
 	impure       int            // turns under a label whose most turns are another person's
+	moved        int            // turns the tracker gave another label afterwards
 	marked       map[int][2]int // per voice heard: turns marked is_user, turns
 	trace        string
 }
@@ -39,8 +40,18 @@ func liveSession(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTu
 	count := map[int]map[string]int{} // per label, turns of each person
 	var sb strings.Builder
 	first := true
+	// Each turn as the tracker labels it after the whole stream: the
+	// session re-sends a turn the tracker moves later.
+	labels, owners := make([]int, len(turns)), make([]bool, len(turns))
 	for i, tr := range turns {
-		label, isUser := tk.Add(embs[i], float64(tr.end-tr.start)/16000)
+		labels[i], owners[i] = tk.Add(embs[i], float64(tr.end-tr.start)/16000)
+		for _, m := range tk.Moves() {
+			labels[m.Segment], owners[m.Segment] = m.Label, m.Owner
+			r.moved++
+		}
+	}
+	for i, tr := range turns {
+		label, isUser := labels[i], owners[i]
 		who := realVoices[tr.voice].person
 		if tr.voice == owner && first {
 			r.firstMarked, first = isUser, false
@@ -107,18 +118,20 @@ func embedTurns(t *testing.T, ex speaker.Extractor, pcm []int16, turns []realTur
 // recorded in quiet) in conversations of four recorded people taking
 // four turns each with 2 s pauses, clean and with 20 dB of white noise
 // over the whole stream: the share of turns whose is_user is right, and
-// whether a live label ever took two people. Measured (docs/speakers.md):
-// 97.7 % clean and 93.0 % with noise over the 128 turns; each owner at
-// least 93.8 % clean; with noise 100 % for every owner but June (fr), 68.8
-// and 75 %: her clean profile lies 0.021–0.044 from her own noisy turns
-// and 0.025–0.039 from the Russian voice's. The owner's first turn is
-// marked in 8 and 6 of the 8 sessions. The floors are the targets
-// (95 % clean, 90 % with noise) for the whole and for each owner, June's
-// noisy figure apart. Labels that took two people: 3 clean, 2 with noise
-// (6 before guestMargin, 4 before the owner's turns heard in the session
-// counted among the voices a guest's turn must be clearly nearer than),
-// enforced as ceilings. It logs a table of each owner's session: of each
-// voice's turns, how many were marked is_user.
+// whether a live label ever took two people, counted on the labels as the
+// tracker leaves them (a turn it gives a guest afterwards is re-sent by
+// the session). Measured (docs/speakers.md): 100 % clean and 94.5 % with
+// noise over the 128 turns (97.7 and 93.0 % before turns were moved
+// afterwards); with noise 100 % for every owner but June (fr), 75.0 and
+// 81.3 %: her clean profile lies 0.021–0.044 from her own noisy turns and
+// 0.025–0.039 from the Russian voice's. The owner's first turn is marked
+// in 8 and 6 of the 8 sessions. The floors are the targets (95 %
+// clean, 90 % with noise) for the whole and for each owner, June's noisy
+// figure apart. Labels that took two people: none, clean or with noise (3
+// and 2 before turns were moved afterwards: the owner's label taking a
+// guest's first turn before the guest had a label), enforced as ceilings.
+// It logs a table of each owner's session: of each voice's turns, how many
+// were marked is_user.
 func TestLiveRealVoices(t *testing.T) {
 	ex := speaker.NewBuiltin()
 	for _, tc := range []struct {
@@ -129,9 +142,9 @@ func TestLiveRealVoices(t *testing.T) {
 		juneFloor  float64 // June's (fr), the known weak owner with noise
 		firstFloor int     // owners whose first turn was marked, of 8
 		mergeCeil  int     // labels that took two people, over the 8 sessions
-	}{{"clean", 0, 0.95, 0.93, 0.93, 8, 3}, {"20 dB noise", 20, 0.90, 0.90, 0.65, 6, 2}} {
+	}{{"clean", 0, 0.95, 0.95, 0.95, 8, 0}, {"20 dB noise", 20, 0.90, 0.90, 0.70, 6, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
-			right, total, firsts, merges, impure := 0, 0, 0, 0, 0
+			right, total, firsts, merges, impure, moved := 0, 0, 0, 0, 0, 0
 			table := []string{"owner \\ heard: turns marked is_user (en and es are one person)"}
 			for _, voices := range realStreams {
 				pcm, turns := realConversation(t, voices, 4, tc.snr)
@@ -144,8 +157,9 @@ func TestLiveRealVoices(t *testing.T) {
 					}
 					merges, impure = merges+len(r.merged), impure+r.impure
 					table = append(table, confusionRow(owner, voices, r))
-					t.Logf("owner %s: is_user %d/%d, first turn marked %v, %d labels, merged %v |%s", realVoices[owner].name,
-						r.right, r.turns, r.firstMarked, r.labels, r.merged, r.trace)
+					moved += r.moved
+					t.Logf("owner %s: is_user %d/%d, first turn marked %v, %d labels, merged %v, %d moved afterwards |%s", realVoices[owner].name,
+						r.right, r.turns, r.firstMarked, r.labels, r.merged, r.moved, r.trace)
 					floor := tc.ownerFloor
 					if realVoices[owner].name == "fr" {
 						floor = tc.juneFloor
@@ -157,8 +171,8 @@ func TestLiveRealVoices(t *testing.T) {
 			}
 			t.Logf("per owner and guest, %s:\n%s", tc.name, strings.Join(table, "\n"))
 			acc := float64(right) / float64(total)
-			t.Logf("is_user right for %.1f %% of %d turns; the owner's first turn marked in %d sessions of 8; %d labels took two people, %d turns under another person's label",
-				100*acc, total, firsts, merges, impure)
+			t.Logf("is_user right for %.1f %% of %d turns; the owner's first turn marked in %d sessions of 8; %d labels took two people, %d turns under another person's label; %d turns moved afterwards",
+				100*acc, total, firsts, merges, impure, moved)
 			if acc < tc.floor {
 				t.Errorf("is_user right for %.1f %% of turns, floor %.0f %%", 100*acc, 100*tc.floor)
 			}

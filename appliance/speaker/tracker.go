@@ -16,6 +16,11 @@ package speaker
 // embeddings stray farther from their voice: one voice stays one label
 // when a recognizer cuts it short.
 //
+// A segment the owner's label took before a guest had a label of their
+// own is given to that guest afterwards, when it lies clearly nearer their
+// label than the owner's own turns of the session (see relabel): Moves
+// says which, for the session to correct what it already sent.
+//
 // A Tracker is not safe for concurrent use (a session's flushes run one
 // at a time).
 type Tracker struct {
@@ -23,14 +28,35 @@ type Tracker struct {
 	th       func(secs float64) float64 // one segment of secs seconds against the profile or a voice heard in the session
 	ownerLbl int                        // the owner's label, -1 until they speak
 	voices   []*trackVoice
+	// segs are the session's last segments (at most relabelWindow), the
+	// first of them the base-th added.
+	segs  []trackSeg
+	base  int
+	moves []Move
 }
 
 type trackVoice struct {
 	sum   []float64
 	owner bool
 	// heard is the owner's voice as this session heard it: their
-	// segments without the profile (nil until they speak).
-	heard []float64
+	// segments without the profile (nil until they speak), heardSecs long.
+	heard     []float64
+	heardSecs float64
+}
+
+// trackSeg is one segment as the tracker placed it.
+type trackSeg struct {
+	e     []float32
+	secs  float64
+	label int
+}
+
+// Move is a segment given another label after it was placed: the
+// Segment-th added (from 0) now has Label, and is the owner's or not.
+type Move struct {
+	Segment int
+	Label   int
+	Owner   bool
 }
 
 func (v *trackVoice) centroid() []float32 { return toFloat32(v.sum) }
@@ -83,8 +109,36 @@ func segmentThreshold(ex Extractor) func(secs float64) float64 {
 
 // Add places one segment's embedding (secs of speech in it): its speaker
 // label (0 for the first voice heard, then in order of first hearing) and
-// whether it is the owner's voice.
+// whether it is the owner's voice. Earlier segments it shows to have been
+// placed wrongly are moved (Moves).
 func (t *Tracker) Add(e []float32, secs float64) (label int, owner bool) {
+	label, owner = t.place(e, secs)
+	t.segs = append(t.segs, trackSeg{e: e, secs: secs, label: label})
+	if len(t.segs) > relabelWindow {
+		n := len(t.segs) - relabelWindow
+		t.segs, t.base = append(t.segs[:0:0], t.segs[n:]...), t.base+n
+	}
+	t.relabel()
+	return label, owner
+}
+
+// Moves returns the segments moved since the last call, in order.
+func (t *Tracker) Moves() []Move {
+	m := t.moves
+	t.moves = nil
+	return m
+}
+
+// Label is the i-th segment's label now (after any move), or -1 when it
+// lies too far back to be known.
+func (t *Tracker) Label(i int) int {
+	if i < t.base || i-t.base >= len(t.segs) {
+		return -1
+	}
+	return t.segs[i-t.base].label
+}
+
+func (t *Tracker) place(e []float32, secs float64) (label int, owner bool) {
 	if t.owner != nil {
 		owner = t.ownerLike(e, t.th(secs))
 	}
@@ -100,7 +154,7 @@ func (t *Tracker) Add(e []float32, secs float64) (label int, owner bool) {
 		}
 		ov := t.voices[t.ownerLbl]
 		ov.add(e, secs)
-		ov.heard = addWeighted(ov.heard, e, secs)
+		ov.heard, ov.heardSecs = addWeighted(ov.heard, e, secs), ov.heardSecs+secs
 		return t.ownerLbl, true
 	}
 	best, bd := -1, t.th(secs)
@@ -193,3 +247,79 @@ const guestMargin = 0.8
 
 // Owner reports whether label is the owner's.
 func (t *Tracker) Owner(label int) bool { return label >= 0 && label == t.ownerLbl }
+
+// relabelWindow bounds how far back a segment can still be moved: the
+// last 12 segments (on recorded turns of 3–9 s, about a minute of
+// conversation), long enough for a guest's label to form after their
+// first turn, short enough that what the app shows settles.
+const relabelWindow = 12
+
+// relabelMargin: how much nearer a guest's label than the owner's other
+// turns of the session a segment of the owner's label must lie to be
+// given to that guest.
+const relabelMargin = 0.6
+
+// relabel gives a guest the earlier segments of the owner's label that
+// now lie clearly nearer that guest's label: within the threshold for
+// their length, and under relabelMargin × their distance to the owner.
+// At the time of a guest's first turn the owner's label may be the only
+// voice it is near (a Russian turn 0.029 from June's profile, Allison's
+// first turn 0.027 from Carlo's, both within the segment threshold); once
+// the guest has a label of their own, that turn lies nearer it than the
+// owner (0.012–0.014 from the guest's label, 0.027–0.029 from the owner).
+// The owner's turns are measured without the segment itself (the profile
+// when it is the owner's only one), and the guest must be clearly nearer
+// than any other guest too (guestMargin). Only the owner's label gives
+// segments up: it is the one label a guest can enter by the profile
+// alone, and one voice's own segments lie as far apart as two people's,
+// so moving segments between guests would split one voice.
+func (t *Tracker) relabel() {
+	if t.ownerLbl < 0 {
+		return
+	}
+	ov := t.voices[t.ownerLbl]
+	for i := range len(t.segs) - 1 { // the newest was just placed
+		s := &t.segs[i]
+		if s.label != t.ownerLbl {
+			continue
+		}
+		own := t.owner
+		if ov.heardSecs-s.secs > 1e-9 {
+			own = toFloat32(addWeighted(append([]float64(nil), ov.heard...), s.e, -s.secs))
+		}
+		// Nearer the owner's turns or their profile: a turn of the
+		// owner's own, heard first under a label that a guest's turn
+		// started, lies near the profile (June's, 0.019 from it in 20 dB
+		// of noise, 0.017 from her guest label) and stays.
+		dOwn := min(Distance(own, s.e), Distance(t.owner, s.e))
+		best, bd := -1, t.th(s.secs)
+		for j, v := range t.voices {
+			if v.owner {
+				continue
+			}
+			if d := Distance(v.centroid(), s.e); d < bd {
+				best, bd = j, d
+			}
+		}
+		if best < 0 || bd >= relabelMargin*dOwn {
+			continue
+		}
+		for j, v := range t.voices {
+			if !v.owner && j != best && bd >= guestMargin*Distance(v.centroid(), s.e) {
+				best = -1
+				break
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		ov.sum = addWeighted(ov.sum, s.e, -s.secs)
+		ov.heard, ov.heardSecs = addWeighted(ov.heard, s.e, -s.secs), ov.heardSecs-s.secs
+		if ov.heardSecs <= 1e-9 {
+			ov.heard, ov.heardSecs = nil, 0
+		}
+		t.voices[best].add(s.e, s.secs)
+		s.label = best
+		t.moves = append(t.moves, Move{Segment: t.base + i, Label: best})
+	}
+}

@@ -2,6 +2,7 @@ package speaker_test
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/speaker"
@@ -112,5 +113,60 @@ func TestTrackerUsesTheSegmentThreshold(t *testing.T) {
 		if _, owner := tk.Add(from(tc.d), tc.secs); owner != tc.owner {
 			t.Errorf("a %.0f s segment %.3f from the profile: owner %v, want %v", tc.secs, tc.d, owner, tc.owner)
 		}
+	}
+}
+
+// TestTrackerGivesAGuestTheirFirstTurnBack: a guest's first turn, near
+// enough the profile to be taken for the owner's before the guest had a
+// label (as a Russian turn 0.029 from June's profile was), is moved to the
+// guest's label once their later turns make one, and reported as a Move;
+// the owner's own turns stay. Before Moves the first turn stayed the
+// owner's. The threshold is an HTTP extractor's: 0.1.
+func TestTrackerGivesAGuestTheirFirstTurnBack(t *testing.T) {
+	ex := speaker.WithThreshold(speaker.NewBuiltin(), 0.1)
+	type seg struct {
+		e     []float32
+		label int // as placed
+		final int // after every segment
+		owner bool
+		moves []speaker.Move // reported after this segment
+		who   string
+	}
+	for _, tc := range []struct {
+		name string
+		segs []seg
+	}{
+		{"a guest's first turn taken for the owner's", []seg{
+			{from(0.08), 0, 1, true, nil, "the guest, 0.08 from the profile: the owner's by it"},
+			{from(0.005), 0, 0, true, nil, "the owner, 0.045 from the guest's turn"},
+			{from(0.13), 1, 1, false, []speaker.Move{{Segment: 0, Label: 1, Owner: false}}, "the guest again, 0.006 from their first turn"},
+			{from(0.12), 1, 1, false, nil, "the guest"},
+			{from(0.01), 0, 0, true, nil, "the owner"},
+		}},
+		{"the owner's own turns stay", []seg{
+			{from(0.02), 0, 0, true, nil, "the owner"},
+			{from(0.2), 1, 1, false, nil, "a guest"},
+			{from(0.04), 0, 0, true, nil, "the owner, 0.04 from the profile"},
+			{from(0.19), 1, 1, false, nil, "the guest"},
+			{from(0.01), 0, 0, true, nil, "the owner"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tk := speaker.NewTracker(ex, from(0))
+			for i, s := range tc.segs {
+				label, isOwner := tk.Add(s.e, 4)
+				if label != s.label || isOwner != s.owner {
+					t.Errorf("segment %d (%s): label %d owner %v, want %d %v", i, s.who, label, isOwner, s.label, s.owner)
+				}
+				if m := tk.Moves(); !reflect.DeepEqual(m, s.moves) {
+					t.Errorf("after segment %d (%s): moves %v, want %v", i, s.who, m, s.moves)
+				}
+			}
+			for i, s := range tc.segs {
+				if got := tk.Label(i); got != s.final {
+					t.Errorf("segment %d (%s): label %d at the end, want %d", i, s.who, got, s.final)
+				}
+			}
+		})
 	}
 }
