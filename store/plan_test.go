@@ -33,7 +33,7 @@ var hotPlans = []struct {
 	{"open action items", `SELECT conversation_id, description, created_at, id FROM action_items INDEXED BY action_items_open
 		WHERE user_id = ? AND deleted = 0 AND completed = 0 AND is_locked = 0
 		ORDER BY created_at DESC, id DESC LIMIT ?`, "USING COVERING INDEX action_items_open", []string{"TEMP B-TREE"}},
-	{"stored segments", `SELECT idx, id FROM transcript_segments WHERE conversation_id = ?`, "PRIMARY KEY (conversation_id=?)", nil},
+	{"stored segments", `SELECT idx, id FROM transcript_segments WHERE conversation_id = ?`, "USING INDEX sqlite_autoindex_transcript_segments_1 (conversation_id=?)", nil},
 	{"discard conversation memories", `UPDATE memories INDEXED BY memories_conversation SET deleted = 1, updated_at = ?
 		WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`,
 		"memories_conversation", nil},
@@ -77,7 +77,7 @@ var hotPlans = []struct {
 	// index; merging and deleting a person rewrite them the same way.
 	{"person segments", `SELECT COUNT(*) FROM transcript_segments s WHERE s.person_id = ? AND s.person_id IS NOT NULL`,
 		"transcript_segments_person", []string{"SCAN"}},
-	{"rewrite person segments", `UPDATE transcript_segments SET person_id = ? WHERE person_id = ?
+	{"rewrite person segments", `UPDATE transcript_segments INDEXED BY transcript_segments_person SET person_id = ? WHERE person_id = ?
 		AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?)`, "transcript_segments_person", []string{"SCAN transcript_segments"}},
 	// The indexer's work list and search.
 	{"pending docs", `SELECT d.doc_id, d.text FROM search_pending p CROSS JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`,
@@ -98,7 +98,7 @@ var hotPlans = []struct {
 	{"text batch past the mark", `SELECT doc_id, text FROM search_docs WHERE +kind = ? AND doc_id > ? AND doc_id <= ?`,
 		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs", "USING INDEX"}},
 	{"segments past the mark", `SELECT doc_id, text FROM segment_docs WHERE doc_id > ? AND doc_id <= ?`,
-		"SEARCH segment_docs USING INTEGER PRIMARY KEY", []string{"SCAN segment_docs"}},
+		"SEARCH s USING INTEGER PRIMARY KEY", []string{"SCAN s", "SCAN c"}},
 	{"text window", `SELECT rowid FROM search_fts_memory WHERE search_fts_memory MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 		"VIRTUAL TABLE INDEX", []string{"TEMP B-TREE"}},
 	// The Go KNN (knn.go) reads only the query's partition's vectors.
