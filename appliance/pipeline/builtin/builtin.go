@@ -70,7 +70,8 @@ func (*Builtin) StructureAndMemories(ctx context.Context, in appliance.Transcrip
 	if err := ctx.Err(); err != nil {
 		return appliance.Structured{}, nil, err
 	}
-	d := parseSegments(in.Segments)
+	d := parseSegmentsPooled(in.Segments)
+	defer d.release() // what both return are strings and values, none of d
 	s, dl := structureOf(d, in)
 	return s, memoriesOf(d, dl, in), nil
 }
