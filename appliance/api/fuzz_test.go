@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -178,6 +180,29 @@ func TestFastFromSegmentsTakesTheUsualBodies(t *testing.T) {
 	} {
 		if _, ok := fastFromSegments([]byte(tc.body)); ok != tc.fast {
 			t.Errorf("fast = %v, want %v: %s", ok, tc.fast, tc.body)
+		}
+	}
+}
+
+// TestCreateResponseAsCJSON: the create response written by hand is the
+// bytes c.JSON writes (encoding/json's Encoder), and one that would need
+// escaping is left to c.JSON.
+func TestCreateResponseAsCJSON(t *testing.T) {
+	for _, r := range []createResponse{
+		{ID: appliance.NewID(), Status: string(appliance.StatusCompleted)},
+		{ID: "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", Status: string(appliance.StatusProcessing), Discarded: true, MeetingTreatmentEligible: true},
+		{ID: "a<b&c>\"d\\e\u00e9\x01", Status: "completed"},
+	} {
+		var want bytes.Buffer
+		if err := json.NewEncoder(&want).Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := r.appendJSON(nil)
+		if plain := !strings.ContainsAny(r.ID, "<&>\"\\\u00e9\x01"); ok != plain {
+			t.Fatalf("%+v: ok = %v", r, ok)
+		}
+		if ok && string(got) != want.String() {
+			t.Errorf("written %q, encoding/json %q", got, want.String())
 		}
 	}
 }
