@@ -36,7 +36,9 @@ func (*Builtin) ShouldDiscard(ctx context.Context, in appliance.TranscriptInput)
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	a := analyze(parseSegments(in.Segments), in.Language)
+	d := parseSegmentsPooled(in.Segments)
+	defer d.release() // after a's: deferred calls run last in, first out
+	a := analyze(d, in.Language)
 	defer a.release()
 	discard, why := a.shouldDiscard()
 	switch {
