@@ -59,10 +59,13 @@ DROP TABLE transcript_segments;
 ALTER TABLE transcript_segments_0036 RENAME TO transcript_segments;
 CREATE INDEX transcript_segments_person ON transcript_segments(person_id) WHERE person_id IS NOT NULL;
 
+-- CROSS JOIN: the segments first, their conversation looked up by key.
+-- With statistics the planner otherwise read "segments past the mark" (every
+-- search asks) from every conversation of the user and each one's segments.
 CREATE VIEW segment_docs AS
     SELECT s.doc_id AS doc_id, c.user_id AS user_id, s.conversation_id AS conversation_id, s.idx AS idx,
         s.text AS text, s.speaker AS speaker, s.person_id AS person_id, s.start_s AS start_s
-    FROM transcript_segments s JOIN conversations c ON c.id = s.conversation_id
+    FROM transcript_segments s CROSS JOIN conversations c ON c.id = s.conversation_id
     WHERE c.deleted = 0;
 
 -- A segment leaves the index only if it is in it. The owner's row is still
