@@ -72,8 +72,11 @@ func (db *DB) MergePeople(ctx context.Context, userID, fromID, intoID string) er
 		if err != nil {
 			return err
 		}
+		// INDEXED BY: with statistics the planner would rather walk every
+		// segment of the user's conversations (transcript_segments has a
+		// rowid since migration 0036); the person's index holds only theirs.
 		for _, q := range []string{
-			`UPDATE transcript_segments SET person_id = ? WHERE person_id = ?
+			`UPDATE transcript_segments INDEXED BY transcript_segments_person SET person_id = ? WHERE person_id = ?
 				AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?)`,
 			`UPDATE speaker_assignments SET person_id = ?, person_name = ? WHERE person_id = ? AND user_id = ?`,
 		} {
@@ -136,8 +139,8 @@ func (db *DB) DeletePerson(ctx context.Context, userID, id string) error {
 		if _, err := personTx(ctx, tx, userID, id); err != nil {
 			return err
 		}
-		for _, q := range []string{
-			`UPDATE transcript_segments SET person_id = NULL WHERE person_id = ?
+		for _, q := range []string{ // INDEXED BY: as in MergePeople
+			`UPDATE transcript_segments INDEXED BY transcript_segments_person SET person_id = NULL WHERE person_id = ?
 				AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?)`,
 			`DELETE FROM speaker_assignments WHERE person_id = ? AND user_id = ?`,
 			`DELETE FROM person_voices WHERE person_id = ? AND user_id = ?`,

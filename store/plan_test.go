@@ -33,7 +33,7 @@ var hotPlans = []struct {
 	{"open action items", `SELECT conversation_id, description, created_at, id FROM action_items INDEXED BY action_items_open
 		WHERE user_id = ? AND deleted = 0 AND completed = 0 AND is_locked = 0
 		ORDER BY created_at DESC, id DESC LIMIT ?`, "USING COVERING INDEX action_items_open", []string{"TEMP B-TREE"}},
-	{"stored segments", `SELECT idx, id FROM transcript_segments WHERE conversation_id = ?`, "PRIMARY KEY (conversation_id=?)", nil},
+	{"stored segments", `SELECT idx, id FROM transcript_segments WHERE conversation_id = ?`, "USING INDEX sqlite_autoindex_transcript_segments_1 (conversation_id=?)", nil},
 	{"discard conversation memories", `UPDATE memories INDEXED BY memories_conversation SET deleted = 1, updated_at = ?
 		WHERE +user_id = ? AND conversation_id = ? AND manually_added = 0 AND deleted = 0`,
 		"memories_conversation", nil},
@@ -77,7 +77,7 @@ var hotPlans = []struct {
 	// index; merging and deleting a person rewrite them the same way.
 	{"person segments", `SELECT COUNT(*) FROM transcript_segments s WHERE s.person_id = ? AND s.person_id IS NOT NULL`,
 		"transcript_segments_person", []string{"SCAN"}},
-	{"rewrite person segments", `UPDATE transcript_segments SET person_id = ? WHERE person_id = ?
+	{"rewrite person segments", `UPDATE transcript_segments INDEXED BY transcript_segments_person SET person_id = ? WHERE person_id = ?
 		AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?)`, "transcript_segments_person", []string{"SCAN transcript_segments"}},
 	// The indexer's work list and search.
 	{"pending docs", `SELECT d.doc_id, d.text FROM search_pending p CROSS JOIN search_docs d ON d.doc_id = p.doc_id ORDER BY p.doc_id LIMIT ?`,
@@ -98,7 +98,17 @@ var hotPlans = []struct {
 	{"text batch past the mark", `SELECT doc_id, text FROM search_docs WHERE +kind = ? AND doc_id > ? AND doc_id <= ?`,
 		"SEARCH search_docs USING INTEGER PRIMARY KEY", []string{"SCAN search_docs", "USING INDEX"}},
 	{"segments past the mark", `SELECT doc_id, text FROM segment_docs WHERE doc_id > ? AND doc_id <= ?`,
-		"SEARCH segment_docs USING INTEGER PRIMARY KEY", []string{"SCAN segment_docs"}},
+		"SEARCH s USING INTEGER PRIMARY KEY", []string{"SCAN s", "SCAN c"}},
+	// segment_docs is a view over segments and their conversations (0036):
+	// every read through it starts from the segments, never from all the
+	// conversations (every search asks whether segments wait).
+	{"segments waiting", `SELECT EXISTS (SELECT 1 FROM segment_docs WHERE doc_id > (SELECT indexed FROM segment_fts_mark WHERE id = 1))`,
+		"SEARCH s USING INTEGER PRIMARY KEY", []string{"SCAN s", "SCAN c"}},
+	{"segment hits", `SELECT s.doc_id, s.conversation_id FROM segment_fts f JOIN segment_docs s ON s.doc_id = f.rowid
+		WHERE segment_fts MATCH ? AND f.rowid >= ? AND s.user_id = ? ORDER BY f.rank LIMIT ?`,
+		"SEARCH s USING INTEGER PRIMARY KEY", []string{"SCAN s", "SCAN c"}},
+	{"segments by doc", `SELECT s.doc_id, s.start_s FROM json_each(?) j CROSS JOIN segment_docs s ON s.doc_id = j.value`,
+		"SEARCH s USING INTEGER PRIMARY KEY", []string{"SCAN s", "SCAN c"}},
 	{"text window", `SELECT rowid FROM search_fts_memory WHERE search_fts_memory MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 		"VIRTUAL TABLE INDEX", []string{"TEMP B-TREE"}},
 	// The Go KNN (knn.go) reads only the query's partition's vectors.
@@ -145,6 +155,45 @@ func analyzedDB(t *testing.T) *store.DB {
 		t.Fatal(err)
 	}
 	if err := db.CreateActionItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// spokenDB is a database of conversations of twelve segments each, as
+// hearth-bench's scale folders are, with the statistics Open gathers: with
+// them the planner read segment_docs (a view of segments joined to their
+// conversations, migration 0036) from every conversation of the user
+// rather than from the few segments asked for.
+func spokenDB(t *testing.T) *store.DB {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUser(t, db, "u1")
+	for i := range 300 {
+		c := sampleConversation(fmt.Sprintf("c%03d", i), "u1")
+		c.TranscriptSegments = nil
+		for k := range 12 {
+			c.TranscriptSegments = append(c.TranscriptSegments, appliance.TranscriptSegment{ID: fmt.Sprintf("s%d", k),
+				Text: fmt.Sprintf("we talked about item %d of %d", k, i), Speaker: "SPEAKER_00", Start: float64(k), End: float64(k + 1)})
+		}
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.IndexText(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -208,7 +257,8 @@ func TestQueryPlans(t *testing.T) {
 	for _, state := range []struct {
 		name string
 		db   func(*testing.T) *store.DB
-	}{{"no statistics", func(t *testing.T) *store.DB { return MustOpenDB(t) }}, {"analyzed", analyzedDB}, {"analyzed, index caught up", caughtUpDB}} {
+	}{{"no statistics", func(t *testing.T) *store.DB { return MustOpenDB(t) }}, {"analyzed", analyzedDB},
+		{"analyzed, index caught up", caughtUpDB}, {"analyzed, twelve segments a conversation", spokenDB}} {
 		t.Run(state.name, func(t *testing.T) {
 			t.Parallel()
 			db := state.db(t)

@@ -68,6 +68,64 @@ var undo = map[int][]string{
 		END`},
 	35: {`DROP INDEX action_items_open`, `DROP TRIGGER action_items_changes_ai`, `DROP TRIGGER action_items_changes_au`,
 		`DROP TRIGGER action_items_changes_ad`, `DROP TABLE action_item_changes`},
+	// Segments written once: back to a table without a rowid and the
+	// segment_docs copy, with 0028's triggers and 0034's (doc_ids kept).
+	36: {`DROP TRIGGER conversations_undeleted_segments`, `DROP TRIGGER conversations_deleted_segments`,
+		`DROP TRIGGER conversations_delete_segments`, `DROP VIEW segment_docs`,
+		`CREATE TABLE segment_docs (
+			doc_id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, conversation_id TEXT NOT NULL, idx INTEGER NOT NULL,
+			text TEXT NOT NULL, speaker TEXT NOT NULL, person_id TEXT, start_s REAL NOT NULL,
+			UNIQUE (conversation_id, idx)) STRICT`,
+		`INSERT INTO segment_docs (doc_id, user_id, conversation_id, idx, text, speaker, person_id, start_s)
+			SELECT s.doc_id, c.user_id, s.conversation_id, s.idx, s.text, s.speaker, s.person_id, s.start_s
+			FROM transcript_segments s JOIN conversations c ON c.id = s.conversation_id WHERE c.deleted = 0`,
+		`CREATE TABLE transcript_segments_0035 (
+			conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
+			id TEXT NOT NULL, text TEXT NOT NULL, speaker TEXT NOT NULL, speaker_id INTEGER NOT NULL,
+			is_user INTEGER NOT NULL, person_id TEXT, start_s REAL NOT NULL, end_s REAL NOT NULL,
+			translations TEXT NOT NULL DEFAULT '[]', speech_profile_processed INTEGER NOT NULL DEFAULT 1,
+			stt_provider TEXT, PRIMARY KEY (conversation_id, idx)) STRICT, WITHOUT ROWID`,
+		`INSERT INTO transcript_segments_0035 SELECT conversation_id, idx, id, text, speaker, speaker_id, is_user,
+			person_id, start_s, end_s, translations, speech_profile_processed, stt_provider FROM transcript_segments`,
+		`DROP TABLE transcript_segments`,
+		`ALTER TABLE transcript_segments_0035 RENAME TO transcript_segments`,
+		`CREATE INDEX transcript_segments_person ON transcript_segments(person_id) WHERE person_id IS NOT NULL`,
+		`CREATE INDEX segment_docs_person ON segment_docs (person_id) WHERE person_id IS NOT NULL`,
+		`CREATE TRIGGER transcript_segments_search_ai AFTER INSERT ON transcript_segments BEGIN
+			INSERT INTO segment_docs (user_id, conversation_id, idx, text, speaker, person_id, start_s)
+				SELECT c.user_id, new.conversation_id, new.idx, new.text, new.speaker, new.person_id, new.start_s
+				FROM conversations c WHERE c.id = new.conversation_id
+			ON CONFLICT (conversation_id, idx) DO UPDATE SET text = excluded.text, speaker = excluded.speaker,
+				person_id = excluded.person_id, start_s = excluded.start_s;
+		END`,
+		`CREATE TRIGGER transcript_segments_search_au AFTER UPDATE ON transcript_segments BEGIN
+			UPDATE segment_docs SET idx = new.idx, text = new.text, speaker = new.speaker, person_id = new.person_id,
+				start_s = new.start_s
+			WHERE conversation_id = old.conversation_id AND idx = old.idx;
+		END`,
+		`CREATE TRIGGER transcript_segments_search_ad AFTER DELETE ON transcript_segments BEGIN
+			DELETE FROM segment_docs WHERE conversation_id = old.conversation_id AND idx = old.idx;
+		END`,
+		`CREATE TRIGGER conversations_deleted_segments AFTER UPDATE OF deleted ON conversations
+			WHEN new.deleted = 1 AND old.deleted = 0 BEGIN
+			DELETE FROM segment_docs WHERE conversation_id = new.id;
+		END`,
+		`CREATE TRIGGER segment_docs_ad AFTER DELETE ON segment_docs BEGIN
+			INSERT INTO segment_fts (segment_fts, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE old.doc_id <= (SELECT indexed FROM segment_fts_mark WHERE id = 1)
+				  AND NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
+			DELETE FROM segment_fts_pending WHERE doc_id = old.doc_id;
+			UPDATE segment_fts_mark SET indexed = (SELECT COALESCE(max(doc_id), 0) FROM segment_docs)
+				WHERE id = 1 AND indexed >= old.doc_id AND old.doc_id > (SELECT COALESCE(max(doc_id), 0) FROM segment_docs);
+		END`,
+		`CREATE TRIGGER segment_docs_au AFTER UPDATE OF text ON segment_docs WHEN old.text IS NOT new.text BEGIN
+			INSERT INTO segment_fts (segment_fts, rowid, text) SELECT 'delete', old.doc_id, old.text
+				WHERE old.doc_id <= (SELECT indexed FROM segment_fts_mark WHERE id = 1)
+				  AND NOT EXISTS (SELECT 1 FROM segment_fts_pending WHERE doc_id = old.doc_id);
+			INSERT INTO segment_fts_pending (doc_id) SELECT new.doc_id
+				WHERE new.doc_id <= (SELECT indexed FROM segment_fts_mark WHERE id = 1)
+			ON CONFLICT (doc_id) DO NOTHING;
+		END`},
 }
 
 // rewind takes the closed database in dir back to the schema before

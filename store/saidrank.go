@@ -178,7 +178,7 @@ func windowQuery(table string, n int) string {
 // ids are never reused, so the largest is near enough and cheap).
 func (db *DB) segmentTotal(ctx context.Context) (int64, error) {
 	var total int64
-	if err := db.queryRow(ctx, `SELECT COALESCE(max(doc_id), 0) FROM segment_docs`).Scan(&total); err != nil {
+	if err := db.queryRow(ctx, `SELECT COALESCE(max(doc_id), 0) FROM transcript_segments`).Scan(&total); err != nil {
 		return 0, fmt.Errorf("transcript search: %w", err)
 	}
 	return total, nil

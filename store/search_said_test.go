@@ -321,3 +321,78 @@ func TestDocsSaying(t *testing.T) {
 		}
 	}
 }
+
+// TestMigration0036_SegmentsWrittenOnce: segments stored before the
+// migration keep their doc_ids (so segment_fts is not rebuilt) and are
+// found as before, indexed or still waiting; a deleted conversation's stay
+// out of the index until it is saved again.
+func TestMigration0036_SegmentsWrittenOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := MustCreateUser(t, db, "Ada")
+	save := func(db *store.DB, id string, texts ...string) {
+		t.Helper()
+		c := lifecycleConversation(id, user, appliance.StatusCompleted, time.Now().UTC())
+		c.TranscriptSegments = nil
+		for i, text := range texts {
+			c.TranscriptSegments = append(c.TranscriptSegments,
+				appliance.TranscriptSegment{ID: fmt.Sprintf("%s%d", id, i), Text: text, Speaker: "SPEAKER_00", Start: float64(i)})
+		}
+		if err := db.SaveConversation(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(db, "kept", "the heron stood still", "a kestrel overhead")
+	save(db, "gone", "a curlew called")
+	if err := db.DeleteConversation(ctx, user, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n > 0; { // indexed
+		if n, err = db.IndexText(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(db, "waiting", "an osprey dived") // past the mark
+	docIDs := func(db *store.DB) string {
+		t.Helper()
+		s, err := db.QueryString(ctx, `SELECT group_concat(doc_id || ':' || text, ',') FROM (SELECT doc_id, text FROM segment_docs ORDER BY doc_id)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	before := docIDs(db)
+	db.Close()
+
+	db = migrateAgain(t, dir, 36)
+	if after := docIDs(db); after != before {
+		t.Errorf("segments after the migration %s, before %s", after, before)
+	}
+	check := func(when string, want map[string]string) {
+		t.Helper()
+		for word, id := range want {
+			hits, err := db.Search(ctx, user, appliance.SearchQuery{Kind: appliance.KindConversation, Text: word, Limit: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if len(hits) > 0 {
+				got = hits[0].ItemID
+			}
+			if got != id || len(hits) > 1 {
+				t.Errorf("%s: %q found %+v, want %q", when, word, hits, id)
+			}
+		}
+		if err := db.WriterExec(ctx, `INSERT INTO segment_fts (segment_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+			t.Fatalf("%s: FTS5 integrity check: %v", when, err)
+		}
+	}
+	check("migrated", map[string]string{"heron": "kept", "kestrel": "kept", "osprey": "waiting", "curlew": ""})
+	save(db, "gone", "a curlew called")
+	check("saved again", map[string]string{"curlew": "gone", "heron": "kept"})
+}

@@ -135,9 +135,11 @@ func kindsOf(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]stri
 
 // indexSegments moves up to textBatch segments into segment_fts: those
 // past the mark (migration 0034), in doc_id order, advancing the mark over
-// them, then those queued at or below it.
+// them, then those queued at or below it. The batch is counted in
+// transcript_segments and read through segment_docs (migration 0036), so a
+// deleted conversation's segments are passed over, not indexed.
 func indexSegments(ctx context.Context, tx *sql.Tx) (int64, error) {
-	mark, top, queued, err := textWork(ctx, tx, "segment_docs", "segment_fts_mark", "segment_fts_pending")
+	mark, top, queued, err := textWork(ctx, tx, "transcript_segments", "segment_fts_mark", "segment_fts_pending")
 	if err != nil {
 		return 0, err
 	}

@@ -240,4 +240,23 @@ func TestIndexSegmentsPastTheMark(t *testing.T) {
 	}
 	catchUp()
 	check("conversation deleted", map[string][]string{"curlew": nil, "osprey": {"b"}})
+
+	// Saved again by its client: undeleted, its segments (at or below the
+	// mark, kept in place since migration 0036) back in the index.
+	save("c", "a curlew called", "and a snipe")
+	check("conversation undeleted", map[string][]string{"curlew": {"c"}, "snipe": {"c"}})
+
+	// Deleted for good: after a soft delete (out of the index already) and
+	// while indexed (its segments leave the index with their rows).
+	if err := db.DeleteConversation(ctx, user, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.WriterExec(ctx, `DELETE FROM conversations WHERE id = 'c'`); err != nil {
+		t.Fatal(err)
+	}
+	check("soft-deleted conversation removed", map[string][]string{"curlew": nil, "osprey": {"b"}})
+	if err := db.WriterExec(ctx, `DELETE FROM conversations WHERE id = 'b'`); err != nil {
+		t.Fatal(err)
+	}
+	check("indexed conversation removed", map[string][]string{"osprey": nil, "egret": {"a"}})
 }

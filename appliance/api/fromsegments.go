@@ -55,6 +55,15 @@ type fromSegmentsRequest struct {
 // well-typed request is checked against the reference's rules (1 to 500
 // segments, each with text, 0 <= start < end; finished_at after started_at).
 func parseFromSegments(body []byte) (*fromSegmentsRequest, error) {
+	if r, ok := fastFromSegments(body); ok {
+		return r, nil
+	}
+	return parseFromSegmentsGeneric(body)
+}
+
+// parseFromSegmentsGeneric is parseFromSegments through the generic
+// decoder: every body, every error worded.
+func parseFromSegmentsGeneric(body []byte) (*fromSegmentsRequest, error) {
 	m, err := decodeJSONObject(body)
 	if err != nil {
 		return nil, err
@@ -84,8 +93,10 @@ func parseFromSegments(body []byte) (*fromSegmentsRequest, error) {
 			f.fail("source", "enum", "Input should be "+quoteList(names))
 		}
 	}
-	if s, ok := f.str("language", false); ok && strings.TrimSpace(s) != "" {
-		r.Language = strings.TrimSpace(s)
+	if s, ok := f.str("language", false); ok {
+		if lang, ok := trimmedLanguage(s); ok {
+			r.Language = lang
+		}
 	}
 	if t, ok := f.datetime("started_at"); ok {
 		r.StartedAt = &t
@@ -110,14 +121,12 @@ func parseFromSegments(body []byte) (*fromSegmentsRequest, error) {
 		if !ok {
 			continue
 		}
-		s = strings.TrimSpace(s)
-		switch n := len([]rune(s)); {
-		case n == 0:
+		if id, ok := validSessionID(s); ok {
+			r.ClientSessionID = id
+		} else if id == "" {
 			f.fail(alias, "string_too_short", "client_session_id must be 1 to 200 characters and not blank")
-		case n > maxClientSessionID:
+		} else {
 			f.fail(alias, "string_too_long", "client_session_id must be 1 to 200 characters and not blank")
-		default:
-			r.ClientSessionID = s
 		}
 		break
 	}
@@ -149,6 +158,27 @@ func parseFromSegments(body []byte) (*fromSegmentsRequest, error) {
 		}
 	}
 	return r, v.Err()
+}
+
+// trimmedLanguage is a language as sent without the spaces around it; a
+// blank one keeps the default.
+func trimmedLanguage(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	return s, s != ""
+}
+
+// validSessionID is a client_session_id without the spaces around it, and
+// whether it is 1 to maxClientSessionID characters.
+func validSessionID(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	n := len([]rune(s))
+	return s, n > 0 && n <= maxClientSessionID
+}
+
+// segmentBreaksARule says whether a well-typed segment breaks one of the
+// rules parseFromSegments words.
+func segmentBreaksARule(s segmentInput) bool {
+	return s.End <= s.Start || s.Start < 0 || strings.TrimSpace(s.Text) == ""
 }
 
 // times applies the defaults (started_at = now, finished_at = started_at +

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +110,99 @@ func TestLimiter(t *testing.T) {
 	for i := range 5 {
 		if d := off.Allow("k", Policy{"p", 1, time.Hour}); d != nil {
 			t.Fatalf("boost 0: request %d denied: %+v", i, d)
+		}
+	}
+}
+
+// FuzzFastFromSegmentsAgrees: the fast reader of create bodies takes only
+// bodies the generic path accepts, and reads them into the same request.
+func FuzzFastFromSegmentsAgrees(f *testing.F) {
+	for _, s := range []string{
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}]}`,
+		` {"transcript_segments" : [ {"text":"hi there","speaker":"SPEAKER_01","speaker_id":3,"is_user":true,"person_id":"p","start":0.5,"end":1e1} ,
+			{"text":"caf\u00e9 \"quoted\" \ud83d\ude00 \ud800","speaker":"","speaker_id":null,"is_user":null,"person_id":"","start":10,"end":12.25}],
+			"source":"omi","language":"  de ","started_at":"2026-01-01T00:00:00Z","finished_at":1767225700,
+			"client_session_id":" s ","session_id":"later","conversation_role":"meeting","conversation_finalization_reason":"retry",
+			"client_device_id":"d","client_platform":"ios"} `,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"client_id":"c"}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"language":"  "}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"te\u0078t":1}`,
+		`{"transcript_segments":[{"te\u0078t":"hi","start":0,"end":1}]}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1,"speaker_id":2.0}]}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1,"speaker_id":2147483648}]}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1e309}]}`,
+		`{"transcript_segments":[{"text":"hi","start":01,"end":2}]}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1,"Text":"x"}]}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"Source":"omi"}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}]}{}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"source":"omi","source":"phone"}`,
+		`{"transcript_segments":[{"text":"  ","start":0,"end":1}]}`,
+		`{"transcript_segments":[{"text":"hi","start":2,"end":1}]}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"started_at":"not a time"}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"client_session_id":"   "}`,
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"conversation_role":"solo"}`,
+		"{\"transcript_segments\":[{\"text\":\"bad \xff utf8\",\"start\":0,\"end\":1}]}",
+		`{"transcript_segments":[{"text":"hi","start":0,"end":1},]}`,
+		`{"transcript_segments":[],"source":"omi"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fast, ok := fastFromSegments(body)
+		if !ok {
+			return
+		}
+		generic, err := parseFromSegmentsGeneric(body)
+		if err != nil {
+			t.Fatalf("fast reader took a body the generic path refuses (%v): %s", err, body)
+		}
+		if !reflect.DeepEqual(fast, generic) {
+			t.Fatalf("fast reader read\n%+v\nthe generic path\n%+v\nfrom %s", fast, generic, body)
+		}
+	})
+}
+
+// TestFastFromSegmentsTakesTheUsualBodies: the bodies apps and the
+// benchmark send go the fast way (FuzzFastFromSegmentsAgrees holds it to
+// the generic path's reading), the others the generic way.
+func TestFastFromSegmentsTakesTheUsualBodies(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		fast bool
+	}{
+		{`{"transcript_segments":[{"text":"hi","speaker":"SPEAKER_00","speaker_id":0,"is_user":false,"person_id":null,"start":0,"end":1.5}]}`, true},
+		{`{"transcript_segments":[{"text":"a \u0026 b","start":0,"end":1}],"source":"omi","language":"en",
+			"started_at":"2026-01-01T10:00:00Z","finished_at":"2026-01-01T10:05:00Z","client_session_id":"s1","conversation_role":"meeting"}`, true},
+		{`{"transcript_segments":[{"text":"hi","start":0,"end":1}],"geolocation":{"latitude":1,"longitude":2}}`, false},
+		{`{"transcript_segments":[{"text":"hi","start":0,"end":1,"translations":[]}]}`, false},
+		{`{"transcript_segments":[{"text":"hi","start":1,"end":1}]}`, false},
+		{`{"transcript_segments":"x"}`, false},
+	} {
+		if _, ok := fastFromSegments([]byte(tc.body)); ok != tc.fast {
+			t.Errorf("fast = %v, want %v: %s", ok, tc.fast, tc.body)
+		}
+	}
+}
+
+// TestCreateResponseAsCJSON: the create response written by hand is the
+// bytes c.JSON writes (encoding/json's Encoder), and one that would need
+// escaping is left to c.JSON.
+func TestCreateResponseAsCJSON(t *testing.T) {
+	for _, r := range []createResponse{
+		{ID: appliance.NewID(), Status: string(appliance.StatusCompleted)},
+		{ID: "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", Status: string(appliance.StatusProcessing), Discarded: true, MeetingTreatmentEligible: true},
+		{ID: "a<b&c>\"d\\e\u00e9\x01", Status: "completed"},
+	} {
+		var want bytes.Buffer
+		if err := json.NewEncoder(&want).Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := r.appendJSON(nil)
+		if plain := !strings.ContainsAny(r.ID, "<&>\"\\\u00e9\x01"); ok != plain {
+			t.Fatalf("%+v: ok = %v", r, ok)
+		}
+		if ok && string(got) != want.String() {
+			t.Errorf("written %q, encoding/json %q", got, want.String())
 		}
 	}
 }

@@ -59,7 +59,9 @@ func (*Builtin) ShouldDiscard(ctx context.Context, in appliance.TranscriptInput)
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	a := analyze(parseSegments(in.Segments), in.Language)
+	d := parseSegmentsPooled(in.Segments)
+	defer d.release() // after a's: deferred calls run last in, first out
+	a := analyze(d, in.Language)
 	defer a.release()
 	discard, why := a.shouldDiscard()
 	switch {
@@ -93,7 +95,8 @@ func (b *Builtin) StructureAndMemories(ctx context.Context, in appliance.Transcr
 	if err := ctx.Err(); err != nil {
 		return appliance.Structured{}, nil, err
 	}
-	d := parseSegments(in.Segments)
+	d := parseSegmentsPooled(in.Segments)
+	defer d.release() // what both return are strings and values, none of d
 	s, dl := structureOf(d, in, b.model())
 	return s, memoriesOf(d, dl, in), nil
 }

@@ -58,13 +58,23 @@ func (a *analysis) candidates() []*candidate {
 // buildCandidates collects single terms, recurring phrases and CJK n-grams.
 func (a *analysis) buildCandidates() {
 	d := a.doc
-	a.cands = make([]*candidate, 0, len(a.termList)*3)
-	slab := make([]candidate, len(a.termList))
+	// The list, the single terms and the phrase map reuse the pooled
+	// analysis's storage (candBuf, candSlab, phrases).
+	if a.candBuf == nil || cap(a.candBuf) < len(a.termList)*3 {
+		a.candBuf = make([]*candidate, 0, len(a.termList)*3)
+	}
+	a.cands = a.candBuf[:0]
+	slab := reused(a.candSlab, len(a.termList))
+	a.candSlab = slab
 	for i, tm := range a.termList {
 		slab[i] = candidate{terms: a.termList[i : i+1 : i+1], count: tm.count, first: tm.first, score: tm.score}
 		a.cands = append(a.cands, &slab[i])
 	}
-	phrases := make(map[phraseKey]*candidate, len(a.termList))
+	if a.phrases == nil {
+		a.phrases = make(map[phraseKey]*candidate, len(a.termList))
+	}
+	phrases := a.phrases
+	clear(phrases)
 	var cjk map[string]*candidate
 	for _, s := range d.sentences {
 		for j := s.first; j < s.last; j++ {
@@ -86,6 +96,7 @@ func (a *analysis) buildCandidates() {
 	}
 	a.cands = appendSorted(a.cands, phrases)
 	a.cands = appendSorted(a.cands, cjk)
+	a.candBuf = a.cands[:0]
 }
 
 // phraseKey identifies a phrase by its terms; pointers hash faster than a

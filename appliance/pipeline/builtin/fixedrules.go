@@ -22,7 +22,8 @@ var answerWords = lexicon.NewSet(`yes no nope yep`)
 // transcript with no words at all. The pipeline's fixed discard rules read
 // both before any extractor is asked.
 func FillerOnly(segs []appliance.TranscriptSegment, maxTokens int) (fillerOnly, empty bool) {
-	d := parseSegments(segs)
+	d := parseSegmentsPooled(segs) // every create asks, before any extractor
+	defer d.release()
 	return fillerOnlyDoc(d, maxTokens), len(d.tokens) == 0
 }
 

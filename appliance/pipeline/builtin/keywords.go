@@ -72,6 +72,10 @@ type analysis struct {
 	latin     int // non-CJK tokens
 	capsHeavy bool
 	cands     []*candidate // title candidates, built on first use
+	// The candidates' storage, kept with the analysis in the pool.
+	candBuf  []*candidate
+	candSlab []candidate
+	phrases  map[phraseKey]*candidate
 	// Where forms and terms are carved from; kept with the analysis in
 	// the pool.
 	formSlab slab[form]
@@ -115,6 +119,9 @@ func analyze(d *document, lang string) *analysis {
 		tokTerm:  reused(a.tokTerm, len(d.tokens)),
 		formSlab: a.formSlab.reset(),
 		termSlab: a.termSlab.reset(),
+		candBuf:  a.candBuf,
+		candSlab: a.candSlab,
+		phrases:  a.phrases,
 	}
 	// Forms and terms are carved from slabs (see slab), so the per-word
 	// allocations, which dominated the profile, disappear.

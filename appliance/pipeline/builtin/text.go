@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -66,6 +67,47 @@ func parseSegments(segs []appliance.TranscriptSegment) *document {
 		d.addText(s.Text)
 	}
 	return d
+}
+
+// documents keeps parsed documents' storage between creates: their tokens
+// were a fifth of the bytes a create allocated, and what a create
+// allocates decides how often the collector runs.
+var documents = sync.Pool{New: func() any { return new(document) }}
+
+// maxKeptTokens bounds the tokens a pooled document keeps room for, so that
+// one long transcript does not hold its storage for good.
+const maxKeptTokens = 1 << 14
+
+// parseSegmentsPooled is parseSegments in a pooled document; the caller
+// calls release once nothing it read from the document (other than
+// strings) is used any more.
+func parseSegmentsPooled(segs []appliance.TranscriptSegment) *document {
+	d := documents.Get().(*document)
+	n := 0
+	for _, s := range segs {
+		n += len(s.Text)
+	}
+	d.texts, d.sentences = d.texts[:0], d.sentences[:0]
+	if cap(d.tokens) < n/5+1 {
+		d.tokens = make([]token, 0, n/5+1)
+	}
+	d.tokens = d.tokens[:0]
+	for _, s := range segs {
+		d.addText(s.Text)
+	}
+	return d
+}
+
+// release returns a document from parseSegmentsPooled to the pool, its
+// strings let go.
+func (d *document) release() {
+	if cap(d.tokens) > maxKeptTokens {
+		return
+	}
+	clear(d.texts[:cap(d.texts)])
+	clear(d.tokens[:cap(d.tokens)])
+	clear(d.sentences[:cap(d.sentences)])
+	documents.Put(d)
 }
 
 // addText tokenises one segment and splits it into sentences.
