@@ -2,6 +2,7 @@ package pocketsphinx
 
 import (
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 
@@ -15,8 +16,8 @@ import (
 // dictionary) and as free English phones (any phone after any other).
 // English speech is explained by English words nearly as well as by free
 // phones; speech in another language fits the words much worse, because
-// its sounds do not follow English words. The gap per 10 ms frame is
-// the utterance's fit.
+// its sounds do not follow English words. The gap per 10 ms frame of
+// speech is the utterance's fit.
 type utterance struct {
 	words []stt.Word
 	// fit is the words' best path score less the free phones', per frame
@@ -40,6 +41,19 @@ const (
 	sureFit  = -20.0
 	doubtFit = -13.5
 )
+
+// spokenFrames is how many 10 ms frames words span, from the first
+// word's start to the last one's end: the frames the fit is taken over.
+// The pause kept around an utterance fits words and free phones alike (as
+// silence), and counted in, it drew every fit towards English by how
+// much of it the VAD kept: with 360 ms of an utterance's pause kept
+// instead of 200, two Spanish prompts fitted above the doubt line.
+func spokenFrames(words []stt.Word) int {
+	if len(words) == 0 {
+		return 0
+	}
+	return int(math.Round((words[len(words)-1].End - words[0].Start) * 100)) // 10 ms frames
+}
 
 // checkable is whether an utterance is long enough for its fit to mean
 // anything: one short word fits free phones far better than any word
