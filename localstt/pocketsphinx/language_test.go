@@ -161,3 +161,57 @@ func TestMeasureLanguageFit(t *testing.T) {
 			len(fits), fits[0], fits[len(fits)-1], fits[len(fits)/2], doubted, pocketsphinx.DoubtFit, marked, 100*float64(marked)/float64(len(fits)))
 	}
 }
+
+// TestLanguageFitIgnoresThePauseKept: an utterance's fit does not move
+// with how much of the pause around it a cut keeps. Taken per frame of
+// the whole utterance, the pause (which fits English words and free
+// phones alike) drew the fit towards English: four Spanish prompts with
+// 0.6 s of pause either side moved +2.4 to +5.1 (mean +3.2), and two of
+// them crossed the doubt line (-14.7 to -12.3, -14.5 to -12.1); so did two
+// Spanish prompts in a recording when the VAD kept 360 ms of each
+// utterance's pause instead of 200 ms. Per frame of the words' span: -0.4
+// to +2.1 (mean +0.4), none crossing.
+func TestLanguageFitIgnoresThePauseKept(t *testing.T) {
+	need(t, "PocketSphinx (libpocketsphinx-dev, pocketsphinx-en-us)", pocketsphinx.Available)
+	e, err := pocketsphinx.NewEngine("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var spanish realspeech.Voice
+	for _, v := range realspeech.Voices {
+		if v.Language == "es" {
+			spanish = v
+		}
+	}
+	clips, err := realspeech.Prompts(context.Background(), spanish, 4)
+	need(t, fmt.Sprint("the Spanish asterisk voice (asterisk-core-sounds-es-g722): ", err), err == nil)
+	var shift float64
+	judged := 0
+	pause := make([]int16, realspeech.SampleRate*6/10)
+	for _, c := range clips {
+		_, bare, checked, err := e.Fit(c.PCM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !checked {
+			continue
+		}
+		_, fit, _, err := e.Fit(slices.Concat(pause, c.PCM, pause))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: fit %.1f, with 0.6 s of pause either side %.1f", c.ID, bare, fit)
+		if bare < pocketsphinx.DoubtFit && fit >= pocketsphinx.DoubtFit {
+			t.Errorf("%s: fit %.1f alone, in doubt; %.1f with 0.6 s of pause either side, not", c.ID, bare, fit)
+		}
+		shift += fit - bare
+		judged++
+	}
+	if judged < 3 {
+		t.Fatalf("%d of %d prompts judged", judged, len(clips))
+	}
+	if mean := shift / float64(judged); mean > 1 || mean < -1 {
+		t.Errorf("the pause moved the fits by %+.1f on average, want within 1", mean)
+	}
+}
