@@ -35,11 +35,11 @@ type utterance struct {
 // to -9.0, the Russian one -26.1 to -13.1 (per frame of the whole
 // utterance; per frame of the words' span, as now: English -18.4 to 2.5,
 // median -5.0, French -31.4 to -14.4, Italian -32.0 to -16.4, Spanish
-// -24.3 to -10.7, median -17.7). One utterance under sureFit is
-// marked on its own; one under doubtFit only right after another under
-// it in the same stream or recording: an English speaker's utterances
-// that fit so badly were seen alone, never two in a row, and a speaker
-// keeps to a language.
+// -24.3 to -10.7, median -17.7, Russian -27.7 to -13.7). One utterance
+// under sureFit is marked on its own; one under doubtFit only right after
+// another under it in the same stream or recording: an English speaker's
+// utterances that fit so badly were seen alone, never two in a row, and a
+// speaker keeps to a language.
 const (
 	sureFit  = -20.0
 	doubtFit = -13.5
