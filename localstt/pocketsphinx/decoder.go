@@ -380,7 +380,7 @@ func (d *cDecoder) vec(v []float32) *C.mfcc_t {
 }
 
 func (d *cDecoder) decode(pcm []int16) (utterance, error) {
-	score, _, err := d.search(false, pcm)
+	score, frames, err := d.search(false, pcm)
 	if err != nil {
 		return utterance{}, err
 	}
@@ -402,15 +402,14 @@ func (d *cDecoder) decode(pcm []int16) (utterance, error) {
 		}
 		u.words = append(u.words, stt.Word{Text: w, Start: float64(int(sf)-base) / framesPerSecond, End: float64(int(ef)+1-base) / framesPerSecond})
 	}
-	spoken := spokenFrames(u.words)
-	if !d.phones || !checkable(spoken, len(u.words)) || narrowBand(pcm) {
+	if !d.phones || !checkable(frames, len(u.words)) || narrowBand(pcm) {
 		return u, nil
 	}
 	free, _, err := d.search(true, pcm)
 	if err != nil {
 		return utterance{}, err
 	}
-	u.fit, u.checked = float64(score-free)/float64(spoken), true
+	u.fit, u.checked = float64(score-free)/float64(frames), true
 	return u, nil
 }
 

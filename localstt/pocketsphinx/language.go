@@ -2,7 +2,6 @@ package pocketsphinx
 
 import (
 	"log/slog"
-	"math"
 	"strings"
 	"sync"
 
@@ -16,8 +15,8 @@ import (
 // dictionary) and as free English phones (any phone after any other).
 // English speech is explained by English words nearly as well as by free
 // phones; speech in another language fits the words much worse, because
-// its sounds do not follow English words. The gap per 10 ms frame of
-// speech is the utterance's fit.
+// its sounds do not follow English words. The gap per 10 ms frame is
+// the utterance's fit.
 type utterance struct {
 	words []stt.Word
 	// fit is the words' best path score less the free phones', per frame
@@ -32,31 +31,15 @@ type utterance struct {
 // model heard wrong: "do not cook or analog the conference"), at -13.0
 // to -1.0 in white noise at 20 dB and -11.3 to -2.2 at 10 dB; June's French at -30.5 to -12.7
 // (median -19.7), Carlo's Italian -29.1 to -15.4, the Spanish voice -21.5
-// to -9.0, the Russian one -26.1 to -13.1 (per frame of the whole
-// utterance; per frame of the words' span, as now: English -18.4 to 2.5,
-// median -5.0, French -31.4 to -14.4, Italian -32.0 to -16.4, Spanish
-// -24.3 to -10.7, median -17.7, Russian -27.7 to -13.7). One utterance
-// under sureFit is marked on its own; one under doubtFit only right after
-// another under it in the same stream or recording: an English speaker's
-// utterances that fit so badly were seen alone, never two in a row, and a
-// speaker keeps to a language.
+// to -9.0, the Russian one -26.1 to -13.1. One utterance under sureFit is
+// marked on its own; one under doubtFit only right after another under
+// it in the same stream or recording: an English speaker's utterances
+// that fit so badly were seen alone, never two in a row, and a speaker
+// keeps to a language.
 const (
 	sureFit  = -20.0
 	doubtFit = -13.5
 )
-
-// spokenFrames is how many 10 ms frames words span, from the first
-// word's start to the last one's end: the frames the fit is taken over.
-// The pause kept around an utterance fits words and free phones alike (as
-// silence), and counted in, it drew every fit towards English by how
-// much of it the VAD kept: with 360 ms of an utterance's pause kept
-// instead of 200, two Spanish prompts fitted above the doubt line.
-func spokenFrames(words []stt.Word) int {
-	if len(words) == 0 {
-		return 0
-	}
-	return int(math.Round((words[len(words)-1].End - words[0].Start) * 100)) // 10 ms frames
-}
 
 // checkable is whether an utterance is long enough for its fit to mean
 // anything: one short word fits free phones far better than any word
