@@ -30,13 +30,16 @@ const (
 	searchCutLast = 5 * 50          // a long chunk is cut at the quietest frame of its last 5 s
 )
 
-// A chunk keeps tailFrames of the pause after its last speech frame, not
-// padFrames: a word's weak last sound (the "s" of "clubs" in white noise)
-// is under the floor, and 200 ms after the last loud frame it was cut
-// off ("seven of clubs" came back "seven upvotes"). The route's VAD ends
-// an utterance after 360 ms of silence and keeps 200 ms of it: a tail
-// shorter than that pause leaves the chunk's last utterance open to the
-// end, so that it is heard whole, tail and all.
+// A chunk also ends after quietFrames the gate takes for silence: noise
+// over speechRMS (white noise 20 dB under a normal speaker) made every
+// frame speech by level, and a whole recording went out in 28 s chunks
+// cut at a quiet frame. And it keeps tailFrames of the pause after its
+// last speech frame, not padFrames: a word's weak last sound is under the
+// floor. The route's VAD ends an utterance after 360 ms of silence and
+// keeps 200 ms of it; a tail shorter than that pause leaves the chunk's
+// last utterance open to the chunk's end, so that it is heard whole.
+// (In white noise at 20 dB this brought batch from 29 word errors to 24,
+// the engine alone's, on nine recorded prompts.)
 
 // chunk is a stretch of the recording worth transcribing.
 type chunk struct {
