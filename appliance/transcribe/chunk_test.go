@@ -66,3 +66,55 @@ func TestChunksKeepAQuietMicrophonesSpeech(t *testing.T) {
 		t.Logf("%.0f dBFS: %d chunks for %d clips", level, chunks, len(s.Turns))
 	}
 }
+
+// TestChunksEndAtPausesInNoise: recorded voices in white noise 20 dB
+// under them (twelve clips, 1.5 s pauses) are sent a clip a chunk (or
+// less, where a clip pauses), each with the pause's first 340 ms. The noise is above the fixed -42 dBFS
+// floor, which took the whole recording for speech: it went out in 28 s
+// chunks cut at their quietest frame, and the route's own VAD cut each
+// utterance 200 ms after its last loud frame.
+func TestChunksEndAtPausesInNoise(t *testing.T) {
+	clips, err := realspeech.English(t.Context())
+	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var some []realspeech.Clip
+	for i := range 12 {
+		some = append(some, clips[i*len(clips)/12])
+	}
+	s, err := realspeech.Condition(t.Context(), realspeech.Join(some, 1.5), "white20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := audio.NewRawPCM(bytes.NewReader(realspeech.Bytes(s.PCM)), audio.Rate, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest := 0
+	for _, tr := range s.Turns {
+		longest = max(longest, tr.End-tr.Start)
+	}
+	ch := newChunker(src)
+	chunks := 0
+	for {
+		c, err := ch.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks++
+		// A clip's own pauses may end a chunk inside it; one chunk never
+		// runs on over a whole pause between clips and the next clip.
+		if len(c.pcm) > longest+3*audio.Rate/2 {
+			t.Errorf("chunk at %.2f s is %.1f s long; the longest clip is %.1f s", c.offset, float64(len(c.pcm))/audio.Rate, float64(longest)/audio.Rate)
+		}
+	}
+	if chunks < len(s.Turns) {
+		t.Errorf("%d chunks for %d clips, want one a clip at least", chunks, len(s.Turns))
+	}
+}

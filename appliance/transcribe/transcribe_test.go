@@ -53,9 +53,10 @@ func TestTranscribeSpeechChunksInOrder(t *testing.T) {
 	if len(res.Segments) != 2 || res.Segments[0].Speaker != "SPEAKER_00" || res.Segments[1].Speaker != "SPEAKER_01" {
 		t.Fatalf("segments %+v", res.Segments)
 	}
-	// Times are the recording's, not the chunk's.
-	if s := res.Segments[1]; s.Start < 2.8 || s.Start > 3.2 || s.End < 3.8 || s.End > 4.2 {
-		t.Fatalf("second segment at %.2f–%.2f s, want about 3–4 s", s.Start, s.End)
+	// Times are the recording's, not the chunk's (the scripted route's
+	// segment spans its chunk, which keeps 0.34 s of the pause after it).
+	if s := res.Segments[1]; s.Start < 2.8 || s.Start > 3.2 || s.End < 3.8 || s.End > 4.4 {
+		t.Fatalf("second segment at %.2f–%.2f s, want about 3–4.3 s", s.Start, s.End)
 	}
 	if res.Duration < 4400*time.Millisecond || res.DetectedLanguage != "en" {
 		t.Fatalf("duration %v, language %q", res.Duration, res.DetectedLanguage)
