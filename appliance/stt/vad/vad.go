@@ -71,16 +71,21 @@ type Utterance struct {
 
 // VAD turns a stream of samples into utterances. The zero value is ready.
 type VAD struct {
-	pending  []int16   // less than a frame, not yet classified
-	pos      int       // stream sample of pending[0]
-	frames   [][]int16 // current utterance's frames, with preroll
-	start    int       // stream sample of frames[0]
-	gate     Gate
-	gain     float64 // the open utterance's amplification (live)
-	started  bool    // the open utterance's Start was sent (live)
-	inSpeech bool
-	speech   int // speech frames in a row (before opening) or in the utterance
-	silence  int // silent frames in a row
+	pending    []int16   // less than a frame, not yet classified
+	pos        int       // stream sample of pending[0]
+	frames     [][]int16 // current utterance's frames, with preroll
+	start      int       // stream sample of frames[0]
+	gate       Gate
+	pitch      pitch
+	voiced     bool    // the open utterance has had one voice's pitch (voice.go): it is speech, not the room's chatter
+	unvoiced   int     // frames since the open utterance's last frame of one voice's pitch or well above the room
+	stretch    int     // frames since the current stretch of sound above the room began (follow)
+	sinceAbove int     // frames since the last frame above the room
+	gain       float64 // the open utterance's amplification (live)
+	started    bool    // the open utterance's Start was sent (live)
+	inSpeech   bool
+	speech     int // speech frames in a row (before opening) or in the utterance
+	silence    int // silent frames in a row
 }
 
 // Push classifies samples and returns the utterances that ended.
@@ -120,7 +125,7 @@ func (v *VAD) Events(pcm []int16) []Event {
 			// closes the utterance.
 			out = append(out, Event{Kind: End})
 			v.started = false
-		case v.inSpeech && !v.started && v.speech >= gainFrames:
+		case v.inSpeech && v.voiced && !v.started && v.speech >= gainFrames:
 			out = append(out, v.startEvent(nil))
 		case v.started:
 			out = append(out, Event{Kind: Audio, PCM: amplify(f, v.gain)})
@@ -149,7 +154,7 @@ const flushPad = 300 * 16 // 300 ms at 16 kHz
 // FlushEvents ends the live stream's utterance in progress, if one is
 // open: its last, partial frame and flushPad of silence, then its end.
 func (v *VAD) FlushEvents() []Event {
-	if !v.inSpeech {
+	if !v.inSpeech || !v.voiced {
 		return nil
 	}
 	var first Event
@@ -166,7 +171,7 @@ func (v *VAD) FlushEvents() []Event {
 // Flush ends the stream: a pending utterance with speech in it is
 // returned, with its partial last frame and flushPad of silence.
 func (v *VAD) Flush() (Utterance, bool) {
-	if v.inSpeech && v.speech > 0 {
+	if v.inSpeech && v.voiced && v.speech > 0 {
 		tail := v.takePending()
 		g := v.utteranceGain(len(v.frames))
 		u := v.cut(len(v.frames))
@@ -184,8 +189,18 @@ func (v *VAD) takePending() []int16 {
 	return tail
 }
 
+// frame takes the next frame. An utterance opens on startFrames loud
+// enough (the gate) and is kept once it has had one voice's pitch; until
+// then it is the room's sound, kept only as far back as the preroll and
+// leadFrames reach, and let go at a pause. It ends at a pause, after
+// holdFrames without one voice's pitch (a room's chatter goes on through
+// the speaker's pause, loud enough for the gate), or at maxUtterance.
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	isSpeech := v.gate.Speech(f)
+	level, room := rms(f), v.gate.room()
+	above := isSpeech && level >= voiceOverRoom*room
+	run := v.pitch.next(f, above)
+	v.follow(above)
 	if len(v.frames) == 0 {
 		v.start = at
 	}
@@ -197,11 +212,9 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 			v.speech = 0
 		}
 		if v.speech >= startFrames {
-			v.inSpeech, v.silence = true, 0
-		} else if len(v.frames) > prerollFrames+startFrames {
-			drop := len(v.frames) - prerollFrames - startFrames
-			v.frames = v.frames[drop:]
-			v.start += drop * frameLen
+			v.inSpeech, v.silence, v.voiced, v.unvoiced = true, 0, run >= voiceFrames, 0
+		} else {
+			v.keepLast(prerollFrames + startFrames)
 		}
 		return Utterance{}, false
 	}
@@ -211,13 +224,54 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	} else {
 		v.silence++
 	}
+	if run >= holdRun || isSpeech && level >= holdOverRoom*room {
+		v.unvoiced = 0
+	} else {
+		v.unvoiced++
+	}
+	if !v.voiced {
+		v.voiced = run >= voiceFrames
+	}
 	switch {
+	case !v.voiced && v.silence >= endFrames: // the room's sound, not a voice: let go
+		v.inSpeech, v.speech, v.silence = false, 0, 0
+		v.keepLast(prerollFrames + startFrames)
+	case !v.voiced:
+		v.keepLast(prerollFrames + min(max(leadFrames, v.stretch), maxLead))
 	case v.silence >= endFrames:
 		return v.cut(len(v.frames) - v.silence + prerollFrames), true
+	case v.unvoiced >= holdFrames: // up to the last loud frame, and as much of the pause after it as a pause keeps
+		return v.cut(len(v.frames) - max(0, v.silence-prerollFrames)), true
 	case len(v.frames) >= maxUtterance:
 		return v.cut(len(v.frames)), true
 	}
 	return Utterance{}, false
+}
+
+// follow keeps count of the current stretch of sound above the room: how
+// many frames ago it began (0: none), gaps shorter than a pause within
+// it. When a voice is found, the utterance reaches back to the stretch's
+// start: a speaker's quiet first sounds before the voice (500 ms of
+// breath and "g" before "go forward") are above a quiet room, the chatter
+// hardly ever is.
+func (v *VAD) follow(above bool) {
+	if v.stretch > 0 {
+		v.stretch++
+		if v.sinceAbove++; v.sinceAbove > endFrames {
+			v.stretch = 0
+		}
+	}
+	if above {
+		v.stretch, v.sinceAbove = max(v.stretch, 1), 0
+	}
+}
+
+// keepLast drops the frames before the last n.
+func (v *VAD) keepLast(n int) {
+	if drop := len(v.frames) - n; drop > 0 {
+		v.frames = v.frames[drop:]
+		v.start += drop * frameLen
+	}
 }
 
 // cut emits the first n frames as an utterance, amplified as a whole,
