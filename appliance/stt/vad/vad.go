@@ -7,7 +7,10 @@
 // stream of a route that hears whole utterances (a batch API).
 package vad
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // The energy VAD: 20 ms frames at 16 kHz. A frame is speech when it is
 // well above the quietest recent frames (the noise floor) and above a
@@ -83,6 +86,8 @@ type VAD struct {
 	sinceAbove int     // frames since the last frame above the room
 	gain       float64 // the open utterance's amplification (live)
 	started    bool    // the open utterance's Start was sent (live)
+	sent       int     // frames of the open utterance sent (live): those after are held while they sound like the room
+	chatterEnd bool    // the last frame ended an utterance on the room's chatter, not a pause
 	inSpeech   bool
 	speech     int // speech frames in a row (before opening) or in the utterance
 	silence    int // silent frames in a row
@@ -116,19 +121,33 @@ func (v *VAD) Events(pcm []int16) []Event {
 		v.pending = v.pending[frameLen:]
 		at := v.pos
 		v.pos += frameLen
+		heard := v.frames
 		u, ended := v.frame(f, at)
 		switch {
 		case ended && !v.started:
 			out = append(out, Event{Kind: Start, PCM: u.PCM, At: u.Start}, Event{Kind: End})
 		case ended:
-			// The frames after the cut are silence already sent; the end
-			// closes the utterance.
+			// The frames not sent yet go, up to the cut when it ends on
+			// the room's chatter (after a pause they are silence, sent
+			// as before), then the end.
+			heard = append(heard[:len(heard):len(heard)], f)
+			n := len(heard)
+			if v.chatterEnd {
+				n = len(u.PCM) / frameLen
+			}
+			if n > v.sent {
+				out = append(out, Event{Kind: Audio, PCM: amplify(slices.Concat(heard[v.sent:n]...), v.gain)})
+			}
 			out = append(out, Event{Kind: End})
 			v.started = false
 		case v.inSpeech && v.voiced && !v.started && v.speech >= gainFrames:
 			out = append(out, v.startEvent(nil))
-		case v.started:
-			out = append(out, Event{Kind: Audio, PCM: amplify(f, v.gain)})
+		case v.started && v.unvoiced == 0:
+			// Frames with neither a voice nor a level above the room are
+			// held until one that has either: an utterance that ends on
+			// the chatter does not send it.
+			out = append(out, Event{Kind: Audio, PCM: amplify(slices.Concat(v.frames[v.sent:]...), v.gain)})
+			v.sent = len(v.frames)
 		}
 	}
 	return out
@@ -141,7 +160,7 @@ func (v *VAD) startEvent(tail []int16) Event {
 	for _, fr := range v.frames {
 		opening = append(opening, fr...)
 	}
-	v.gain, v.started = v.utteranceGain(len(v.frames)), true
+	v.gain, v.started, v.sent = v.utteranceGain(len(v.frames)), true, len(v.frames)
 	return Event{Kind: Start, PCM: amplify(append(opening, tail...), v.gain), At: v.start}
 }
 
@@ -159,7 +178,8 @@ func (v *VAD) FlushEvents() []Event {
 	}
 	var first Event
 	if tail := v.takePending(); v.started {
-		first = Event{Kind: Audio, PCM: append(amplify(tail, v.gain), make([]int16, flushPad)...)}
+		held := slices.Concat(append(v.frames[v.sent:len(v.frames):len(v.frames)], tail)...)
+		first = Event{Kind: Audio, PCM: append(amplify(held, v.gain), make([]int16, flushPad)...)}
 	} else {
 		first = v.startEvent(tail)
 		first.PCM = append(first.PCM, make([]int16, flushPad)...)
@@ -197,6 +217,7 @@ func (v *VAD) takePending() []int16 {
 // the speaker's pause, loud enough for the gate), or at maxUtterance.
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	isSpeech := v.gate.Speech(f)
+	v.chatterEnd = false
 	level, room := rms(f), v.gate.room()
 	above := isSpeech && level >= voiceOverRoom*room
 	run := v.pitch.next(f, above)
@@ -240,8 +261,9 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 		v.keepLast(prerollFrames + min(max(leadFrames, v.stretch), maxLead))
 	case v.silence >= endFrames:
 		return v.cut(len(v.frames) - v.silence + prerollFrames), true
-	case v.unvoiced >= holdFrames: // up to the last loud frame, and as much of the pause after it as a pause keeps
-		return v.cut(len(v.frames) - max(0, v.silence-prerollFrames)), true
+	case v.unvoiced >= holdFrames: // the chatter after the voice's last sounds is left out
+		v.chatterEnd = true
+		return v.cut(len(v.frames) - v.unvoiced + voiceTail), true
 	case len(v.frames) >= maxUtterance:
 		return v.cut(len(v.frames)), true
 	}

@@ -37,6 +37,7 @@ const (
 	// chatter's frames hardly ever are.
 	holdOverRoom = 4.0
 	holdFrames   = 25  // 500 ms of neither ends an utterance (the last voiceless sounds of "clubs" took 380)
+	voiceTail    = 15  // 300 ms after the last frame of either are kept when it does
 	leadFrames   = 15  // 300 ms of sound before the voice are kept (a word's first voiceless sounds)
 	maxLead      = 250 // 5 s: how far back a stretch of sound above the room may take an utterance's start
 )
