@@ -219,7 +219,9 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	isSpeech := v.gate.Speech(f)
 	v.chatterEnd = false
 	level, room := rms(f), v.gate.room()
-	above := isSpeech && level >= voiceOverRoom*room
+	// Not the gate's level rule: it starts at a normal speaking level, and a
+	// fresh VAD (each of a batch upload's chunks) broke a quiet voice's runs.
+	above := level >= max(minFloor, voiceOverRoom*room)
 	run := v.pitch.next(f, above)
 	v.follow(above)
 	if len(v.frames) == 0 {
@@ -245,7 +247,7 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	} else {
 		v.silence++
 	}
-	if run >= holdRun || isSpeech && level >= holdOverRoom*room {
+	if run >= holdRun || level >= max(minFloor, holdOverRoom*room) {
 		v.unvoiced = 0
 	} else {
 		v.unvoiced++
