@@ -1,7 +1,9 @@
-// Package vad cuts a stream of 16 kHz mono PCM into utterances by energy,
-// for the speech routes that hear utterances: a frame is speech when it
-// is well above the room's recent noise floor; an utterance ends after a
-// short pause, and a long monologue is cut so that words keep coming.
+// Package vad cuts a stream of 16 kHz mono PCM into utterances by energy
+// and pitch, for the speech routes that hear utterances: a frame is
+// speech when it is well above the room's recent noise floor, and an
+// utterance is a voice's when it has one talker's pitch above the room's
+// level (a room's chatter has neither); an utterance ends after a short
+// pause, and a long monologue is cut so that words keep coming.
 // Pure Go, no model. Live is the stream skeleton of the routes that
 // decode as the audio comes (whisper.cpp, PocketSphinx); NewStream is the
 // stream of a route that hears whole utterances (a batch API).
@@ -210,11 +212,13 @@ func (v *VAD) takePending() []int16 {
 }
 
 // frame takes the next frame. An utterance opens on startFrames loud
-// enough (the gate) and is kept once it has had one voice's pitch; until
-// then it is the room's sound, kept only as far back as the preroll and
-// leadFrames reach, and let go at a pause. It ends at a pause, after
-// holdFrames without one voice's pitch (a room's chatter goes on through
-// the speaker's pause, loud enough for the gate), or at maxUtterance.
+// enough (the gate) and is kept once it has had one voice's pitch above
+// the room (voice.go); until then it is the room's sound, kept only as
+// far back as the preroll and leadFrames (or a stretch of sound above
+// the room) reach, and let go at a pause. It ends at a pause, after
+// holdFrames with neither one voice's pitch nor a frame well above the
+// room (a room's chatter goes on through the speaker's pause, loud
+// enough for the gate), or at maxUtterance.
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	isSpeech := v.gate.Speech(f)
 	v.chatterEnd = false
