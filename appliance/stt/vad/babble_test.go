@@ -67,8 +67,8 @@ func TestARoomsChatterIsNotAnUtterance(t *testing.T) {
 }
 
 // checkChatter fails when an utterance holds more than a second of the
-// pauses around its turn (the VAD's preroll, a word's last sounds and the
-// 500 ms a voice is waited for are less).
+// pauses around its turn (the VAD's preroll and lead before the voice,
+// the 300 ms kept after its last sound, are less).
 func checkChatter(t *testing.T, path string, s realspeech.Stream, spans [][2]int) {
 	t.Helper()
 	for _, sp := range spans {

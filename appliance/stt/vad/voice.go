@@ -36,10 +36,12 @@ const (
 	// 700 ms without a pitch) are well above a quiet room, and the
 	// chatter's frames hardly ever are.
 	holdOverRoom = 4.0
-	holdFrames   = 25  // 500 ms of neither ends an utterance (the last voiceless sounds of "clubs" took 380)
-	voiceTail    = 15  // 300 ms after the last frame of either are kept when it does
-	leadFrames   = 15  // 300 ms of sound before the voice are kept (a word's first voiceless sounds)
-	maxLead      = 250 // 5 s: how far back a stretch of sound above the room may take an utterance's start
+	// 500 ms of neither ends an utterance: the last voiceless sounds of
+	// "clubs" took 380; at 800 the chatter's stray voiced frames held it.
+	holdFrames = 25
+	voiceTail  = 15  // 300 ms after the last frame of either are kept when it does
+	leadFrames = 15  // 300 ms of sound before the voice are kept (a word's first voiceless sounds)
+	maxLead    = 250 // 5 s: how far back a stretch of sound above the room may take an utterance's start
 )
 
 // pitch follows one talker's pitch frame by frame.
