@@ -1,5 +1,7 @@
 package vad
 
+import "slices"
+
 // Gate tells speech from silence one 20 ms frame at a time, by the rule
 // the VAD opens and closes utterances on (the package's constants): a
 // frame is speech when it is well above the room's recent noise floor and
@@ -26,6 +28,20 @@ func (g *Gate) Speech(f []int16) bool {
 	g.frames++
 	g.peak = max(level, g.peak*peakDecay)
 	return level >= max(minFloor, floor*floorMargin, min(maxFloor, g.peak/peakRatio))
+}
+
+// room is the level the recent frames mostly stay above (their tenth
+// percentile): the room's own sound. Where the floor is the quietest
+// moment, this is what a room's continuous chatter sounds like (the
+// floor under babble is a rare lull between its voices).
+func (g *Gate) room() float64 {
+	if len(g.ring) == 0 {
+		return 0
+	}
+	s := make([]float64, len(g.ring))
+	copy(s, g.ring)
+	slices.Sort(s)
+	return s[len(s)/10]
 }
 
 // floor is the quietest recent frame's level: the room's noise.

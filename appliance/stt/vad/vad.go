@@ -1,13 +1,18 @@
-// Package vad cuts a stream of 16 kHz mono PCM into utterances by energy,
-// for the speech routes that hear utterances: a frame is speech when it
-// is well above the room's recent noise floor; an utterance ends after a
-// short pause, and a long monologue is cut so that words keep coming.
+// Package vad cuts a stream of 16 kHz mono PCM into utterances by energy
+// and pitch, for the speech routes that hear utterances: a frame is
+// speech when it is well above the room's recent noise floor, and an
+// utterance is a voice's when it has one talker's pitch above the room's
+// level (a room's chatter has neither); an utterance ends after a short
+// pause, and a long monologue is cut so that words keep coming.
 // Pure Go, no model. Live is the stream skeleton of the routes that
 // decode as the audio comes (whisper.cpp, PocketSphinx); NewStream is the
 // stream of a route that hears whole utterances (a batch API).
 package vad
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // The energy VAD: 20 ms frames at 16 kHz. A frame is speech when it is
 // well above the quietest recent frames (the noise floor) and above a
@@ -71,16 +76,23 @@ type Utterance struct {
 
 // VAD turns a stream of samples into utterances. The zero value is ready.
 type VAD struct {
-	pending  []int16   // less than a frame, not yet classified
-	pos      int       // stream sample of pending[0]
-	frames   [][]int16 // current utterance's frames, with preroll
-	start    int       // stream sample of frames[0]
-	gate     Gate
-	gain     float64 // the open utterance's amplification (live)
-	started  bool    // the open utterance's Start was sent (live)
-	inSpeech bool
-	speech   int // speech frames in a row (before opening) or in the utterance
-	silence  int // silent frames in a row
+	pending    []int16   // less than a frame, not yet classified
+	pos        int       // stream sample of pending[0]
+	frames     [][]int16 // current utterance's frames, with preroll
+	start      int       // stream sample of frames[0]
+	gate       Gate
+	pitch      pitch
+	voiced     bool    // the open utterance has had one voice's pitch (voice.go): it is speech, not the room's chatter
+	unvoiced   int     // frames since the open utterance's last frame of one voice's pitch or well above the room
+	stretch    int     // frames since the current stretch of sound above the room began (follow)
+	sinceAbove int     // frames since the last frame above the room
+	gain       float64 // the open utterance's amplification (live)
+	started    bool    // the open utterance's Start was sent (live)
+	sent       int     // frames of the open utterance sent (live): those after are held while they sound like the room
+	chatterEnd bool    // the last frame ended an utterance on the room's chatter, not a pause
+	inSpeech   bool
+	speech     int // speech frames in a row (before opening) or in the utterance
+	silence    int // silent frames in a row
 }
 
 // Push classifies samples and returns the utterances that ended.
@@ -111,19 +123,33 @@ func (v *VAD) Events(pcm []int16) []Event {
 		v.pending = v.pending[frameLen:]
 		at := v.pos
 		v.pos += frameLen
+		heard := v.frames
 		u, ended := v.frame(f, at)
 		switch {
 		case ended && !v.started:
 			out = append(out, Event{Kind: Start, PCM: u.PCM, At: u.Start}, Event{Kind: End})
 		case ended:
-			// The frames after the cut are silence already sent; the end
-			// closes the utterance.
+			// The frames not sent yet go, up to the cut when it ends on
+			// the room's chatter (after a pause they are silence, sent
+			// as before), then the end.
+			heard = append(heard[:len(heard):len(heard)], f)
+			n := len(heard)
+			if v.chatterEnd {
+				n = len(u.PCM) / frameLen
+			}
+			if n > v.sent {
+				out = append(out, Event{Kind: Audio, PCM: amplify(slices.Concat(heard[v.sent:n]...), v.gain)})
+			}
 			out = append(out, Event{Kind: End})
 			v.started = false
-		case v.inSpeech && !v.started && v.speech >= gainFrames:
+		case v.inSpeech && v.voiced && !v.started && v.speech >= gainFrames:
 			out = append(out, v.startEvent(nil))
-		case v.started:
-			out = append(out, Event{Kind: Audio, PCM: amplify(f, v.gain)})
+		case v.started && v.unvoiced == 0:
+			// Frames with neither a voice nor a level above the room are
+			// held until one that has either: an utterance that ends on
+			// the chatter does not send it.
+			out = append(out, Event{Kind: Audio, PCM: amplify(slices.Concat(v.frames[v.sent:]...), v.gain)})
+			v.sent = len(v.frames)
 		}
 	}
 	return out
@@ -136,7 +162,7 @@ func (v *VAD) startEvent(tail []int16) Event {
 	for _, fr := range v.frames {
 		opening = append(opening, fr...)
 	}
-	v.gain, v.started = v.utteranceGain(len(v.frames)), true
+	v.gain, v.started, v.sent = v.utteranceGain(len(v.frames)), true, len(v.frames)
 	return Event{Kind: Start, PCM: amplify(append(opening, tail...), v.gain), At: v.start}
 }
 
@@ -149,12 +175,13 @@ const flushPad = 300 * 16 // 300 ms at 16 kHz
 // FlushEvents ends the live stream's utterance in progress, if one is
 // open: its last, partial frame and flushPad of silence, then its end.
 func (v *VAD) FlushEvents() []Event {
-	if !v.inSpeech {
+	if !v.inSpeech || !v.voiced {
 		return nil
 	}
 	var first Event
 	if tail := v.takePending(); v.started {
-		first = Event{Kind: Audio, PCM: append(amplify(tail, v.gain), make([]int16, flushPad)...)}
+		held := slices.Concat(append(v.frames[v.sent:len(v.frames):len(v.frames)], tail)...)
+		first = Event{Kind: Audio, PCM: append(amplify(held, v.gain), make([]int16, flushPad)...)}
 	} else {
 		first = v.startEvent(tail)
 		first.PCM = append(first.PCM, make([]int16, flushPad)...)
@@ -166,7 +193,7 @@ func (v *VAD) FlushEvents() []Event {
 // Flush ends the stream: a pending utterance with speech in it is
 // returned, with its partial last frame and flushPad of silence.
 func (v *VAD) Flush() (Utterance, bool) {
-	if v.inSpeech && v.speech > 0 {
+	if v.inSpeech && v.voiced && v.speech > 0 {
 		tail := v.takePending()
 		g := v.utteranceGain(len(v.frames))
 		u := v.cut(len(v.frames))
@@ -184,8 +211,23 @@ func (v *VAD) takePending() []int16 {
 	return tail
 }
 
+// frame takes the next frame. An utterance opens on startFrames loud
+// enough (the gate) and is kept once it has had one voice's pitch above
+// the room (voice.go); until then it is the room's sound, kept only as
+// far back as the preroll and leadFrames (or a stretch of sound above
+// the room) reach, and let go at a pause. It ends at a pause, after
+// holdFrames with neither one voice's pitch nor a frame well above the
+// room (a room's chatter goes on through the speaker's pause, loud
+// enough for the gate), or at maxUtterance.
 func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	isSpeech := v.gate.Speech(f)
+	v.chatterEnd = false
+	level, room := rms(f), v.gate.room()
+	// Not the gate's level rule: it starts at a normal speaking level, and a
+	// fresh VAD (each of a batch upload's chunks) broke a quiet voice's runs.
+	above := level >= max(minFloor, voiceOverRoom*room)
+	run := v.pitch.next(f, above)
+	v.follow(above)
 	if len(v.frames) == 0 {
 		v.start = at
 	}
@@ -197,11 +239,9 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 			v.speech = 0
 		}
 		if v.speech >= startFrames {
-			v.inSpeech, v.silence = true, 0
-		} else if len(v.frames) > prerollFrames+startFrames {
-			drop := len(v.frames) - prerollFrames - startFrames
-			v.frames = v.frames[drop:]
-			v.start += drop * frameLen
+			v.inSpeech, v.silence, v.voiced, v.unvoiced = true, 0, run >= voiceFrames, 0
+		} else {
+			v.keepLast(prerollFrames + startFrames)
 		}
 		return Utterance{}, false
 	}
@@ -211,13 +251,55 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 	} else {
 		v.silence++
 	}
+	if run >= holdRun || level >= max(minFloor, holdOverRoom*room) {
+		v.unvoiced = 0
+	} else {
+		v.unvoiced++
+	}
+	if !v.voiced {
+		v.voiced = run >= voiceFrames
+	}
 	switch {
+	case !v.voiced && v.silence >= endFrames: // the room's sound, not a voice: let go
+		v.inSpeech, v.speech, v.silence = false, 0, 0
+		v.keepLast(prerollFrames + startFrames)
+	case !v.voiced:
+		v.keepLast(prerollFrames + min(max(leadFrames, v.stretch), maxLead))
 	case v.silence >= endFrames:
 		return v.cut(len(v.frames) - v.silence + prerollFrames), true
+	case v.unvoiced >= holdFrames: // the chatter after the voice's last sounds is left out
+		v.chatterEnd = true
+		return v.cut(len(v.frames) - v.unvoiced + voiceTail), true
 	case len(v.frames) >= maxUtterance:
 		return v.cut(len(v.frames)), true
 	}
 	return Utterance{}, false
+}
+
+// follow keeps count of the current stretch of sound above the room: how
+// many frames ago it began (0: none), gaps shorter than a pause within
+// it. When a voice is found, the utterance reaches back to the stretch's
+// start: a speaker's quiet first sounds before the voice (500 ms of
+// breath and "g" before "go forward") are above a quiet room, the chatter
+// hardly ever is.
+func (v *VAD) follow(above bool) {
+	if v.stretch > 0 {
+		v.stretch++
+		if v.sinceAbove++; v.sinceAbove > endFrames {
+			v.stretch = 0
+		}
+	}
+	if above {
+		v.stretch, v.sinceAbove = max(v.stretch, 1), 0
+	}
+}
+
+// keepLast drops the frames before the last n.
+func (v *VAD) keepLast(n int) {
+	if drop := len(v.frames) - n; drop > 0 {
+		v.frames = v.frames[drop:]
+		v.start += drop * frameLen
+	}
 }
 
 // cut emits the first n frames as an utterance, amplified as a whole,
