@@ -3,6 +3,7 @@ package localstt_test
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"testing"
 
@@ -34,9 +35,14 @@ func TestWhisperStreamSkipsWhenBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := append(jfk(t), make([]int16, 16000)...)
+	// jfk.wav without its pauses, three times: one long utterance (the
+	// random model hears nothing in it, and a stream counts an utterance
+	// it hears nothing in once, however often it transcribes it again as
+	// it grows; three such stretches and the route is judged deaf, which
+	// would end the stream before it falls behind).
+	one := withoutPauses(jfk(t))
 	var speech []int16
-	for range 3 { // about 36 s at once: more than the 10 s a stream queues
+	for len(speech) < 36*16000 { // at once: more than the 10 s a stream queues
 		speech = append(speech, one...)
 	}
 	behind := 0
@@ -65,4 +71,34 @@ func TestWhisperStreamSkipsWhenBehind(t *testing.T) {
 			t.Fatalf("skips %+v: stretch %d is not a stretch of the audio after the one before", skips, i)
 		}
 	}
+}
+
+// withoutPauses is pcm without its quiet stretches longer than 100 ms
+// (20 ms frames under a tenth of the loudest frame's RMS), so that a VAD
+// hears one utterance.
+func withoutPauses(pcm []int16) []int16 {
+	const frame = 320
+	rms := make([]float64, len(pcm)/frame)
+	loudest := 0.0
+	for i := range rms {
+		sum := 0.0
+		for _, v := range pcm[i*frame : (i+1)*frame] {
+			sum += float64(v) * float64(v)
+		}
+		rms[i] = math.Sqrt(sum / frame)
+		loudest = max(loudest, rms[i])
+	}
+	var out []int16
+	quiet := 0
+	for i, r := range rms {
+		if r < loudest/10 {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		if quiet <= 5 {
+			out = append(out, pcm[i*frame:(i+1)*frame]...)
+		}
+	}
+	return out
 }
