@@ -104,11 +104,21 @@ func (m *Main) Run(ctx context.Context) (err error) {
 			key.wait() // nothing writes in the data folder after a failed start
 		}
 	}()
-	db, err := store.Open(ctx, dataDir, store.WithReadConns(m.Config.ReadConns), store.WithLogger(m.Logger))
+	db, err := store.Prepare(dataDir, store.WithReadConns(m.Config.ReadConns), store.WithLogger(m.Logger))
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
 	m.db = db
+	// The database's schema loads (and on a first start, is created) on
+	// another goroutine while the parts below are wired: they keep the DB
+	// but none reads it before dbReady; what does (the indexer, the
+	// background jobs) starts after it.
+	dbReady := readyStore(ctx, db)
+	defer func() {
+		if err != nil {
+			dbReady() // Close must not close the pools under Ready
+		}
+	}()
 	// libav's complaints about bad frames go to the log, not stderr.
 	audio.SetLibavLogger(m.Logger)
 	extractor, err := newExtractor(m.Config, m.Logger)
@@ -127,18 +137,12 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	bctx, stopBackground := context.WithCancel(ctx)
 	m.stopBackground = stopBackground
 	m.indexer = search.NewIndexer(db, embedder, m.Logger)
-	if err := m.indexer.Start(bctx); err != nil {
-		return err
-	}
-	m.goBackground(func() { m.indexer.Follow(bctx, m.events.Subscribe("")) })
 
 	keeper := newKeeper(m.Config, dataDir, m.Logger)
 	conversations := conversation.New(conversation.Deps{
 		Store: db, Processor: pipeline.New(extractor, m.Logger), Events: m.events, Logger: m.Logger,
 		SilenceTimeout: m.Config.SilenceTimeout, Audio: keeper,
 	})
-	m.goBackground(func() { sweepAudio(bctx, keeper, db, m.Logger) })
-	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx) })
 
 	// Listen before building the HTTP parts: the appliance's own address
 	// (port 0 picks one) goes into replies that name it.
@@ -187,12 +191,10 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		Logger: m.Logger,
 	})
 	conversations.HearOutFrom(m.listen)
-	// Jobs interrupted by a restart resume here.
 	retranscriber := retranscribe.New(retranscribe.Deps{
 		Store: db, Audio: keeper, Conversations: conversations, Routes: routes.batch,
 		Diarizer: profiles.Extractor, Voices: retranscribeVoices{profiles}, Logger: m.Logger,
 	})
-	m.goBackground(func() { retranscriber.Run(bctx) })
 	m.api, err = api.New(api.Deps{
 		Listen:         m.listen,
 		Transcriber:    speech.batch.WithDiarizer(profiles.Extractor),
@@ -245,6 +247,17 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := dbReady(); err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	if err := m.indexer.Start(bctx); err != nil {
+		return err
+	}
+	m.goBackground(func() { m.indexer.Follow(bctx, m.events.Subscribe("")) })
+	m.goBackground(func() { sweepAudio(bctx, keeper, db, m.Logger) })
+	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx) })
+	// Jobs interrupted by a restart resume here.
+	m.goBackground(func() { retranscriber.Run(bctx) })
 	m.http.Handler = m.lan.front(m.api)
 	go func() { m.served <- m.http.Serve(ln) }()
 	if tlsLn != nil {
@@ -276,6 +289,21 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", readableVersion())
 	return nil
+}
+
+// readyStore runs db.Ready on another goroutine; the function it returns
+// waits for it and says why it failed (again on every call).
+func readyStore(ctx context.Context, db *store.DB) func() error {
+	done := make(chan struct{})
+	var err error
+	go func() {
+		defer close(done)
+		err = db.Ready(ctx)
+	}()
+	return func() error {
+		<-done
+		return err
+	}
 }
 
 // capConns caps a listener's connections: per remote address (trusted
