@@ -136,7 +136,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	// cancels it and waits.
 	bctx, stopBackground := context.WithCancel(ctx)
 	m.stopBackground = stopBackground
-	m.indexer = search.NewIndexer(db, embedder, m.Logger)
+	indexer := search.NewIndexer(db, embedder, m.Logger)
 
 	keeper := newKeeper(m.Config, dataDir, m.Logger)
 	conversations := conversation.New(conversation.Deps{
@@ -217,7 +217,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		ProviderKeys:   keysThatApply{keys, speech},
 		Models:         modelPuller{&models.Puller{Store: pulls, Ctx: bctx, Pulled: speech.modelPulled, Logger: m.Logger}, speech},
 		Searcher:       searcher,
-		IndexProgress:  m.indexer.Progress,
+		IndexProgress:  indexer.Progress,
 		System:         m.system(startedAt),
 		Recordings:     keeper,
 		Retranscriber:  retranscriber,
@@ -250,10 +250,13 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err := dbReady(); err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
-	if err := m.indexer.Start(bctx); err != nil {
+	// Close waits for the indexer once it has been started (a failed
+	// Start stops it too).
+	m.indexer = indexer
+	if err := indexer.Start(bctx); err != nil {
 		return err
 	}
-	m.goBackground(func() { m.indexer.Follow(bctx, m.events.Subscribe("")) })
+	m.goBackground(func() { indexer.Follow(bctx, m.events.Subscribe("")) })
 	m.goBackground(func() { sweepAudio(bctx, keeper, db, m.Logger) })
 	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx) })
 	// Jobs interrupted by a restart resume here.
@@ -382,7 +385,9 @@ func (m *Main) Close() error {
 	}
 	if m.stopBackground != nil {
 		m.stopBackground()
-		m.indexer.Wait()
+		if m.indexer != nil {
+			m.indexer.Wait()
+		}
 		m.background.Wait()
 	}
 	if m.auth != nil {
