@@ -10,8 +10,9 @@ type Set map[string]struct{}
 // stay readable and easy to extend. The extractor's two hundred sets are
 // built as the program starts, before `hearth serve` can answer: the map
 // is made at its final size (growing it rehashed every word several
-// times) and the words are read in place rather than split into a slice;
-// together that halved the package inits' time.
+// times) and the words are read in place rather than split into a slice,
+// which took the extractor's package init from 0.49 to 0.36 ms (least of
+// 15 runs under GODEBUG=inittrace=1).
 func NewSet(lists ...string) Set {
 	n := 0
 	for _, l := range lists {
