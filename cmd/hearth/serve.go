@@ -257,21 +257,32 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		return err
 	}
 	m.goBackground(func() { indexer.Follow(bctx, m.events.Subscribe("")) })
-	m.goBackground(func() { sweepAudio(bctx, keeper, db, m.Logger) })
 	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx) })
+	m.goBackground(func() {
+		if sleepCtx(bctx, startupGrace) {
+			sweepAudio(bctx, keeper, db, m.Logger)
+		}
+	})
 	// Jobs interrupted by a restart resume here.
-	m.goBackground(func() { retranscriber.Run(bctx) })
+	m.goBackground(func() {
+		if sleepCtx(bctx, startupGrace) {
+			retranscriber.Run(bctx)
+		}
+	})
 	m.http.Handler = m.lan.front(m.api)
 	go func() { m.served <- m.http.Serve(ln) }()
 	if tlsLn != nil {
 		go func() { m.served <- m.http.Serve(tlsLn) }()
 	}
-	go mcpHandler.build(func() http.Handler {
-		return mcp.New(mcp.Deps{
-			Records: recs, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
-			SameOrigin: public.SameOrigin, Logger: m.Logger,
+	go func() {
+		sleepCtx(bctx, startupGrace)
+		mcpHandler.build(func() http.Handler {
+			return mcp.New(mcp.Deps{
+				Records: recs, Verify: api.MCPTokenInfo, ResourceMetadataURL: public.MCPResourceMetadata,
+				SameOrigin: public.SameOrigin, Logger: m.Logger,
+			})
 		})
-	})
+	}()
 	m.startLAN(baseURL)
 	if err := m.startWyoming(bctx, speech.batch); err != nil {
 		return err
@@ -292,6 +303,25 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", readableVersion())
 	return nil
+}
+
+// startupGrace is how long the work that serving does not need waits once
+// serving has started: the audio sweep's and the retranscription jobs'
+// first look, and the MCP endpoint's build (~3 ms). Started with the
+// listener, they took the two cores from the first requests, each of the
+// jobs opening a read connection (about a millisecond of schema load).
+const startupGrace = 100 * time.Millisecond
+
+// sleepCtx waits d or until ctx ends, and says whether d passed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // readyStore runs db.Ready on another goroutine; the function it returns
