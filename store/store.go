@@ -181,6 +181,10 @@ func (db *DB) Ready(ctx context.Context) error {
 	return err
 }
 
+// Fresh reports whether Prepare found no database in the folder: Ready
+// will create the schema.
+func (db *DB) Fresh() bool { return !db.existed }
+
 // prepareWriter is the writer's part of Ready.
 func (db *DB) prepareWriter(ctx context.Context) error {
 	if err := db.migrate(ctx); err != nil {
