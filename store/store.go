@@ -68,6 +68,8 @@ type DB struct {
 	optimizedAt atomic.Int64
 	// ckpt copies the write-ahead log into the file in the background.
 	ckpt *checkpointer
+	// existed says whether the file held a database when Prepare ran.
+	existed bool
 	// closeOnce makes Close safe to call again (a deferred Close after an
 	// explicit one); closeErr is the first call's result.
 	closeOnce sync.Once
@@ -91,8 +93,25 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 var registerVec sync.Once
 
 // Open opens (creating if needed) the database in dir and applies pending
-// migrations.
+// migrations: Prepare, then Ready.
 func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
+	db, err := Prepare(dir, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Ready(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Prepare makes the data folder and the database's pools without opening a
+// connection, so that it costs no SQLite work; Ready, which may run on
+// another goroutine, does that work. The server wires its parts to the DB
+// while Ready runs and serves once it has returned. Nothing may use the DB
+// before Ready has returned nil; Close it in any case.
+func Prepare(dir string, opts ...Option) (*DB, error) {
 	o := options{readConns: 4, logger: slog.New(slog.DiscardHandler)}
 	for _, opt := range opts {
 		opt(&o)
@@ -100,12 +119,9 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir %q: %w", dir, err)
 	}
-	// sqlite3_auto_extension registers sqlite-vec for every connection opened
-	// afterwards, in every pool; it must run before the first sql.Open.
-	registerVec.Do(sqlitevec.Auto)
-
 	path := filepath.Join(dir, FileName)
-	if err := privateFiles(path); err != nil {
+	existed, err := privateFiles(path)
+	if err != nil {
 		return nil, err
 	}
 	registerWriter()
@@ -128,42 +144,99 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 	reader.SetConnMaxLifetime(readerLifetime)
 
 	db := &DB{path: path, writer: writer, reader: reader, reads: &stmtCache{db: reader, stmts: map[string]*sql.Stmt{}},
-		log: o.logger, Now: time.Now}
+		log: o.logger, Now: time.Now, existed: existed}
 	db.keys.clone, db.users.clone = copyKey, copyUser
-	if err := db.migrate(ctx); err != nil {
-		db.Close()
-		return nil, err
+	return db, nil
+}
+
+// Ready opens the connections Prepare did not: it applies pending
+// migrations, refreshes planner statistics, starts the checkpointer and
+// opens one read connection, whose schema load (about a millisecond for
+// this schema, as much as the writer's) the first read would otherwise
+// wait for. Call it once.
+//
+// In a database used before, the read connection opens beside the
+// writer's work, on another core. It then holds the statistics of the last
+// ANALYZE rather than those the optimize below may refresh after a crash,
+// as any read connection does until it is replaced (readerLifetime). In a
+// new file it opens last: the writer makes the file a WAL one, and a
+// reader opening meanwhile would wait on the busy handler.
+func (db *DB) Ready(ctx context.Context) error {
+	// sqlite3_auto_extension registers sqlite-vec for every connection opened
+	// afterwards, in every pool; it must run before the first connection
+	// opens, which is here. It is also SQLite's initialisation.
+	registerVec.Do(sqlitevec.Auto)
+	if !db.existed {
+		if err := db.prepareWriter(ctx); err != nil {
+			return err
+		}
+		return db.warmReader(ctx)
 	}
-	// Statistics before any read connection opens and loads them: without
-	// them the planner guesses, and its guesses favour the per-user
-	// indexes, which read all of a user's rows to find a few. Not fatal:
+	warmed := make(chan error, 1)
+	go func() { warmed <- db.warmReader(ctx) }()
+	err := db.prepareWriter(ctx)
+	if werr := <-warmed; err == nil {
+		err = werr
+	}
+	return err
+}
+
+// Fresh reports whether Prepare found no database in the folder: Ready
+// will create the schema.
+func (db *DB) Fresh() bool { return !db.existed }
+
+// prepareWriter is the writer's part of Ready.
+func (db *DB) prepareWriter(ctx context.Context) error {
+	if err := db.migrate(ctx); err != nil {
+		return err
+	}
+	// Statistics before the read connections that open once serving has
+	// started load them: without them the planner guesses, and its guesses
+	// favour the per-user indexes, which read all of a user's rows to find
+	// a few (a new file's migrations ANALYZE it; this refreshes statistics
+	// that a crash kept the close-time optimize from refreshing). Not fatal:
 	// it takes the write lock, which another process (the server, when
 	// this is the CLI) may hold past the busy timeout.
 	if err := db.optimize(ctx); err != nil {
 		db.log.Warn("refreshing planner statistics at open", "err", err)
 	}
-	if err := db.startCheckpointer(); err != nil {
-		db.Close()
-		return nil, err
+	return db.startCheckpointer()
+}
+
+// warmReader opens a read connection and loads the schema in it; it stays
+// in the pool's idle set for the first read.
+func (db *DB) warmReader(ctx context.Context) error {
+	conn, err := db.reader.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("open a read connection: %w", err)
 	}
-	return db, nil
+	defer conn.Close()
+	// Any table would load the schema; sqlite_schema is there in any file.
+	var n int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
+		return fmt.Errorf("open a read connection: %w", err)
+	}
+	return nil
 }
 
 // privateFiles makes the database owner-only before SQLite opens it:
 // SQLite creates the -wal and -shm files with the database file's mode, so
 // creating that one 0600 (and tightening an existing one) covers all three.
-func privateFiles(path string) error {
+func privateFiles(path string) (existed bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("open %q: %w", path, err)
+		return false, fmt.Errorf("open %q: %w", path, err)
+	}
+	if fi, err := f.Stat(); err == nil {
+		existed = fi.Size() > 0
 	}
 	f.Close()
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("make %q private: %w", p, err)
+			return false, fmt.Errorf("make %q private: %w", p, err)
 		}
 	}
-	return nil
+	return existed, nil
 }
 
 // dsn builds the connection string. Settings live here, not in Exec calls,

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,7 +30,10 @@ func readableVersion() string {
 
 // describeRE splits `git describe --tags --always --dirty`: a tag, the
 // commits since it and the commit, and whether the tree was modified.
-var describeRE = regexp.MustCompile(`^(.+?)-(\d+)-g([0-9a-f]{4,40})(-dirty)?$`)
+// Compiled at first use, not before every command starts.
+var describeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.+?)-(\d+)-g([0-9a-f]{4,40})(-dirty)?$`)
+})
 
 func describeVersion(v, date string, info *debug.BuildInfo) string {
 	if v == "" || v == "dev" {
@@ -68,7 +72,7 @@ func describeVersion(v, date string, info *debug.BuildInfo) string {
 		}
 		return s + " (" + strings.Join(extra, ", ") + ")"
 	}
-	if m := describeRE.FindStringSubmatch(v); m != nil {
+	if m := describeRE().FindStringSubmatch(v); m != nil {
 		commits := "commits"
 		if m[2] == "1" {
 			commits = "commit"

@@ -109,8 +109,9 @@ func isAux(w string) bool {
 }
 
 func set(list string) map[string]struct{} {
-	m := make(map[string]struct{})
-	for _, w := range strings.Fields(list) {
+	words := strings.Fields(list)
+	m := make(map[string]struct{}, len(words)) // at its final size: no rehashing as the program starts
+	for _, w := range words {
 		m[w] = struct{}{}
 	}
 	return m
