@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,6 +75,9 @@ func engineAlone(t *testing.T, e *pocketsphinx.Engine, s realspeech.Stream, pcm 
 			t.Fatal(err)
 		}
 		w.add(tr.Clip.Text, heard)
+		if os.Getenv("HEARTH_REAL_CELLS") != "" {
+			t.Logf("engine alone, turn at %.2f s: %q", float64(tr.Start)/realspeech.SampleRate, heard)
+		}
 	}
 	return w
 }
@@ -225,6 +229,11 @@ func storedHeard(t *testing.T, o owner) string {
 	if err := json.Unmarshal(call("GET", "/v1/dev/user/conversations/"+ended.Conversation.ID+"?include_transcript=true", o.key), &conv); err != nil {
 		t.Fatal(err)
 	}
+	if os.Getenv("HEARTH_REAL_CELLS") != "" {
+		for _, seg := range conv.TranscriptSegments {
+			t.Logf("stored %.2f-%.2f s: %q", seg.Start, seg.End, seg.Text)
+		}
+	}
 	return omiapp.Text(conv.TranscriptSegments)
 }
 
@@ -295,16 +304,40 @@ const unmetMargin = 5.2
 // uploads more than clean and white20 live alone); HEARTH_REAL_FLOORS=all holds every path in every
 // condition (allFloorPaths, realspeech.Conditions), as hearth-bench
 // -scenarios realspeech measures them.
-var realFloors = []struct {
-	condition string
-	paths     []string
-}{
+var realFloors = []realFloor{
 	{"clean", []string{"batch", "pcm16", "opus_fs320", "aac"}},
 	{"white20", []string{"batch", "pcm16"}},
 	{"quiet45", []string{"batch", "pcm16"}},
 }
 
+// realFloor is a condition and the paths held in it.
+type realFloor struct {
+	condition string
+	paths     []string
+}
+
 var allFloorPaths = []string{"batch", "pcm16", "pcm8", "opus_fs320", "lc3_fs1030", "aac"}
+
+// cellFloors is HEARTH_REAL_CELLS ("white20 lc3_fs1030,quiet45 aac"): the
+// cells to measure alone, one condition at a time and each held to the
+// point, so that one cell can be looked at without the whole matrix.
+func cellFloors(t *testing.T, cells string) []realFloor {
+	t.Helper()
+	var floors []realFloor
+	for _, cell := range strings.Split(cells, ",") {
+		cond, path, ok := strings.Cut(strings.TrimSpace(cell), " ")
+		if !ok || !slices.Contains(realspeech.Conditions, cond) || !slices.Contains(allFloorPaths, path) {
+			t.Fatalf("HEARTH_REAL_CELLS: %q is not \"condition path\" (conditions %v, paths %v)", cell, realspeech.Conditions, allFloorPaths)
+		}
+		i := slices.IndexFunc(floors, func(f realFloor) bool { return f.condition == cond })
+		if i < 0 {
+			floors = append(floors, realFloor{cond, nil})
+			i = len(floors) - 1
+		}
+		floors[i].paths = append(floors[i].paths, path)
+	}
+	return floors
+}
 
 // TestRealSpeechMatchesTheEngine (issue #33): on recorded human voices,
 // clean, in white noise and babble and from a quiet microphone, each of
@@ -321,11 +354,11 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 	if all {
 		floors = nil
 		for _, c := range realspeech.Conditions {
-			floors = append(floors, struct {
-				condition string
-				paths     []string
-			}{c, allFloorPaths})
+			floors = append(floors, realFloor{c, allFloorPaths})
 		}
+	}
+	if cells := os.Getenv("HEARTH_REAL_CELLS"); cells != "" {
+		floors, all = cellFloors(t, cells), true
 	}
 	clips := realClips(t, 10)
 	data := t.TempDir()
