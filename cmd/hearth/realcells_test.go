@@ -1,9 +1,14 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
@@ -56,6 +61,15 @@ func TestRealSpeechCellsOffline(t *testing.T) {
 			if path != "batch" && path != "pcm16" {
 				pcm = sessionHeard(t, path, encodeFrames(t, path, wav))
 			}
+			lc, pc := liveCuts(t, engine, pcm)
+			var lw, pw werCount
+			lw.add(s.Text(), lc)
+			pw.add(s.Text(), pc)
+			t.Logf("%s: the engine on the live VAD's utterances (their gain set on their first 300 ms) %.1f %%, on the batch VAD's %.1f %%", cell, lw.pct(), pw.pct())
+			if os.Getenv("HEARTH_REAL_OFFLINE") == "cuts" {
+				continue
+			}
+
 			alone := engineAlone(t, engine, s, pcm)
 			whole := routeHeard(t, route, pcm, 0, len(pcm))
 			var w werCount
@@ -80,6 +94,11 @@ func TestRealSpeechCellsOffline(t *testing.T) {
 			var l werCount
 			l.add(s.Text(), strings.Join(late, " "))
 			t.Logf("%s: the route on stretches of 3 utterances %.1f %%: %q", cell, l.pct(), strings.Join(late, " | "))
+
+			b := burstHeard(t, route, pcm)
+			var bw werCount
+			bw.add(s.Text(), b)
+			t.Logf("%s: a live stream sent it all at once (behind), its skipped stretches transcribed afterwards %.1f %%: %q", cell, bw.pct(), b)
 		}
 	}
 }
@@ -97,4 +116,105 @@ func routeHeard(t *testing.T, route *pocketsphinx.Route, pcm []int16, from, to i
 		t.Logf("  %.2f-%.2f s: %q", off+seg.Start, off+seg.End, seg.Text)
 	}
 	return tr.Text
+}
+
+// burstHeard is what a live stream of the route hears of pcm sent all at
+// once, far faster than it decodes: it skips to live audio, and each
+// stretch it skipped is transcribed by the batch side afterwards, as a
+// session does; live and late words in time order.
+func burstHeard(t *testing.T, route *pocketsphinx.Route, pcm []int16) string {
+	t.Helper()
+	var (
+		mu    sync.Mutex
+		skips []stt.Skip
+	)
+	st, err := route.Open(t.Context(), stt.Config{Language: "en", Channels: 1, Skipped: func(s stt.Skip) {
+		mu.Lock()
+		skips = append(skips, s)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for off := 0; off < len(pcm); off += 320 {
+		if err := st.Send(pcm[off:min(off+320, len(pcm))]); err != nil && !errors.Is(err, stt.ErrBehind) {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	var words []stt.Word
+	for ws := range st.Words() {
+		for _, w := range ws {
+			t.Logf("  live %.2f s: %s", w.Start, w.Text)
+		}
+		words = append(words, ws...)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, sk := range skips {
+		tr, err := route.Transcribe(t.Context(), pcm[sk.From:sk.To], stt.Config{Language: "en", Channels: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("  skipped %.2f-%.2f s: %q", float64(sk.From)/stt.SampleRate, float64(sk.To)/stt.SampleRate, tr.Text)
+		for _, seg := range tr.Segments {
+			for _, w := range seg.Words {
+				w.Start += float64(sk.From) / stt.SampleRate
+				words = append(words, w)
+			}
+		}
+	}
+	slices.SortStableFunc(words, func(a, b stt.Word) int { return cmp.Compare(a.Start, b.Start) })
+	texts := make([]string, len(words))
+	for i, w := range words {
+		texts[i] = w.Text
+	}
+	return strings.Join(texts, " ")
+}
+
+// liveCuts is the engine's words on the utterances the VAD's live events
+// give (vad.VAD.Events: each utterance's gain set on its first 300 ms)
+// and on those it gives a recording heard whole (vad.VAD.Push), each
+// utterance logged where they differ.
+func liveCuts(t *testing.T, e *pocketsphinx.Engine, pcm []int16) (live, batch string) {
+	t.Helper()
+	var lv vad.VAD
+	var lutts []vad.Utterance
+	audio := false // the open utterance went on after its Start (its End then follows the whole pause)
+	for off := 0; off < len(pcm); off += 320 {
+		for _, ev := range lv.Events(pcm[off:min(off+320, len(pcm))]) {
+			switch ev.Kind {
+			case vad.Start:
+				lutts, audio = append(lutts, vad.Utterance{PCM: slices.Clone(ev.PCM), Start: ev.At}), false
+			case vad.Audio:
+				audio = true
+				u := &lutts[len(lutts)-1]
+				u.PCM = append(u.PCM, ev.PCM...)
+			case vad.End:
+				if trim := os.Getenv("HEARTH_REAL_TRIM"); trim != "" && audio {
+					n, _ := strconv.Atoi(trim)
+					u := &lutts[len(lutts)-1]
+					u.PCM = u.PCM[:max(len(u.PCM)-n, 0)]
+				}
+			}
+		}
+	}
+	var bv vad.VAD
+	butts := bv.Push(pcm)
+	if u, ok := bv.Flush(); ok {
+		butts = append(butts, u)
+	}
+	decode := func(utts []vad.Utterance, name string) string {
+		var texts []string
+		for _, u := range utts {
+			heard, err := e.Decode(u.PCM)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("  %s %.2f-%.2f s: %q", name, float64(u.Start)/stt.SampleRate, float64(u.Start+len(u.PCM))/stt.SampleRate, heard)
+			texts = append(texts, heard)
+		}
+		return strings.Join(texts, " ")
+	}
+	return decode(lutts, "live cut"), decode(butts, "batch cut")
 }

@@ -178,6 +178,11 @@ func liveHeard(t *testing.T, srv *server, data, codec string, frames [][]byte) s
 			t.Fatalf("%s: the session did not end within 5 minutes", codec)
 		}
 	}
+	// The server hears out what was said before the close and stores the
+	// last segment after the close is answered: ending the recording
+	// before that lost a session's last clips when its decoding ran
+	// seconds behind the audio (a busy machine, no stretch skipped).
+	sessionEnded(t, srv, o.uid)
 	if behind {
 		t.Logf("%s: the route fell behind; waiting for the stretches it skipped", codec)
 		for end := time.Now().Add(10 * time.Minute); ; time.Sleep(time.Second) {
@@ -190,6 +195,26 @@ func liveHeard(t *testing.T, srv *server, data, codec string, frames [][]byte) s
 		}
 	}
 	return storedHeard(t, o)
+}
+
+// sessionEnded waits until the server logs the end of user's live
+// session.
+func sessionEnded(t *testing.T, srv *server, user string) {
+	t.Helper()
+	for end := time.Now().Add(3 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		for _, line := range strings.Split(srv.logs.String(), "\n") {
+			var rec struct {
+				Msg  string `json:"msg"`
+				User string `json:"user"`
+			}
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "listen session ended" && rec.User == user {
+				return
+			}
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the session of %s did not end within 3 minutes of its close\n%s", user, tail(srv.logs.String(), 20))
+		}
+	}
 }
 
 // slowClient waits as long as a busy machine may take to end and process
