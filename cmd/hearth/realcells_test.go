@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -173,7 +172,9 @@ func burstHeard(t *testing.T, route *pocketsphinx.Route, pcm []int16) string {
 }
 
 // liveCuts is the engine's words on the utterances the VAD's live events
-// give (vad.VAD.Events: each utterance's gain set on its first 300 ms)
+// give as the route's live worker decodes them (vad.VAD.Events: each
+// utterance's gain set on its first 300 ms, the pause after it cut as a
+// recording's)
 // and on those it gives a recording heard whole (vad.VAD.Push), each
 // utterance logged where they differ.
 func liveCuts(t *testing.T, e *pocketsphinx.Engine, pcm []int16) (live, batch string) {
@@ -191,10 +192,9 @@ func liveCuts(t *testing.T, e *pocketsphinx.Engine, pcm []int16) (live, batch st
 				u := &lutts[len(lutts)-1]
 				u.PCM = append(u.PCM, ev.PCM...)
 			case vad.End:
-				if trim := os.Getenv("HEARTH_REAL_TRIM"); trim != "" && audio {
-					n, _ := strconv.Atoi(trim)
+				if audio { // as the route's live worker drops the pause's end (pocketsphinx.liveTail)
 					u := &lutts[len(lutts)-1]
-					u.PCM = u.PCM[:max(len(u.PCM)-n, 0)]
+					u.PCM = u.PCM[:max(len(u.PCM)-7*320, 0)]
 				}
 			}
 		}
