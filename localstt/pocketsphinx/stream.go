@@ -3,7 +3,6 @@ package pocketsphinx
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 
@@ -76,7 +75,6 @@ func (s *stream) work(ctx context.Context) {
 		skip  vad.Skipping
 		utt   []int16 // the utterance so far, while it is spoken
 		open  bool
-		went  bool // the utterance went on after its Start: its End follows a whole pause
 	)
 	fail := func(err error) {
 		s.Fail(&stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decode", Err: err})
@@ -86,11 +84,11 @@ func (s *stream) work(ctx context.Context) {
 		switch e.Kind {
 		case vad.Start:
 			skip.End(e.At, skipped) // live audio again
-			start, open, went = e.At, true, false
+			start, open = e.At, true
 			utt = append(utt[:0], e.PCM...)
 		case vad.Audio:
 			if open {
-				utt, went = append(utt, e.PCM...), true
+				utt = append(utt, e.PCM...)
 			}
 		case vad.Mark: // every utterance before it is heard and sent
 			select {
@@ -100,7 +98,7 @@ func (s *stream) work(ctx context.Context) {
 		case vad.End:
 			if open {
 				open = false
-				if !s.hear(ctx, batchCut(utt, went), start, fail) {
+				if !s.hear(ctx, utt, start, fail) {
 					return
 				}
 			}
@@ -117,35 +115,6 @@ func (s *stream) work(ctx context.Context) {
 		s.hear(ctx, utt, start, fail)
 	}
 	skip.End(s.Sent(), skipped)
-}
-
-// A live utterance that goes on after its Start ends once the VAD has
-// heard endFrames (18) silent frames, 17 of which it has sent as audio
-// (the last one only closes it); a recording heard whole keeps
-// prerollFrames (10) of them (vad.VAD.Push). The live worker drops the
-// other 7 (140 ms), so that a live session decodes the very utterances
-// the batch side and the engine alone do: in white noise at 20 dB the
-// longer tail of noise changed words ("home forward on t v" became "home
-// for the i'm too") and live AAC heard 61.5 % of words wrong where its
-// utterances cut as a recording's gave 56.4 % (docs/benchmarks.md, codec
-// cells). An utterance cut at the VAD's 20 s limit ends in speech, one
-// frame short of its batch cut, and one ended by a drain or the close
-// has the same pad of silence as a recording's last: both are kept whole.
-const (
-	liveTail     = 7 * 320
-	liveMaxUtter = 999 * 320
-)
-
-// batchCut is a live utterance as the batch side cuts it: without the
-// part of the pause after its End that a recording's cut does not keep.
-func batchCut(utt []int16, went bool) []int16 {
-	if !went || len(utt) >= liveMaxUtter || len(utt) <= liveTail {
-		return utt
-	}
-	if !slices.ContainsFunc(utt[len(utt)-liveTail:], func(v int16) bool { return v != 0 }) {
-		return utt // ended by a drain or the close: its silence is the pad the batch side adds too
-	}
-	return utt[:len(utt)-liveTail]
 }
 
 // hear decodes an utterance whole and sends its words; false when it
