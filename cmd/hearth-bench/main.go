@@ -489,7 +489,8 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) 
 	}
 	if cfg.realSpeech && ctx.Err() == nil {
 		ro := realOptions{conditions: cfg.realConds, codecs: cfg.realCodecList, clips: cfg.realClips, pause: cfg.realPause,
-			speed: cfg.realSpeed, sessions: cfg.realSessions, baseURL: "http://" + addr, dir: dataDir, dataDir: dataDir, cli: srv.cli}
+			speed: cfg.realSpeed, sessions: cfg.realSessions, baseURL: "http://" + addr, dir: dataDir, dataDir: dataDir, cli: srv.cli,
+			serverLog: func() string { return srv.log.String() }}
 		rr, err := runRealSpeech(ctx, ro, logf)
 		rep.listen += rr.markdown()
 		if err != nil {

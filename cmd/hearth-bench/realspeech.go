@@ -50,6 +50,7 @@ type realOptions struct {
 	dir        string
 	dataDir    string
 	cli        func(ctx context.Context, args ...string) (string, error)
+	serverLog  func() string // the server's recent log, where a session's end is read
 }
 
 // realCell is one route's word errors on one condition.
@@ -313,7 +314,9 @@ func liveSession(ctx context.Context, opts realOptions, s realspeech.Stream, cod
 	default:
 	}
 	c.closeAndWait(5 * time.Minute)
-	sleepCtx(ctx, time.Second)
+	if !sessionEnded(ctx, opts, u.uid, 3*time.Minute) {
+		cell.problem = strings.TrimPrefix(cell.problem+"; read before the session had ended", "; ")
+	}
 	id, err := endRecording(ctx, opts.baseURL, u.token)
 	if err != nil {
 		cell.problem = strings.TrimSpace(cell.problem + "; " + err.Error())
@@ -335,6 +338,26 @@ func liveSession(ctx context.Context, opts realOptions, s realspeech.Stream, cod
 	cell.errs, cell.words = stt.WordErrors(s.Text(), heard)
 	cell.heard = heard
 	return cell
+}
+
+// sessionEnded waits, at most giveUp, until the server logs the end of
+// user's live session: it answers the close at once, then hears out what
+// was said and stores the last segment, and a recording ended before that
+// lost its last clips when decoding ran seconds behind the audio (a busy
+// machine, nothing skipped).
+func sessionEnded(ctx context.Context, opts realOptions, user string, giveUp time.Duration) bool {
+	if opts.serverLog == nil {
+		sleepCtx(ctx, time.Second)
+		return true
+	}
+	for end := time.Now().Add(giveUp); time.Now().Before(end) && ctx.Err() == nil; sleepCtx(ctx, 200*time.Millisecond) {
+		for _, line := range strings.Split(opts.serverLog(), "\n") {
+			if strings.Contains(line, "listen session ended") && strings.Contains(line, user) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lateGiveUp bounds the wait for stretches transcribed after their

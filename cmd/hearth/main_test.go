@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -78,8 +79,27 @@ func mustCLI(t *testing.T, args ...string) string {
 type server struct {
 	cmd  *exec.Cmd
 	base string
-	logs *bytes.Buffer
+	logs *logBuffer
 	done chan error
+}
+
+// logBuffer is a server's stderr, read by tests while it is written
+// (a live session's end is waited for in its log).
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) WriteString(s string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.WriteString(s)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // startServe runs `hearth serve --addr 127.0.0.1:0` and learns the port from
@@ -95,7 +115,7 @@ func startServe(t *testing.T, data string, env ...string) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, logs: &bytes.Buffer{}, done: make(chan error, 1)}
+	s := &server{cmd: cmd, logs: &logBuffer{}, done: make(chan error, 1)}
 	urls := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)

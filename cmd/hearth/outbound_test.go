@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"net"
 	"os"
@@ -55,7 +54,7 @@ func startServeTraced(t *testing.T, strace, data, trace string) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, logs: &bytes.Buffer{}, done: make(chan error, 1)}
+	s := &server{cmd: cmd, logs: &logBuffer{}, done: make(chan error, 1)}
 	urls := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)

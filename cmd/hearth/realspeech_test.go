@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,6 +94,10 @@ func engineAlone(t *testing.T, e *pocketsphinx.Engine, s realspeech.Stream, pcm 
 				t.Fatal(err)
 			}
 			w.add(tr.Clip.Text, heard)
+			if os.Getenv("HEARTH_REAL_CELLS") != "" {
+				t.Logf("engine alone, turn at %.2f s (widened %d ms): %q", float64(tr.Start)/realspeech.SampleRate,
+					pad*1000/realspeech.SampleRate, heard)
+			}
 		}
 		t.Logf("%s: engine alone, clips widened by %d ms: %.1f %%", what, pad*1000/realspeech.SampleRate, w.pct())
 		if w.errs >= worst.errs {
@@ -198,6 +203,11 @@ func liveHeard(t *testing.T, srv *server, data, codec string, frames [][]byte) s
 			t.Fatalf("%s: the session did not end within 5 minutes", codec)
 		}
 	}
+	// The server hears out what was said before the close and stores the
+	// last segment after the close is answered: ending the recording
+	// before that lost a session's last clips when its decoding ran
+	// seconds behind the audio (a busy machine, no stretch skipped).
+	sessionEnded(t, srv, o.uid)
 	if behind {
 		t.Logf("%s: the route fell behind; waiting for the stretches it skipped", codec)
 		for end := time.Now().Add(10 * time.Minute); ; time.Sleep(time.Second) {
@@ -210,6 +220,26 @@ func liveHeard(t *testing.T, srv *server, data, codec string, frames [][]byte) s
 		}
 	}
 	return storedHeard(t, o)
+}
+
+// sessionEnded waits until the server logs the end of user's live
+// session.
+func sessionEnded(t *testing.T, srv *server, user string) {
+	t.Helper()
+	for end := time.Now().Add(3 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		for _, line := range strings.Split(srv.logs.String(), "\n") {
+			var rec struct {
+				Msg  string `json:"msg"`
+				User string `json:"user"`
+			}
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "listen session ended" && rec.User == user {
+				return
+			}
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the session of %s did not end within 3 minutes of its close\n%s", user, tail(srv.logs.String(), 20))
+		}
+	}
 }
 
 // slowClient waits as long as a busy machine may take to end and process
@@ -248,6 +278,11 @@ func storedHeard(t *testing.T, o owner) string {
 	}
 	if err := json.Unmarshal(call("GET", "/v1/dev/user/conversations/"+ended.Conversation.ID+"?include_transcript=true", o.key), &conv); err != nil {
 		t.Fatal(err)
+	}
+	if os.Getenv("HEARTH_REAL_CELLS") != "" {
+		for _, seg := range conv.TranscriptSegments {
+			t.Logf("stored %.2f-%.2f s: %q", seg.Start, seg.End, seg.Text)
+		}
 	}
 	return omiapp.Text(conv.TranscriptSegments)
 }
@@ -318,16 +353,40 @@ const unmetMargin = 5.2
 // uploads more than clean and white20 live alone); HEARTH_REAL_FLOORS=all holds every path in every
 // condition (allFloorPaths, realspeech.Conditions), as hearth-bench
 // -scenarios realspeech measures them.
-var realFloors = []struct {
-	condition string
-	paths     []string
-}{
+var realFloors = []realFloor{
 	{"clean", []string{"batch", "pcm16", "opus_fs320", "aac"}},
 	{"white20", []string{"batch", "pcm16"}},
 	{"quiet45", []string{"batch", "pcm16"}},
 }
 
+// realFloor is a condition and the paths held in it.
+type realFloor struct {
+	condition string
+	paths     []string
+}
+
 var allFloorPaths = []string{"batch", "pcm16", "pcm8", "opus_fs320", "lc3_fs1030", "aac"}
+
+// cellFloors is HEARTH_REAL_CELLS ("white20 lc3_fs1030,quiet45 aac"): the
+// cells to measure alone, one condition at a time and each held to the
+// point, so that one cell can be looked at without the whole matrix.
+func cellFloors(t *testing.T, cells string) []realFloor {
+	t.Helper()
+	var floors []realFloor
+	for _, cell := range strings.Split(cells, ",") {
+		cond, path, ok := strings.Cut(strings.TrimSpace(cell), " ")
+		if !ok || !slices.Contains(realspeech.Conditions, cond) || !slices.Contains(allFloorPaths, path) {
+			t.Fatalf("HEARTH_REAL_CELLS: %q is not \"condition path\" (conditions %v, paths %v)", cell, realspeech.Conditions, allFloorPaths)
+		}
+		i := slices.IndexFunc(floors, func(f realFloor) bool { return f.condition == cond })
+		if i < 0 {
+			floors = append(floors, realFloor{cond, nil})
+			i = len(floors) - 1
+		}
+		floors[i].paths = append(floors[i].paths, path)
+	}
+	return floors
+}
 
 // TestRealSpeechMatchesTheEngine (issue #33): on recorded human voices,
 // clean, in white noise and babble and from a quiet microphone, each of
@@ -344,11 +403,11 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 	if all {
 		floors = nil
 		for _, c := range realspeech.Conditions {
-			floors = append(floors, struct {
-				condition string
-				paths     []string
-			}{c, allFloorPaths})
+			floors = append(floors, realFloor{c, allFloorPaths})
 		}
+	}
+	if cells := os.Getenv("HEARTH_REAL_CELLS"); cells != "" {
+		floors, all = cellFloors(t, cells), true
 	}
 	clips := realClips(t, 10)
 	data := t.TempDir()
