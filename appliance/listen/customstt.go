@@ -238,7 +238,7 @@ func (c *customSTT) flushEvery(d time.Duration) {
 				go func() {
 					ctx, cancel := context.WithTimeout(context.Background(), c.srv.d.Timing.Drain)
 					defer cancel()
-					if c.audio.drain(ctx) == nil {
+					if c.audio.drain(ctx, c.srv.d.Timing.Drain) == nil {
 						c.flush()
 					}
 				}()

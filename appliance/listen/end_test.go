@@ -60,6 +60,39 @@ func TestSessionKeepsTheLastWordsWhenTheClientCloses(t *testing.T) {
 	e.storedText("and that is the last thing I said.")
 }
 
+// The app closes its socket and ends the recording at once when the owner
+// stops: the recording is processed with the sentences a slow recognizer
+// was still hearing, however long it takes over them while it gets on.
+func TestEndingTheRecordingWaitsForASlowRoute(t *testing.T) {
+	t.Parallel()
+	timing := fast
+	timing.Drain = time.Second
+	e := newEnv(t, timing, scripted.Script{HearDelayMS: 600, Utterances: []scripted.Utterance{
+		{Text: "the first."}, {Text: "the second."}, {Text: "the third."}, {Text: "and that is the last thing I said."}}})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	for range 4 {
+		c.send(pcm16(0.3, true))
+		c.send(pcm16(0.5, false))
+	}
+	c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+	time.Sleep(100 * time.Millisecond)
+	conv, err := e.conv.EndRecording(context.Background(), e.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, s := range conv.TranscriptSegments {
+		text = append(text, s.Text)
+	}
+	got := strings.Join(text, " ")
+	for _, w := range []string{"the first.", "the second.", "the third.", "and that is the last thing I said."} {
+		if !strings.Contains(got, w) {
+			t.Errorf("processed transcript %q lacks %q", got, w)
+		}
+	}
+}
+
 func TestSessionEndsAnUtteranceWhenAudioStops(t *testing.T) {
 	t.Parallel()
 	timing := fast

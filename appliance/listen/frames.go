@@ -33,6 +33,7 @@ type frames struct {
 	keep *keeper
 
 	lastAudio atomic.Int64 // unix nanoseconds of the last decoded frame
+	batches   atomic.Int64 // word batches the route has given (barriers too)
 	drained   atomic.Bool  // the route was drained since that frame
 	bad       atomic.Int64 // undecodable frames
 	closing   atomic.Bool  // the connection ended: the route hears out the rest
@@ -83,6 +84,7 @@ func (f *frames) feed(frame []byte) {
 func (f *frames) pump(shape func([]stt.Word) []stt.Word) {
 	defer close(f.pumpDone)
 	for ws := range f.stream.Words() {
+		f.batches.Add(1)
 		if len(ws) == 0 { // a drain's barrier: every word before it is taken
 			select {
 			case f.barrier <- struct{}{}:
@@ -144,19 +146,20 @@ func (f *frames) close() {
 }
 
 // drain ends the utterance in progress and waits until its words have
-// been collected (take returns them), at most until ctx ends. A route that
-// cannot drain (a remote vendor ends utterances itself) is left alone.
+// been collected (take returns them), while the route gets on with what
+// it holds (see await), at most until ctx ends. A route that cannot drain
+// (a remote vendor ends utterances itself) is left alone.
 //
 // Once the connection has ended (close), a closed stream takes no drain,
 // but it is hearing out its last words all the same: drain then waits for
 // the pump's end. A recording ended from outside just after the app
 // closed its socket (the app does both when the owner stops) would
 // otherwise be processed without the words still being decoded.
-func (f *frames) drain(ctx context.Context) error {
+func (f *frames) drain(ctx context.Context, idle time.Duration) error {
 	f.drainMu.Lock()
 	defer f.drainMu.Unlock()
 	if f.closing.Load() {
-		return f.heardOut(ctx)
+		return f.heardOut(ctx, idle)
 	}
 	d, ok := f.stream.(stt.Drainer)
 	if !ok {
@@ -170,26 +173,62 @@ func (f *frames) drain(ctx context.Context) error {
 		return nil
 	} else if err != nil {
 		if f.closing.Load() { // closed while this drain asked
-			return f.heardOut(ctx)
+			return f.heardOut(ctx, idle)
 		}
 		return err
 	}
-	select {
-	case <-f.barrier:
-		return nil
-	case <-f.pumpDone: // the route ended: the pump took all it gave
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	return f.await(ctx, idle, f.barrier)
+}
+
+// errStalled: the route gave no words and took nothing from its backlog
+// for the wait's idle time.
+var errStalled = errors.New("the speech route stopped getting through what it holds")
+
+// await waits for done or the pump's end for as long as the route gets on
+// with what it holds: a batch of words comes or its backlog shrinks at
+// least once every idle; at most until ctx ends. A fixed bound lost a
+// busy machine's last sentences: with a twentieth of a core, a recognizer
+// takes a minute for four short ones still queued.
+func (f *frames) await(ctx context.Context, idle time.Duration, done <-chan struct{}) error {
+	backlog := func() int { return 0 }
+	if b, ok := f.stream.(stt.Backlogged); ok {
+		backlog = b.Backlog
+	}
+	tick := time.NewTicker(max(min(idle/4, time.Second), time.Millisecond))
+	defer tick.Stop()
+	batches, queued, moved := f.batches.Load(), backlog(), time.Now()
+	for {
+		select {
+		case <-done:
+			return nil
+		case <-f.pumpDone: // the route ended: the pump took all it gave
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+			if n, q := f.batches.Load(), backlog(); n != batches || q < queued {
+				moved = time.Now()
+				batches, queued = n, q
+			} else if q > queued {
+				queued = q
+			}
+			if time.Since(moved) >= idle {
+				return errStalled
+			}
+		}
 	}
 }
 
+// awaitPump waits, once the connection has ended, until the pump has
+// taken the route's last words, while the route gets on with them (see
+// await), at most most in all. False when it gave up.
+func (f *frames) awaitPump(idle, most time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), most)
+	defer cancel()
+	return f.await(ctx, idle, f.pumpDone) == nil
+}
+
 // heardOut waits until the pump has taken the closed route's last words.
-func (f *frames) heardOut(ctx context.Context) error {
-	select {
-	case <-f.pumpDone:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+func (f *frames) heardOut(ctx context.Context, idle time.Duration) error {
+	return f.await(ctx, idle, f.pumpDone)
 }

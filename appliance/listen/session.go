@@ -156,13 +156,13 @@ func (s *session) run(ctx context.Context) {
 	quiet := context.WithoutCancel(ctx)
 	if s.audio != nil {
 		s.audio.close()
-		select {
-		case <-s.audio.pumpDone:
+		if s.audio.awaitPump(s.srv.d.Timing.Drain, lastWordsMost) {
 			// A route that failed has its unconfirmed audio saved from
 			// the tape, which the late queue's end may remove.
 			<-pumped
-		case <-time.After(s.srv.d.Timing.Drain):
-			s.srv.d.Logger.Warn("the speech route did not finish in time; its last words are lost", "user", s.user, "provider", s.provider)
+		} else {
+			s.srv.d.Logger.Warn("the speech route stopped getting through the session's last words; they are lost",
+				"user", s.user, "provider", s.provider, "idle_s", s.srv.d.Timing.Drain.Seconds())
 		}
 	}
 	s.flush(quiet, true)
@@ -529,8 +529,14 @@ func (s *session) hearOut(ctx context.Context, final bool) {
 		if final {
 			s.audio.settle(settleQuiet, settleMax)
 		}
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.srv.d.Timing.Drain)
-		err := s.audio.drain(dctx)
+		// A recording that ends waits for its words while the route
+		// gets on with them; an idle drain (audio stopped) waits Drain.
+		most := s.srv.d.Timing.Drain
+		if final {
+			most = hearOutMost
+		}
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), most)
+		err := s.audio.drain(dctx, s.srv.d.Timing.Drain)
 		cancel()
 		if err != nil && !errors.Is(err, stt.ErrDrainBusy) {
 			s.srv.d.Logger.Debug("drain the speech route", "user", s.user, "err", err)
@@ -541,6 +547,16 @@ func (s *session) hearOut(ctx context.Context, final bool) {
 		s.late.wait(s.srv.d.Timing.Drain) // the recording ends: its skipped stretches first
 	}
 }
+
+// Once its connection has ended, a session waits for its route's last
+// words while they keep coming (see frames.awaitPump), at most
+// lastWordsMost; a recording ended from outside then waits for them at
+// most hearOutMost, leaving the rest of processing's two minutes to
+// processing.
+const (
+	lastWordsMost = 10 * time.Minute
+	hearOutMost   = time.Minute
+)
 
 // A recording ended from outside first takes the frames still arriving:
 // settleQuiet without one, settleMax at most.

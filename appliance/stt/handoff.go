@@ -129,6 +129,17 @@ func (h *handoffStream) Drain() error {
 
 func (h *handoffStream) Words() <-chan []Word { return h.out }
 
+// Backlog implements Backlogged for the route the stream is on now.
+func (h *handoffStream) Backlog() int {
+	h.mu.Lock()
+	cur := h.cur
+	h.mu.Unlock()
+	if b, ok := cur.(Backlogged); ok {
+		return b.Backlog()
+	}
+	return 0
+}
+
 func (h *handoffStream) Err() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -84,6 +84,16 @@ type Drainer interface {
 	Drain() error
 }
 
+// Backlogged is a stream that can say how much it holds still to hear
+// (audio events or utterances queued for its recognizer). Once a
+// connection has ended, a session waits for a stream's last words as long
+// as they keep coming or this keeps shrinking: a recognizer with a small
+// share of a busy machine may need minutes for what it holds, and what it
+// holds was said.
+type Backlogged interface {
+	Backlog() int
+}
+
 // ErrDrainBusy is returned by Drain when the stream's queue has no room
 // for the end of the utterance: nothing was changed, and the words come
 // as the queue empties.

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
 )
@@ -38,6 +39,10 @@ type Script struct {
 	// BatchFailure makes every batch job fail as: timeout, upstream_error,
 	// config_error, busy, or empty (speech heard, no words returned).
 	BatchFailure string `json:"batch_failure"`
+	// HearDelayMS makes a live stream a recognizer slower than the audio:
+	// each utterance's words (and a drain's barrier) come this long after
+	// the ones before, from a queue, as a busy machine's would.
+	HearDelayMS int `json:"hear_delay_ms"`
 }
 
 // Utterance is one recognised stretch of speech.
@@ -91,6 +96,11 @@ func (p *Provider) Supports(language string, channels int) bool {
 
 // Open implements stt.StreamingProvider.
 func (p *Provider) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error) {
+	return p.open(true)
+}
+
+// open opens a stream; a live one hears as slowly as the script says.
+func (p *Provider) open(live bool) (stt.Stream, error) {
 	if p.s.ConfigError {
 		return nil, &stt.Error{Outcome: stt.ConfigError, Provider: p.s.Name, Reason: "not_deployable", Err: errors.New("scripted config error")}
 	}
@@ -101,7 +111,22 @@ func (p *Provider) Open(ctx context.Context, cfg stt.Config) (stt.Stream, error)
 	if fail {
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: p.s.Name, Reason: "connect_failed", Err: errors.New("scripted connection failure")}
 	}
-	return &stream{p: p, words: make(chan []stt.Word, 64)}, nil
+	st := &stream{p: p, words: make(chan []stt.Word, 64)}
+	st.out = st.words
+	if d := time.Duration(p.s.HearDelayMS) * time.Millisecond; live && d > 0 {
+		st.out = make(chan []stt.Word)
+		go st.slowly(d)
+	}
+	return st, nil
+}
+
+// slowly hands each batch on d after the one before.
+func (s *stream) slowly(d time.Duration) {
+	defer close(s.out)
+	for ws := range s.words {
+		time.Sleep(d)
+		s.out <- ws
+	}
 }
 
 // Transcribe implements stt.BatchProvider: the recording is fed through a
@@ -110,7 +135,7 @@ func (p *Provider) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) 
 	if err := p.batchFailure(ctx); err != nil {
 		return stt.Transcript{}, err
 	}
-	st, err := p.Open(ctx, cfg)
+	st, err := p.open(false)
 	if err != nil {
 		return stt.Transcript{}, err
 	}
@@ -183,7 +208,8 @@ const (
 // of a burst, and a scripted failure, come from the Send that ended it.
 type stream struct {
 	p       *Provider
-	words   chan []stt.Word
+	words   chan []stt.Word // what it heard
+	out     chan []stt.Word // Words: words, or words HearDelayMS late
 	mu      sync.Mutex
 	pending []int16
 	pos     int // samples consumed
@@ -267,7 +293,10 @@ func (s *stream) finish() {
 	}
 }
 
-func (s *stream) Words() <-chan []stt.Word { return s.words }
+func (s *stream) Words() <-chan []stt.Word { return s.out }
+
+// Backlog implements stt.Backlogged: batches heard and not handed on yet.
+func (s *stream) Backlog() int { return len(s.words) }
 
 func (s *stream) Err() error {
 	s.mu.Lock()

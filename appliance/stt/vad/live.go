@@ -89,6 +89,9 @@ func (l *Live) Drain() error {
 // Words implements stt.Stream.
 func (l *Live) Words() <-chan []stt.Word { return l.words }
 
+// Backlog implements stt.Backlogged: the events queued for the worker.
+func (l *Live) Backlog() int { return len(l.queue) }
+
 // Err implements stt.Stream.
 func (l *Live) Err() error {
 	l.mu.Lock()

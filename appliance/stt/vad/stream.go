@@ -173,6 +173,9 @@ func (s *uttStream) Drain() error {
 
 func (s *uttStream) Words() <-chan []stt.Word { return s.words }
 
+// Backlog implements stt.Backlogged: the utterances queued for the route.
+func (s *uttStream) Backlog() int { return len(s.queue) }
+
 func (s *uttStream) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
