@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -25,18 +24,7 @@ func TestLiveGuestsFirstTurnCorrected(t *testing.T) {
 		{allison, "vm-newuser"}, {carlo, "vm-tempgreeting2"}, {allison, "queue-periodic-announce"},
 		{carlo, "conf-invalid"}, {allison, "agent-incorrect"}, {carlo, "agent-user"},
 	}
-	var wavs []string
-	for _, tr := range turns {
-		wavs = append(wavs, asteriskWAV(t, tr.dir, 4, tr.prompt))
-	}
-	all := filepath.Join(t.TempDir(), "all.wav")
-	mustRun(t, "sox", append(wavs, all)...)
-	var starts []float64
-	var at float64
-	for _, w := range wavs {
-		starts = append(starts, at)
-		at += wavSeconds(t, w)
-	}
+	all, starts := recordedTurns(t, 4, turns)
 
 	data := t.TempDir()
 	srv := startServe(t, data, "HEARTH_STT_ROUTES=pocketsphinx")

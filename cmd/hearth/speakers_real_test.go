@@ -49,19 +49,7 @@ func TestLiveRecordedOwnerOnPocketSphinx(t *testing.T) {
 	turns := []struct{ dir, prompt string }{
 		{allison, "vm-newuser"}, {carlo, "agent-user"}, {allison, "auth-incorrect"}, {carlo, "queue-periodic-announce"},
 	}
-	var wavs []string
-	for _, tr := range turns {
-		wavs = append(wavs, asteriskWAV(t, tr.dir, 2, tr.prompt))
-	}
-	all := filepath.Join(t.TempDir(), "all.wav")
-	mustRun(t, "sox", append(wavs, all)...)
-	// Where each turn starts in the stream (seconds), to place segments.
-	var starts []float64
-	var at float64
-	for _, w := range wavs {
-		starts = append(starts, at)
-		at += wavSeconds(t, w)
-	}
+	all, starts := recordedTurns(t, 2, turns)
 
 	data := t.TempDir()
 	srv := startServe(t, data, "HEARTH_STT_ROUTES=pocketsphinx")
@@ -146,4 +134,24 @@ func wavSeconds(t *testing.T, path string) float64 {
 		t.Fatal(err)
 	}
 	return float64(st.Size()-44) / 32000
+}
+
+// recordedTurns joins asterisk prompts, each followed by pause seconds of
+// silence, into one WAV, and gives where each turn starts in it (seconds),
+// to place the segments heard.
+func recordedTurns(t *testing.T, pause float64, turns []struct{ dir, prompt string }) (string, []float64) {
+	t.Helper()
+	var wavs []string
+	for _, tr := range turns {
+		wavs = append(wavs, asteriskWAV(t, tr.dir, pause, tr.prompt))
+	}
+	all := filepath.Join(t.TempDir(), "all.wav")
+	mustRun(t, "sox", append(wavs, all)...)
+	var starts []float64
+	var at float64
+	for _, w := range wavs {
+		starts = append(starts, at)
+		at += wavSeconds(t, w)
+	}
+	return all, starts
 }

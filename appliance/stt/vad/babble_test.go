@@ -1,8 +1,6 @@
 package vad_test
 
 import (
-	"errors"
-	"os"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
@@ -16,13 +14,7 @@ import (
 // rule the utterances ran through the pauses, up to 10 s of chatter and
 // three turns in one, and the route transcribed the chatter).
 func TestARoomsChatterIsNotAnUtterance(t *testing.T) {
-	clips, err := realspeech.English(t.Context())
-	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	clips := englishClips(t)
 	var short []realspeech.Clip
 	for _, c := range clips {
 		if c.Seconds() <= 3 {
