@@ -359,23 +359,27 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		if base := strings.TrimSuffix(w, "'s"); base != w && inSet(eventNouns, base) && startsCue(ws, j+1) {
 			w = base // "flight's at six fifty": the flight is
 		}
+		c := ws[j].classes()
+		if w != ws[j].lower {
+			c = classesOf(w)
+		}
 		switch {
-		case inSet(sendVerbs, w) && j > a && sentPerson(ws, j, b) > 0:
+		case c&wcSendVerb != 0 && j > a && sentPerson(ws, j, b) > 0:
 			// "he is sending a repairman on Tuesday"
 			return j, true
 		case w == "delivered" && j > a:
 			// "the sofa is being delivered on Thursday between 8 and 12"
 			return j, true
-		case inSet(deliverVerbs, w) && j > a && deliveredThing(ws, j, b) > 0:
+		case c&wcDeliverVerb != 0 && j > a && deliveredThing(ws, j, b) > 0:
 			// "they'll deliver the fridge on Wednesday"
 			return j, true
-		case inSet(arriveVerbs, w) && j > a && someoneElse(ws, a, j):
+		case c&wcArriveVerb != 0 && j > a && someoneElse(ws, a, j):
 			// "the installer arrives Friday at 8"
 			return j, true
 		case w == "be" && wordAt(ws, j+1) == "here" && j > a && someoneElse(ws, a, j):
 			// "the electrician will be here Thursday at 10"
 			return j, true
-		case (w == "seeing" || w == "see") && j+2 < b && inSet(withDeterminers, ws[j+1].lower) && inSet(professionals, ws[j+2].lower):
+		case (w == "seeing" || w == "see") && j+2 < b && ws[j+1].is(wcWithDeterminer) && ws[j+2].is(wcProfessional):
 			// "I'm seeing the accountant on Friday at eleven"
 			return j + 2, false
 		case w == "see" && j > a && (wordAt(ws, j+1) == "me" || wordAt(ws, j+1) == "us") && professionalBefore(ws, a, j) >= 0:
@@ -390,30 +394,30 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		case (w == "having" || w == "have") && hostedOver(ws, j, b):
 			// "we're having the Hendersons over tomorrow at 7"
 			return j, true
-		case j > a && ws[j-1].lower == "let's" && inSet(planVerbs, w):
+		case j > a && ws[j-1].lower == "let's" && c&wcPlanVerb != 0:
 			// "let's sync again Monday at 11"
 			return j, false
-		case inSet(eventNouns, w):
-			if w == "coffee" && j+1 < b && !inSet(stopWords, ws[j+1].lower) {
+		case c&wcEventNoun != 0:
+			if w == "coffee" && j+1 < b && !ws[j+1].is(wcStop) {
 				continue // "coffee filters"
 			}
 			return j, false
-		case inSet(modifiedNouns, w) && j > a:
+		case c&wcModifiedNoun != 0 && j > a:
 			prev := ws[j-1].lower
 			if prev == "due" {
 				continue // "the due date"
 			}
-			if ws[j-1].punct == 0 && (inSet(determiners, prev) || !inSet(stopWords, prev) && !inSet(subjectPronouns, prev) &&
+			if ws[j-1].punct == 0 && (ws[j-1].is(wcDeterminer) || !ws[j-1].is(wcStop|wcSubjectPronoun) &&
 				!strings.HasSuffix(prev, "'ll") && prev != "to") && wordAt(ws, j+1) != "to" {
 				return j, false
 			}
-		case inSet(flyVerbs, w) && j > a && inSet(flySubjects, ws[j-1].lower) && inSet(flyParticles, wordAt(ws, j+1)):
+		case c&wcFlyVerb != 0 && j > a && ws[j-1].is(wcFlySubject) && inSet(flyParticles, wordAt(ws, j+1)):
 			// "we fly out on the third of december at six in the morning"
 			return j, false
-		case inSet(transportNouns, w) && inSet(departWords, wordAt(ws, j+1)):
+		case c&wcTransportNoun != 0 && inSet(departWords, wordAt(ws, j+1)):
 			// "my train leaves at six fifteen tomorrow morning"
 			return j, false
-		case hasSeq(ws, j, "follow", "up") && j > a && inSet(withDeterminers, ws[j-1].lower):
+		case hasSeq(ws, j, "follow", "up") && j > a && ws[j-1].is(wcWithDeterminer):
 			// "i've put you in for a follow up on december second at nine"
 			return j, false
 		case hasSeq(ws, j, "one", "on", "one"):
@@ -421,13 +425,13 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 			return j + 2, false
 		case w == "meet" || hasSeq(ws, j, "get", "together") || hasSeq(ws, j, "catch", "up"):
 			return j, false
-		case inSet(visitVerbs, w) && byUser && userGoes(ws, a, j):
+		case c&wcVisitVerb != 0 && byUser && userGoes(ws, a, j):
 			// "I'll come around six then", "I'll come back Thursday": the
 			// user calling at a shop or an office is an errand, not a visit
 			// received
-		case inSet(visitVerbs, w) && (wordAt(ws, j+1) == "out" || wordAt(ws, j+1) == "up"):
+		case c&wcVisitVerb != 0 && (wordAt(ws, j+1) == "out" || wordAt(ws, j+1) == "up"):
 			// "the results come out tonight", "something came up": no one calls
-		case inSet(visitVerbs, w):
+		case c&wcVisitVerb != 0:
 			if w == "come" || w == "coming" || w == "comes" ||
 				wordAt(ws, j+1) == "by" || wordAt(ws, j+1) == "over" {
 				return j, true
