@@ -51,6 +51,10 @@ type term struct {
 	forms []*form
 	light bool
 	score float64
+	// verbCued: of count, the times said right after a verb cue (see
+	// mostlyVerb), counted as the terms are, not by a pass over every
+	// token for every title candidate.
+	verbCued int
 }
 
 // analysis is the scored vocabulary of one transcript.
@@ -203,6 +207,9 @@ func analyze(d *document, lang string) *analysis {
 				a.termList = append(a.termList, tm) // first-spoken order
 			}
 			tm.count++
+			if i > 0 && inSet(verbCues, a.doc.tokens[i-1].lower) {
+				tm.verbCued++
+			}
 			a.tokTerm[i] = tm
 		}
 	}

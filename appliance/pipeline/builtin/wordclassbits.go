@@ -32,7 +32,6 @@ const (
 	wcFlyVerb
 	wcFlySubject
 	wcTransportNoun
-	wcVerbCue
 	wcVisitVerb
 )
 
@@ -60,7 +59,6 @@ var classSets = []struct {
 	{wcFlyVerb, flyVerbs},
 	{wcFlySubject, flySubjects},
 	{wcTransportNoun, transportNouns},
-	{wcVerbCue, verbCues},
 	{wcVisitVerb, visitVerbs},
 }
 
