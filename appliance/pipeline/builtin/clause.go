@@ -152,7 +152,7 @@ var discourseWords = lexicon.NewSet(`and also oh so okay ok alright well um uh u
 
 // skipDiscourse returns the first index in [a, b) that is not a discourse word.
 func skipDiscourse(ws []cword, a, b int) int {
-	for a < b && inSet(discourseWords, ws[a].lower) {
+	for a < b && ws[a].is(wcDiscourse) {
 		a++
 	}
 	return a
@@ -164,7 +164,7 @@ func skipDiscourse(ws []cword, a, b int) int {
 func coordinatedDate(ws []cword, k int) bool {
 	for j := k + 2; j < len(ws) && j <= k+4; j++ {
 		w := ws[j].lower
-		if inSet(subjectPronouns, ws[j-1].lower) || ws[j-1].punct != 0 || inSet(stopWords, ws[j-1].lower) && !inSet(determiners, ws[j-1].lower) {
+		if prev := &ws[j-1]; prev.is(wcSubjectPronoun) || prev.punct != 0 || prev.is(wcStop) && !prev.is(wcDeterminer) {
 			return false
 		}
 		if (w == "is" || w == "are") && j+1 < len(ws) && startsCue(ws, j+1) {

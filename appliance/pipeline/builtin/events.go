@@ -269,7 +269,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if strings.HasSuffix(ws[k].lower, "'s") {
 		title = strings.TrimSuffix(title, "'s") // "flight's at six fifty"
 	}
-	if !visit && inSet(professionals, ws[k].lower) && !strings.Contains(strings.ToLower(title), "appointment") {
+	if !visit && ws[k].is(wcProfessional) && !strings.Contains(strings.ToLower(title), "appointment") {
 		title += " Appointment" // "I'm seeing the accountant on Friday"
 	}
 	return appliance.Event{
@@ -501,7 +501,7 @@ func someoneElse(ws []cword, a, j int) bool {
 // none is.
 func professionalBefore(ws []cword, a, j int) int {
 	for k := j - 1; k >= a; k-- {
-		if inSet(professionals, ws[k].lower) {
+		if ws[k].is(wcProfessional) {
 			return k
 		}
 	}
@@ -519,7 +519,7 @@ func subjectPhrase(ws []cword, a, k int) []string {
 		j--
 	}
 	end := j
-	for j >= a && end-j < 3 && titleModifier(ws[j]) && !inSet(subjectPronouns, ws[j].lower) && !inSet(thirdPerson, ws[j].lower) {
+	for j >= a && end-j < 3 && titleModifier(ws[j]) && !ws[j].is(wcSubjectPronoun) && !inSet(thirdPerson, ws[j].lower) {
 		j--
 	}
 	if j == end {
@@ -720,7 +720,7 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 	case visit && (ws[k].lower == "having" || ws[k].lower == "have"):
 		var guests []string
 		for j := k + 1; j < len(ws) && ws[j].lower != "over"; j++ {
-			if !inSet(stopWords, ws[j].lower) {
+			if !ws[j].is(wcStop) {
 				guests = append(guests, ws[j].text)
 			}
 		}
@@ -728,13 +728,13 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if len(guests) == 0 {
 			words = []string{"guests", "over"}
 		}
-	case visit && inSet(sendVerbs, ws[k].lower):
+	case visit && ws[k].is(wcSendVerb):
 		words = []string{ws[sentPerson(ws, k, len(ws))].text, "visit"}
-	case visit && inSet(deliverVerbs, ws[k].lower):
+	case visit && ws[k].is(wcDeliverVerb):
 		words = []string{ws[deliveredThing(ws, k, len(ws))].text, "delivery"}
 	case visit && ws[k].lower == "see":
 		words = []string{ws[professionalBefore(ws, a, k)].text, "appointment"}
-	case visit && (inSet(arriveVerbs, ws[k].lower) || ws[k].lower == "be"):
+	case visit && (ws[k].is(wcArriveVerb) || ws[k].lower == "be"):
 		who := subjectPhrase(ws, a, k)
 		if len(who) == 0 {
 			if w := dl.antecedent(i); w != "" {
@@ -804,7 +804,7 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		words = []string{"meeting"}
 	case hasSeq(ws, k, "follow", "up"):
 		words = []string{"follow-up", "appointment"}
-	case inSet(flyVerbs, ws[k].lower):
+	case ws[k].is(wcFlyVerb):
 		words = []string{"flight"} // "we fly out on the third at six"
 		if wordAt(ws, k+1) == "to" && k+2 < len(ws) && ws[k+2].cap {
 			words = append(words, "to", ws[k+2].text)
@@ -814,7 +814,7 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if inSet(eventNouns, wordAt(ws, k+1)) {
 			words = []string{ws[k+1].text}
 		}
-	case k > a && ws[k-1].lower == "let's" && inSet(planVerbs, ws[k].lower):
+	case k > a && ws[k-1].lower == "let's" && ws[k].is(wcPlanVerb):
 		words = []string{ws[k].text}
 		if inSet(eventNouns, wordAt(ws, k+1)) {
 			words = []string{ws[k+1].text}
@@ -851,7 +851,7 @@ func withName(ws []cword, k int) string {
 		if ws[j].lower == "with" && j+1 < len(ws) && ws[j+1].cap && ws[j+1].lower != "i" {
 			return ws[j+1].text
 		}
-		if ws[j].lower == "with" && j+2 < len(ws) && inSet(withDeterminers, ws[j+1].lower) && ws[j+1].punct == 0 {
+		if ws[j].lower == "with" && j+2 < len(ws) && ws[j+1].is(wcWithDeterminer) && ws[j+1].punct == 0 {
 			if n := ws[j+2]; titleModifier(n) && !inSet(firstPerson, n.lower) && !inSet(thirdPerson, n.lower) {
 				return n.text
 			}
@@ -904,11 +904,11 @@ func (dl *dialogue) antecedent(i int) string {
 func (dl *dialogue) antecedentPhrase(i int, cur []cword, before int) string {
 	find := func(ws []cword, end int) string {
 		for k := end - 1; k > 0; k-- {
-			if ws[k-1].lower != "the" || inSet(stopWords, ws[k].lower) {
+			if ws[k-1].lower != "the" || ws[k].is(wcStop) {
 				continue
 			}
 			phrase := ws[k].text
-			if k+1 < end && ws[k].punct == 0 && !inSet(stopWords, ws[k+1].lower) && !isFiller(ws[k+1].lower) {
+			if k+1 < end && ws[k].punct == 0 && !ws[k+1].is(wcStop) && !isFiller(ws[k+1].lower) {
 				phrase += " " + ws[k+1].text
 			}
 			return phrase
@@ -1038,7 +1038,7 @@ var arrangingVerbs = lexicon.NewSet(`book booking books buy buying order orderin
 // arranged, not when it happens.
 func arrangedWhen(ws []cword, a, b, k int) bool {
 	v := k - 1
-	if v > a && inSet(determiners, ws[v].lower) {
+	if v > a && ws[v].is(wcDeterminer) {
 		v--
 	}
 	if v < a || !inSet(arrangingVerbs, ws[v].lower) {

@@ -33,6 +33,8 @@ const (
 	wcFlySubject
 	wcTransportNoun
 	wcVisitVerb
+	wcDiscourse
+	wcInterAdverb
 )
 
 // classSets are the sets each class stands for.
@@ -60,6 +62,8 @@ var classSets = []struct {
 	{wcFlySubject, flySubjects},
 	{wcTransportNoun, transportNouns},
 	{wcVisitVerb, visitVerbs},
+	{wcDiscourse, discourseWords},
+	{wcInterAdverb, interAdverbs},
 }
 
 // wordClasses maps a word to its classes (wcKnown left out).
