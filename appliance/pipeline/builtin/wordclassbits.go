@@ -35,6 +35,7 @@ const (
 	wcVisitVerb
 	wcDiscourse
 	wcInterAdverb
+	wcForeignStop
 )
 
 // classSets are the sets each class stands for.
@@ -64,6 +65,7 @@ var classSets = []struct {
 	{wcVisitVerb, visitVerbs},
 	{wcDiscourse, discourseWords},
 	{wcInterAdverb, interAdverbs},
+	{wcForeignStop, foreignStopWords},
 }
 
 // wordClasses maps a word to its classes (wcKnown left out).
