@@ -94,7 +94,7 @@ func commitment(ws []cword, a, b int, timed bool) (body int, ok bool) {
 			continue // "do I need to", "should I"
 		}
 		j := k + 1
-		for j < b && inSet(interAdverbs, ws[j].lower) {
+		for j < b && ws[j].is(wcInterAdverb) {
 			j++
 		}
 		var buf [4]string
@@ -386,7 +386,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// "Note to self, pick up oat milk…": the task is the next clause
 				a, b = cls[ci+1][0], cls[ci+1][1]
 				body = a
-				if f := skipDiscourse(ws, a, b); f >= b || inSet(determiners, ws[f].lower) || inSet(subjectPronouns, ws[f].lower) {
+				if f := skipDiscourse(ws, a, b); f >= b || ws[f].is(wcDeterminer) || ws[f].is(wcSubjectPronoun) {
 					continue
 				}
 				if d, _ := tm.due(ws, a, b, used); d != nil {
@@ -498,7 +498,7 @@ var attendanceVerbs = lexicon.NewSet(`come join attend visit meet see go stop st
 // around seven to pick it up"), 0 when it is for none.
 func purposeTask(ws []cword, a, b int) int {
 	for j := a + 1; j+1 < b; j++ {
-		if ws[j].lower == "to" && inSet(taskVerbs, ws[j+1].lower) {
+		if ws[j].lower == "to" && ws[j+1].is(wcTaskVerb) {
 			return j + 1
 		}
 	}
@@ -659,7 +659,7 @@ func habitChange(ws []cword, v int) bool {
 
 // firstBodyWord skips cue words and adverbs at the start of a task body.
 func firstBodyWord(ws []cword, from, to int, used []bool) int {
-	for from < to && (used[from] || inSet(interAdverbs, ws[from].lower)) {
+	for from < to && (used[from] || ws[from].is(wcInterAdverb)) {
 		from++
 	}
 	return from
@@ -705,7 +705,7 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 					return 0, taskNone
 				}
 			case "note", "reminder":
-				if s+n < b && (inSet(determiners, ws[s+n].lower) || pastForm(ws[s+n].lower)) {
+				if s+n < b && (ws[s+n].is(wcDeterminer) || pastForm(ws[s+n].lower)) {
 					// "note to self: the garage code is 4471" is a fact,
 					// "note to self talked to priya today" a record
 					return 0, taskNone
@@ -724,7 +724,7 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		}
 		body, ok := commitment(ws, a, b, timed)
 		if !ok || body >= b || reportedBefore(ws, a, body) || hypotheticalBefore(ws, a, body) ||
-			negated(ws, body, b) || inSet(determiners, ws[body].lower) || inSet(subjectPronouns, ws[body].lower) {
+			negated(ws, body, b) || ws[body].is(wcDeterminer) || ws[body].is(wcSubjectPronoun) {
 			// "i will i've been sleeping badly": a reply, then a new sentence
 			return 0, taskNone
 		}
@@ -752,7 +752,7 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 // isImperative: the clause opens with a task verb used as a verb ("Call
 // the bank"), not as a noun ("Call went well").
 func isImperative(ws []cword, s, b int) bool {
-	if !inSet(taskVerbs, ws[s].lower) || ws[s].punct != 0 || s+1 >= b {
+	if !ws[s].is(wcTaskVerb) || ws[s].punct != 0 || s+1 >= b {
 		return false
 	}
 	next := ws[s+1].lower
@@ -968,7 +968,7 @@ func (dl *dialogue) shoppingReferent(i, before int) string {
 			}
 			var np []string
 			for m := k + n; m < end && len(np) < 3; m++ {
-				if inSet(stopWords, ws[m].lower) {
+				if ws[m].is(wcStop) {
 					break
 				}
 				np = append(np, ws[m].text)
@@ -1085,7 +1085,7 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 // before a cue or at the end stays and is trimmed as noise.
 func nextRequest(ws []cword, from, to int) int {
 	for k := from + 1; k+1 < to; k++ {
-		if ws[k].lower == "please" && ws[k-1].punct == 0 && !inSet(stopWords, ws[k+1].lower) && !inSet(cueStarts, ws[k+1].lower) {
+		if ws[k].lower == "please" && ws[k-1].punct == 0 && !ws[k+1].is(wcStop) && !inSet(cueStarts, ws[k+1].lower) {
 			for k > from+1 && inSet(connectives, ws[k-1].lower) {
 				k--
 			}
@@ -1215,7 +1215,7 @@ func attendsEvent(ws []cword, v, b int) bool {
 		return false
 	}
 	for k := v + 1; k+2 < b; k++ {
-		if ws[k].lower == "for" && inSet(withDeterminers, ws[k+1].lower) && inSet(eventNouns, ws[k+2].lower) {
+		if ws[k].lower == "for" && ws[k+1].is(wcWithDeterminer) && ws[k+2].is(wcEventNoun) {
 			return true // "could you do a week on friday at two for the interview"
 		}
 	}

@@ -36,7 +36,7 @@ func beforeNamed(ws []cword) (days int, plan string, at int, ok bool) {
 		next := wordAt(ws, k+1)
 		switch {
 		case next == "the" || next == "our" || next == "my" || next == "your":
-			if k+2 < len(ws) && !inSet(stopWords, ws[k+2].lower) && !startsCue(ws, k+2) {
+			if k+2 < len(ws) && !ws[k+2].is(wcStop) && !startsCue(ws, k+2) {
 				return days, ws[k+2].lower, at, true
 			}
 		case k+1 == len(ws) || ws[k].punct != 0:

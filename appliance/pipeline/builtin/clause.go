@@ -57,14 +57,14 @@ func clauses(ws []cword, runOn bool) [][2]int {
 
 // clauseBreakBefore: ws[k] opens a clause although no comma precedes it.
 func clauseBreakBefore(ws []cword, k int) bool {
-	w := ws[k].lower
-	if inSet(clauseStarters, w) {
+	w, c := ws[k].lower, ws[k].classes()
+	if c&wcClauseStarter != 0 {
 		return true
 	}
-	if inSet(boundBeforeSubject, w) && k+1 < len(ws) && inSet(subjectPronouns, ws[k+1].lower) {
+	if c&wcBoundBeforeSubject != 0 && k+1 < len(ws) && ws[k+1].is(wcSubjectPronoun) {
 		return true
 	}
-	if (w == "before" || w == "after") && wordAt(ws, k+1) == "that" && k+2 < len(ws) && inSet(subjectPronouns, ws[k+2].lower) &&
+	if (w == "before" || w == "after") && wordAt(ws, k+1) == "that" && k+2 < len(ws) && ws[k+2].is(wcSubjectPronoun) &&
 		k > 0 && ws[k-1].punct == 0 {
 		// "the van is booked for eight in the morning | before that i need
 		// to give notice": "that" is the plan just said, the subject opens
@@ -97,24 +97,24 @@ func coordinatedImperative(ws []cword, k int) bool {
 		v = k + 1
 	}
 	obj := v + 1
-	if obj < len(ws) && inSet(keepAtEnd, ws[obj].lower) {
+	if obj < len(ws) && ws[obj].is(wcKeepAtEnd) {
 		obj++ // "pick up the dry cleaning", "fill up the car"
 	}
-	if obj >= len(ws) || k < 2 || !inSet(taskVerbs, ws[v].lower) || !inSet(determiners, ws[obj].lower) {
+	if obj >= len(ws) || k < 2 || !ws[v].is(wcTaskVerb) || !ws[obj].is(wcDeterminer) {
 		return false
 	}
 	if v == k {
-		prev := ws[k-1]
-		if prev.punct == 0 && (inSet(stopWords, prev.lower) || inSet(subjectPronouns, prev.lower) || isFiller(prev.lower)) {
+		prev := &ws[k-1]
+		if prev.punct == 0 && (prev.is(wcStop|wcSubjectPronoun) || isFiller(prev.lower)) {
 			return false // "I'll clean the", "to clean the", "and clean the" (broken before "and")
 		}
 	}
 	for j := 0; j+1 < len(ws); j++ {
 		o := j + 1
-		if o+1 < len(ws) && inSet(keepAtEnd, ws[o].lower) {
+		if o+1 < len(ws) && ws[o].is(wcKeepAtEnd) {
 			o++
 		}
-		if j != v && inSet(taskVerbs, ws[j].lower) && inSet(determiners, ws[o].lower) && (j == 0 || !inSet(subjectPronouns, ws[j-1].lower)) {
+		if j != v && ws[j].is(wcTaskVerb) && ws[o].is(wcDeterminer) && (j == 0 || !ws[j-1].is(wcSubjectPronoun)) {
 			return true
 		}
 	}
@@ -152,7 +152,7 @@ var discourseWords = lexicon.NewSet(`and also oh so okay ok alright well um uh u
 
 // skipDiscourse returns the first index in [a, b) that is not a discourse word.
 func skipDiscourse(ws []cword, a, b int) int {
-	for a < b && inSet(discourseWords, ws[a].lower) {
+	for a < b && ws[a].is(wcDiscourse) {
 		a++
 	}
 	return a
@@ -164,7 +164,7 @@ func skipDiscourse(ws []cword, a, b int) int {
 func coordinatedDate(ws []cword, k int) bool {
 	for j := k + 2; j < len(ws) && j <= k+4; j++ {
 		w := ws[j].lower
-		if inSet(subjectPronouns, ws[j-1].lower) || ws[j-1].punct != 0 || inSet(stopWords, ws[j-1].lower) && !inSet(determiners, ws[j-1].lower) {
+		if prev := &ws[j-1]; prev.is(wcSubjectPronoun) || prev.punct != 0 || prev.is(wcStop) && !prev.is(wcDeterminer) {
 			return false
 		}
 		if (w == "is" || w == "are") && j+1 < len(ws) && startsCue(ws, j+1) {

@@ -90,7 +90,7 @@ func clauseFeatures(dst []uint32, u *utterance, a, b, ci, pos, n int, ref time.T
 	if body, ok := commitment(ws, a, b, timed); ok && body < b {
 		add("commit")
 		add("deed", lexicon.Stem(ws[body].lower))
-		if inSet(taskVerbs, ws[body].lower) {
+		if ws[body].is(wcTaskVerb) {
 			add("commit-taskverb")
 		}
 		if reportedBefore(ws, a, body) {

@@ -269,7 +269,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if strings.HasSuffix(ws[k].lower, "'s") {
 		title = strings.TrimSuffix(title, "'s") // "flight's at six fifty"
 	}
-	if !visit && inSet(professionals, ws[k].lower) && !strings.Contains(strings.ToLower(title), "appointment") {
+	if !visit && ws[k].is(wcProfessional) && !strings.Contains(strings.ToLower(title), "appointment") {
 		title += " Appointment" // "I'm seeing the accountant on Friday"
 	}
 	return appliance.Event{
@@ -359,23 +359,27 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		if base := strings.TrimSuffix(w, "'s"); base != w && inSet(eventNouns, base) && startsCue(ws, j+1) {
 			w = base // "flight's at six fifty": the flight is
 		}
+		c := ws[j].classes()
+		if w != ws[j].lower {
+			c = classesOf(w)
+		}
 		switch {
-		case inSet(sendVerbs, w) && j > a && sentPerson(ws, j, b) > 0:
+		case c&wcSendVerb != 0 && j > a && sentPerson(ws, j, b) > 0:
 			// "he is sending a repairman on Tuesday"
 			return j, true
 		case w == "delivered" && j > a:
 			// "the sofa is being delivered on Thursday between 8 and 12"
 			return j, true
-		case inSet(deliverVerbs, w) && j > a && deliveredThing(ws, j, b) > 0:
+		case c&wcDeliverVerb != 0 && j > a && deliveredThing(ws, j, b) > 0:
 			// "they'll deliver the fridge on Wednesday"
 			return j, true
-		case inSet(arriveVerbs, w) && j > a && someoneElse(ws, a, j):
+		case c&wcArriveVerb != 0 && j > a && someoneElse(ws, a, j):
 			// "the installer arrives Friday at 8"
 			return j, true
 		case w == "be" && wordAt(ws, j+1) == "here" && j > a && someoneElse(ws, a, j):
 			// "the electrician will be here Thursday at 10"
 			return j, true
-		case (w == "seeing" || w == "see") && j+2 < b && inSet(withDeterminers, ws[j+1].lower) && inSet(professionals, ws[j+2].lower):
+		case (w == "seeing" || w == "see") && j+2 < b && ws[j+1].is(wcWithDeterminer) && ws[j+2].is(wcProfessional):
 			// "I'm seeing the accountant on Friday at eleven"
 			return j + 2, false
 		case w == "see" && j > a && (wordAt(ws, j+1) == "me" || wordAt(ws, j+1) == "us") && professionalBefore(ws, a, j) >= 0:
@@ -390,30 +394,30 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		case (w == "having" || w == "have") && hostedOver(ws, j, b):
 			// "we're having the Hendersons over tomorrow at 7"
 			return j, true
-		case j > a && ws[j-1].lower == "let's" && inSet(planVerbs, w):
+		case j > a && ws[j-1].lower == "let's" && c&wcPlanVerb != 0:
 			// "let's sync again Monday at 11"
 			return j, false
-		case inSet(eventNouns, w):
-			if w == "coffee" && j+1 < b && !inSet(stopWords, ws[j+1].lower) {
+		case c&wcEventNoun != 0:
+			if w == "coffee" && j+1 < b && !ws[j+1].is(wcStop) {
 				continue // "coffee filters"
 			}
 			return j, false
-		case inSet(modifiedNouns, w) && j > a:
+		case c&wcModifiedNoun != 0 && j > a:
 			prev := ws[j-1].lower
 			if prev == "due" {
 				continue // "the due date"
 			}
-			if ws[j-1].punct == 0 && (inSet(determiners, prev) || !inSet(stopWords, prev) && !inSet(subjectPronouns, prev) &&
+			if ws[j-1].punct == 0 && (ws[j-1].is(wcDeterminer) || !ws[j-1].is(wcStop|wcSubjectPronoun) &&
 				!strings.HasSuffix(prev, "'ll") && prev != "to") && wordAt(ws, j+1) != "to" {
 				return j, false
 			}
-		case inSet(flyVerbs, w) && j > a && inSet(flySubjects, ws[j-1].lower) && inSet(flyParticles, wordAt(ws, j+1)):
+		case c&wcFlyVerb != 0 && j > a && ws[j-1].is(wcFlySubject) && inSet(flyParticles, wordAt(ws, j+1)):
 			// "we fly out on the third of december at six in the morning"
 			return j, false
-		case inSet(transportNouns, w) && inSet(departWords, wordAt(ws, j+1)):
+		case c&wcTransportNoun != 0 && inSet(departWords, wordAt(ws, j+1)):
 			// "my train leaves at six fifteen tomorrow morning"
 			return j, false
-		case hasSeq(ws, j, "follow", "up") && j > a && inSet(withDeterminers, ws[j-1].lower):
+		case hasSeq(ws, j, "follow", "up") && j > a && ws[j-1].is(wcWithDeterminer):
 			// "i've put you in for a follow up on december second at nine"
 			return j, false
 		case hasSeq(ws, j, "one", "on", "one"):
@@ -421,13 +425,13 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 			return j + 2, false
 		case w == "meet" || hasSeq(ws, j, "get", "together") || hasSeq(ws, j, "catch", "up"):
 			return j, false
-		case inSet(visitVerbs, w) && byUser && userGoes(ws, a, j):
+		case c&wcVisitVerb != 0 && byUser && userGoes(ws, a, j):
 			// "I'll come around six then", "I'll come back Thursday": the
 			// user calling at a shop or an office is an errand, not a visit
 			// received
-		case inSet(visitVerbs, w) && (wordAt(ws, j+1) == "out" || wordAt(ws, j+1) == "up"):
+		case c&wcVisitVerb != 0 && (wordAt(ws, j+1) == "out" || wordAt(ws, j+1) == "up"):
 			// "the results come out tonight", "something came up": no one calls
-		case inSet(visitVerbs, w):
+		case c&wcVisitVerb != 0:
 			if w == "come" || w == "coming" || w == "comes" ||
 				wordAt(ws, j+1) == "by" || wordAt(ws, j+1) == "over" {
 				return j, true
@@ -497,7 +501,7 @@ func someoneElse(ws []cword, a, j int) bool {
 // none is.
 func professionalBefore(ws []cword, a, j int) int {
 	for k := j - 1; k >= a; k-- {
-		if inSet(professionals, ws[k].lower) {
+		if ws[k].is(wcProfessional) {
 			return k
 		}
 	}
@@ -515,7 +519,7 @@ func subjectPhrase(ws []cword, a, k int) []string {
 		j--
 	}
 	end := j
-	for j >= a && end-j < 3 && titleModifier(ws[j]) && !inSet(subjectPronouns, ws[j].lower) && !inSet(thirdPerson, ws[j].lower) {
+	for j >= a && end-j < 3 && titleModifier(ws[j]) && !ws[j].is(wcSubjectPronoun) && !inSet(thirdPerson, ws[j].lower) {
 		j--
 	}
 	if j == end {
@@ -716,7 +720,7 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 	case visit && (ws[k].lower == "having" || ws[k].lower == "have"):
 		var guests []string
 		for j := k + 1; j < len(ws) && ws[j].lower != "over"; j++ {
-			if !inSet(stopWords, ws[j].lower) {
+			if !ws[j].is(wcStop) {
 				guests = append(guests, ws[j].text)
 			}
 		}
@@ -724,13 +728,13 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if len(guests) == 0 {
 			words = []string{"guests", "over"}
 		}
-	case visit && inSet(sendVerbs, ws[k].lower):
+	case visit && ws[k].is(wcSendVerb):
 		words = []string{ws[sentPerson(ws, k, len(ws))].text, "visit"}
-	case visit && inSet(deliverVerbs, ws[k].lower):
+	case visit && ws[k].is(wcDeliverVerb):
 		words = []string{ws[deliveredThing(ws, k, len(ws))].text, "delivery"}
 	case visit && ws[k].lower == "see":
 		words = []string{ws[professionalBefore(ws, a, k)].text, "appointment"}
-	case visit && (inSet(arriveVerbs, ws[k].lower) || ws[k].lower == "be"):
+	case visit && (ws[k].is(wcArriveVerb) || ws[k].lower == "be"):
 		who := subjectPhrase(ws, a, k)
 		if len(who) == 0 {
 			if w := dl.antecedent(i); w != "" {
@@ -800,7 +804,7 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		words = []string{"meeting"}
 	case hasSeq(ws, k, "follow", "up"):
 		words = []string{"follow-up", "appointment"}
-	case inSet(flyVerbs, ws[k].lower):
+	case ws[k].is(wcFlyVerb):
 		words = []string{"flight"} // "we fly out on the third at six"
 		if wordAt(ws, k+1) == "to" && k+2 < len(ws) && ws[k+2].cap {
 			words = append(words, "to", ws[k+2].text)
@@ -810,7 +814,7 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if inSet(eventNouns, wordAt(ws, k+1)) {
 			words = []string{ws[k+1].text}
 		}
-	case k > a && ws[k-1].lower == "let's" && inSet(planVerbs, ws[k].lower):
+	case k > a && ws[k-1].lower == "let's" && ws[k].is(wcPlanVerb):
 		words = []string{ws[k].text}
 		if inSet(eventNouns, wordAt(ws, k+1)) {
 			words = []string{ws[k+1].text}
@@ -847,7 +851,7 @@ func withName(ws []cword, k int) string {
 		if ws[j].lower == "with" && j+1 < len(ws) && ws[j+1].cap && ws[j+1].lower != "i" {
 			return ws[j+1].text
 		}
-		if ws[j].lower == "with" && j+2 < len(ws) && inSet(withDeterminers, ws[j+1].lower) && ws[j+1].punct == 0 {
+		if ws[j].lower == "with" && j+2 < len(ws) && ws[j+1].is(wcWithDeterminer) && ws[j+1].punct == 0 {
 			if n := ws[j+2]; titleModifier(n) && !inSet(firstPerson, n.lower) && !inSet(thirdPerson, n.lower) {
 				return n.text
 			}
@@ -900,11 +904,11 @@ func (dl *dialogue) antecedent(i int) string {
 func (dl *dialogue) antecedentPhrase(i int, cur []cword, before int) string {
 	find := func(ws []cword, end int) string {
 		for k := end - 1; k > 0; k-- {
-			if ws[k-1].lower != "the" || inSet(stopWords, ws[k].lower) {
+			if ws[k-1].lower != "the" || ws[k].is(wcStop) {
 				continue
 			}
 			phrase := ws[k].text
-			if k+1 < end && ws[k].punct == 0 && !inSet(stopWords, ws[k+1].lower) && !isFiller(ws[k+1].lower) {
+			if k+1 < end && ws[k].punct == 0 && !ws[k+1].is(wcStop) && !isFiller(ws[k+1].lower) {
 				phrase += " " + ws[k+1].text
 			}
 			return phrase
@@ -1034,7 +1038,7 @@ var arrangingVerbs = lexicon.NewSet(`book booking books buy buying order orderin
 // arranged, not when it happens.
 func arrangedWhen(ws []cword, a, b, k int) bool {
 	v := k - 1
-	if v > a && inSet(determiners, ws[v].lower) {
+	if v > a && ws[v].is(wcDeterminer) {
 		v--
 	}
 	if v < a || !inSet(arrangingVerbs, ws[v].lower) {

@@ -59,20 +59,20 @@ func frontedPhrase(ws []cword, a, body int) (s, e int, ok bool) {
 // circulate a week before").
 func objectMissing(ws []cword, v, b int, used []bool) (next int, missing bool) {
 	n := v + 1
-	if n < b && inSet(keepAtEnd, ws[n].lower) && !used[n] {
+	if n < b && ws[n].is(wcKeepAtEnd) && !used[n] {
 		n++ // "pick up", "write up"
 	}
 	switch {
 	case n >= b || used[n]:
 		return n, true
-	case ws[n].lower == "it" || ws[n].lower == "them" || inSet(frontPronouns, ws[n].lower) && (n+1 >= b || used[n+1] || inSet(stopWords, ws[n+1].lower)):
+	case ws[n].lower == "it" || ws[n].lower == "them" || inSet(frontPronouns, ws[n].lower) && (n+1 >= b || used[n+1] || ws[n+1].is(wcStop)):
 		return n + 1, true
 	case ws[n].lower == "a" && n+1 < b && unitOf(ws[n+1].lower+"s") != 0:
 		return n, true
-	case inSet(determiners, ws[n].lower):
+	case ws[n].is(wcDeterminer):
 		return n, false
 	}
-	return n, inSet(stopWords, ws[n].lower) && !inSet(subjectPronouns, ws[n].lower)
+	return n, ws[n].is(wcStop) && !ws[n].is(wcSubjectPronoun)
 }
 
 // frontedTask rewrites the commitment whose body starts at ws[body] in
@@ -86,7 +86,7 @@ func (dl *dialogue) frontedTask(i int, ws []cword, a, body, b int, used []bool, 
 	}
 	v := firstBodyWord(ws, body, b, used)
 	delivered := v < b && ws[v].lower == "have" && deliveredBy(ws, v+1, b)
-	if v >= b || !delivered && !inSet(taskVerbs, ws[v].lower) && inSet(stativeVerbs, ws[v].lower) {
+	if v >= b || !delivered && !ws[v].is(wcTaskVerb) && inSet(stativeVerbs, ws[v].lower) {
 		return "", nil, false
 	}
 	rest, missing := objectMissing(ws, v, b, used)

@@ -10,12 +10,12 @@ import "github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 // when the body is one task.
 func (dl *dialogue) gappedTasks(i int, ws []cword, body, b int, used []bool, tm timing) []task {
 	v := firstBodyWord(ws, body, b, used)
-	if v >= b || !inSet(taskVerbs, ws[v].lower) {
+	if v >= b || !ws[v].is(wcTaskVerb) {
 		return nil
 	}
 	k := -1
 	for j := v + 2; j+2 < b; j++ {
-		if ws[j].lower == "and" && inSet(determiners, ws[j+1].lower) && !scanCues(ws, j+1, min(j+3, b), tm.ref, nil).found {
+		if ws[j].lower == "and" && ws[j+1].is(wcDeterminer) && !scanCues(ws, j+1, min(j+3, b), tm.ref, nil).found {
 			k = j
 			break
 		}

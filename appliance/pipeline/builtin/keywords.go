@@ -51,6 +51,10 @@ type term struct {
 	forms []*form
 	light bool
 	score float64
+	// verbCued: of count, the times said right after a verb cue (see
+	// mostlyVerb), counted as the terms are, not by a pass over every
+	// token for every title candidate.
+	verbCued int
 }
 
 // analysis is the scored vocabulary of one transcript.
@@ -141,7 +145,8 @@ func analyze(d *document, lang string) *analysis {
 		f := a.forms[t.lower]
 		if f == nil {
 			f = formSlab.new()
-			*f = form{lower: t.lower, stop: inSet(stopWords, t.lower), fstop: inSet(foreignStopWords, t.lower)}
+			c := classesOf(t.lower) // one lookup for both questions
+			*f = form{lower: t.lower, stop: c&wcStop != 0, fstop: c&wcForeignStop != 0}
 			a.forms[t.lower] = f
 			a.formList = append(a.formList, f)
 		}
@@ -203,6 +208,9 @@ func analyze(d *document, lang string) *analysis {
 				a.termList = append(a.termList, tm) // first-spoken order
 			}
 			tm.count++
+			if i > 0 && inSet(verbCues, a.doc.tokens[i-1].lower) {
+				tm.verbCued++
+			}
 			a.tokTerm[i] = tm
 		}
 	}
@@ -270,10 +278,11 @@ func quickEnglish(d *document, lang string) bool {
 			continue
 		}
 		a.latin++
+		c := classesOf(t.lower) // one lookup for both questions
 		switch {
-		case inSet(stopWords, t.lower):
+		case c&wcStop != 0:
 			a.stops++
-		case inSet(foreignStopWords, t.lower):
+		case c&wcForeignStop != 0:
 			a.fstops++
 		}
 		if !isASCII(t.lower) {

@@ -46,7 +46,7 @@ func (dl *dialogue) listTasks(i int, tm timing) []task {
 	for k < len(ws) && (ws[k].lower == "today" || ws[k].lower == "tomorrow" || ws[k].lower == "tonight") {
 		k++
 	}
-	if k >= len(ws) || inSet(stopWords, ws[k].lower) && !inSet(determiners, ws[k].lower) {
+	if k >= len(ws) || ws[k].is(wcStop) && !ws[k].is(wcDeterminer) {
 		return nil // "calls are expensive" reads no list
 	}
 	var items [][2]int
@@ -91,7 +91,7 @@ func listItems(ws []cword, a, b int) [][2]int {
 		switch {
 		case w == "and" && k > start:
 			cut = k
-		case w == "the" && k > start && !inSet(stopWords, ws[k-1].lower) && ws[k-1].punct == 0:
+		case w == "the" && k > start && !ws[k-1].is(wcStop) && ws[k-1].punct == 0:
 			cut = k
 		case k > start && ws[k-1].punct == ',':
 			cut = k

@@ -304,7 +304,7 @@ func friendsRelationFact(ws []cword, s, b int, named string) (memoryCand, bool) 
 		return memoryCand{}, false
 	}
 	view := append([]cword(nil), ws...)
-	view[s].lower = "my"
+	view[s].lower, view[s].cls = "my", 0
 	m, ok := relationFact(view, s, b, true)
 	if !ok {
 		return memoryCand{}, false

@@ -30,7 +30,7 @@ func (dl *dialogue) newRole(u *utterance) (memoryCand, bool) {
 		// the role's name: the words between "the"/"your" (or "new") and
 		// "role", at most three, none a stop word
 		j := k
-		for j > 0 && k-j < 3 && !inSet(stopWords, ws[j-1].lower) && ws[j-1].lower != "new" && ws[j-1].punct == 0 {
+		for j > 0 && k-j < 3 && !ws[j-1].is(wcStop) && ws[j-1].lower != "new" && ws[j-1].punct == 0 {
 			j--
 		}
 		det := wordAt(ws, j-1)

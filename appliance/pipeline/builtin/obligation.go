@@ -56,7 +56,7 @@ func (dl *dialogue) mustBeDone(ws []cword, a, b int, used []bool, tm timing) (ta
 	for j := s + 2; j < b && j <= s+5; j++ {
 		n := matchAt(ws, j, b, obligationLinks)
 		if n == 0 {
-			if inSet(stopWords, ws[j].lower) && !inSet(npInnerWords, ws[j].lower) {
+			if ws[j].is(wcStop) && !inSet(npInnerWords, ws[j].lower) {
 				return task{}, false
 			}
 			continue
@@ -73,7 +73,7 @@ func (dl *dialogue) mustBeDone(ws []cword, a, b int, used []bool, tm timing) (ta
 		var nused []bool
 		nws = append(nws, cword{text: verb, lower: verb})
 		nused = append(nused, false)
-		if p+1 < b && inSet(keepAtEnd, ws[p+1].lower) {
+		if p+1 < b && ws[p+1].is(wcKeepAtEnd) {
 			nws = append(nws, ws[p+1])
 			nused = append(nused, used[p+1])
 			p++

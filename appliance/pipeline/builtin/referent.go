@@ -137,7 +137,7 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 			}
 			var np []string
 			m := k + 1
-			for ; m < end && len(np) < 3 && (titleModifier(ws[m]) || inSet(referentAdjectives, ws[m].lower)) && !inSet(subjectPronouns, ws[m].lower) && !inSet(cueStarts, ws[m].lower) && !dayWord(ws, m); m++ {
+			for ; m < end && len(np) < 3 && (titleModifier(ws[m]) || inSet(referentAdjectives, ws[m].lower)) && !ws[m].is(wcSubjectPronoun) && !inSet(cueStarts, ws[m].lower) && !dayWord(ws, m); m++ {
 				np = append(np, ws[m].text)
 				if ws[m].punct != 0 {
 					break

@@ -98,7 +98,7 @@ func runOnBreak(ws []cword, from, k int) bool {
 	case inSet(subjectDeterminers, w) && (cueEndsAt(ws, j) || isDigits(prev) || hourWords[prev] > 0 || numberWord(prev)):
 		for m := k + 2; m < len(ws) && m <= k+4; m++ {
 			if v := ws[m].lower; inSet(copulas, v) || inSet(requestModals, v) || v == "should" || inSet(negatedModals, v) ||
-				inSet(frontedDoers, v) && !inSet(stopWords, ws[m-1].lower) || inSet(reportingVerbs, v) && m > k+2 {
+				inSet(frontedDoers, v) && !ws[m-1].is(wcStop) || inSet(reportingVerbs, v) && m > k+2 {
 				return true
 			}
 		}

@@ -194,14 +194,14 @@ func askedAloud(ws []cword) bool {
 	if w := wordAt(ws, k); (w == "what" || w == "which") && (wordAt(ws, k+1) == "time" || wordAt(ws, k+1) == "day") {
 		return true
 	}
-	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (inSet(subjectPronouns, ws[1].lower) || ws[1].lower == "we" || ws[1].lower == "i")
+	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (ws[1].is(wcSubjectPronoun) || ws[1].lower == "we" || ws[1].lower == "i")
 }
 
 // userCalls: in ws[a:b] the user says they will come by ("I'll come
 // around six", "I can swing by Tuesday"), an errand of theirs.
 func userCalls(ws []cword, a, b int) bool {
 	for j := a; j < b; j++ {
-		if inSet(visitVerbs, ws[j].lower) && userGoes(ws, a, j) {
+		if ws[j].is(wcVisitVerb) && userGoes(ws, a, j) {
 			return true
 		}
 	}
@@ -324,7 +324,7 @@ func (dl *dialogue) slotTitle(i int, ws []cword, a, b int) (string, bool) {
 		// "… and parents evening is thursday at six"
 		var np []string
 		for j := a + 1; j < b && ws[j].lower != "is" && ws[j].lower != "are"; j++ {
-			if !inSet(determiners, ws[j].lower) {
+			if !ws[j].is(wcDeterminer) {
 				np = append(np, ws[j].text)
 			}
 		}
@@ -430,7 +430,7 @@ func subjectThing(ws []cword, a, b int) []string {
 		}
 		s := j
 		for s > a && j-s < 3 && ws[s-1].punct == 0 && (titleModifier(ws[s-1]) || namedDayPart(ws, a, s-1)) && !inSet(firstPerson, ws[s-1].lower) &&
-			!inSet(thirdPerson, ws[s-1].lower) && !inSet(subjectPronouns, ws[s-1].lower) && weekdayOf(ws[s-1].lower) < 0 {
+			!inSet(thirdPerson, ws[s-1].lower) && !ws[s-1].is(wcSubjectPronoun) && weekdayOf(ws[s-1].lower) < 0 {
 			s--
 		}
 		if s == j {
@@ -617,7 +617,7 @@ func withWhom(ws []cword, a, b int) []string {
 			continue
 		}
 		k := j + 1
-		if inSet(withDeterminers, ws[k].lower) {
+		if ws[k].is(wcWithDeterminer) {
 			k++
 		}
 		var np []string
@@ -667,7 +667,7 @@ func placeGoneTo(ws []cword, a, b int) []string {
 // evening", "quiz night", "movie night"; nil when there is none.
 func namedEvening(ws []cword, a, b int) []string {
 	for j := a + 1; j < b; j++ {
-		if namedDayPart(ws, a, j) && !inSet(stopWords, ws[j-1].lower) && weekdayOf(ws[j-1].lower) < 0 && !startsCue(ws, j-1) {
+		if namedDayPart(ws, a, j) && !ws[j-1].is(wcStop) && weekdayOf(ws[j-1].lower) < 0 && !startsCue(ws, j-1) {
 			return []string{ws[j-1].text, ws[j].text}
 		}
 	}

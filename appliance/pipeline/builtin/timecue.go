@@ -200,7 +200,7 @@ func (sc *cueScanner) at(i int) int {
 		sc.c.recurring = true // "on Tuesdays": every Tuesday
 		return 1
 	}
-	if !mayStartCue(w) {
+	if !mayStartCue(&ws[i]) {
 		return 0 // most words start no cue: one lookup instead of a dozen
 	}
 	if prev := wordAt(ws, i-1); prev == "every" || prev == "each" || prev == "other" && wordAt(ws, i-2) == "every" {

@@ -336,15 +336,5 @@ var verbCues = lexicon.NewSet(`to i i'll we'll you'll we you they can will 'll p
 // mostlyVerb: most of the times tm was said, it was said as a verb; a
 // title names a topic ("Campus Tour"), not an act ("Book").
 func (a *analysis) mostlyVerb(tm *term) bool {
-	verb, all := 0, 0
-	for j, t := range a.tokTerm {
-		if t != tm {
-			continue
-		}
-		all++
-		if j > 0 && inSet(verbCues, a.doc.tokens[j-1].lower) {
-			verb++
-		}
-	}
-	return all > 0 && 2*verb > all
+	return tm.count > 0 && 2*tm.verbCued > tm.count
 }

@@ -22,6 +22,9 @@ type cword struct {
 	lower string
 	punct byte // punctuation right after the word (',', '.', '?', '!', ';', ':'), or 0
 	cap   bool // starts with an upper-case letter
+	// cls is the word's classes (see wordClass), 0 when not looked up:
+	// whoever changes lower sets it to 0.
+	cls wordClass
 }
 
 // utterance is one sentence of one segment.
@@ -213,7 +216,8 @@ func splitWords(s string) []cword {
 		}
 		text := s[start:end]
 		r, _ := utf8.DecodeRuneInString(text)
-		ws = append(ws, cword{text: text, lower: lowerWord(text), cap: unicode.IsUpper(r)})
+		lower := lowerWord(text)
+		ws = append(ws, cword{text: text, lower: lower, cap: unicode.IsUpper(r), cls: classesOf(lower)})
 		start = -1
 	}
 	for i := 0; i < len(s); {

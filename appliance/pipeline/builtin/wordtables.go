@@ -30,13 +30,14 @@ func numberKeys(maps ...map[string]int) lexicon.Set {
 	return s
 }
 
-// mayStartCue reports whether w passes cueScanner.at's first filter:
+// mayStartCue reports whether the word passes cueScanner.at's first filter:
 // a digit, or a word a cue can begin with.
-func mayStartCue(w string) bool {
+func mayStartCue(cw *cword) bool {
+	w := cw.lower
 	if w == "" {
 		return false
 	}
-	if w[0] >= '0' && w[0] <= '9' || inSet(cueFirstWords, w) {
+	if w[0] >= '0' && w[0] <= '9' || cw.is(wcCueFirst) {
 		return true
 	}
 	// compounds ("twenty-five", "thirty-first") only when hyphenated
