@@ -1,6 +1,10 @@
 package builtin
 
-import "github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+import (
+	"sync"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
 
 // Word classes as bits. The rules ask of each word, again and again,
 // whether it is in one set or another: a clause rule asks of every word of
@@ -68,8 +72,9 @@ var classSets = []struct {
 	{wcForeignStop, foreignStopWords},
 }
 
-// wordClasses maps a word to its classes (wcKnown left out).
-var wordClasses = buildWordClasses()
+// wordClasses maps a word to its classes (wcKnown left out), built at the
+// first conversation rather than as hearth starts.
+var wordClasses = sync.OnceValue(buildWordClasses)
 
 func buildWordClasses() map[string]wordClass {
 	n := 0
@@ -87,7 +92,7 @@ func buildWordClasses() map[string]wordClass {
 
 // classesOf is the classes of a lower-case word, wcKnown included.
 func classesOf(lower string) wordClass {
-	return wordClasses[lower] | wcKnown
+	return wordClasses()[lower] | wcKnown
 }
 
 // classes is the word's classes; a word a rule made up rather than split
