@@ -67,7 +67,14 @@ func NewIndexer(store appliance.SearchIndex, emb appliance.Embedder, logger *slo
 
 // Start selects the embedding model in the store (dropping vectors of any
 // other model) and runs the indexer until ctx ends. Wait blocks until it has.
-func (ix *Indexer) Start(ctx context.Context) error {
+func (ix *Indexer) Start(ctx context.Context) error { return ix.StartAfter(ctx, 0) }
+
+// StartAfter is Start with the indexer's first look (pending items, then
+// the index's upkeep) put off by firstLook: a server starting up leaves
+// the cores to its first requests. What is written meanwhile is indexed
+// once it has passed; the model is selected at once, so Progress counts
+// from the start.
+func (ix *Indexer) StartAfter(ctx context.Context, firstLook time.Duration) error {
 	reset, err := ix.store.UseEmbeddingModel(ctx, ix.emb.Model(), ix.emb.Dims())
 	if err != nil {
 		close(ix.done)
@@ -79,7 +86,16 @@ func (ix *Indexer) Start(ctx context.Context) error {
 	if reset {
 		ix.log.Info("embedding model changed; re-embedding everything in the background", "model", ix.emb.Model())
 	}
-	go ix.run(ctx)
+	go func() {
+		t := time.NewTimer(firstLook)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			close(ix.done)
+		case <-t.C:
+			ix.run(ctx)
+		}
+	}()
 	return nil
 }
 

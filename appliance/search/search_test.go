@@ -112,6 +112,36 @@ func TestIndexer_EmbedsNewItemsAndReembedsOnModelChange(t *testing.T) {
 	}
 }
 
+// TestIndexer_StartAfter: the first look waits, yet the model is selected
+// at once; what is written meanwhile is indexed once the wait has passed;
+// a stop during the wait ends the indexer.
+func TestIndexer_StartAfter(t *testing.T) {
+	t.Parallel()
+	db, ctx := setup(t)
+	addMemories(t, db, "apples are red")
+	ix := search.NewIndexer(db, &letterEmbedder{model: "letters-v1"}, nil)
+	if err := ix.StartAfter(ctx, 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if p := ix.Progress(); p.Model != "letters-v1" || p.Total != 1 {
+		t.Fatalf("progress while waiting: %+v", p)
+	}
+	addMemories(t, db, "bananas are yellow")
+	ix.Notify()
+	eventually(t, "both items embedded", func() bool { p := ix.Progress(); return p.Total == 2 && p.Embedded == 2 })
+
+	waiting, stop := context.WithCancel(context.Background())
+	ix2 := search.NewIndexer(db, &letterEmbedder{model: "letters-v2"}, nil)
+	if err := ix2.StartAfter(waiting, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	ix2.Wait()
+	if p := ix2.Progress(); p.Embedded != 0 {
+		t.Fatalf("embedded %d during the wait", p.Embedded)
+	}
+}
+
 func TestIndexer_SurvivesAFailingEmbedder(t *testing.T) {
 	t.Parallel()
 	db, ctx := setup(t)

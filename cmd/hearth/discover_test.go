@@ -20,7 +20,7 @@ ip link set lo up; ip link set lo multicast on; ip route add 224.0.0.0/4 dev lo
 A=$!
 HEARTH_MDNS=false "$HEARTH" serve --data "$D/b" --addr 0.0.0.0:0 --log-format json 2>"$D/b.log" &
 B=$!
-for i in $(seq 100); do grep -q '"hearth serving"' "$D/a.log" "$D/b.log" 2>/dev/null && [ $(grep -l '"hearth serving"' "$D/a.log" "$D/b.log" | wc -l) = 2 ] && break; sleep 0.1; done
+for i in $(seq 100); do grep -q '"advertising on the LAN"' "$D/a.log" 2>/dev/null && grep -q '"hearth serving"' "$D/b.log" 2>/dev/null && break; sleep 0.1; done
 "$HEARTH" discover --wait 1500ms --json
 kill -INT $A $B; wait $A $B
 `

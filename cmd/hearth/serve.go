@@ -251,9 +251,10 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		return fmt.Errorf("open store: %w", err)
 	}
 	// Close waits for the indexer once it has been started (a failed
-	// Start stops it too).
+	// Start stops it too). Its first look (pending items, the index's
+	// upkeep) waits out the grace; the model is selected now.
 	m.indexer = indexer
-	if err := indexer.Start(bctx); err != nil {
+	if err := indexer.StartAfter(bctx, startupGrace); err != nil {
 		return err
 	}
 	m.goBackground(func() { indexer.Follow(bctx, m.events.Subscribe("")) })
@@ -283,34 +284,58 @@ func (m *Main) Run(ctx context.Context) (err error) {
 			})
 		})
 	}()
-	m.startLAN(baseURL)
+	// The LAN announcement (Close stops it after the background work, so
+	// one made late is stopped too) and the setup code (a write on a box
+	// nobody owns) follow the grace as well.
+	m.goBackground(func() {
+		if sleepCtx(bctx, startupGrace) {
+			m.startLAN(baseURL)
+		}
+	})
 	if err := m.startWyoming(bctx, speech.batch); err != nil {
 		return err
 	}
 	if err := key.wait(); err != nil {
 		return err
 	}
-	consoleAuth := &console.Service{Store: db}
-	if code, err := consoleAuth.SetupCode(ctx); err != nil {
-		return fmt.Errorf("console setup code: %w", err)
-	} else if code != "" {
-		// Printed, not logged: whoever reads this output may claim the box.
-		out := m.Stderr
-		if out == nil {
-			out = os.Stderr
+	m.goBackground(func() {
+		if sleepCtx(bctx, startupGrace) {
+			m.printSetupCode(bctx, db, public.Default())
 		}
-		fmt.Fprintf(out, "\nNobody owns this appliance yet. Open %s/console and enter the setup code %s\n\n", public.Default(), code)
-	}
+	})
 	m.Logger.Info("hearth serving", "url", listenURL(m.Config.Addr, ln.Addr()), "open", public.Default(), "data", dataDir, "version", readableVersion())
 	return nil
 }
 
 // startupGrace is how long the work that serving does not need waits once
-// serving has started: the audio sweep's and the retranscription jobs'
-// first look, and the MCP endpoint's build (~3 ms). Started with the
-// listener, they took the two cores from the first requests, each of the
-// jobs opening a read connection (about a millisecond of schema load).
+// serving has started: the audio sweep's, the retranscription jobs' and
+// the indexer's first look, the MCP endpoint's build (~3 ms), the LAN
+// announcement and the setup code. Started with the listener, they took
+// the two cores from the first requests, each of the jobs opening a read
+// connection (about a millisecond of schema load).
 const startupGrace = 100 * time.Millisecond
+
+// printSetupCode prints the console's one-time setup code while nobody
+// owns the appliance. Printed, not logged: whoever reads this output may
+// claim the box. A store that fails here is logged; serving goes on (the
+// console cannot be claimed until a restart prints a code).
+func (m *Main) printSetupCode(ctx context.Context, db *store.DB, base string) {
+	code, err := (&console.Service{Store: db}).SetupCode(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			m.Logger.Error("console setup code", "err", err)
+		}
+		return
+	}
+	if code == "" {
+		return
+	}
+	out := m.Stderr
+	if out == nil {
+		out = os.Stderr
+	}
+	fmt.Fprintf(out, "\nNobody owns this appliance yet. Open %s/console and enter the setup code %s\n\n", base, code)
+}
 
 // sleepCtx waits d or until ctx ends, and says whether d passed.
 func sleepCtx(ctx context.Context, d time.Duration) bool {
@@ -415,7 +440,6 @@ func (m *Main) Close() error {
 			errs = append(errs, fmt.Errorf("shutdown http: %w", err))
 		}
 	}
-	m.stopLAN()
 	m.stopWyoming()
 	if m.api != nil {
 		m.api.Close()
@@ -427,6 +451,8 @@ func (m *Main) Close() error {
 		}
 		m.background.Wait()
 	}
+	// After the background work: the announcement starts there.
+	m.stopLAN()
 	if m.auth != nil {
 		m.auth.Close()
 	}
