@@ -108,11 +108,3 @@ func (w *cword) classes() wordClass {
 func (w *cword) is(c wordClass) bool {
 	return w.classes()&c != 0
 }
-
-// classAt is the classes of ws[i], none out of range (as wordAt's "").
-func classAt(ws []cword, i int) wordClass {
-	if i < 0 || i >= len(ws) {
-		return classesOf("")
-	}
-	return ws[i].classes()
-}
