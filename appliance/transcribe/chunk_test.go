@@ -17,17 +17,7 @@ import (
 // speakers' clips were dropped before any route heard them (batch heard
 // 50.5 % of the words wrong where the engine alone heard 27.6 %).
 func TestChunksKeepAQuietMicrophonesSpeech(t *testing.T) {
-	clips, err := realspeech.English(t.Context())
-	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var some []realspeech.Clip
-	for i := range 12 {
-		some = append(some, clips[i*len(clips)/12])
-	}
+	some := spreadClips(t, 12)
 	for _, level := range []float64{-20, -45} {
 		s := realspeech.Join(some, 1.5).ScaledTo(level)
 		src, err := audio.NewRawPCM(bytes.NewReader(realspeech.Bytes(s.PCM)), audio.Rate, 1)
@@ -74,17 +64,7 @@ func TestChunksKeepAQuietMicrophonesSpeech(t *testing.T) {
 // chunks cut at their quietest frame, and the route's own VAD cut each
 // utterance 200 ms after its last loud frame.
 func TestChunksEndAtPausesInNoise(t *testing.T) {
-	clips, err := realspeech.English(t.Context())
-	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var some []realspeech.Clip
-	for i := range 12 {
-		some = append(some, clips[i*len(clips)/12])
-	}
+	some := spreadClips(t, 12)
 	s, err := realspeech.Condition(t.Context(), realspeech.Join(some, 1.5), "white20")
 	if err != nil {
 		t.Fatal(err)
@@ -117,4 +97,23 @@ func TestChunksEndAtPausesInNoise(t *testing.T) {
 	if chunks < len(s.Turns) {
 		t.Errorf("%d chunks for %d clips, want one a clip at least", chunks, len(s.Turns))
 	}
+}
+
+// spreadClips is n clips spread over the recorded English corpus (its
+// five speakers); its absence skips the test unless the tools are
+// required (make test requires them).
+func spreadClips(t *testing.T, n int) []realspeech.Clip {
+	t.Helper()
+	clips, err := realspeech.English(t.Context())
+	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var some []realspeech.Clip
+	for i := range n {
+		some = append(some, clips[i*len(clips)/n])
+	}
+	return some
 }

@@ -44,16 +44,7 @@ func TestARoomsChatterIsNotAnUtterance(t *testing.T) {
 	checkTurns(t, "batch", s, spans)
 	checkChatter(t, "batch", s, spans)
 
-	var l vad.VAD
-	spans = nil
-	for _, e := range append(l.Events(s.PCM), l.FlushEvents()...) {
-		switch e.Kind {
-		case vad.Start:
-			spans = append(spans, [2]int{e.At, e.At + len(e.PCM)})
-		case vad.Audio:
-			spans[len(spans)-1][1] += len(e.PCM)
-		}
-	}
+	spans = liveSpans(s.PCM)
 	checkTurns(t, "live", s, spans)
 	checkChatter(t, "live", s, spans)
 }

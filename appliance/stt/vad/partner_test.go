@@ -49,16 +49,7 @@ func TestAPartnerAcrossTheTableIsHeard(t *testing.T) {
 				}
 				check(t, "batch", s, spans)
 
-				var l vad.VAD
-				spans = nil
-				for _, e := range append(l.Events(s.PCM), l.FlushEvents()...) {
-					switch e.Kind {
-					case vad.Start:
-						spans = append(spans, [2]int{e.At, e.At + len(e.PCM)})
-					case vad.Audio:
-						spans[len(spans)-1][1] += len(e.PCM)
-					}
-				}
+				spans = liveSpans(s.PCM)
 				check(t, "live", s, spans)
 			})
 		}
@@ -146,4 +137,20 @@ func englishClips(t *testing.T) []realspeech.Clip {
 		t.Fatal(err)
 	}
 	return clips
+}
+
+// liveSpans is where a live VAD's utterances lie in pcm (stream samples),
+// from each Start to the end of its last Audio.
+func liveSpans(pcm []int16) [][2]int {
+	var l vad.VAD
+	var spans [][2]int
+	for _, e := range append(l.Events(pcm), l.FlushEvents()...) {
+		switch e.Kind {
+		case vad.Start:
+			spans = append(spans, [2]int{e.At, e.At + len(e.PCM)})
+		case vad.Audio:
+			spans[len(spans)-1][1] += len(e.PCM)
+		}
+	}
+	return spans
 }
