@@ -93,6 +93,42 @@ func TestEndingTheRecordingWaitsForASlowRoute(t *testing.T) {
 	}
 }
 
+// A recording ended from outside while the socket is still open drains
+// the route; a slow recognizer's queue may have no room for the drain
+// then. The drain is asked again as the queue empties: before, the
+// recording was processed at once without the sentences still queued.
+func TestEndingTheRecordingWaitsForAFullQueue(t *testing.T) {
+	t.Parallel()
+	timing := fast
+	timing.Drain = time.Second
+	said := []string{"the first.", "the second.", "the third.", "and that is the last thing I said."}
+	var script []scripted.Utterance
+	for _, s := range said {
+		script = append(script, scripted.Utterance{Text: s})
+	}
+	e := newEnv(t, timing, scripted.Script{HearDelayMS: 400, QueueRoom: 3, Utterances: script})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	for range 4 {
+		c.send(pcm16(0.3, true))
+		c.send(pcm16(0.5, false))
+	}
+	conv, err := e.conv.EndRecording(context.Background(), e.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, s := range conv.TranscriptSegments {
+		text = append(text, s.Text)
+	}
+	got := strings.Join(text, " ")
+	for _, w := range said {
+		if !strings.Contains(got, w) {
+			t.Errorf("processed transcript %q lacks %q", got, w)
+		}
+	}
+}
+
 func TestSessionEndsAnUtteranceWhenAudioStops(t *testing.T) {
 	t.Parallel()
 	timing := fast

@@ -169,7 +169,7 @@ func (f *frames) drain(ctx context.Context, idle time.Duration) error {
 	case <-f.barrier:
 	default:
 	}
-	if err := d.Drain(); errors.Is(err, errIdle) {
+	if err := f.askDrain(ctx, d, idle); errors.Is(err, errIdle) {
 		return nil
 	} else if err != nil {
 		if f.closing.Load() { // closed while this drain asked
@@ -179,6 +179,38 @@ func (f *frames) drain(ctx context.Context, idle time.Duration) error {
 	}
 	return f.await(ctx, idle, f.barrier)
 }
+
+// askDrain asks the route to drain. A route whose queue has no room for
+// the drain (stt.ErrDrainBusy: a slow recognizer with a full queue) is
+// asked again as it gets through what it holds, for as long as it does
+// (see await): giving up at once ended a recording from outside without
+// the sentences still queued, which were said.
+func (f *frames) askDrain(ctx context.Context, d stt.Drainer, idle time.Duration) error {
+	p := f.progress()
+	retry := time.NewTicker(drainRetry)
+	defer retry.Stop()
+	for {
+		err := d.Drain()
+		if !errors.Is(err, stt.ErrDrainBusy) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-f.pumpDone:
+			return err
+		case <-retry.C:
+		}
+		if f.closing.Load() || p.stalled(idle) {
+			return err
+		}
+	}
+}
+
+// drainRetry is how often a drain that found the route's queue full asks
+// again: a local route takes an utterance off its queue every few hundred
+// milliseconds on a busy machine.
+const drainRetry = 50 * time.Millisecond
 
 // errStalled: the route gave no words and took nothing from its backlog
 // for the wait's idle time.
@@ -190,13 +222,9 @@ var errStalled = errors.New("the speech route stopped getting through what it ho
 // busy machine's last sentences: with a twentieth of a core, a recognizer
 // takes a minute for four short ones still queued.
 func (f *frames) await(ctx context.Context, idle time.Duration, done <-chan struct{}) error {
-	backlog := func() int { return 0 }
-	if b, ok := f.stream.(stt.Backlogged); ok {
-		backlog = b.Backlog
-	}
+	p := f.progress()
 	tick := time.NewTicker(max(min(idle/4, time.Second), time.Millisecond))
 	defer tick.Stop()
-	batches, queued, moved := f.batches.Load(), backlog(), time.Now()
 	for {
 		select {
 		case <-done:
@@ -206,17 +234,41 @@ func (f *frames) await(ctx context.Context, idle time.Duration, done <-chan stru
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
-			if n, q := f.batches.Load(), backlog(); n != batches || q < queued {
-				moved = time.Now()
-				batches, queued = n, q
-			} else if q > queued {
-				queued = q
-			}
-			if time.Since(moved) >= idle {
+			if p.stalled(idle) {
 				return errStalled
 			}
 		}
 	}
+}
+
+// progress follows whether the route gets through what it holds: a
+// batch of words comes or its backlog (stt.Backlogged) shrinks.
+type progress struct {
+	f       *frames
+	backlog func() int
+	batches int64
+	queued  int
+	moved   time.Time
+}
+
+func (f *frames) progress() *progress {
+	backlog := func() int { return 0 }
+	if b, ok := f.stream.(stt.Backlogged); ok {
+		backlog = b.Backlog
+	}
+	return &progress{f: f, backlog: backlog, batches: f.batches.Load(), queued: backlog(), moved: time.Now()}
+}
+
+// stalled looks again, and is true once the route has not got on for
+// idle.
+func (p *progress) stalled(idle time.Duration) bool {
+	if n, q := p.f.batches.Load(), p.backlog(); n != p.batches || q < p.queued {
+		p.moved = time.Now()
+		p.batches, p.queued = n, q
+	} else if q > p.queued {
+		p.queued = q
+	}
+	return time.Since(p.moved) >= idle
 }
 
 // awaitPump waits, once the connection has ended, until the pump has

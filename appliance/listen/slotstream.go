@@ -127,8 +127,11 @@ func (s *slotStream) Drain() error {
 	if s.inner == nil || !ok {
 		return errIdle
 	}
-	s.drained = s.sent
-	return d.Drain()
+	err := d.Drain()
+	if err == nil { // a busy queue took nothing: the stream is not drained
+		s.drained = s.sent
+	}
+	return err
 }
 
 // release closes the current stream if nothing was sent since the last

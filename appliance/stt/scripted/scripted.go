@@ -43,6 +43,10 @@ type Script struct {
 	// each utterance's words (and a drain's barrier) come this long after
 	// the ones before, from a queue, as a busy machine's would.
 	HearDelayMS int `json:"hear_delay_ms"`
+	// QueueRoom bounds a live stream's heard batches not yet handed on
+	// (0: 64). A drain that finds no room for what it adds says
+	// stt.ErrDrainBusy, as the local routes do when their queue is full.
+	QueueRoom int `json:"queue_room"`
 }
 
 // Utterance is one recognised stretch of speech.
@@ -111,7 +115,11 @@ func (p *Provider) open(live bool) (stt.Stream, error) {
 	if fail {
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: p.s.Name, Reason: "connect_failed", Err: errors.New("scripted connection failure")}
 	}
-	st := &stream{p: p, words: make(chan []stt.Word, 64)}
+	room := 64
+	if p.s.QueueRoom > 0 && live {
+		room = p.s.QueueRoom
+	}
+	st := &stream{p: p, words: make(chan []stt.Word, room)}
 	st.out = st.words
 	if d := time.Duration(p.s.HearDelayMS) * time.Millisecond; live && d > 0 {
 		st.out = make(chan []stt.Word)
@@ -314,6 +322,13 @@ func (s *stream) Drain() error {
 	}
 	if s.closed {
 		return errors.New("stream closed")
+	}
+	need := 1 // the barrier
+	if s.inBurst {
+		need++
+	}
+	if cap(s.words)-len(s.words) < need {
+		return stt.ErrDrainBusy
 	}
 	if s.inBurst {
 		s.emit(s.pos)
