@@ -26,6 +26,7 @@ func TestMeasureRealVoices(t *testing.T) {
 	ex := speaker.NewBuiltin()
 	ctx := context.Background()
 	measureProfileDistances(t, ex)
+	measureLabelDistances(t, ex)
 	for _, snr := range []float64{0, 20} {
 		for _, voices := range [][]int{{0}, {1}, {2}, {3}, {4}} {
 			pcm, turns := realConversation(t, voices, 4, snr)
@@ -140,5 +141,60 @@ func measureProfileDistances(t *testing.T, ex speaker.Extractor) {
 		}
 		eer, th := equalErrorRate(allG, allI)
 		t.Logf("snr %2.0f every owner: equal error rate %.1f %% at %.3f", snr, 100*eer, th)
+	}
+}
+
+// measureLabelDistances prints, for every owner's live session (the
+// streams of TestLiveRealVoices), each label the tracker leaves and how
+// far the sum of its turns' embeddings lies from the owner's profile,
+// with all 57 numbers and with the cepstral means alone (the first 19):
+// whether deciding the owner per label, on pooled turns, could tell June
+// from the Russian voice where single turns cannot (docs/benchmarks.md,
+// "Speakers, fifth round").
+func measureLabelDistances(t *testing.T, ex speaker.Extractor) {
+	const means = 19
+	for _, snr := range []float64{0, 20} {
+		for _, voices := range realStreams {
+			pcm, turns := realConversation(t, voices, 4, snr)
+			embs := embedTurns(t, ex, pcm, turns)
+			for _, owner := range voices {
+				prof, err := ex.Embed(context.Background(), realProfile(t, owner))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tk := speaker.NewTracker(ex, prof)
+				labels, owners := make([]int, len(turns)), make([]bool, len(turns))
+				for i, tr := range turns {
+					labels[i], owners[i] = tk.Add(embs[i], float64(tr.end-tr.start)/16000)
+					for _, m := range tk.Moves() {
+						labels[m.Segment], owners[m.Segment] = m.Label, m.Owner
+					}
+				}
+				sums := map[int][]float32{}
+				who := map[int]string{}
+				var order []int
+				for i, tr := range turns {
+					l := labels[i]
+					if sums[l] == nil {
+						sums[l] = make([]float32, len(embs[i]))
+						order = append(order, l)
+					}
+					for k, v := range embs[i] {
+						sums[l][k] += v
+					}
+					who[l] += realVoices[tr.voice].name[:1]
+					if owners[i] {
+						who[l] += "*"
+					}
+				}
+				sort.Ints(order)
+				var sb strings.Builder
+				for _, l := range order {
+					fmt.Fprintf(&sb, " %d %s %.3f (means %.3f);", l, who[l],
+						speaker.Distance(prof, sums[l]), speaker.Distance(prof[:means], sums[l][:means]))
+				}
+				t.Logf("snr %2.0f owner %s, labels pooled against the profile (* is_user):%s", snr, realVoices[owner].name, sb.String())
+			}
+		}
 	}
 }
