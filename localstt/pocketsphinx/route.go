@@ -171,27 +171,28 @@ func (r *Route) grow() bool {
 	default:
 	}
 	r.made++
+	r.loading++
 	r.reaped.Add(1)
 	go func() {
 		defer r.reaped.Done()
-		if d, err := r.load(); err == nil {
-			r.release(d)
-		}
 		// A failed load is reported by the next utterance that finds
 		// none loaded, as it loads one itself.
+		r.load(true)
 	}()
 	return true
 }
 
-// load loads a decoder that made already counts, timing it; a failed
-// load is uncounted again. Either way the waiters look again.
-func (r *Route) load() (decoder, error) {
-	r.mu.Lock()
-	r.loading++
-	r.mu.Unlock()
+// load loads a decoder that made and loading already count, timing it,
+// and into the pool when pooled; a failed load is uncounted. Either way
+// the waiters look again, once the decoder is in the pool (else one
+// could see neither it there nor a load under way, and load another).
+func (r *Route) load(pooled bool) (decoder, error) {
 	t0 := time.Now()
 	d, err := newDecoder(r.cfg.ModelDir)
 	took := time.Since(t0)
+	if err == nil && pooled {
+		r.release(d)
+	}
 	r.mu.Lock()
 	r.loading--
 	if err != nil {
@@ -353,8 +354,9 @@ func (r *Route) acquire(ctx context.Context) (decoder, error) {
 				r.waiting--
 			}
 			r.made++
+			r.loading++
 			r.mu.Unlock()
-			d, err := r.load()
+			d, err := r.load(false)
 			if err != nil {
 				var e *stt.Error
 				if errors.As(err, &e) { // the library is missing: config_error
