@@ -370,6 +370,8 @@ func (r *Route) acquire(ctx context.Context) (decoder, error) {
 			waiting = true
 			r.waiting++
 		}
+		// More wait than there are decoders loaded and loading: some
+		// would wait two decodes.
 		for r.waiting > r.made && r.grow() {
 		}
 		left := r.growAfter() - time.Since(since)
