@@ -29,8 +29,13 @@ type Config struct {
 	ModelDir string
 	// Decoders is how many utterances are decoded at once (default: one
 	// per CPU); each holds its own copy of the model, about 80 MB (the
-	// library offers no way to share one: see hs_init).
+	// library offers no way to share one: see hs_init). The pool loads
+	// them as they are needed (see acquire), not all at once.
 	Decoders int
+	// GrowAfter is how long an utterance waits for a busy decoder before
+	// another is loaded for it (default: as long as the last load took,
+	// at least half a second).
+	GrowAfter time.Duration
 	// MaxStreams bounds the live streams: past it, Open fails as busy so
 	// that the router falls back, instead of every session falling behind
 	// (default: 4 per decoder).
@@ -47,15 +52,18 @@ type Config struct {
 
 // Route is the PocketSphinx speech route. It is safe for concurrent use.
 type Route struct {
-	cfg     Config
-	pool    chan idle // idle decoders
-	made    int       // decoders created so far, at most cfg.Decoders
-	mu      sync.Mutex
-	streams int
-	warming chan struct{} // closed when warm's load ends; nil when none runs
-	stop    chan struct{}
-	reaped  sync.WaitGroup
-	lang    languageLog
+	cfg      Config
+	pool     chan idle // idle decoders
+	mu       sync.Mutex
+	made     int           // decoders loaded or loading, at most cfg.Decoders
+	loading  int           // loads under way
+	waiting  int           // utterances waiting for a decoder
+	loadTook time.Duration // the last load's wall time
+	changed  chan struct{} // closed (and replaced) when a load ends or decoders are freed
+	streams  int
+	stop     chan struct{}
+	reaped   sync.WaitGroup
+	lang     languageLog
 }
 
 // idle is a decoder waiting in the pool, and since when.
@@ -110,7 +118,8 @@ func New(cfg Config) (*Route, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	r := &Route{cfg: cfg, pool: make(chan idle, cfg.Decoders), stop: make(chan struct{}), lang: languageLog{log: cfg.Logger}}
+	r := &Route{cfg: cfg, pool: make(chan idle, cfg.Decoders), changed: make(chan struct{}), stop: make(chan struct{}),
+		lang: languageLog{log: cfg.Logger}}
 	r.reaped.Add(1)
 	go r.reapIdle()
 	return r, nil
@@ -143,36 +152,63 @@ func checkModel(dir string) error {
 // it then.
 func (r *Route) warm() {
 	r.mu.Lock()
-	if r.made > 0 || r.warming != nil {
-		r.mu.Unlock()
-		return
+	defer r.mu.Unlock()
+	if r.made == 0 {
+		r.grow()
+	}
+}
+
+// grow starts loading another decoder in the background, into the pool;
+// false when it may not (cfg.Decoders are loaded or loading, or the route
+// is closed). The caller holds mu.
+func (r *Route) grow() bool {
+	if r.made >= r.cfg.Decoders {
+		return false
 	}
 	select {
-	case <-r.stop:
-		r.mu.Unlock()
-		return
+	case <-r.stop: // Close waits for the loads it has seen start
+		return false
 	default:
 	}
 	r.made++
-	done := make(chan struct{})
-	r.warming = done
+	r.loading++
 	r.reaped.Add(1)
-	r.mu.Unlock()
 	go func() {
 		defer r.reaped.Done()
-		d, err := newDecoder(r.cfg.ModelDir)
-		if err == nil {
-			r.release(d)
-		}
-		r.mu.Lock()
-		if err != nil {
-			// The utterance that needs it will load one and report why.
-			r.made--
-		}
-		r.warming = nil
-		r.mu.Unlock()
-		close(done)
+		// A failed load is reported by the next utterance that finds
+		// none loaded, as it loads one itself.
+		r.load(true)
 	}()
+	return true
+}
+
+// load loads a decoder that made and loading already count, timing it,
+// and into the pool when pooled; a failed load is uncounted. Either way
+// the waiters look again, once the decoder is in the pool (else one
+// could see neither it there nor a load under way, and load another).
+func (r *Route) load(pooled bool) (decoder, error) {
+	t0 := time.Now()
+	d, err := newDecoder(r.cfg.ModelDir)
+	took := time.Since(t0)
+	if err == nil && pooled {
+		r.release(d)
+	}
+	r.mu.Lock()
+	r.loading--
+	if err != nil {
+		r.made--
+	} else {
+		r.loadTook = took
+	}
+	r.signal()
+	r.mu.Unlock()
+	return d, err
+}
+
+// signal wakes the waiters to look again. The caller holds mu.
+func (r *Route) signal() {
+	close(r.changed)
+	r.changed = make(chan struct{})
 }
 
 // reapIdle frees decoders left idle for cfg.IdleAfter, until Close.
@@ -213,6 +249,9 @@ func (r *Route) freeIdle(now time.Time) {
 		}
 	}
 	r.made -= freed
+	if freed > 0 {
+		r.signal()
+	}
 	for _, it := range keep {
 		r.pool <- it
 	}
@@ -274,56 +313,109 @@ func (r *Route) Close() {
 	}
 }
 
-// acquire takes an idle decoder, loading another while fewer than
-// cfg.Decoders exist, else waiting for one.
+// acquire takes an idle decoder; when none is idle, it waits for one
+// rather than load another at once. A decoder decodes an utterance in
+// about a quarter of its length of CPU and loading one takes about a
+// second of CPU and 80 MB held until it idles out, so when two sessions'
+// utterances end together the busy decoder is usually free again sooner
+// than a new one would be loaded (two live sessions then share one). So
+// another is loaded (up to cfg.Decoders) only when waiting has already
+// taken as long as a load (cfg.GrowAfter), or when more utterances wait
+// than there are decoders loaded and loading: then some would wait for
+// two decodes, and a batch upload's utterances use the cores at once.
+// With none loaded, the utterance loads one itself and reports a load
+// that fails.
 func (r *Route) acquire(ctx context.Context) (decoder, error) {
 	select {
 	case it := <-r.pool:
 		return it.d, nil
 	default:
 	}
+	since := time.Now()
 	r.mu.Lock()
-	select {
-	case it := <-r.pool:
-		r.mu.Unlock()
-		return it.d, nil
-	default:
-	}
-	if warming := r.warming; warming != nil {
-		// The decoder warm is loading is as near as any new one.
-		r.mu.Unlock()
+	waiting := false // counted in r.waiting
+	defer func() {
+		if waiting {
+			r.mu.Lock()
+			r.waiting--
+			r.mu.Unlock()
+		}
+	}()
+	for {
 		select {
 		case it := <-r.pool:
+			r.mu.Unlock()
 			return it.d, nil
-		case <-warming:
-			return r.acquire(ctx)
+		default:
+		}
+		if r.made == 0 {
+			if waiting {
+				waiting = false
+				r.waiting--
+			}
+			r.made++
+			r.loading++
+			r.mu.Unlock()
+			d, err := r.load(false)
+			if err != nil {
+				var e *stt.Error
+				if errors.As(err, &e) { // the library is missing: config_error
+					return nil, err
+				}
+				return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decoder", Err: err}
+			}
+			return d, nil
+		}
+		if !waiting {
+			waiting = true
+			r.waiting++
+		}
+		// More wait than there are decoders loaded and loading: some
+		// would wait two decodes.
+		for r.waiting > r.made && r.grow() {
+		}
+		left := r.growAfter() - time.Since(since)
+		if left <= 0 && r.loading == 0 {
+			// A load under way is as near as any new one: waiting
+			// long loads no second one beside it.
+			r.grow()
+		}
+		changed := r.changed
+		r.mu.Unlock()
+		var timer *time.Timer
+		var timeout <-chan time.Time
+		if left > 0 {
+			timer = time.NewTimer(left)
+			timeout = timer.C
+		}
+		select {
+		case it := <-r.pool:
+			stopTimer(timer)
+			return it.d, nil
+		case <-changed:
+		case <-timeout:
 		case <-ctx.Done():
+			stopTimer(timer)
 			return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: ctx.Err()}
 		}
+		stopTimer(timer)
+		r.mu.Lock()
 	}
-	if r.made < r.cfg.Decoders {
-		r.made++
-		r.mu.Unlock()
-		d, err := newDecoder(r.cfg.ModelDir)
-		if err != nil {
-			r.mu.Lock()
-			r.made--
-			r.mu.Unlock()
-			var e *stt.Error
-			if errors.As(err, &e) { // the library is missing: config_error
-				return nil, err
-			}
-			return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "decoder", Err: err}
-		}
-		return d, nil
+}
+
+func stopTimer(t *time.Timer) {
+	if t != nil {
+		t.Stop()
 	}
-	r.mu.Unlock()
-	select {
-	case it := <-r.pool:
-		return it.d, nil
-	case <-ctx.Done():
-		return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: ctx.Err()}
+}
+
+// growAfter is how long an utterance waits for a busy decoder before
+// another is loaded. The caller holds mu.
+func (r *Route) growAfter() time.Duration {
+	if r.cfg.GrowAfter > 0 {
+		return r.cfg.GrowAfter
 	}
+	return max(r.loadTook, 500*time.Millisecond)
 }
 
 func (r *Route) release(d decoder) { r.pool <- idle{d, time.Now()} }
