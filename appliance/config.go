@@ -124,6 +124,10 @@ type Config struct {
 	// PocketSphinxIdle frees a PocketSphinx decoder (each holds the whole
 	// model, about 90 MB) unused for this long; zero is 5 minutes.
 	PocketSphinxIdle time.Duration
+	// PocketSphinxGrowAfter loads another PocketSphinx decoder for an
+	// utterance that has waited this long for a busy one; zero loads
+	// another only when more utterances wait than there are decoders.
+	PocketSphinxGrowAfter time.Duration
 	// STTMaxDuration refuses uploads and voice messages with more audio
 	// than this (413).
 	STTMaxDuration time.Duration
@@ -416,6 +420,9 @@ func (c Config) Validate() error {
 	}
 	if c.AudioQuotaMB < 0 {
 		errs = append(errs, fmt.Errorf("audio quota %d MB is negative", c.AudioQuotaMB))
+	}
+	if c.PocketSphinxGrowAfter < 0 {
+		errs = append(errs, fmt.Errorf("pocketsphinx-grow-after %v is negative", c.PocketSphinxGrowAfter))
 	}
 	if c.VoiceBudget < 0 {
 		errs = append(errs, fmt.Errorf("voice budget %v is negative", c.VoiceBudget))

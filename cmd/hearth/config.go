@@ -92,6 +92,7 @@ func serveFlags(fs *flag.FlagSet, cfg *appliance.Config) {
 	fs.StringVar(&cfg.SpeakerONNXModel, "speaker-onnx-model", cfg.SpeakerONNXModel, "a neural speaker model (WeSpeaker or 3D-Speaker ONNX, 80-band filterbank in) to embed voices with")
 	fs.StringVar(&cfg.ONNXRuntimeLib, "onnxruntime-lib", cfg.ONNXRuntimeLib, "the onnxruntime shared library for --speaker-onnx-model (scripts/onnxruntime.sh fetches one)")
 	fs.Float64Var(&cfg.SpeakerThreshold, "speaker-threshold", cfg.SpeakerThreshold, "cosine distance under which two voices are taken as one (default: the extractor's own; 0.45 for a service)")
+	fs.DurationVar(&cfg.PocketSphinxGrowAfter, "pocketsphinx-grow-after", cfg.PocketSphinxGrowAfter, "load another PocketSphinx decoder (about 80 MB) for an utterance that has waited this long for a busy one; 0: only when more utterances wait than there are decoders (default 0)")
 	fs.DurationVar(&cfg.PocketSphinxIdle, "pocketsphinx-idle", cfg.PocketSphinxIdle, "free a PocketSphinx decoder (about 90 MB each) unused this long; the next session or utterance loads one again in about a second (default 5m)")
 	fs.StringVar(&cfg.PocketSphinxModel, "pocketsphinx-model", cfg.PocketSphinxModel, "the PocketSphinx English model's folder (default: Debian's pocketsphinx-en-us, /usr/share/pocketsphinx/model/en-us)")
 	fs.DurationVar(&cfg.STTMaxDuration, "stt-max-duration", cfg.STTMaxDuration, "longest recording /v1/stt/transcribe and voice messages take (413 beyond)")

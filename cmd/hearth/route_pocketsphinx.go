@@ -12,7 +12,7 @@ import (
 var pocketsphinxRoute = speechRoute{name: pocketsphinx.Name,
 	build: func(cfg appliance.Config, deps routeDeps) (any, string, error) {
 		r, err := pocketsphinx.New(pocketsphinx.Config{ModelDir: cfg.PocketSphinxModel, IdleAfter: cfg.PocketSphinxIdle,
-			Logger: deps.logger})
+			GrowAfter: cfg.PocketSphinxGrowAfter, Logger: deps.logger})
 		var e *stt.Error
 		if errors.As(err, &e) && e.Outcome == stt.ConfigError {
 			return nil, e.Reason, nil

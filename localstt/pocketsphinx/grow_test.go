@@ -45,9 +45,9 @@ func TestThePoolGrowsOnlyWhenWaitingCostsMore(t *testing.T) {
 		loaded    int // decoders loaded after them
 	}{
 		// The second waits for the decoder the first holds.
-		{"two at once share one decoder", time.Hour, 2, 1},
+		{"two at once share one decoder", 0, 2, 1},
 		// Three wait behind the one decoding: a queue loads another.
-		{"a queue loads another", time.Hour, 4, 2},
+		{"a queue loads another", 0, 4, 2},
 		// The second has waited longer than GrowAfter at once.
 		{"a long wait loads another", time.Nanosecond, 2, 2},
 	} {

@@ -33,8 +33,10 @@ type Config struct {
 	// them as they are needed (see acquire), not all at once.
 	Decoders int
 	// GrowAfter is how long an utterance waits for a busy decoder before
-	// another is loaded for it (default: as long as the last load took,
-	// at least half a second).
+	// another is loaded for it. Zero (the default) never loads one for a
+	// wait alone, only when more utterances wait than there are decoders:
+	// a waiter waits at most one decode, and two live sessions share one
+	// model.
 	GrowAfter time.Duration
 	// MaxStreams bounds the live streams: past it, Open fails as busy so
 	// that the router falls back, instead of every session falling behind
@@ -52,18 +54,17 @@ type Config struct {
 
 // Route is the PocketSphinx speech route. It is safe for concurrent use.
 type Route struct {
-	cfg      Config
-	pool     chan idle // idle decoders
-	mu       sync.Mutex
-	made     int           // decoders loaded or loading, at most cfg.Decoders
-	loading  int           // loads under way
-	waiting  int           // utterances waiting for a decoder
-	loadTook time.Duration // the last load's wall time
-	changed  chan struct{} // closed (and replaced) when a load ends or decoders are freed
-	streams  int
-	stop     chan struct{}
-	reaped   sync.WaitGroup
-	lang     languageLog
+	cfg     Config
+	pool    chan idle // idle decoders
+	mu      sync.Mutex
+	made    int           // decoders loaded or loading, at most cfg.Decoders
+	loading int           // loads under way
+	waiting int           // utterances waiting for a decoder
+	changed chan struct{} // closed (and replaced) when a load ends or decoders are freed
+	streams int
+	stop    chan struct{}
+	reaped  sync.WaitGroup
+	lang    languageLog
 }
 
 // idle is a decoder waiting in the pool, and since when.
@@ -187,9 +188,7 @@ func (r *Route) grow() bool {
 // the waiters look again, once the decoder is in the pool (else one
 // could see neither it there nor a load under way, and load another).
 func (r *Route) load(pooled bool) (decoder, error) {
-	t0 := time.Now()
 	d, err := newDecoder(r.cfg.ModelDir)
-	took := time.Since(t0)
 	if err == nil && pooled {
 		r.release(d)
 	}
@@ -197,8 +196,6 @@ func (r *Route) load(pooled bool) (decoder, error) {
 	r.loading--
 	if err != nil {
 		r.made--
-	} else {
-		r.loadTook = took
 	}
 	r.signal()
 	r.mu.Unlock()
@@ -314,15 +311,15 @@ func (r *Route) Close() {
 }
 
 // acquire takes an idle decoder; when none is idle, it waits for one
-// rather than load another at once. A decoder decodes an utterance in
-// about a quarter of its length of CPU and loading one takes about a
-// second of CPU and 80 MB held until it idles out, so when two sessions'
-// utterances end together the busy decoder is usually free again sooner
-// than a new one would be loaded (two live sessions then share one). So
-// another is loaded (up to cfg.Decoders) only when waiting has already
-// taken as long as a load (cfg.GrowAfter), or when more utterances wait
-// than there are decoders loaded and loading: then some would wait for
-// two decodes, and a batch upload's utterances use the cores at once.
+// rather than load another. A decoder holds about 80 MB until it idles
+// out, and a waiter waits at most the one decode in progress (a quarter
+// to a third of the utterance's length on a free core): so two live
+// sessions share one decoder, their segments at worst one decode late
+// when their phrases end together. Another is loaded (up to
+// cfg.Decoders) when more utterances wait than there are decoders loaded
+// and loading, since some would then wait two decodes or more (a third
+// session, a batch upload's utterances using the cores), or when one has
+// waited cfg.GrowAfter, for an owner who would rather spend the memory.
 // With none loaded, the utterance loads one itself and reports a load
 // that fails.
 func (r *Route) acquire(ctx context.Context) (decoder, error) {
@@ -374,20 +371,20 @@ func (r *Route) acquire(ctx context.Context) (decoder, error) {
 		// would wait two decodes.
 		for r.waiting > r.made && r.grow() {
 		}
-		left := r.growAfter() - time.Since(since)
-		if left <= 0 && r.loading == 0 {
-			// A load under way is as near as any new one: waiting
-			// long loads no second one beside it.
-			r.grow()
+		var timer *time.Timer
+		var timeout <-chan time.Time
+		if grow := r.cfg.GrowAfter; grow > 0 {
+			if left := grow - time.Since(since); left > 0 {
+				timer = time.NewTimer(left)
+				timeout = timer.C
+			} else if r.loading == 0 {
+				// A load under way is as near as any new one: waiting
+				// long loads no second one beside it.
+				r.grow()
+			}
 		}
 		changed := r.changed
 		r.mu.Unlock()
-		var timer *time.Timer
-		var timeout <-chan time.Time
-		if left > 0 {
-			timer = time.NewTimer(left)
-			timeout = timer.C
-		}
 		select {
 		case it := <-r.pool:
 			stopTimer(timer)
@@ -407,15 +404,6 @@ func stopTimer(t *time.Timer) {
 	if t != nil {
 		t.Stop()
 	}
-}
-
-// growAfter is how long an utterance waits for a busy decoder before
-// another is loaded. The caller holds mu.
-func (r *Route) growAfter() time.Duration {
-	if r.cfg.GrowAfter > 0 {
-		return r.cfg.GrowAfter
-	}
-	return max(r.loadTook, 500*time.Millisecond)
 }
 
 func (r *Route) release(d decoder) { r.pool <- idle{d, time.Now()} }
