@@ -174,6 +174,8 @@ func TestConfigValidate(t *testing.T) {
 		{"AudioGapTooShort", func(c *appliance.Config) { c.ListenAudioGap = 50 * time.Millisecond }, false},
 		{"AudioGapTooLong", func(c *appliance.Config) { c.ListenAudioGap = 2 * time.Minute }, false},
 		{"AudioGapSet", func(c *appliance.Config) { c.ListenAudioGap = 3 * time.Second }, true},
+		{"GrowAfterSet", func(c *appliance.Config) { c.PocketSphinxGrowAfter = 2 * time.Second }, true},
+		{"GrowAfterNegative", func(c *appliance.Config) { c.PocketSphinxGrowAfter = -time.Second }, false},
 	} {
 		c := appliance.DefaultConfig()
 		tc.mut(&c)
