@@ -143,7 +143,7 @@ func (dl *dialogue) eventsFrom(tm timing) ([]appliance.Event, []int) {
 		u := &dl.utts[i]
 		ws := u.words
 		for _, cl := range u.clauses {
-			if calledOff(ws, cl[0], cl[1]) {
+			if calledOff(ws, cl[0], cl[1]) || willMiss(ws, cl[0], cl[1]) {
 				continue
 			}
 			if k, _ := eventTrigger(ws, cl[0], cl[1], u.isUser); k >= 0 && arrangedWhen(ws, cl[0], cl[1], k) {
@@ -568,7 +568,7 @@ func otherPeoplesPlan(ws []cword, a, b int) bool {
 	third := false
 	for j := a; j < b; j++ {
 		w := ws[j]
-		if inSet(thirdPerson, w.lower) || w.cap && j > 0 && inSet(nameVerbs, wordAt(ws, j+1)) {
+		if inSet(thirdPerson, w.lower) || w.cap && j > 0 && inSet(nameVerbs, wordAt(ws, j+1)) && !prepositionObject(ws, a, j) {
 			third = true
 		}
 	}
@@ -624,6 +624,19 @@ var ruleAdverbs = lexicon.NewSet(`usually normally typically generally always of
 var hearsay = lexicon.NewSet(`hear heard know knew see saw think`)
 
 var nameVerbs = lexicon.NewSet(`is was has will 's 'll and`)
+
+// prepositionObject: the name at ws[j] is the object of a preposition
+// ("dinner with the Parkers is on Saturday"), so the verb after it has the
+// phrase before the preposition for subject, not the name.
+func prepositionObject(ws []cword, a, j int) bool {
+	k := j - 1
+	if k >= a && inSet(withDeterminers, ws[k].lower) {
+		k--
+	}
+	return k >= a && ws[k].punct == 0 && inSet(namePrepositions, ws[k].lower)
+}
+
+var namePrepositions = lexicon.NewSet(`with for at to from by of about`)
 
 // proposal: the plan is asked or suggested rather than settled.
 func (dl *dialogue) proposal(i int, ws []cword, a, b int) bool {
