@@ -1076,7 +1076,8 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 	words[0] = capitalise(words[0])
 	// "Text it to Speaker 1" names a person but not the thing: still vague
 	vagueObject := from+1 < to && inSet(vagueObjects, ws[from+1].lower)
-	vague = inSet(stativeVerbs, verb) || content == 0 && (names == 0 || vagueObject || inSet(nameOnlyVerbs, verb))
+	stative := inSet(stativeVerbs, verb) && !(verb == "have" && resultAfter(ws, from+1, to))
+	vague = stative || content == 0 && (names == 0 || vagueObject || inSet(nameOnlyVerbs, verb))
 	return strings.Join(words, " "), topic, vague
 }
 
@@ -1148,7 +1149,7 @@ func mergeTopics(tasks []task) []task {
 	for _, t := range tasks {
 		merged := false
 		for k := range out {
-			if sameTopic(out[k], t) || sameDeedSameTime(out[k], t) {
+			if sameTopic(out[k], t) || sameDeedSameTime(out[k], t) || sameWordsNextTurn(out[k], t) {
 				if t.due != nil {
 					out[k].due = t.due
 				}
@@ -1172,6 +1173,13 @@ func mergeTopics(tasks []task) []task {
 func sameDeedSameTime(x, y task) bool {
 	return x.verb != "" && x.verb == y.verb && x.due != nil && y.due != nil && x.due.Equal(*y.due) &&
 		y.utt-x.utt <= 1 && (len(x.topic) == 0 || len(y.topic) == 0)
+}
+
+// sameWordsNextTurn: the same deed in the same words in the next turn is
+// the one task, its time the one said last: "can you call me back this
+// afternoon" "sure, I'll call you back at 3" settles the hour asked for.
+func sameWordsNextTurn(x, y task) bool {
+	return x.verb != "" && x.verb == y.verb && y.utt-x.utt == 1 && strings.EqualFold(x.desc, y.desc)
 }
 
 // sameTopic: the two tasks share most of their content words and either

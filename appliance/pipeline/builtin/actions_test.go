@@ -56,6 +56,13 @@ func TestBuiltinActionItems(t *testing.T) {
 		turns []turn
 		want  []item
 	}{
+		{"a thing to leave in a state", []turn{{"U", "i'll have the draft ready by monday morning"}},
+			[]item{{"Have the draft ready", "2026-03-16 09:00"}}},
+		{"a thing to leave paid, by the close of a day", []turn{{"U", "I'll have the invoice paid by close of business Friday."}},
+			[]item{{"Have the invoice paid", "2026-03-13 17:00"}}},
+		{"having a thing is no task", []turn{{"U", "I'll have the salmon."}}, []item{}},
+		{"the hour asked for, settled by the answer", []turn{{"1", "Can you call me back this afternoon?"}, {"U", "Sure, I'll call you back at 3."}},
+			[]item{{"Call Speaker 1 back", "2026-03-10 15:00"}}},
 		{"commitment with deadline", []turn{{"U", "I need to send the revised budget to finance by Friday."}},
 			[]item{{"Send the revised budget to finance", "2026-03-13 23:59"}}},
 		// The thing said first, the deed after.

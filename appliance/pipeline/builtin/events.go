@@ -231,7 +231,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !c.date && !c.clock {
 		return appliance.Event{}, false
 	}
-	evening := inSet(eveningEvents, ws[k].lower)
+	evening := inSet(eveningEvents, strings.TrimSuffix(ws[k].lower, "'s"))
 	if o := bookedObject(ws, k); o > 0 && (ws[k].lower == "booked" || ws[k].lower == "scheduled") {
 		evening = evening || ws[o].lower == "table" || inSet(eveningEvents, ws[o].lower)
 	}
@@ -356,8 +356,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		if len(w) > 4 && w[len(w)-1] == 's' && inSet(eventNouns, w[:len(w)-1]) {
 			w = w[:len(w)-1] // "conferences", "interviews"
 		}
-		if base := strings.TrimSuffix(w, "'s"); base != w && inSet(eventNouns, base) && startsCue(ws, j+1) {
-			w = base // "flight's at six fifty": the flight is
+		if base := strings.TrimSuffix(w, "'s"); base != w && inSet(eventNouns, base) && (startsCue(ws, j+1) ||
+			(wordAt(ws, j+1) == "on" || wordAt(ws, j+1) == "at") && j+2 < b && startsCue(ws, j+2)) {
+			w = base // "flight's at six fifty", "the party's on saturday": the flight is
 		}
 		c := ws[j].classes()
 		if w != ws[j].lower {

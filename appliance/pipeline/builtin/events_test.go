@@ -111,6 +111,8 @@ func TestBuiltinEvents(t *testing.T) {
 			[]plan{{"Dinner with Parkers", "2026-03-28 19:00", 30}}},
 		{"a name after a preposition, said alone", []turn{{"U", "Lunch with Sam is on Friday at 1."}},
 			[]plan{{"Lunch with Sam", "2026-03-27 13:00", 30}}},
+		{"a plan's noun with 's before its day", []turn{{"U", "the party's on saturday at seven"}},
+			[]plan{{"Party", "2026-03-28 19:00", 30}}},
 		{"a plan the user cannot make", []turn{{"U", "I can't make the meeting on Friday at 3."}}, []plan{}},
 		{"a plan we will not be able to come to", []turn{{"U", "we won't be able to come to the party on saturday at eight"}}, []plan{}},
 		{"a plan the user cannot wait for", []turn{{"U", "I can't wait for the concert on Saturday at 8 pm."}},

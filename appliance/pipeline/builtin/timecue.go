@@ -252,8 +252,7 @@ func (sc *cueScanner) at(i int) int {
 		sc.c.amHint = true
 		return 0
 	case "eod", "cob":
-		sc.setDate(sc.ref, 0)
-		sc.setDeadline(eodHour, 0)
+		sc.endOfDay()
 		return 1
 	case "thanksgiving", "christmas", "halloween", "new":
 		return sc.holiday(i)
@@ -286,8 +285,7 @@ func (sc *cueScanner) at(i int) int {
 		}
 	case "close":
 		if hasSeq(ws, i, "close", "of", "business") {
-			sc.setDate(sc.ref, 0)
-			sc.setDeadline(eodHour, 0)
+			sc.endOfDay()
 			return 3
 		}
 	case "end":
@@ -460,6 +458,17 @@ func (sc *cueScanner) setClock(h, m int, mer byte) {
 	sc.c.clock, sc.c.hour, sc.c.min, sc.c.meridiem = true, h, m, mer
 }
 
+// endOfDay: "end of day", "close of business", "EOD" are 17:00 of the day
+// said with them, today when none is ("close of business Friday": the day
+// said wins).
+func (sc *cueScanner) endOfDay() {
+	if !sc.c.date {
+		sc.setDate(sc.ref, 0)
+		sc.c.fromWeekday = true
+	}
+	sc.setDeadline(eodHour, 0)
+}
+
 func (sc *cueScanner) setDeadline(h, m int) {
 	sc.c.deadline, sc.c.defH, sc.c.defMin = true, h, m
 }
@@ -574,11 +583,7 @@ func (sc *cueScanner) endOf(i int) int {
 	}
 	switch wordAt(ws, j) {
 	case "day", "business":
-		if !sc.c.date {
-			sc.setDate(sc.ref, 0)
-			sc.c.fromWeekday = true // "end of day friday": the day said wins
-		}
-		sc.setDeadline(eodHour, 0)
+		sc.endOfDay()
 	case "week":
 		sc.weekEnd(offset, time.Friday)
 	case "month":

@@ -1,0 +1,30 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// resultAfter: ws[from:to] is a thing and the state it is to be left in
+// ("have the draft ready", "have the invoice paid by Friday"), which makes
+// "have" a deed to do rather than a possession: a short noun phrase opened
+// by a determiner, then a result word or a past participle.
+func resultAfter(ws []cword, from, to int) bool {
+	if from >= to || !ws[from].is(wcWithDeterminer) {
+		return false
+	}
+	for k := from + 1; k < to && k <= from+4; k++ {
+		w := ws[k].lower
+		if inSet(leftInWords, w) || k > from+1 && len(w) > 4 && strings.HasSuffix(w, "ed") && !inSet(stopWords, w) {
+			return true
+		}
+		if ws[k].punct != 0 {
+			return false
+		}
+	}
+	return false
+}
+
+var leftInWords = lexicon.NewSet(`ready done finished sorted written sent paid signed fixed booked filed printed
+	submitted cleaned checked wrapped packed`)
