@@ -252,6 +252,10 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				// "we can drive to evanston on saturday": a trip, not a task
 				kind = taskNone
 			}
+			if kind != taskNone && destination(ws, firstBodyWord(ws, body, b, used), b) {
+				// "I'm going to Chicago next week for work": where to, not a deed
+				kind = taskNone
+			}
 			if kind != taskNone && inSet(attendanceVerbs, wordAt(ws, firstBodyWord(ws, body, b, used))) {
 				// "I'll come and see you", "can you join a call with their
 				// CTO?": being somewhere is a plan (an event when dated),

@@ -63,6 +63,10 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"having a thing is no task", []turn{{"U", "I'll have the salmon."}}, []item{}},
 		{"the hour asked for, settled by the answer", []turn{{"1", "Can you call me back this afternoon?"}, {"U", "Sure, I'll call you back at 3."}},
 			[]item{{"Call Speaker 1 back", "2026-03-10 15:00"}}},
+		{"going to a place is no task", []turn{{"U", "I'm going to Chicago next week for work."}}, []item{}},
+		{"going to a place, as a recogniser writes it", []turn{{"U", "i'm going to paris in march"}}, []item{}},
+		{"going to do a thing is one", []turn{{"U", "i'm going to call the plumber tomorrow"}},
+			[]item{{"Call the plumber", "2026-03-11 23:59"}}},
 		{"commitment with deadline", []turn{{"U", "I need to send the revised budget to finance by Friday."}},
 			[]item{{"Send the revised budget to finance", "2026-03-13 23:59"}}},
 		// The thing said first, the deed after.

@@ -28,3 +28,20 @@ func resultAfter(ws []cword, from, to int) bool {
 
 var leftInWords = lexicon.NewSet(`ready done finished sorted written sent paid signed fixed booked filed printed
 	submitted cleaned checked wrapped packed`)
+
+// destination: the body after "going to" at ws[v] is a place, not a verb
+// ("going to Chicago next week", "going to paris in march"): no task verb,
+// and either a name or a word that only a place is followed by (a time,
+// "for", "in", "with", the clause's end).
+func destination(ws []cword, v, b int) bool {
+	if v < 2 || v >= b || ws[v-1].lower != "to" || ws[v-2].lower != "going" || ws[v].is(wcTaskVerb) || ws[v].is(wcStop) {
+		return false
+	}
+	if ws[v].cap || v+1 >= b || ws[v].punct != 0 {
+		return true
+	}
+	next := ws[v+1].lower
+	return inSet(afterPlace, next) || next != "the" && startsCue(ws, v+1)
+}
+
+var afterPlace = lexicon.NewSet(`for in on with at tomorrow tonight today later soon again`)
