@@ -703,6 +703,11 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 			return s + 1, taskCommit
 		}
 		if n := matchAt(ws, s, b, selfReminders); n > 0 {
+			if s+n < b && ws[s].lower == "remind" && (ws[s+n].is(wcDeterminer) || ws[s+n].is(wcSubjectPronoun)) {
+				// "remind me the parents evening is thursday at six": a
+				// thing to remember, not a deed
+				return 0, taskNone
+			}
 			switch ws[s].lower {
 			case "let":
 				if s+n >= b || inSet(letMeSkip, ws[s+n].lower) || inSet(stativeVerbs, ws[s+n].lower) {
@@ -741,7 +746,8 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		return 0, taskNone
 	}
 	if n := matchAt(ws, s, b, requests); n > 0 && s+n < b {
-		if inSet(requestSkip, ws[s+n].lower) || inSet(stativeVerbs, ws[s+n].lower) {
+		if inSet(requestSkip, ws[s+n].lower) || inSet(stativeVerbs, ws[s+n].lower) || forbidden(ws, s+n, b) {
+			// "please don't eat after midnight" asks for nothing to be done
 			return 0, taskNone
 		}
 		return s + n, taskRequest
@@ -1223,6 +1229,21 @@ var takePartVerbs = lexicon.NewSet(`do attend cover run`)
 func attendsEvent(ws []cword, v, b int) bool {
 	if hasSeq(ws, v, "make", "it", "to") {
 		v += 2 // "can you make it to the rehearsal on saturday at ten"
+	} else if wordAt(ws, v) == "make" {
+		// "can you make a 9 am standup tomorrow", "make the two o'clock":
+		// making a meeting is being at it; "make dinner" is cooking
+		if !ws[v+1].is(wcWithDeterminer) {
+			return false
+		}
+		for k := v + 2; k < b && k <= v+5; k++ {
+			if _, meal := mealHours[ws[k].lower]; ws[k].is(wcEventNoun) && !meal {
+				return true
+			}
+			if _, _, _, n := clockAt(ws, k, true); n > 0 && k == v+2 {
+				return true
+			}
+		}
+		return false
 	} else if !inSet(takePartVerbs, wordAt(ws, v)) {
 		return false
 	}

@@ -67,6 +67,11 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"going to a place, as a recogniser writes it", []turn{{"U", "i'm going to paris in march"}}, []item{}},
 		{"going to do a thing is one", []turn{{"U", "i'm going to call the plumber tomorrow"}},
 			[]item{{"Call the plumber", "2026-03-11 23:59"}}},
+		{"a thing not to do is no task", []turn{{"1", "The scan is on the 19th at 8:15, please don't eat after midnight."}, {"U", "Okay, thank you."}}, []item{}},
+		{"a thing to remember is no task", []turn{{"U", "remind me the parents evening is thursday at six"}}, []item{}},
+		{"making a meeting is being at it", []turn{{"1", "Can you make a 9 am standup tomorrow?"}, {"U", "Yes."}}, []item{}},
+		{"making dinner is a deed", []turn{{"1", "Can you make the dinner tomorrow?"}, {"U", "Yes."}},
+			[]item{{"Make the dinner", "2026-03-11 23:59"}}},
 		{"commitment with deadline", []turn{{"U", "I need to send the revised budget to finance by Friday."}},
 			[]item{{"Send the revised budget to finance", "2026-03-13 23:59"}}},
 		// The thing said first, the deed after.

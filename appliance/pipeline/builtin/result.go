@@ -45,3 +45,16 @@ func destination(ws []cword, v, b int) bool {
 }
 
 var afterPlace = lexicon.NewSet(`for in on with at tomorrow tonight today later soon again`)
+
+// forbidden: the body at ws[v] is a thing not to do ("don't eat after
+// midnight", "do not drive", "never leave it unlocked"); "don't forget to"
+// is matched as a request before this is asked.
+func forbidden(ws []cword, v, b int) bool {
+	switch ws[v].lower {
+	case "don't", "dont", "never", "not":
+		return true
+	case "do":
+		return wordAt(ws, v+1) == "not"
+	}
+	return false
+}
