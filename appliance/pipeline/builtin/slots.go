@@ -28,13 +28,6 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 			return false // "the final guest count by December 1st" is no plan
 		}
 	}
-	if sameTime(u.words, 0, len(u.words)) {
-		c.clock, c.hour, c.min, c.meridiem = true, tm.ref.Hour(), tm.ref.Minute(), 'a'
-		if c.hour >= 12 {
-			c.meridiem = 'p'
-		}
-		return true
-	}
 	// a day part said with the plan ("saturday night") gives way to the
 	// clock said later, and keeps its half of the day
 	dayPart := c.part
@@ -65,8 +58,16 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 	}
 	for _, cl := range u.clauses {
 		if cl[0] >= b && adopt(u, cl[0], cl[1]) {
+			// "thursday same time which is 8 30": the clock said wins
 			return true
 		}
+	}
+	if sameTime(u.words, 0, len(u.words)) {
+		c.clock, c.hour, c.min, c.meridiem = true, tm.ref.Hour(), tm.ref.Minute(), 'a'
+		if c.hour >= 12 {
+			c.meridiem = 'p'
+		}
+		return true
 	}
 	// the next turn, or the one after a question about the plan: "the
 	// warehouse count is on Monday" "do you need me there" "from nine till

@@ -362,6 +362,14 @@ func (sc *cueScanner) at(i int) int {
 			return n
 		}
 	}
+	// an hour and its minutes said as what a time is: "same time, which is
+	// 8 30", "say nine fifteen", "around ten forty"
+	if i > 0 && ws[i-1].punct == 0 && inSet(clockLeads, ws[i-1].lower) {
+		if h, m, mer, n := clockAt(ws, i, false); n >= 2 && m != 0 {
+			sc.setClock(h, m, mer)
+			return n
+		}
+	}
 	// a clock with a marker needs no preposition: "3pm", "15:30", "six o'clock"
 	if h, m, mer, n := clockAt(ws, i, true); n > 0 {
 		sc.setClock(h, m, mer)
@@ -369,6 +377,10 @@ func (sc *cueScanner) at(i int) int {
 	}
 	return 0
 }
+
+// clockLeads before an hour and its minutes say that they are a time: the
+// copula of "the time is", "say" of a proposal, "around" of an estimate.
+var clockLeads = lexicon.NewSet(`is it's 's was say around about approximately roughly`)
 
 // ordinalEnds: a day's ordinal ends just before ws[i] ("the 16th", "the
 // twenty first").
@@ -870,7 +882,7 @@ func (sc *cueScanner) pastTo(i int, prep bool) int {
 	rel := wordAt(ws, i+k)
 	if rel != "past" && rel != "to" && rel != "after" {
 		// British "half ten" is half past ten
-		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && k == 1 && n == 1 && (i == 0 || ws[i-1].lower == "at") {
+		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && k == 1 && n == 1 && (i == 0 || ws[i-1].lower == "at" || inSet(clockLeads, ws[i-1].lower)) {
 			sc.setClock(h, 30, mer)
 			return 1 + n
 		}
