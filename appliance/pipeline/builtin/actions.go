@@ -225,6 +225,9 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 func (dl *dialogue) actionItems(tm timing) []task {
 	var tasks []task
 	var lastAt *time.Time // the last time said, for "by then"
+	// the last day said (a date or a weekday), and where, for "at six then"
+	var lastDay *time.Time
+	lastDayAt := -10
 	// the last deadline said by itself (no task of its own), and where
 	var lastDeadline *time.Time
 	lastDeadlineAt := -10
@@ -246,6 +249,14 @@ func (dl *dialogue) actionItems(tm timing) []task {
 		for ci, cl := range cls {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
+			clockThen := false
+			if said != nil {
+				if cc := scanCues(ws, a, b, tm.ref, nil); cc.date && !cc.past {
+					lastDay, lastDayAt = said, i
+				} else if cc.clock && !cc.date && lastDay != nil && i > lastDayAt && i-lastDayAt <= referentWindow && endsWithThen(ws, a, b) {
+					clockThen = true
+				}
+			}
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
 			collect := "" // the task a visit is for: fetching a thing said ready before
 			if v := firstBodyWord(ws, body, b, used); kind != taskNone && inSet(travelVerbs, wordAt(ws, v)) && inSet(travelEnds, wordAt(ws, v+1)) {
@@ -364,6 +375,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				if before {
 					due = dayBeforeThen(*lastAt, tm.loc)
 				}
+			}
+			if clockThen && due != nil {
+				// "They'll be ready next Tuesday." … "I'll come around six
+				// then": the hour on the day said
+				due = onDayOf(*due, *lastDay, tm.loc)
 			}
 			if due == nil && tm.known() && immediate(ws, body, b, used) {
 				// "I'll send the invite now", "I'll restart it right after

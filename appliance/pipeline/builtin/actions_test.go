@@ -72,6 +72,10 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"making a meeting is being at it", []turn{{"1", "Can you make a 9 am standup tomorrow?"}, {"U", "Yes."}}, []item{}},
 		{"making dinner is a deed", []turn{{"1", "Can you make the dinner tomorrow?"}, {"U", "Yes."}},
 			[]item{{"Make the dinner", "2026-03-11 23:59"}}},
+		{"an hour said with then is on the day the talk is about", []turn{{"1", "Your car will be ready on Friday."}, {"1", "We close at seven."}, {"U", "Great, I'll pick it up at four then."}},
+			[]item{{"Pick up the car", "2026-03-13 16:00"}}},
+		{"an hour without then is today's", []turn{{"1", "Your car will be ready on Friday."}, {"U", "Great. I'll call the insurer at four."}},
+			[]item{{"Call the insurer", "2026-03-10 16:00"}}},
 		{"commitment with deadline", []turn{{"U", "I need to send the revised budget to finance by Friday."}},
 			[]item{{"Send the revised budget to finance", "2026-03-13 23:59"}}},
 		// The thing said first, the deed after.

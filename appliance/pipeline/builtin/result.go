@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"time"
 
 	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 )
@@ -57,4 +58,17 @@ func forbidden(ws []cword, v, b int) bool {
 		return wordAt(ws, v+1) == "not"
 	}
 	return false
+}
+
+// endsWithThen: clause ws[a:b] ends on "then" ("I'll come around six
+// then"), which points back to the day the talk is about.
+func endsWithThen(ws []cword, a, b int) bool {
+	return b > a+1 && ws[b-1].lower == "then" && !inSet(deadlineWords, ws[b-2].lower)
+}
+
+// onDayOf is at's hour in loc on day's date.
+func onDayOf(at, day time.Time, loc *time.Location) *time.Time {
+	t, d := at.In(loc), day.In(loc)
+	out := time.Date(d.Year(), d.Month(), d.Day(), t.Hour(), t.Minute(), 0, 0, loc).UTC()
+	return &out
 }
