@@ -782,6 +782,9 @@ func isImperative(ws []cword, s, b int) bool {
 		return false
 	}
 	next := ws[s+1].lower
+	if strings.HasSuffix(next, "'s") || inSet(copulas, wordAt(ws, s+2)) && ws[s+1].punct == 0 {
+		return false // "book club is at my place", "book club's on friday": a noun
+	}
 	return !inSet(questionAux, next) && !inSet(nounFollowers, next)
 }
 

@@ -76,6 +76,7 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Pick up the car", "2026-03-13 16:00"}}},
 		{"an hour without then is today's", []turn{{"1", "Your car will be ready on Friday."}, {"U", "Great. I'll call the insurer at four."}},
 			[]item{{"Call the insurer", "2026-03-10 16:00"}}},
+		{"a noun that is also a verb is no imperative", []turn{{"U", "book club is at my place on friday at seven thirty"}}, []item{}},
 		{"commitment with deadline", []turn{{"U", "I need to send the revised budget to finance by Friday."}},
 			[]item{{"Send the revised budget to finance", "2026-03-13 23:59"}}},
 		// The thing said first, the deed after.

@@ -231,7 +231,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !c.date && !c.clock {
 		return appliance.Event{}, false
 	}
-	evening := inSet(eveningEvents, strings.TrimSuffix(ws[k].lower, "'s"))
+	evening := inSet(eveningEvents, strings.TrimSuffix(ws[k].lower, "'s")) || atHome(ws, a, b)
 	if o := bookedObject(ws, k); o > 0 && (ws[k].lower == "booked" || ws[k].lower == "scheduled") {
 		evening = evening || ws[o].lower == "table" || inSet(eveningEvents, ws[o].lower)
 	}
@@ -1057,6 +1057,9 @@ func arrangedWhen(ws []cword, a, b, k int) bool {
 	}
 	if v < a || !inSet(arrangingVerbs, ws[v].lower) {
 		return false
+	}
+	if inSet(copulas, wordAt(ws, k+1)) && ws[k].punct == 0 {
+		return false // "book club is on wednesday": a noun before the verb
 	}
 	for j := k + 1; j < b; j++ {
 		if ws[j].lower == "for" && j+1 < b && startsCue(ws, j+1) {

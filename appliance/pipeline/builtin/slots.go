@@ -548,8 +548,36 @@ func eveningSlot(ws []cword, a, b int) bool {
 			return true
 		}
 	}
+	return atHome(ws, a, b)
+}
+
+// atHome: the plan of ws[a:b] is held at someone's home ("at my place",
+// "round ours", "at Anna's house"), where friends meet after work: a bare
+// hour from seven to eleven is of the evening.
+func atHome(ws []cword, a, b int) bool {
+	for j := a; j < b; j++ {
+		if ws[j].is(wcProfessional) || inSet(tradesPeople, ws[j].lower) {
+			return false // "the electrician will be at my place Monday at 9"
+		}
+	}
+	for j := a; j+1 < b; j++ {
+		if w := ws[j].lower; w != "at" && w != "round" && w != "around" || ws[j].punct != 0 {
+			continue
+		}
+		switch n := ws[j+1].lower; {
+		case n == "mine" || n == "ours" || n == "yours":
+			return true
+		case n == "my" || n == "our" || n == "your" || n == "his" || n == "her" || n == "their" || strings.HasSuffix(n, "'s"):
+			// "at my place", "at Anna's house", "at Anna's" and nothing after
+			if inSet(homeWords, wordAt(ws, j+2)) || strings.HasSuffix(n, "'s") && (j+2 >= b || ws[j+1].punct != 0 || ws[j+2].is(wcStop)) {
+				return true
+			}
+		}
+	}
 	return false
 }
+
+var homeWords = lexicon.NewSet(`place house flat apartment home`)
 
 // eveningTitle: a plan named in an earlier turn is of the evening.
 func eveningTitle(title string) bool {
@@ -676,7 +704,7 @@ func namedEvening(ws []cword, a, b int) []string {
 }
 
 // eveningOutings happen in the evening: "the theatre on Friday at 7:30".
-var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub fireworks`)
+var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub fireworks night`)
 
 // answeredHour reads an hour given as the answer to a question about a
 // plan: a bare number from one to twelve opening the turn, after a yes or
