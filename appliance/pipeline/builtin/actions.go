@@ -149,6 +149,7 @@ func isQuestionAux(w string) bool { return inSet(questionAux, w) }
 // selfReminders are commitments without a modal: "remind me to", "don't
 // let me forget to", "note to self", "let me".
 var selfReminders = [][]string{
+	{"reminder", "to", "myself"}, {"note", "to", "myself"},
 	{"don't", "let", "me", "forget", "to"}, {"do", "not", "let", "me", "forget", "to"},
 	{"don't", "let", "me", "forget"}, {"remind", "me", "to"}, {"remind", "me"},
 	{"please", "remind", "me", "to"}, {"please", "remind", "me"},
@@ -217,7 +218,8 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 	water feed wash charge refill reserve register ask tell check review prepare draft apply
 	research contact invite replace move clear follow find get make take put download install
 	cook bake organize organise give redirect forward collect mow paint repair tidy vacuum sort wrap
-	plant prune rake trim empty iron fold hang measure reach restart reboot reset fill`)
+	plant prune rake trim empty iron fold hang measure reach restart reboot reset fill
+	compare deposit activate complete arrange chase hire borrow pack ship`)
 
 // actionItems extracts the user's tasks from the dialogue. Clauses that
 // yielded a task are recorded on their utterance, so that the event
@@ -781,12 +783,20 @@ func isImperative(ws []cword, s, b int) bool {
 	if !ws[s].is(wcTaskVerb) || ws[s].punct != 0 || s+1 >= b {
 		return false
 	}
+	if s > 0 && ws[s-1].punct == 0 && (ws[s-1].is(wcWithDeterminer) || inSet(nounModifiers, ws[s-1].lower)) {
+		return false // "so quick update on my end", "the final review": a noun
+	}
 	next := ws[s+1].lower
 	if strings.HasSuffix(next, "'s") || inSet(copulas, wordAt(ws, s+2)) && ws[s+1].punct == 0 {
 		return false // "book club is at my place", "book club's on friday": a noun
 	}
 	return !inSet(questionAux, next) && !inSet(nounFollowers, next)
 }
+
+// nounModifiers before a task verb show it is a noun: "quick update",
+// "final check", "weekly review".
+var nounModifiers = lexicon.NewSet(`quick brief short big small final first last next weekly daily monthly annual
+	yearly quarterly little general full another`)
 
 // nounFollowers after a task verb show it was a noun: "call went", "text says".
 var nounFollowers = lexicon.NewSet(`went goes says said was were 's looks seems came comes of`)
@@ -910,6 +920,14 @@ func thenRef(ws []cword, a, b int, used []bool) (ref, before bool) {
 				used[k-1], used[k] = true, true
 				return true, ws[k-1].lower == "before"
 			}
+		}
+	}
+	// "i need to send them the doc before that, oh and…": "before that"
+	// closing the task points back too
+	for k := a + 1; k+1 < b; k++ {
+		if hasSeq(ws, k, "before", "that") && (k+2 >= b || ws[k+1].punct != 0 || isFiller(ws[k+2].lower) || inSet(connectives, ws[k+2].lower)) {
+			used[k], used[k+1] = true, true
+			return true, true
 		}
 	}
 	// "The presentation is on Thursday. Before that I need to finish the
@@ -1071,6 +1089,7 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 		return "", nil, false
 	}
 	to = nextRequest(ws, from, to)
+	to = nextThought(ws, from, to)
 	verb := ws[from].lower
 	words := make([]string, 0, min(to-from, maxDescriptionWords))
 	content, names := 0, 0
@@ -1080,6 +1099,9 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 		}
 		w := ws[k]
 		text, isName := swapPronoun(w, byUser, other)
+		if w.lower == "you" && k > from && ws[k-1].lower == "thank" {
+			text, isName = w.text, false // "a thank you post" thanks no one listening
+		}
 		if w.punct == ',' && k+1 < to {
 			text += ","
 		}

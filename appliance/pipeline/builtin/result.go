@@ -72,3 +72,29 @@ func onDayOf(at, day time.Time, loc *time.Location) *time.Time {
 	out := time.Date(d.Year(), d.Month(), d.Day(), t.Hour(), t.Minute(), 0, 0, loc).UTC()
 	return &out
 }
+
+// nextThought ends a task body ws[from:to] where a run-on transcript starts
+// another thought: a filler or "and" before a question or a new subject
+// ("send them the doc oh and can someone book a room").
+func nextThought(ws []cword, from, to int) int {
+	for k := from + 2; k+1 < to; k++ {
+		w := ws[k].lower
+		if !inSet(thoughtBreaks, w) {
+			continue
+		}
+		n := k + 1
+		if w != "and" && wordAt(ws, n) == "and" {
+			n++
+		}
+		if nw := wordAt(ws, n); n < to && (inSet(questionAux, nw) || ws[n].is(wcSubjectPronoun) || nw == "someone" || nw == "somebody") {
+			for k > from+1 && inSet(thoughtBreaks, ws[k-1].lower) {
+				k--
+			}
+			return k
+		}
+	}
+	return to
+}
+
+// thoughtBreaks open another thought in run-on speech.
+var thoughtBreaks = lexicon.NewSet(`and oh um uh er erm anyway also`)
