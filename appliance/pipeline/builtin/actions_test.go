@@ -86,6 +86,8 @@ func TestBuiltinActionItems(t *testing.T) {
 			[]item{{"Compare quotes", "2026-03-14 23:59"}}},
 		{"thank you is no break", []turn{{"U", "i'll draft a thank you post for the volunteers this weekend"}},
 			[]item{{"Draft a thank you post for the volunteers", "2026-03-15 23:59"}}},
+		{"it is the thing acted on, not the one acting", []turn{{"1", "the club called the match is on saturday and they need the medical form back by friday"}, {"U", "okay i'll sign it tonight"}},
+			[]item{{"Sign the medical form", "2026-03-10 18:00"}}},
 		{"commitment with deadline", []turn{{"U", "I need to send the revised budget to finance by Friday."}},
 			[]item{{"Send the revised budget to finance", "2026-03-13 23:59"}}},
 		// The thing said first, the deed after.
