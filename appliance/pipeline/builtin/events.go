@@ -468,10 +468,10 @@ func userGoes(ws []cword, a, j int) bool {
 // deliveredThing is where the thing delivered after ws[j] is named ("deliver
 // the fridge"), 0 when none is.
 func deliveredThing(ws []cword, j, b int) int {
-	for k := j + 1; k < b && k <= j+3; k++ {
+	for k := j + 1; k < b && k <= j+4; k++ {
 		w := ws[k].lower
-		if inSet(withDeterminers, w) {
-			continue
+		if inSet(withDeterminers, w) || inSet(referentAdjectives, w) && k+1 < b && ws[k].punct == 0 {
+			continue // "the new fridge": the fridge
 		}
 		if !inSet(stopWords, w) && !isFiller(w) && weekdayOf(w) < 0 && !inSet(cueStarts, w) {
 			return k
@@ -543,6 +543,35 @@ func bookedObject(ws []cword, k int) int {
 		return n
 	}
 	return 0
+}
+
+// bookedInFor is the plan named after "booked (you) in for" ("booked you
+// in for a blood test" → "blood test"), nil when none is.
+func bookedInFor(ws []cword, k int) []string {
+	j := k + 1
+	if w := wordAt(ws, j); w == "you" || w == "me" || w == "us" || w == "him" || w == "her" || w == "them" {
+		j++
+	}
+	if wordAt(ws, j) == "in" {
+		j++
+	}
+	if wordAt(ws, j) != "for" || !inSet(withDeterminers, wordAt(ws, j+1)) {
+		return nil
+	}
+	var out []string
+	for m := j + 2; m < len(ws) && len(out) < 3; m++ {
+		if !titleModifier(ws[m]) || ws[m].is(wcSubjectPronoun) || startsCue(ws, m) {
+			break
+		}
+		out = append(out, ws[m].text)
+		if ws[m].is(wcEventNoun) || ws[m].is(wcModifiedNoun) || ws[m].punct != 0 {
+			break
+		}
+	}
+	if len(out) == 0 || classesOf(strings.ToLower(out[len(out)-1]))&(wcEventNoun|wcModifiedNoun) == 0 {
+		return nil
+	}
+	return out
 }
 
 // sentPerson is where the person sent after ws[j] is named ("sending a
@@ -785,6 +814,9 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if wordAt(ws, o+1) == "at" && o+2 < len(ws) && (ws[o+2].cap || strings.HasSuffix(ws[o+2].lower, "'s")) {
 			words = append(words, "at", ws[o+2].text)
 		}
+	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && len(bookedInFor(ws, k)) > 0:
+		// "I've booked you in for a blood test on Monday"
+		words = bookedInFor(ws, k)
 	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && (hasSeq(ws, a, "your", "table", "for") || hasSeq(ws, a, "our", "table", "for")):
 		// "your table for two is booked for 8 tonight"
 		words = []string{"table", "reservation"}
