@@ -183,6 +183,7 @@ var requests = [][]string{
 	{"i", "need", "you", "to"}, {"i", "want", "you", "to"}, {"i'd", "like", "you", "to"},
 	{"you", "need", "to"}, {"you", "have", "to"}, {"you've", "got", "to"}, {"you", "gotta"},
 	{"you", "must"}, {"don't", "forget", "to"}, {"do", "not", "forget", "to"},
+	{"let's", "have", "you"}, {"the", "action", "item", "for", "you", "is", "to"}, {"action", "item", "for", "you", "is", "to"},
 	{"remember", "to"}, {"make", "sure", "you"}, {"make", "sure", "to"}, {"be", "sure", "to"},
 	{"please"},
 }
@@ -758,6 +759,11 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		return body, taskCommit
 	}
 	if n := matchAt(ws, s, b, recalled); n > 0 && dl.userKnown && s+n < b {
+		return s + n, taskRequest
+	}
+	if n := matchAt(ws, s, b, openAsks); n > 0 && s+n < b && !inSet(stativeVerbs, ws[s+n].lower) && dl.takenByUser(i) {
+		// "who's going to write up the notes" "i can do that": a task
+		// asked of anyone, taken by the user
 		return s + n, taskRequest
 	}
 	if !dl.toUser(i, vocative) {
