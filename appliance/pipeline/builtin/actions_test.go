@@ -96,6 +96,11 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"a task asked of anyone, taken by another", []turn{{"1", "We need someone to order the banners."}, {"2", "I'll do it."}, {"U", "Great."}}, []item{}},
 		{"the action item for you", []turn{{"1", "The action item for you is to renew the domain by Monday."}, {"U", "Got it."}},
 			[]item{{"Renew the domain", "2026-03-16 23:59"}}},
+		{"a name called, the user's unknown, two in the room", []turn{{"1", "Alex, can you send the contract?"}, {"U", "Yep."}},
+			[]item{{"Send the contract", ""}}},
+		{"a name called among three, taken up by the user", []turn{{"1", "Alex, can you handle the vendor renewal?"}, {"U", "Yep, I'll take that."}, {"2", "Thanks Alex."}},
+			[]item{{"Handle the vendor renewal", ""}}},
+		{"a name called among three, not the user's", []turn{{"1", "Sam, can you handle the vendor renewal?"}, {"2", "Sure."}, {"U", "Great."}}, []item{}},
 		{"commitment with deadline", []turn{{"U", "I need to send the revised budget to finance by Friday."}},
 			[]item{{"Send the revised budget to finance", "2026-03-13 23:59"}}},
 		// The thing said first, the deed after.
