@@ -149,6 +149,7 @@ func isQuestionAux(w string) bool { return inSet(questionAux, w) }
 // selfReminders are commitments without a modal: "remind me to", "don't
 // let me forget to", "note to self", "let me".
 var selfReminders = [][]string{
+	{"reminder", "to", "myself"}, {"note", "to", "myself"},
 	{"don't", "let", "me", "forget", "to"}, {"do", "not", "let", "me", "forget", "to"},
 	{"don't", "let", "me", "forget"}, {"remind", "me", "to"}, {"remind", "me"},
 	{"please", "remind", "me", "to"}, {"please", "remind", "me"},
@@ -182,6 +183,7 @@ var requests = [][]string{
 	{"i", "need", "you", "to"}, {"i", "want", "you", "to"}, {"i'd", "like", "you", "to"},
 	{"you", "need", "to"}, {"you", "have", "to"}, {"you've", "got", "to"}, {"you", "gotta"},
 	{"you", "must"}, {"don't", "forget", "to"}, {"do", "not", "forget", "to"},
+	{"let's", "have", "you"}, {"the", "action", "item", "for", "you", "is", "to"}, {"action", "item", "for", "you", "is", "to"},
 	{"remember", "to"}, {"make", "sure", "you"}, {"make", "sure", "to"}, {"be", "sure", "to"},
 	{"please"},
 }
@@ -217,7 +219,8 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 	water feed wash charge refill reserve register ask tell check review prepare draft apply
 	research contact invite replace move clear follow find get make take put download install
 	cook bake organize organise give redirect forward collect mow paint repair tidy vacuum sort wrap
-	plant prune rake trim empty iron fold hang measure reach restart reboot reset fill`)
+	plant prune rake trim empty iron fold hang measure reach restart reboot reset fill
+	compare deposit activate complete arrange chase hire borrow pack ship`)
 
 // actionItems extracts the user's tasks from the dialogue. Clauses that
 // yielded a task are recorded on their utterance, so that the event
@@ -225,6 +228,9 @@ var taskVerbs = lexicon.NewSet(`call email e-mail text send buy pick return book
 func (dl *dialogue) actionItems(tm timing) []task {
 	var tasks []task
 	var lastAt *time.Time // the last time said, for "by then"
+	// the last day said (a date or a weekday), and where, for "at six then"
+	var lastDay *time.Time
+	lastDayAt := -10
 	// the last deadline said by itself (no task of its own), and where
 	var lastDeadline *time.Time
 	lastDeadlineAt := -10
@@ -246,10 +252,22 @@ func (dl *dialogue) actionItems(tm timing) []task {
 		for ci, cl := range cls {
 			a, b := cl[0], cl[1]
 			said, timed := tm.due(ws, a, b, used)
+			clockThen := false
+			if said != nil {
+				if cc := scanCues(ws, a, b, tm.ref, nil); cc.date && !cc.past {
+					lastDay, lastDayAt = said, i
+				} else if cc.clock && !cc.date && lastDay != nil && i > lastDayAt && i-lastDayAt <= referentWindow && endsWithThen(ws, a, b) {
+					clockThen = true
+				}
+			}
 			body, kind := dl.findTask(i, ws, cls, ci, question, vocative, timed)
 			collect := "" // the task a visit is for: fetching a thing said ready before
 			if v := firstBodyWord(ws, body, b, used); kind != taskNone && inSet(travelVerbs, wordAt(ws, v)) && inSet(travelEnds, wordAt(ws, v+1)) {
 				// "we can drive to evanston on saturday": a trip, not a task
+				kind = taskNone
+			}
+			if kind != taskNone && destination(ws, firstBodyWord(ws, body, b, used), b) {
+				// "I'm going to Chicago next week for work": where to, not a deed
 				kind = taskNone
 			}
 			if kind != taskNone && inSet(attendanceVerbs, wordAt(ws, firstBodyWord(ws, body, b, used))) {
@@ -360,6 +378,11 @@ func (dl *dialogue) actionItems(tm timing) []task {
 				if before {
 					due = dayBeforeThen(*lastAt, tm.loc)
 				}
+			}
+			if clockThen && due != nil {
+				// "They'll be ready next Tuesday." … "I'll come around six
+				// then": the hour on the day said
+				due = onDayOf(*due, *lastDay, tm.loc)
 			}
 			if due == nil && tm.known() && immediate(ws, body, b, used) {
 				// "I'll send the invite now", "I'll restart it right after
@@ -699,6 +722,11 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 			return s + 1, taskCommit
 		}
 		if n := matchAt(ws, s, b, selfReminders); n > 0 {
+			if s+n < b && ws[s].lower == "remind" && (ws[s+n].is(wcDeterminer) || ws[s+n].is(wcSubjectPronoun)) {
+				// "remind me the parents evening is thursday at six": a
+				// thing to remember, not a deed
+				return 0, taskNone
+			}
 			switch ws[s].lower {
 			case "let":
 				if s+n >= b || inSet(letMeSkip, ws[s+n].lower) || inSet(stativeVerbs, ws[s+n].lower) {
@@ -733,11 +761,17 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 	if n := matchAt(ws, s, b, recalled); n > 0 && dl.userKnown && s+n < b {
 		return s + n, taskRequest
 	}
+	if n := matchAt(ws, s, b, openAsks); n > 0 && s+n < b && !inSet(stativeVerbs, ws[s+n].lower) && dl.takenByUser(i) {
+		// "who's going to write up the notes" "i can do that": a task
+		// asked of anyone, taken by the user
+		return s + n, taskRequest
+	}
 	if !dl.toUser(i, vocative) {
 		return 0, taskNone
 	}
 	if n := matchAt(ws, s, b, requests); n > 0 && s+n < b {
-		if inSet(requestSkip, ws[s+n].lower) || inSet(stativeVerbs, ws[s+n].lower) {
+		if inSet(requestSkip, ws[s+n].lower) || inSet(stativeVerbs, ws[s+n].lower) || forbidden(ws, s+n, b) {
+			// "please don't eat after midnight" asks for nothing to be done
 			return 0, taskNone
 		}
 		return s + n, taskRequest
@@ -755,9 +789,20 @@ func isImperative(ws []cword, s, b int) bool {
 	if !ws[s].is(wcTaskVerb) || ws[s].punct != 0 || s+1 >= b {
 		return false
 	}
+	if s > 0 && ws[s-1].punct == 0 && (ws[s-1].is(wcWithDeterminer) || inSet(nounModifiers, ws[s-1].lower)) {
+		return false // "so quick update on my end", "the final review": a noun
+	}
 	next := ws[s+1].lower
+	if strings.HasSuffix(next, "'s") || inSet(copulas, wordAt(ws, s+2)) && ws[s+1].punct == 0 {
+		return false // "book club is at my place", "book club's on friday": a noun
+	}
 	return !inSet(questionAux, next) && !inSet(nounFollowers, next)
 }
+
+// nounModifiers before a task verb show it is a noun: "quick update",
+// "final check", "weekly review".
+var nounModifiers = lexicon.NewSet(`quick brief short big small final first last next weekly daily monthly annual
+	yearly quarterly little general full another`)
 
 // nounFollowers after a task verb show it was a noun: "call went", "text says".
 var nounFollowers = lexicon.NewSet(`went goes says said was were 's looks seems came comes of`)
@@ -881,6 +926,14 @@ func thenRef(ws []cword, a, b int, used []bool) (ref, before bool) {
 				used[k-1], used[k] = true, true
 				return true, ws[k-1].lower == "before"
 			}
+		}
+	}
+	// "i need to send them the doc before that, oh and…": "before that"
+	// closing the task points back too
+	for k := a + 1; k+1 < b; k++ {
+		if hasSeq(ws, k, "before", "that") && (k+2 >= b || ws[k+1].punct != 0 || isFiller(ws[k+2].lower) || inSet(connectives, ws[k+2].lower)) {
+			used[k], used[k+1] = true, true
+			return true, true
 		}
 	}
 	// "The presentation is on Thursday. Before that I need to finish the
@@ -1042,6 +1095,7 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 		return "", nil, false
 	}
 	to = nextRequest(ws, from, to)
+	to = nextThought(ws, from, to)
 	verb := ws[from].lower
 	words := make([]string, 0, min(to-from, maxDescriptionWords))
 	content, names := 0, 0
@@ -1051,6 +1105,9 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 		}
 		w := ws[k]
 		text, isName := swapPronoun(w, byUser, other)
+		if w.lower == "you" && k > from && ws[k-1].lower == "thank" {
+			text, isName = w.text, false // "a thank you post" thanks no one listening
+		}
 		if w.punct == ',' && k+1 < to {
 			text += ","
 		}
@@ -1076,7 +1133,8 @@ func describe(ws []cword, from, to int, used []bool, byUser bool, other string) 
 	words[0] = capitalise(words[0])
 	// "Text it to Speaker 1" names a person but not the thing: still vague
 	vagueObject := from+1 < to && inSet(vagueObjects, ws[from+1].lower)
-	vague = inSet(stativeVerbs, verb) || content == 0 && (names == 0 || vagueObject || inSet(nameOnlyVerbs, verb))
+	stative := inSet(stativeVerbs, verb) && !(verb == "have" && resultAfter(ws, from+1, to))
+	vague = stative || content == 0 && (names == 0 || vagueObject || inSet(nameOnlyVerbs, verb))
 	return strings.Join(words, " "), topic, vague
 }
 
@@ -1148,7 +1206,7 @@ func mergeTopics(tasks []task) []task {
 	for _, t := range tasks {
 		merged := false
 		for k := range out {
-			if sameTopic(out[k], t) || sameDeedSameTime(out[k], t) {
+			if sameTopic(out[k], t) || sameDeedSameTime(out[k], t) || sameWordsNextTurn(out[k], t) {
 				if t.due != nil {
 					out[k].due = t.due
 				}
@@ -1172,6 +1230,13 @@ func mergeTopics(tasks []task) []task {
 func sameDeedSameTime(x, y task) bool {
 	return x.verb != "" && x.verb == y.verb && x.due != nil && y.due != nil && x.due.Equal(*y.due) &&
 		y.utt-x.utt <= 1 && (len(x.topic) == 0 || len(y.topic) == 0)
+}
+
+// sameWordsNextTurn: the same deed in the same words in the next turn is
+// the one task, its time the one said last: "can you call me back this
+// afternoon" "sure, I'll call you back at 3" settles the hour asked for.
+func sameWordsNextTurn(x, y task) bool {
+	return x.verb != "" && x.verb == y.verb && y.utt-x.utt == 1 && strings.EqualFold(x.desc, y.desc)
 }
 
 // sameTopic: the two tasks share most of their content words and either
@@ -1211,6 +1276,21 @@ var takePartVerbs = lexicon.NewSet(`do attend cover run`)
 func attendsEvent(ws []cword, v, b int) bool {
 	if hasSeq(ws, v, "make", "it", "to") {
 		v += 2 // "can you make it to the rehearsal on saturday at ten"
+	} else if wordAt(ws, v) == "make" {
+		// "can you make a 9 am standup tomorrow", "make the two o'clock":
+		// making a meeting is being at it; "make dinner" is cooking
+		if !ws[v+1].is(wcWithDeterminer) {
+			return false
+		}
+		for k := v + 2; k < b && k <= v+5; k++ {
+			if _, meal := mealHours[ws[k].lower]; ws[k].is(wcEventNoun) && !meal {
+				return true
+			}
+			if _, _, _, n := clockAt(ws, k, true); n > 0 && k == v+2 {
+				return true
+			}
+		}
+		return false
 	} else if !inSet(takePartVerbs, wordAt(ws, v)) {
 		return false
 	}

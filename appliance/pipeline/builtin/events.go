@@ -143,7 +143,7 @@ func (dl *dialogue) eventsFrom(tm timing) ([]appliance.Event, []int) {
 		u := &dl.utts[i]
 		ws := u.words
 		for _, cl := range u.clauses {
-			if calledOff(ws, cl[0], cl[1]) {
+			if calledOff(ws, cl[0], cl[1]) || willMiss(ws, cl[0], cl[1]) {
 				continue
 			}
 			if k, _ := eventTrigger(ws, cl[0], cl[1], u.isUser); k >= 0 && arrangedWhen(ws, cl[0], cl[1], k) {
@@ -231,7 +231,7 @@ func (dl *dialogue) eventIn(i int, ws []cword, a, b int, tm timing) (appliance.E
 	if !c.date && !c.clock {
 		return appliance.Event{}, false
 	}
-	evening := inSet(eveningEvents, ws[k].lower)
+	evening := inSet(eveningEvents, strings.TrimSuffix(ws[k].lower, "'s")) || atHome(ws, a, b)
 	if o := bookedObject(ws, k); o > 0 && (ws[k].lower == "booked" || ws[k].lower == "scheduled") {
 		evening = evening || ws[o].lower == "table" || inSet(eveningEvents, ws[o].lower)
 	}
@@ -356,8 +356,9 @@ func eventTrigger(ws []cword, a, b int, byUser bool) (k int, visit bool) {
 		if len(w) > 4 && w[len(w)-1] == 's' && inSet(eventNouns, w[:len(w)-1]) {
 			w = w[:len(w)-1] // "conferences", "interviews"
 		}
-		if base := strings.TrimSuffix(w, "'s"); base != w && inSet(eventNouns, base) && startsCue(ws, j+1) {
-			w = base // "flight's at six fifty": the flight is
+		if base := strings.TrimSuffix(w, "'s"); base != w && inSet(eventNouns, base) && (startsCue(ws, j+1) ||
+			(wordAt(ws, j+1) == "on" || wordAt(ws, j+1) == "at") && j+2 < b && startsCue(ws, j+2)) {
+			w = base // "flight's at six fifty", "the party's on saturday": the flight is
 		}
 		c := ws[j].classes()
 		if w != ws[j].lower {
@@ -467,10 +468,10 @@ func userGoes(ws []cword, a, j int) bool {
 // deliveredThing is where the thing delivered after ws[j] is named ("deliver
 // the fridge"), 0 when none is.
 func deliveredThing(ws []cword, j, b int) int {
-	for k := j + 1; k < b && k <= j+3; k++ {
+	for k := j + 1; k < b && k <= j+4; k++ {
 		w := ws[k].lower
-		if inSet(withDeterminers, w) {
-			continue
+		if inSet(withDeterminers, w) || inSet(referentAdjectives, w) && k+1 < b && ws[k].punct == 0 {
+			continue // "the new fridge": the fridge
 		}
 		if !inSet(stopWords, w) && !isFiller(w) && weekdayOf(w) < 0 && !inSet(cueStarts, w) {
 			return k
@@ -544,6 +545,35 @@ func bookedObject(ws []cword, k int) int {
 	return 0
 }
 
+// bookedInFor is the plan named after "booked (you) in for" ("booked you
+// in for a blood test" → "blood test"), nil when none is.
+func bookedInFor(ws []cword, k int) []string {
+	j := k + 1
+	if w := wordAt(ws, j); w == "you" || w == "me" || w == "us" || w == "him" || w == "her" || w == "them" {
+		j++
+	}
+	if wordAt(ws, j) == "in" {
+		j++
+	}
+	if wordAt(ws, j) != "for" || !inSet(withDeterminers, wordAt(ws, j+1)) {
+		return nil
+	}
+	var out []string
+	for m := j + 2; m < len(ws) && len(out) < 3; m++ {
+		if !titleModifier(ws[m]) || ws[m].is(wcSubjectPronoun) || startsCue(ws, m) {
+			break
+		}
+		out = append(out, ws[m].text)
+		if ws[m].is(wcEventNoun) || ws[m].is(wcModifiedNoun) || ws[m].punct != 0 {
+			break
+		}
+	}
+	if len(out) == 0 || classesOf(strings.ToLower(out[len(out)-1]))&(wcEventNoun|wcModifiedNoun) == 0 {
+		return nil
+	}
+	return out
+}
+
 // sentPerson is where the person sent after ws[j] is named ("sending a
 // repairman", "sending someone over", "sending their technician"), 0 when
 // what is sent is no person ("sending the report").
@@ -568,7 +598,7 @@ func otherPeoplesPlan(ws []cword, a, b int) bool {
 	third := false
 	for j := a; j < b; j++ {
 		w := ws[j]
-		if inSet(thirdPerson, w.lower) || w.cap && j > 0 && inSet(nameVerbs, wordAt(ws, j+1)) {
+		if inSet(thirdPerson, w.lower) || w.cap && j > 0 && inSet(nameVerbs, wordAt(ws, j+1)) && !prepositionObject(ws, a, j) {
 			third = true
 		}
 	}
@@ -624,6 +654,19 @@ var ruleAdverbs = lexicon.NewSet(`usually normally typically generally always of
 var hearsay = lexicon.NewSet(`hear heard know knew see saw think`)
 
 var nameVerbs = lexicon.NewSet(`is was has will 's 'll and`)
+
+// prepositionObject: the name at ws[j] is the object of a preposition
+// ("dinner with the Parkers is on Saturday"), so the verb after it has the
+// phrase before the preposition for subject, not the name.
+func prepositionObject(ws []cword, a, j int) bool {
+	k := j - 1
+	if k >= a && inSet(withDeterminers, ws[k].lower) {
+		k--
+	}
+	return k >= a && ws[k].punct == 0 && inSet(namePrepositions, ws[k].lower)
+}
+
+var namePrepositions = lexicon.NewSet(`with for at to from by of about`)
 
 // proposal: the plan is asked or suggested rather than settled.
 func (dl *dialogue) proposal(i int, ws []cword, a, b int) bool {
@@ -771,6 +814,9 @@ func (dl *dialogue) eventTitle(i int, ws []cword, a, k int, visit bool) string {
 		if wordAt(ws, o+1) == "at" && o+2 < len(ws) && (ws[o+2].cap || strings.HasSuffix(ws[o+2].lower, "'s")) {
 			words = append(words, "at", ws[o+2].text)
 		}
+	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && len(bookedInFor(ws, k)) > 0:
+		// "I've booked you in for a blood test on Monday"
+		words = bookedInFor(ws, k)
 	case visit && (ws[k].lower == "booked" || ws[k].lower == "scheduled") && (hasSeq(ws, a, "your", "table", "for") || hasSeq(ws, a, "our", "table", "for")):
 		// "your table for two is booked for 8 tonight"
 		words = []string{"table", "reservation"}
@@ -1043,6 +1089,9 @@ func arrangedWhen(ws []cword, a, b, k int) bool {
 	}
 	if v < a || !inSet(arrangingVerbs, ws[v].lower) {
 		return false
+	}
+	if inSet(copulas, wordAt(ws, k+1)) && ws[k].punct == 0 {
+		return false // "book club is on wednesday": a noun before the verb
 	}
 	for j := k + 1; j < b; j++ {
 		if ws[j].lower == "for" && j+1 < b && startsCue(ws, j+1) {

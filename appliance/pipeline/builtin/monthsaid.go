@@ -7,6 +7,10 @@ import "time"
 // December"): a day said again refers back to that date, as a listener
 // hears it. A day not said before keeps its next occurrence.
 func (dl *dialogue) saidMonth(i, a int, c *timeCue, tm timing) {
+	if c.date && c.fromWeekday {
+		dl.saidWeekday(i, a, c, tm)
+		return
+	}
 	if !c.monthless {
 		return
 	}
@@ -50,6 +54,47 @@ func namesMonth(ws []cword, a, b int) bool {
 			if d, _ := dayNumberAt(ws, k+1, true); ws[k].lower != "may" || wordAt(ws, k-1) == "of" || d > 0 {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// weekdayWindow is how many utterances back a weekday said alone looks for
+// the date it was said with.
+const weekdayWindow = 8
+
+// saidWeekday dates a weekday said alone ("you're booked for Thursday at
+// 11:20") on the date it was said with before ("we have Thursday the 3rd
+// at 11:20 or Friday at 2"), as a listener hears it, when that is a later
+// one than the weekday's next occurrence.
+func (dl *dialogue) saidWeekday(i, a int, c *timeCue, tm timing) {
+	wd := time.Date(c.y, c.mon, c.day, 12, 0, 0, 0, tm.loc).Weekday()
+	for j := i; j >= 0 && j >= i-weekdayWindow; j-- {
+		v := &dl.utts[j]
+		for n := len(v.clauses) - 1; n >= 0; n-- {
+			cl := v.clauses[n]
+			if j == i && cl[0] >= a || !namesWeekday(v.words, cl[0], cl[1], wd) {
+				continue
+			}
+			cc := scanCues(v.words, cl[0], cl[1], tm.ref, nil)
+			if !cc.date || cc.fromWeekday || cc.past {
+				continue
+			}
+			said := time.Date(cc.y, cc.mon, cc.day, 12, 0, 0, 0, tm.loc)
+			if said.Weekday() != wd || !said.After(time.Date(c.y, c.mon, c.day, 12, 0, 0, 0, tm.loc)) {
+				return
+			}
+			c.y, c.mon, c.day = cc.y, cc.mon, cc.day
+			return
+		}
+	}
+}
+
+// namesWeekday: weekday wd is named among ws[a:b].
+func namesWeekday(ws []cword, a, b int, wd time.Weekday) bool {
+	for k := a; k < b; k++ {
+		if weekdayOf(ws[k].lower) == int(wd) {
+			return true
 		}
 	}
 	return false

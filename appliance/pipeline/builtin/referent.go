@@ -126,6 +126,7 @@ var referentDeterminers = lexicon.NewSet(`the a an your my our any some`)
 // plural for "them", singular for "it".
 func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 	for j := i; j >= 0 && j >= i-referentWindow; j-- {
+		fallback := ""
 		ws := dl.utts[j].words
 		end := len(ws)
 		if j == i {
@@ -148,17 +149,36 @@ func (dl *dialogue) definiteReferent(i, before int, plural bool) string {
 			}
 			// the longest phrase whose head agrees with the pronoun: "the
 			// kids thanksgiving weekend" → "kids" for "them"
+			subject := m < end && ws[m-1].punct == 0 && (inSet(subjectVerbs, ws[m].lower) || inSet(copulas, ws[m].lower) && datedAfter(ws, m+1))
 			for len(np) > 0 {
 				head := strings.ToLower(np[len(np)-1])
 				if strings.HasSuffix(head, "s") == plural && !inSet(tradesPeople, head) && !inSet(professionals, head) {
-					return strings.Join(np, " ")
+					if !subject {
+						return strings.Join(np, " ")
+					}
+					// "the school called, they need the consent form
+					// back": the one who did something is no thing to
+					// fill in, unless nothing else is named
+					if fallback == "" {
+						fallback = strings.Join(np, " ")
+					}
+					break
 				}
 				np = np[:len(np)-1]
 			}
 		}
+		if fallback != "" {
+			return fallback
+		}
 	}
 	return ""
 }
+
+// subjectVerbs after a noun phrase make it the one acting, not the thing
+// acted on ("the school called"), and so does a copula before a time: "the
+// trip is on wednesday" is a plan, which no one fills in.
+var subjectVerbs = lexicon.NewSet(`called rang phoned emailed texted wrote said says wants wanted asked asks
+	told tells rang messaged`)
 
 // dayWord: ws[m] names a day, which no pronoun stands for ("the 1st").
 func dayWord(ws []cword, m int) bool {
@@ -170,3 +190,11 @@ func dayWord(ws []cword, m int) bool {
 // referentAdjectives are light words that still belong to the thing named:
 // "your new glasses".
 var referentAdjectives = lexicon.NewSet(`new old spare other`)
+
+// datedAfter: a time follows ws[k] ("on wednesday", "at ten", "tomorrow").
+func datedAfter(ws []cword, k int) bool {
+	if w := wordAt(ws, k); w == "on" || w == "at" {
+		k++
+	}
+	return k < len(ws) && ws[k].lower != "the" && startsCue(ws, k)
+}

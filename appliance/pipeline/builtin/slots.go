@@ -28,13 +28,6 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 			return false // "the final guest count by December 1st" is no plan
 		}
 	}
-	if sameTime(u.words, 0, len(u.words)) {
-		c.clock, c.hour, c.min, c.meridiem = true, tm.ref.Hour(), tm.ref.Minute(), 'a'
-		if c.hour >= 12 {
-			c.meridiem = 'p'
-		}
-		return true
-	}
 	// a day part said with the plan ("saturday night") gives way to the
 	// clock said later, and keeps its half of the day
 	dayPart := c.part
@@ -65,8 +58,16 @@ func (dl *dialogue) laterClock(i, a, b int, c *timeCue, tm timing) bool {
 	}
 	for _, cl := range u.clauses {
 		if cl[0] >= b && adopt(u, cl[0], cl[1]) {
+			// "thursday same time which is 8 30": the clock said wins
 			return true
 		}
+	}
+	if sameTime(u.words, 0, len(u.words)) {
+		c.clock, c.hour, c.min, c.meridiem = true, tm.ref.Hour(), tm.ref.Minute(), 'a'
+		if c.hour >= 12 {
+			c.meridiem = 'p'
+		}
+		return true
 	}
 	// the next turn, or the one after a question about the plan: "the
 	// warehouse count is on Monday" "do you need me there" "from nine till
@@ -547,8 +548,36 @@ func eveningSlot(ws []cword, a, b int) bool {
 			return true
 		}
 	}
+	return atHome(ws, a, b)
+}
+
+// atHome: the plan of ws[a:b] is held at someone's home ("at my place",
+// "round ours", "at Anna's house"), where friends meet after work: a bare
+// hour from seven to eleven is of the evening.
+func atHome(ws []cword, a, b int) bool {
+	for j := a; j < b; j++ {
+		if ws[j].is(wcProfessional) || inSet(tradesPeople, ws[j].lower) {
+			return false // "the electrician will be at my place Monday at 9"
+		}
+	}
+	for j := a; j+1 < b; j++ {
+		if w := ws[j].lower; w != "at" && w != "round" && w != "around" || ws[j].punct != 0 {
+			continue
+		}
+		switch n := ws[j+1].lower; {
+		case n == "mine" || n == "ours" || n == "yours":
+			return true
+		case n == "my" || n == "our" || n == "your" || n == "his" || n == "her" || n == "their" || strings.HasSuffix(n, "'s"):
+			// "at my place", "at Anna's house", "at Anna's" and nothing after
+			if inSet(homeWords, wordAt(ws, j+2)) || strings.HasSuffix(n, "'s") && (j+2 >= b || ws[j+1].punct != 0 || ws[j+2].is(wcStop)) {
+				return true
+			}
+		}
+	}
 	return false
 }
+
+var homeWords = lexicon.NewSet(`place house flat apartment home`)
 
 // eveningTitle: a plan named in an earlier turn is of the evening.
 func eveningTitle(title string) bool {
@@ -675,7 +704,7 @@ func namedEvening(ws []cword, a, b int) []string {
 }
 
 // eveningOutings happen in the evening: "the theatre on Friday at 7:30".
-var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub fireworks`)
+var eveningOutings = lexicon.NewSet(`theatre theater cinema movies opera ballet gig concert show pub fireworks night`)
 
 // answeredHour reads an hour given as the answer to a question about a
 // plan: a bare number from one to twelve opening the turn, after a yes or

@@ -252,8 +252,7 @@ func (sc *cueScanner) at(i int) int {
 		sc.c.amHint = true
 		return 0
 	case "eod", "cob":
-		sc.setDate(sc.ref, 0)
-		sc.setDeadline(eodHour, 0)
+		sc.endOfDay()
 		return 1
 	case "thanksgiving", "christmas", "halloween", "new":
 		return sc.holiday(i)
@@ -286,8 +285,7 @@ func (sc *cueScanner) at(i int) int {
 		}
 	case "close":
 		if hasSeq(ws, i, "close", "of", "business") {
-			sc.setDate(sc.ref, 0)
-			sc.setDeadline(eodHour, 0)
+			sc.endOfDay()
 			return 3
 		}
 	case "end":
@@ -364,6 +362,14 @@ func (sc *cueScanner) at(i int) int {
 			return n
 		}
 	}
+	// an hour and its minutes said as what a time is: "same time, which is
+	// 8 30", "say nine fifteen", "around ten forty"
+	if i > 0 && ws[i-1].punct == 0 && inSet(clockLeads, ws[i-1].lower) {
+		if h, m, mer, n := clockAt(ws, i, false); n >= 2 && m != 0 {
+			sc.setClock(h, m, mer)
+			return n
+		}
+	}
 	// a clock with a marker needs no preposition: "3pm", "15:30", "six o'clock"
 	if h, m, mer, n := clockAt(ws, i, true); n > 0 {
 		sc.setClock(h, m, mer)
@@ -371,6 +377,10 @@ func (sc *cueScanner) at(i int) int {
 	}
 	return 0
 }
+
+// clockLeads before an hour and its minutes say that they are a time: the
+// copula of "the time is", "say" of a proposal, "around" of an estimate.
+var clockLeads = lexicon.NewSet(`is it's 's was say around about approximately roughly`)
 
 // ordinalEnds: a day's ordinal ends just before ws[i] ("the 16th", "the
 // twenty first").
@@ -458,6 +468,17 @@ func (sc *cueScanner) setClock(h, m int, mer byte) {
 		return
 	}
 	sc.c.clock, sc.c.hour, sc.c.min, sc.c.meridiem = true, h, m, mer
+}
+
+// endOfDay: "end of day", "close of business", "EOD" are 17:00 of the day
+// said with them, today when none is ("close of business Friday": the day
+// said wins).
+func (sc *cueScanner) endOfDay() {
+	if !sc.c.date {
+		sc.setDate(sc.ref, 0)
+		sc.c.fromWeekday = true
+	}
+	sc.setDeadline(eodHour, 0)
 }
 
 func (sc *cueScanner) setDeadline(h, m int) {
@@ -574,11 +595,7 @@ func (sc *cueScanner) endOf(i int) int {
 	}
 	switch wordAt(ws, j) {
 	case "day", "business":
-		if !sc.c.date {
-			sc.setDate(sc.ref, 0)
-			sc.c.fromWeekday = true // "end of day friday": the day said wins
-		}
-		sc.setDeadline(eodHour, 0)
+		sc.endOfDay()
 	case "week":
 		sc.weekEnd(offset, time.Friday)
 	case "month":
@@ -865,7 +882,7 @@ func (sc *cueScanner) pastTo(i int, prep bool) int {
 	rel := wordAt(ws, i+k)
 	if rel != "past" && rel != "to" && rel != "after" {
 		// British "half ten" is half past ten
-		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && k == 1 && n == 1 && (i == 0 || ws[i-1].lower == "at") {
+		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && k == 1 && n == 1 && (i == 0 || ws[i-1].lower == "at" || inSet(clockLeads, ws[i-1].lower)) {
 			sc.setClock(h, 30, mer)
 			return 1 + n
 		}

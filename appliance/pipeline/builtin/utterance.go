@@ -181,7 +181,13 @@ func (dl *dialogue) toUser(i int, vocative string) bool {
 		return false
 	}
 	if vocative != "" {
-		return dl.userName != "" && equalFoldASCII(vocative, firstWord(dl.userName))
+		if dl.userName != "" {
+			return equalFoldASCII(vocative, firstWord(dl.userName))
+		}
+		// the user's name unknown: the name called is the user's when
+		// no one else is there to hear it, or when the user answers
+		// taking the task up
+		return len(dl.speakers) == 2 || dl.takenByUser(i)
 	}
 	if len(dl.speakers) == 2 {
 		return true
