@@ -177,7 +177,7 @@ func New(d Deps) (*Server, error) {
 	// --trusted-proxies (echo's default believes any client's headers).
 	e.IPExtractor = d.PublicURL.ClientIP
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestID}))
+	e.Use(middleware.RequestID())
 	e.Use(s.recoverPanics)
 	e.Use(s.accessLog)
 	e.Use(securityHeaders)
