@@ -187,7 +187,11 @@ func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 	if err != nil {
 		return err
 	}
-	keep := make(map[string]bool, len(c.Structured.ActionItems))
+	var keep map[string]bool // the stored items still listed, when any are stored
+	if len(stored) > 0 {
+		keep = make(map[string]bool, len(c.Structured.ActionItems))
+	}
+	var fresh []any // the new items' rows, inserted in one statement
 	for i := range c.Structured.ActionItems {
 		a := &c.Structured.ActionItems[i]
 		if a.CreatedAt == nil {
@@ -198,7 +202,9 @@ func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 		}
 		id := c.ID
 		a.ConversationID = &id
-		keep[a.ID] = true
+		if keep != nil {
+			keep[a.ID] = true
+		}
 		want := newActionItemRow(a)
 		old, found := stored[a.ID]
 		switch {
@@ -211,14 +217,22 @@ func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 				due_at = ?, completed_at = ?, is_locked = ?, deleted = 0 WHERE id = ?`,
 				want.description, want.completed, want.createdAt, want.updatedAt, want.dueAt, want.completedAt, want.locked, a.ID)
 		default:
-			_, err = tx.ExecContext(ctx, `INSERT INTO action_items
-				(id, user_id, conversation_id, description, completed, created_at, updated_at, due_at, completed_at, is_locked)
-				VALUES (?,?,?,?,?,?,?,?,?,?)`,
-				a.ID, c.UserID, c.ID, want.description, want.completed, want.createdAt, want.updatedAt, want.dueAt, want.completedAt, want.locked)
+			// New items go in together after the loop: their ids are not
+			// stored, so no statement of the loop touches them.
+			if fresh == nil {
+				fresh = make([]any, 0, (len(c.Structured.ActionItems)-i)*actionItemInsertColumns)
+			}
+			fresh = append(fresh, a.ID, c.UserID, c.ID, want.description, want.completed, want.createdAt,
+				want.updatedAt, want.dueAt, want.completedAt, want.locked)
 		}
 		if err != nil {
 			return fmt.Errorf("write action item: %w", err)
 		}
+	}
+	if err := insertRows(ctx, tx, `INSERT INTO action_items
+		(id, user_id, conversation_id, description, completed, created_at, updated_at, due_at, completed_at, is_locked)`,
+		actionItemInsertColumns, fresh); err != nil {
+		return fmt.Errorf("write action item: %w", err)
 	}
 	for id := range stored {
 		if keep[id] {
@@ -230,6 +244,9 @@ func replaceActionItems(ctx context.Context, tx *sql.Tx, c *appliance.Conversati
 	}
 	return nil
 }
+
+// actionItemInsertColumns are the values of a new action item's row.
+const actionItemInsertColumns = 10
 
 // Conversation implements appliance.ConversationStore.
 func (db *DB) Conversation(ctx context.Context, userID, id string) (*appliance.Conversation, error) {

@@ -134,17 +134,17 @@ func (db *DB) commitGroup(batch []*commitJob) {
 			}
 			continue
 		}
-		sp := fmt.Sprintf("g%d", i)
-		if _, err := tx.Exec("SAVEPOINT " + sp); err != nil {
+		sp := &savepoints[i]
+		if _, err := tx.Exec(sp.begin); err != nil {
 			errs[i] = fmt.Errorf("savepoint: %w", err)
 			continue
 		}
 		if errs[i] = runJob(j, tx); errs[i] != nil {
-			tx.Exec("ROLLBACK TO " + sp)
+			tx.Exec(sp.rollback)
 		} else {
 			ok++
 		}
-		tx.Exec("RELEASE " + sp)
+		tx.Exec(sp.release)
 	}
 	if ok == 0 {
 		tx.Rollback()
@@ -160,6 +160,16 @@ func (db *DB) commitGroup(batch []*commitJob) {
 	}
 	finish(nil)
 }
+
+// savepoints are the statements of each job's savepoint in a batch, built
+// once rather than three strings a job.
+var savepoints = func() (sp [maxGroup]struct{ begin, rollback, release string }) {
+	for i := range sp {
+		name := fmt.Sprintf("g%d", i)
+		sp[i].begin, sp[i].rollback, sp[i].release = "SAVEPOINT "+name, "ROLLBACK TO "+name, "RELEASE "+name
+	}
+	return sp
+}()
 
 // runJob runs one job, turning a panic into its error so that the shared
 // transaction and the other jobs survive it.

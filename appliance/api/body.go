@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -31,20 +32,51 @@ func readJSONObject(c echo.Context, limit int64) (map[string]any, error) {
 func readBody(c echo.Context, limit int64) ([]byte, error) {
 	r := http.MaxBytesReader(c.Response(), c.Request().Body, limit)
 	body, err := io.ReadAll(r)
+	if err != nil {
+		return nil, readBodyError(err, limit)
+	}
+	return body, nil
+}
+
+// pooledBodyMax bounds the buffers kept for readPooledBody: a create's
+// body is a few kilobytes; a rare large one is left to the collector.
+const pooledBodyMax = 64 << 10
+
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// readPooledBody is readBody into a pooled buffer, for a handler that
+// copies what it keeps out of the body (the from-segments parsers do):
+// io.ReadAll's doubling allocated about twice a create's body each time.
+// The body must not be used after release.
+func readPooledBody(c echo.Context, limit int64) (body []byte, release func(), err error) {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	release = func() {
+		if buf.Cap() <= pooledBodyMax {
+			bodyBuffers.Put(buf)
+		}
+	}
+	r := http.MaxBytesReader(c.Response(), c.Request().Body, limit)
+	if _, err := buf.ReadFrom(r); err != nil {
+		release()
+		return nil, nil, readBodyError(err, limit)
+	}
+	return buf.Bytes(), release, nil
+}
+
+// readBodyError words a failed body read for the client.
+func readBodyError(err error, limit int64) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return nil, appliance.Errorf(appliance.ETOOLARGE, "Request body too large (max %d bytes)", limit)
+		return appliance.Errorf(appliance.ETOOLARGE, "Request body too large (max %d bytes)", limit)
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return nil, echo.NewHTTPError(http.StatusRequestTimeout)
+		return echo.NewHTTPError(http.StatusRequestTimeout)
 	}
-	if err != nil {
-		// A body that cannot be read (a malformed chunked encoding, a client
-		// that went away mid-body) is the client's fault, not ours.
-		return nil, appliance.Errorf(appliance.EINVALID, "Malformed request body")
-	}
-	return body, nil
+	// A body that cannot be read (a malformed chunked encoding, a client
+	// that went away mid-body) is the client's fault, not ours.
+	return appliance.Errorf(appliance.EINVALID, "Malformed request body")
 }
 
 func decodeJSONObject(body []byte) (map[string]any, error) {

@@ -56,11 +56,14 @@ func plainJSONString(s string) bool {
 func (s *Server) createFromSegments(c echo.Context) error {
 	ctx, done := s.announceSave(c)
 	defer done()
-	body, err := readBody(c, s.cfg.MaxBodyBytes)
+	body, release, err := readPooledBody(c, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return err
 	}
+	// Both parsers copy what they keep (strings, numbers' values, the
+	// client_processing object re-encoded), so the buffer goes back now.
 	req, err := parseFromSegments(body)
+	release()
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,10 @@ func TestGCLimitFor(t *testing.T) {
 		live uint64
 		want int64
 	}{
-		{0, 16 << 20},
-		{2 << 20, 16 << 20},
-		{4 << 20, 16 << 20},
+		{0, 32 << 20},
+		{2 << 20, 32 << 20},
+		{12 << 20, 32 << 20},
+		{13 << 20, 34 << 20},
 		{40 << 20, 88 << 20},
 		{1 << 30, 2<<30 + 8<<20},
 	} {
@@ -25,7 +26,7 @@ func TestGCLimitFor(t *testing.T) {
 	}
 }
 
-// The tuner sets GOGC=300 and a 16 MiB limit (plus the profiler's buckets)
+// The tuner sets GOGC=300 and a 32 MiB limit (plus the profiler's buckets)
 // while the live heap is small,
 // raises the limit when a large heap is live (so the collector never runs
 // back to back under it), lowers it again when that heap is gone, and
