@@ -25,6 +25,9 @@ export GOFLAGS = -tags=sqlite_fts5$(CODEC_TAGS)$(if $(WHISPER_DIR),$(comma)whisp
 AV_CFLAGS = $(shell pkg-config --cflags-only-I libavformat libavcodec libavutil 2>/dev/null)
 export CGO_CFLAGS = -g -O2$(if $(WHISPER_PREFIX), -I$(WHISPER_PREFIX)/include)$(if $(AV_CFLAGS), $(AV_CFLAGS))
 export CGO_LDFLAGS = -g -O2$(if $(WHISPER_PREFIX), -L$(WHISPER_PREFIX)/lib)
+# bin/hearth links whisper.cpp's C++ runtime statically (only the final link:
+# Go's cache of the cgo packages is kept), so that each start does not load it.
+EXTLDFLAGS = $(if $(WHISPER_PREFIX),$(shell scripts/static-cxx.sh))
 export CGO_ENABLED := 1
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -66,8 +69,8 @@ whisper: ## Build whisper.cpp into .cache/ when no libwhisper is installed (once
 build: whisper ## Build bin/hearth (says which optional features it lacks)
 	@scripts/features.sh
 	@echo "building $(BIN) (the first build compiles SQLite and sqlite-vec in C: several minutes on 2 cores; later ones seconds)"
-	@echo "go build -trimpath -ldflags \"-s -w -X main.version=$(VERSION) -X main.commitDate=$(COMMIT_DATE)\" -o $(BIN) ./cmd/hearth"
-	@scripts/go-build.sh -trimpath -ldflags "-s -w -X main.version=$(VERSION) -X main.commitDate=$(COMMIT_DATE)" -o $(BIN) ./cmd/hearth
+	@echo "go build -trimpath -ldflags \"-s -w -X main.version=$(VERSION) -X main.commitDate=$(COMMIT_DATE)$(if $(EXTLDFLAGS), -extldflags '$(EXTLDFLAGS)')\" -o $(BIN) ./cmd/hearth"
+	@scripts/go-build.sh -trimpath -ldflags "-s -w -X main.version=$(VERSION) -X main.commitDate=$(COMMIT_DATE)$(if $(EXTLDFLAGS), -extldflags '$(EXTLDFLAGS)')" -o $(BIN) ./cmd/hearth
 
 .PHONY: release
 release: ## Cross-compile dist/hearth-windows-amd64.exe and dist/hearth-linux-arm64 (and linux-amd64)
