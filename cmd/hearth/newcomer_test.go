@@ -151,3 +151,19 @@ func TestNewcomerTooling(t *testing.T) {
 	}
 	t.Fatal("no serving log line")
 }
+
+// TestUsersAddNameTaken: running the quick start's `users add` twice makes
+// a second user of the same name, which the console cannot sign in by
+// name; the second add says so and names the first one's uid.
+func TestUsersAddNameTaken(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	first := mustCLI(t, "users", "add", "--data", data, "--name", "Ada Lovelace")
+	if _, errOut, _ := cli(t, "users", "add", "--data", data, "--name", "Grace Hopper"); strings.Contains(errOut, "exists already") {
+		t.Fatalf("a new name was taken for an old one: %q", errOut)
+	}
+	out, errOut, code := cli(t, "users", "add", "--data", data, "--name", "ada lovelace")
+	if code != 0 || lastLine(out) == first || !strings.Contains(errOut, `a user named "Ada Lovelace" exists already (`+first+")") || !strings.Contains(errOut, "--user "+first) {
+		t.Fatalf("second add of a name: exit %d %q %q", code, out, errOut)
+	}
+}
