@@ -167,3 +167,32 @@ func TestUsersAddNameTaken(t *testing.T) {
 		t.Fatalf("second add of a name: exit %d %q %q", code, out, errOut)
 	}
 }
+
+// TestHelpNamesEveryUsersSubcommand: the top-level help's users line names
+// every subcommand `hearth users --help` documents, so a newcomer reading
+// the first help finds invite, reset and the rest.
+func TestHelpNamesEveryUsersSubcommand(t *testing.T) {
+	t.Parallel()
+	top, _, _ := cli(t, "--help")
+	var line string
+	for _, l := range strings.Split(top, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "hearth users ") {
+			line = l
+		}
+	}
+	users, _, code := cli(t, "users", "--help")
+	subs := 0
+	for _, l := range strings.Split(users, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 3 || f[0] != "hearth" || f[1] != "users" {
+			continue
+		}
+		subs++
+		if !strings.Contains(line, f[2]) {
+			t.Errorf("hearth --help's users line %q lacks %q", line, f[2])
+		}
+	}
+	if code != 0 || subs < 9 {
+		t.Fatalf("users --help: exit %d, %d subcommands:\n%s", code, subs, users)
+	}
+}
