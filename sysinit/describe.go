@@ -58,7 +58,15 @@ func describe(cfg Config, goos, platform string) string {
 		fmt.Fprintf(&b, "option %s = %v\n", k, kc.Option[k])
 	}
 	if unit, ok := kc.Option["SystemdScript"].(string); ok {
-		fmt.Fprintf(&b, "systemd unit (/etc/systemd/system/%s.service):\n", kc.Name)
+		if goos == "linux" && platform != "linux-systemd" {
+			// A container or an init without systemd: install registers
+			// through that platform instead, and the unit's hardening does
+			// not apply; say so rather than show a unit nobody will write.
+			fmt.Fprintf(&b, "systemd is not running here: install would register through %s, without the hardening of the unit below\n", platform)
+			fmt.Fprintf(&b, "systemd unit on a machine that runs systemd (/etc/systemd/system/%s.service):\n", kc.Name)
+		} else {
+			fmt.Fprintf(&b, "systemd unit (/etc/systemd/system/%s.service):\n", kc.Name)
+		}
 		if err := renderUnit(&b, unit, kc); err != nil {
 			fmt.Fprintf(&b, "(the unit does not render: %v)\n", err)
 		}

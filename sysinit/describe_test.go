@@ -47,3 +47,25 @@ func TestDescribeLinux(t *testing.T) {
 		t.Errorf("the unit is printed as a template:\n%s", got)
 	}
 }
+
+// TestDescribeLinuxWithoutSystemd: in a container or under another init,
+// kardianos picks another platform; the dry run says the unit is not what
+// install would write there.
+func TestDescribeLinuxWithoutSystemd(t *testing.T) {
+	cfg := Config{Name: "hearth", Description: "d", Executable: "/usr/local/bin/hearth",
+		Args: []string{"service", "run", "--data", "/var/lib/hearth"}, DataDir: "/var/lib/hearth"}
+	for _, tc := range []struct {
+		platform string
+		warned   bool
+	}{
+		{"linux-systemd", false},
+		{"unix-systemv", true},
+		{"linux-openrc", true},
+	} {
+		got := describe(cfg, "linux", tc.platform)
+		warned := strings.Contains(got, "systemd is not running here: install would register through "+tc.platform)
+		if warned != tc.warned || !strings.Contains(got, "ExecStart=/usr/local/bin/hearth") {
+			t.Errorf("%s: warned %v, want %v:\n%s", tc.platform, warned, tc.warned, got)
+		}
+	}
+}

@@ -100,6 +100,19 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer db.Close()
+		// A name already taken is allowed (scripts make users by the dozen)
+		// but said: the console signs in by name, so only the oldest of a
+		// name can, and the uid a newcomer wanted may be the earlier one.
+		users, err := db.Users(ctx)
+		if err != nil {
+			return err
+		}
+		for _, other := range users {
+			if strings.EqualFold(other.Name, *name) {
+				fmt.Fprintf(stderr, "note: a user named %q exists already (%s), and the console signs in by name: to use that one, give --user %s; 'hearth users list' shows every user\n", other.Name, other.ID, other.ID)
+				break
+			}
+		}
 		u := &appliance.User{ID: uuid.NewString(), Name: *name, TimeZone: *tz, CreatedAt: time.Now().UTC()}
 		if err := db.CreateUser(ctx, u); err != nil {
 			return fmt.Errorf("create user: %w", err)

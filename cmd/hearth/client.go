@@ -31,6 +31,9 @@ type clientFlags struct {
 	url, token, data, user string
 	json                   bool
 	ca                     string
+	// deviceKey: the command talks only to the live socket, which a
+	// device key (hearth keys create --kind stt) opens as an ID token does.
+	deviceKey bool
 }
 
 func (c *clientFlags) register(fs interface {
@@ -40,7 +43,7 @@ func (c *clientFlags) register(fs interface {
 	fs.StringVar(&c.url, "url", "http://127.0.0.1:8080", "the appliance's address")
 	fs.StringVar(&c.token, "token", "", "an ID token (hearth token); or --data and --user to mint one on the appliance's own box")
 	fs.StringVar(&c.data, "data", "", "the appliance's data directory, to mint a token for --user (on the box itself)")
-	fs.StringVar(&c.user, "user", "", "the user to mint a token for, with --data")
+	fs.StringVar(&c.user, "user", "", "the user to mint a token for, with --data; with a device key as listen's --token, the key's user")
 	fs.BoolVar(&c.json, "json", false, "print what arrives as JSON lines")
 	fs.StringVar(&c.ca, "ca", "", "trust this CA certificate (PEM) for an https:// --url, e.g. the appliance's /lan/ca.crt")
 }
@@ -68,7 +71,16 @@ func (c *clientFlags) base() (*url.URL, error) {
 // minted from the data directory's identity key.
 func (c *clientFlags) credentials(ctx context.Context) (uid, token string, err error) {
 	if c.token != "" {
-		if kind, _, ok := appliance.ParseKey(c.token); ok || kind != "" {
+		kind, _, ok := appliance.ParseKey(c.token)
+		if ok && kind == appliance.KeyKindSTT && c.deviceKey {
+			// A device key does not say whose it is, and the socket's uid
+			// must name its user: --user gives it.
+			if c.user == "" || c.data != "" {
+				return "", "", usageErr("--token: a device key needs --user UID, the id of the user it was made for (hearth users list), and no --data")
+			}
+			return c.user, c.token, nil
+		}
+		if ok || kind != "" {
 			return "", "", usageErr("--token: that is a %s key; this command takes an ID token: run `hearth token --data DIR --user UID` "+
 				"on the appliance's box and pass what it prints (or give --data and --user there instead of --token)", kind)
 		}
@@ -99,7 +111,7 @@ func (c *clientFlags) credentials(ctx context.Context) (uid, token string, err e
 // has been sent and flushed.
 func runListenClient(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("listen", stderr)
-	var cf clientFlags
+	cf := clientFlags{deviceKey: true}
 	cf.register(fs)
 	file := fs.String("file", "", "the recording to stream (WAV, Ogg Opus; more with libavformat)")
 	codec := fs.String("codec", "pcm16", "how to send it: pcm16, pcm8 (what a wearable sends without an encoder) or opus (20 ms packets at 16 kHz)")
@@ -127,6 +139,14 @@ func runListenClient(ctx context.Context, args []string, stdout, stderr io.Write
 	uid, token, err := cf.credentials(ctx)
 	if err != nil {
 		return err
+	}
+	if *end {
+		if kind, _, _ := appliance.ParseKey(token); kind == appliance.KeyKindSTT {
+			// Ending a recording is POST /v1/conversations, which a device
+			// key does not open: without --end the appliance ends it after
+			// its --silence-timeout.
+			return usageErr("--end needs an ID token (hearth token): a device key opens only the live socket, so leave --end out and the recording ends after the appliance's --silence-timeout")
+		}
 	}
 	var src audio.Source
 	if mf.on {

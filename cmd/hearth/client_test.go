@@ -56,6 +56,21 @@ func TestCommandLineClients(t *testing.T) {
 		t.Fatalf("listen --url ws://: exit %d\n%s\n%s", code, out, errOut)
 	}
 
+	// A device key, as a wearable holds: it opens the live socket for the
+	// user named with --user, and only with it.
+	deviceKey := mustCLI(t, "keys", "create", "--data", data, "--user", uid, "--kind", "stt")
+	out, errOut, code = cli(t, "listen", "--file", speech, "--url", srv.base, "--token", deviceKey, "--user", uid, "--speed", "0")
+	if code != 0 || !strings.Contains(out, "SPEAKER_00: Call the landlord about the heating.") {
+		t.Fatalf("listen with a device key: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, errOut, code = cli(t, "listen", "--file", speech, "--url", srv.base, "--token", deviceKey, "--speed", "0"); code != 2 || !strings.Contains(errOut, "a device key needs --user UID") {
+		t.Fatalf("listen with a device key and no --user: exit %d %q", code, errOut)
+	}
+	// Ending a recording takes an ID token: said before anything is sent.
+	if _, errOut, code = cli(t, "listen", "--file", speech, "--url", srv.base, "--token", deviceKey, "--user", uid, "--end"); code != 2 || !strings.Contains(errOut, "--end needs an ID token") {
+		t.Fatalf("listen --end with a device key: exit %d %q", code, errOut)
+	}
+
 	out, errOut, code = cli(t, "transcribe", speech, "--url", srv.base, "--token", token)
 	if code != 0 || !strings.Contains(out, "] SPEAKER_00: Call the landlord about the heating.") {
 		t.Fatalf("transcribe: exit %d\n%s\n%s", code, out, errOut)

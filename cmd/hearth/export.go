@@ -198,11 +198,20 @@ func (e *exporter) markdown(ctx context.Context) error {
 		}
 		if len(c.TranscriptSegments) > 0 {
 			e.w.WriteString("\nTranscript:\n\n")
+			// Speakers are named as the API and the console name them: the
+			// people the owner named, not the recognizer's SPEAKER_01.
+			var ids []string
 			for _, s := range c.TranscriptSegments {
-				who := s.Speaker
-				if s.IsUser {
-					who = e.user.Name
+				if s.PersonID != nil {
+					ids = append(ids, *s.PersonID)
 				}
+			}
+			people, err := e.db.PersonNames(ctx, e.user.ID, ids)
+			if err != nil {
+				return err
+			}
+			for _, s := range c.TranscriptSegments {
+				who := appliance.SpeakerName(s, e.user.Name, people)
 				fmt.Fprintf(e.w, "> **%s** (%s): %s\n>\n", who, clock(s.Start), s.Text)
 			}
 		}

@@ -25,7 +25,7 @@ const usage = `hearth: a self-hosted home for a wearable's conversations
 
 Usage:
   hearth serve   [--data DIR] [--addr HOST:PORT] [flags]   run the appliance
-  hearth users   add|list|passwd|bind-firebase|unbind-firebase --data DIR  manage users
+  hearth users   add|list|passwd|invite|reset|remove|transfer-owner|bind-firebase|unbind-firebase --data DIR  manage users and the household
   hearth keys    create|list|revoke --data DIR --user UID  manage API keys
   hearth token   --data DIR --user UID [--ttl 24h]         print an ID token (opens the live sockets too)
   hearth models  list|pull|verify|rm [NAME] --data DIR     speech model files

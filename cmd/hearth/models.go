@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -92,7 +93,9 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		bar := newProgressBar(stderr, m.Name)
 		if err := st.Pull(ctx, m, bar.update); err != nil {
-			return err
+			// The owner reads the sentence the console shows (offline: use a
+			// mirror), not the dialer's words behind it.
+			return errors.New(st.Explain(m, err))
 		}
 		bar.finish()
 		fmt.Fprintln(stdout, st.Path(m))

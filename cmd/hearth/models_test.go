@@ -71,6 +71,14 @@ func TestModelsCommand(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(data, "models", "*.part")); len(left) != 0 {
 		t.Fatalf("partial downloads left: %v", left)
 	}
+	// A mirror that cannot be reached (a box offline reads the same kind of
+	// sentence): what to do, not the dialer's words or an internal marker.
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	_, errOut, code = cli(t, "models", "pull", "mine", "--data", data, "--models-url", closed.URL, "--models-catalog", catalog)
+	if code != 1 || !strings.Contains(errOut, "cannot be reached: check --models-url") || strings.Contains(errOut, "permanent") || strings.Contains(errOut, "dial tcp") {
+		t.Fatalf("unreachable mirror: exit %d %q", code, errOut)
+	}
 }
 
 // regexpLine reports whether a line starts with name and ends with last.

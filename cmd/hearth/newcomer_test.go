@@ -151,3 +151,48 @@ func TestNewcomerTooling(t *testing.T) {
 	}
 	t.Fatal("no serving log line")
 }
+
+// TestUsersAddNameTaken: running the quick start's `users add` twice makes
+// a second user of the same name, which the console cannot sign in by
+// name; the second add says so and names the first one's uid.
+func TestUsersAddNameTaken(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	first := mustCLI(t, "users", "add", "--data", data, "--name", "Ada Lovelace")
+	if _, errOut, _ := cli(t, "users", "add", "--data", data, "--name", "Grace Hopper"); strings.Contains(errOut, "exists already") {
+		t.Fatalf("a new name was taken for an old one: %q", errOut)
+	}
+	out, errOut, code := cli(t, "users", "add", "--data", data, "--name", "ada lovelace")
+	if code != 0 || lastLine(out) == first || !strings.Contains(errOut, `a user named "Ada Lovelace" exists already (`+first+")") || !strings.Contains(errOut, "--user "+first) {
+		t.Fatalf("second add of a name: exit %d %q %q", code, out, errOut)
+	}
+}
+
+// TestHelpNamesEveryUsersSubcommand: the top-level help's users line names
+// every subcommand `hearth users --help` documents, so a newcomer reading
+// the first help finds invite, reset and the rest.
+func TestHelpNamesEveryUsersSubcommand(t *testing.T) {
+	t.Parallel()
+	top, _, _ := cli(t, "--help")
+	var line string
+	for _, l := range strings.Split(top, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "hearth users ") {
+			line = l
+		}
+	}
+	users, _, code := cli(t, "users", "--help")
+	subs := 0
+	for _, l := range strings.Split(users, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 3 || f[0] != "hearth" || f[1] != "users" {
+			continue
+		}
+		subs++
+		if !strings.Contains(line, f[2]) {
+			t.Errorf("hearth --help's users line %q lacks %q", line, f[2])
+		}
+	}
+	if code != 0 || subs < 9 {
+		t.Fatalf("users --help: exit %d, %d subcommands:\n%s", code, subs, users)
+	}
+}
