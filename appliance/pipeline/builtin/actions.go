@@ -749,6 +749,11 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 			if isImperative(ws, s, b) {
 				return s, taskCommit
 			}
+			if ws[s].lower == "please" && isImperative(ws, s+1, b) {
+				// "please send the report to my manager": the same
+				// imperative, said politely
+				return s + 1, taskCommit
+			}
 		}
 		body, ok := commitment(ws, a, b, timed)
 		if !ok || body >= b || reportedBefore(ws, a, body) || hypotheticalBefore(ws, a, body) ||

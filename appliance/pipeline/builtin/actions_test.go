@@ -61,6 +61,8 @@ func TestBuiltinActionItems(t *testing.T) {
 		{"a thing to leave paid, by the close of a day", []turn{{"U", "I'll have the invoice paid by close of business Friday."}},
 			[]item{{"Have the invoice paid", "2026-03-13 17:00"}}},
 		{"having a thing is no task", []turn{{"U", "I'll have the salmon."}}, []item{}},
+		{"a memo's imperative said politely", []turn{{"U", "Please send the report to my manager tomorrow morning."}},
+			[]item{{"Send the report to my manager", "2026-03-11 09:00"}}},
 		{"the hour asked for, settled by the answer", []turn{{"1", "Can you call me back this afternoon?"}, {"U", "Sure, I'll call you back at 3."}},
 			[]item{{"Call Speaker 1 back", "2026-03-10 15:00"}}},
 		{"going to a place is no task", []turn{{"U", "I'm going to Chicago next week for work."}}, []item{}},

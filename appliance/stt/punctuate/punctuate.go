@@ -57,7 +57,7 @@ func Punctuate(words []stt.Word) []stt.Word {
 	}
 	start := 0
 	for i := range out {
-		if i == len(out)-1 || out[i+1].Start-out[i].End >= SentencePause-epsilon && canEnd(out[i].Text) {
+		if i == len(out)-1 || out[i+1].Start-out[i].End >= SentencePause-epsilon && canEnd(out[i].Text) && !goesOn(out[i+1:]) {
 			finish(out[start : i+1])
 			start = i + 1
 		}
@@ -125,3 +125,16 @@ var noEnd = set(`the a an my your our their its and or but nor because cause if 
 	um uh er erm`)
 
 func canEnd(w string) bool { return !has(noEnd, norm(w)) }
+
+// goesOn reports whether the words after a pause carry on the sentence
+// before it: a preposition that opens a noun phrase ("send a report … to my
+// manager", "the end … of the month") is a breath inside a sentence, not
+// the start of one. Festival and people alike pause there.
+func goesOn(next []stt.Word) bool {
+	return len(next) >= 2 && has(carryOn, norm(next[0].Text)) && has(phraseOpeners, norm(next[1].Text))
+}
+
+var (
+	carryOn       = set(`to of into onto`)
+	phraseOpeners = set(`the a an my your our their his her its this that these those`)
+)
