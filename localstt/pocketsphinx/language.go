@@ -50,14 +50,15 @@ const (
 // free phones explain the noise under the words better than the words'
 // silence does. White noise 20 dB under the speech took Allison's median
 // from -4.8 to -7.6; a room's chatter in other languages (four voices 20
-// or 10 dB under her) took single utterances to -23.0, and two in a row
-// under -20, where the clean lines marked 5 of 17 and 10 of 17. So an
-// utterance whose speech stands less than loudRoom over the sound at its
-// edges is judged against lower lines, met by none of those. A quiet
-// room's English stands 36 dB or more over its edges (a test
-// recording's own hiss), the asterisk voices' other languages 62 dB or more.
-// The price: speech in another language in such a room is marked less
-// often (docs/benchmarks.md, "The language check in a room's chatter").
+// or 10 dB under English speakers) took single utterances to -23.0, and
+// two in a row to -22.2 and -20.0, where the quiet room's lines marked 5
+// of 17 and 10 of 17. So an utterance whose speech stands less than
+// loudRoom over the sound at its edges is judged against lower lines,
+// met by none of those. A quiet room's English stands 36 dB or more over
+// its edges (a test recording's own hiss), the asterisk voices' other
+// languages 62 dB or more. The price: speech in another language in a
+// loud room is mostly not marked (docs/benchmarks.md, "The language
+// check in a room's chatter").
 const (
 	loudRoom     = 35.0 // dB
 	loudSureFit  = -28.0
