@@ -331,9 +331,6 @@ var unmetFloors = map[string]unmet{
 		"\"seven upvotes\" from an utterance that starts 0.09 s before the clip, in its noise, as it does from the engine " +
 		"alone on 6 of 7 spans starting 0.2 s early (right on 4 of 7 starting on the clip, 7 of 7 starting 0.2 s late); " +
 		"not a lost sound: keeping 340 ms of the pause after it instead of 200 changed nothing"},
-	"babble20 pcm16": {15.4, "the VAD no longer opens on the babble (one voice's pitch, 153.8 → 66.7 %), but the " +
-		"language check marks three of the speaker's utterances as another language (the babble is French, Italian, " +
-		"Spanish and Russian voices under them): 66.7 % against 51.3 %"},
 }
 
 // unmet is a floor not held yet: the measured gap in points, and why.

@@ -409,7 +409,7 @@ func (d *cDecoder) decode(pcm []int16) (utterance, error) {
 	if err != nil {
 		return utterance{}, err
 	}
-	u.fit, u.checked = float64(score-free)/float64(frames), true
+	u.fit, u.overRoom, u.checked = float64(score-free)/float64(frames), overRoom(pcm), true
 	return u, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -76,11 +77,107 @@ func TestSpeechInAnotherLanguageIsMarked(t *testing.T) {
 	}
 }
 
+// TestEnglishInARoomsChatterIsNotMarked: ten English clips from the
+// corpus's speakers, 1.5 s apart, with the four other asterisk voices
+// talking on 20 dB under them (realspeech's babble20, the real-speech
+// floors' stream): the batch route marks none of them as another
+// language. With the quiet room's lines it marked two or three: the
+// foreign chatter under an English utterance pulled its fit down with it.
+func TestEnglishInARoomsChatterIsNotMarked(t *testing.T) {
+	r := route(t, pocketsphinx.Config{Decoders: 1})
+	all, err := realspeech.English(context.Background())
+	need(t, fmt.Sprint("the English corpus (realspeech): ", err), err == nil)
+	var short []realspeech.Clip
+	for _, c := range all {
+		if c.Seconds() <= 3 {
+			short = append(short, c)
+		}
+	}
+	clips := make([]realspeech.Clip, 10)
+	for i := range clips {
+		clips[i] = short[i*len(short)/len(clips)]
+	}
+	s, err := realspeech.Condition(context.Background(), realspeech.Join(clips, 1.5), "babble20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := r.Transcribe(context.Background(), s.PCM, stt.Config{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Text == "" || strings.Contains(tr.Text, marker) {
+		t.Errorf("English in a room's chatter: %q", tr.Text)
+	}
+}
+
+// TestLoudRoomLines: an utterance that stands less than LoudRoom over the
+// sound at its edges is judged against the loud room's lower lines; one
+// in a quiet room against the usual ones.
+func TestLoudRoomLines(t *testing.T) {
+	quiet, loud := 60.0, 22.0
+	type utt struct{ fit, room float64 }
+	for _, tc := range []struct {
+		name   string
+		utts   []utt
+		marked []bool
+	}{
+		{"quiet room: sure alone", []utt{{-21, quiet}}, []bool{true}},
+		{"quiet room: two in doubt", []utt{{-15, quiet}, {-14, quiet}}, []bool{false, true}},
+		{"quiet room: English", []utt{{-5, quiet}, {-12, quiet}}, []bool{false, false}},
+		{"loud room: what the quiet one is sure of", []utt{{-23, loud}}, []bool{false}},
+		{"loud room: two under the quiet doubt", []utt{{-22.2, loud}, {-20, loud}}, []bool{false, false}},
+		{"loud room: sure alone", []utt{{-29, loud}}, []bool{true}},
+		{"loud room: two in doubt", []utt{{-23, loud}, {-24, loud}}, []bool{false, true}},
+		{"loud then quiet", []utt{{-23, loud}, {-15, quiet}}, []bool{false, true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			judge := pocketsphinx.Judge()
+			for i, u := range tc.utts {
+				if got := judge(u.fit, u.room, true); got != tc.marked[i] {
+					t.Errorf("utterance %d (fit %.1f, %.0f dB over the room): marked %v, want %v", i, u.fit, u.room, got, tc.marked[i])
+				}
+			}
+		})
+	}
+}
+
+// TestOverRoom: a voice-like tone with silence or a hiss at its edges
+// stands well over its room; with noise 20 dB under it throughout, less
+// than LoudRoom.
+func TestOverRoom(t *testing.T) {
+	tone := func(noise float64) []int16 {
+		pcm := make([]int16, 32000)
+		for i := range pcm {
+			var v float64
+			if i >= 4800 && i < len(pcm)-4800 {
+				v = 8000 * math.Sin(2*math.Pi*200*float64(i)/16000)
+			}
+			pcm[i] = int16(v + noise*(float64((i*7919)%2001)/1000-1))
+		}
+		return pcm
+	}
+	for _, tc := range []struct {
+		name  string
+		noise float64
+		loud  bool
+	}{
+		{"silence", 0, false},
+		{"a hiss 60 dB under", 8, false},
+		{"noise 20 dB under", 1000, true},
+	} {
+		got := pocketsphinx.OverRoom(tone(tc.noise))
+		if (got < pocketsphinx.LoudRoom) != tc.loud {
+			t.Errorf("%s: %.1f dB over the room, loud %v", tc.name, got, tc.loud)
+		}
+	}
+}
+
 // TestMeasureLanguageFit prints how well utterances fit English, per
 // voice, at the threshold (HEARTH_MEASURE_LANGUAGE=1; the figures in
 // docs/benchmarks.md): forty prompts of each asterisk voice, the English
-// corpus's other recordings, Festival's English voice, and Allison's
-// prompts in white noise at 20 and 10 dB.
+// corpus's other recordings, Festival's English voice, Allison's prompts
+// in white noise and in a room's chatter (the four other voices) at 20
+// and 10 dB, and the other voices in that chatter at 20 dB.
 func TestMeasureLanguageFit(t *testing.T) {
 	if os.Getenv("HEARTH_MEASURE_LANGUAGE") == "" {
 		t.Skip("a measurement: HEARTH_MEASURE_LANGUAGE=1")
@@ -128,36 +225,52 @@ func TestMeasureLanguageFit(t *testing.T) {
 			add(fmt.Sprintf("Allison, white noise %.0f dB", db), c.ID, s.WithNoise(realspeech.WhiteNoise(len(s.PCM), uint64(i+1)), db).PCM)
 		}
 	}
+	inBabble := func(group string, clips []realspeech.Clip, condition string) {
+		for _, c := range clips {
+			s, err := realspeech.Condition(context.Background(), realspeech.Join([]realspeech.Clip{c}, 0.3), condition)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(group, c.ID, s.PCM)
+		}
+	}
+	inBabble("Allison, babble 20 dB", voices["en"], "babble20")
+	inBabble("Allison, babble 10 dB", voices["en"], "babble10")
+	for _, v := range realspeech.Voices[1:] {
+		inBabble(v.Language+", babble 20 dB", voices[v.Language], "babble20")
+	}
 	for _, g := range order {
-		var fits []float64
+		var fits, rooms []float64
 		marked, doubted := 0, 0
 		judge := pocketsphinx.Judge() // the group's clips as one stream
 		foreign := strings.HasPrefix(g, "fr") || strings.HasPrefix(g, "it") || strings.HasPrefix(g, "es") || strings.HasPrefix(g, "ru")
 		for _, c := range groups[g] {
-			words, fit, checked, err := e.Fit(c.pcm)
+			words, fit, room, checked, err := e.Fit(c.pcm)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !checked {
 				continue
 			}
-			fits = append(fits, fit)
-			if judge(fit, checked) {
+			fits, rooms = append(fits, fit), append(rooms, room)
+			if judge(fit, room, checked) {
 				marked++
 			}
 			if fit < pocketsphinx.DoubtFit {
 				doubted++
 			}
 			if (fit < pocketsphinx.DoubtFit) != foreign {
-				t.Logf("  %s: fit %.1f, %.1f s, heard %q", c.id, fit, float64(len(c.pcm))/16000, words)
+				t.Logf("  %s: fit %.1f, %.0f dB over the room, %.1f s, heard %q", c.id, fit, room, float64(len(c.pcm))/16000, words)
 			}
 		}
 		slices.Sort(fits)
+		slices.Sort(rooms)
 		if len(fits) == 0 {
 			t.Logf("%-32s %d clips, none long enough", g, len(groups[g]))
 			continue
 		}
-		t.Logf("%-32s %2d clips, %2d judged: fit %.1f .. %.1f (median %.1f), %d under %.0f, %d marked in turn (%.0f %%)", g, len(groups[g]),
-			len(fits), fits[0], fits[len(fits)-1], fits[len(fits)/2], doubted, pocketsphinx.DoubtFit, marked, 100*float64(marked)/float64(len(fits)))
+		t.Logf("%-32s %2d clips, %2d judged: fit %.1f .. %.1f (median %.1f), %d under %.1f, %d marked in turn (%.0f %%), %.0f .. %.0f dB over the room",
+			g, len(groups[g]), len(fits), fits[0], fits[len(fits)-1], fits[len(fits)/2], doubted, pocketsphinx.DoubtFit, marked,
+			100*float64(marked)/float64(len(fits)), rooms[0], rooms[len(rooms)-1])
 	}
 }
