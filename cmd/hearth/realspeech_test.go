@@ -54,14 +54,20 @@ func realClips(t *testing.T, n int) []realspeech.Clip {
 	return out
 }
 
+// realClipsDefault is how many clips make test hears: 15 (about 60
+// words, a word 1.6 points) where 10 (39 words) let one word decide a
+// cell; every other clip of the 30 the larger set of docs/benchmarks.md
+// measured (realClips spreads them), at a cost make test can carry.
+const realClipsDefault = 15
+
 // realClipCount is how many clips the real-speech tests hear:
 // HEARTH_REAL_CLIPS when set (a larger set to measure a cell on), else
-// def.
-func realClipCount(t *testing.T, def int) int {
+// realClipsDefault.
+func realClipCount(t *testing.T) int {
 	t.Helper()
 	v := os.Getenv("HEARTH_REAL_CLIPS")
 	if v == "" {
-		return def
+		return realClipsDefault
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
@@ -347,10 +353,22 @@ var unmetFloors = map[string]unmet{
 		"\"seven upvotes\" from an utterance that starts 0.09 s before the clip, in its noise, as it does from the engine " +
 		"alone on 6 of 7 spans starting 0.2 s early (right on 4 of 7 starting on the clip, 7 of 7 starting 0.2 s late); " +
 		"not a lost sound: keeping 340 ms of the pause after it instead of 200 changed nothing"},
+	"quiet45 batch": {4.0, quiet45Split},
+	"quiet45 pcm16": {4.0, quiet45Split},
 	"babble20 pcm16": {15.4, "the VAD no longer opens on the babble (one voice's pitch, 153.8 → 66.7 %), but the " +
 		"language check marks three of the speaker's utterances as another language (the babble is French, Italian, " +
 		"Spanish and Russian voices under them): 66.7 % against 51.3 %"},
 }
+
+// quiet45Split is why a quiet microphone's cells miss the floor on 30
+// clips (122 words; 27.0 % against 23.0 %, five words, batch and live
+// alike): the VAD cuts the alsa channel names at their stops ("front" and
+// "center" two utterances) and the decoder hears a short word alone
+// otherwise ("friend"), and a cut that starts on the clip's first sample
+// moves a word ("letters of" → "letters have"). The engine alone on the
+// same clips with the route's gain gives 23.0–24.6 %: not the gain.
+const quiet45Split = "the VAD cuts quiet short phrases at their stops (\"friend\" / \"center\" for \"front center\") " +
+	"and a cut on the clip's first sample moves a word: 27.0 % against 23.0 % on 30 clips, batch and live alike"
 
 // unmet is a floor not held yet: the measured gap in points, and why.
 type unmet struct {
@@ -426,7 +444,7 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 	if cells := os.Getenv("HEARTH_REAL_CELLS"); cells != "" {
 		floors, all = cellFloors(t, cells), true
 	}
-	clips := realClips(t, realClipCount(t, 10))
+	clips := realClips(t, realClipCount(t))
 	data := t.TempDir()
 	srv := startServe(t, data)
 	token := ownerToken(t, data, mustCLI(t, "users", "add", "--data", data, "--name", "Grace"))
