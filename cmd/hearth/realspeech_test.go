@@ -54,9 +54,8 @@ func realClips(t *testing.T, n int) []realspeech.Clip {
 	return out
 }
 
-// realClipsDefault is how many clips make test hears: 15 (about 60
-// words, a word 1.6 points) where 10 (39 words) let one word decide a
-// cell; every other clip of the 30 the larger set of docs/benchmarks.md
+// realClipsDefault is how many clips make test hears: 15 (65 words, a
+// word 1.5 points) where 10 (39 words) let one word decide a cell; every other clip of the 30 the larger set of docs/benchmarks.md
 // measured (realClips spreads them), at a cost make test can carry.
 const realClipsDefault = 15
 
@@ -245,10 +244,12 @@ func liveHeard(t *testing.T, srv *server, data, codec string, frames [][]byte) s
 }
 
 // sessionEnded waits until the server logs the end of user's live
-// session.
+// session: on a busy machine that follows the stretches a route skipped
+// (four sessions of 15 clips at a load average of 15 took more than 3
+// minutes), so it waits as long as the skipped stretches may take.
 func sessionEnded(t *testing.T, srv *server, user string) {
 	t.Helper()
-	for end := time.Now().Add(3 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+	for end := time.Now().Add(10 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		for _, line := range strings.Split(srv.logs.String(), "\n") {
 			var rec struct {
 				Msg  string `json:"msg"`
@@ -259,7 +260,7 @@ func sessionEnded(t *testing.T, srv *server, user string) {
 			}
 		}
 		if time.Now().After(end) {
-			t.Fatalf("the session of %s did not end within 3 minutes of its close\n%s", user, tail(srv.logs.String(), 20))
+			t.Fatalf("the session of %s did not end within 10 minutes of its close\n%s", user, tail(srv.logs.String(), 20))
 		}
 	}
 }
@@ -349,26 +350,26 @@ func batchHeard(t *testing.T, srv *server, token, wav string) string {
 // the issue's point only with HEARTH_REAL_FLOORS=all. Delete an entry
 // when its cause is fixed.
 var unmetFloors = map[string]unmet{
-	"white20 batch": {2.6, "one word more than the engine alone (56.4 % against 53.8 %): \"seven of clubs\" comes back " +
-		"\"seven upvotes\" from an utterance that starts 0.09 s before the clip, in its noise, as it does from the engine " +
-		"alone on 6 of 7 spans starting 0.2 s early (right on 4 of 7 starting on the clip, 7 of 7 starting 0.2 s late); " +
-		"not a lost sound: keeping 340 ms of the pause after it instead of 200 changed nothing"},
-	"quiet45 batch": {4.0, quiet45Split},
-	"quiet45 pcm16": {4.0, quiet45Split},
+	"quiet45 batch":    {4.0, splitPhrases},
+	"quiet45 pcm16":    {4.0, splitPhrases},
+	"white20 pcm16":    {2.5, splitPhrases},
+	"clean opus_fs320": {1.7, splitPhrases},
 	"babble20 pcm16": {15.4, "the VAD no longer opens on the babble (one voice's pitch, 153.8 → 66.7 %), but the " +
 		"language check marks three of the speaker's utterances as another language (the babble is French, Italian, " +
 		"Spanish and Russian voices under them): 66.7 % against 51.3 %"},
 }
 
-// quiet45Split is why a quiet microphone's cells miss the floor on 30
-// clips (122 words; 27.0 % against 23.0 %, five words, batch and live
-// alike): the VAD cuts the alsa channel names at their stops ("front" and
-// "center" two utterances) and the decoder hears a short word alone
-// otherwise ("friend"), and a cut that starts on the clip's first sample
-// moves a word ("letters of" → "letters have"). The engine alone on the
-// same clips with the route's gain gives 23.0–24.6 %: not the gain.
-const quiet45Split = "the VAD cuts quiet short phrases at their stops (\"friend\" / \"center\" for \"front center\") " +
-	"and a cut on the clip's first sample moves a word: 27.0 % against 23.0 % on 30 clips, batch and live alike"
+// splitPhrases is why cells miss the floor on 30 clips (122 words, a
+// word 0.8 point; quiet45 batch and live 27.0 % against 23.0 %, white20
+// live 57.4 % against 54.9 %, clean opus_fs320 28.7 % against 27.0 %):
+// alsa-utils' channel names are two words with 300–400 ms of silence
+// between them ("Rear Left"), the VAD ends an utterance after 360 ms of
+// silence, and each word decoded alone loses its pair ("front center" →
+// "friend" / "center", "rear left" → "by" / "friday" in noise), where the
+// engine alone hears the clip whole. The engine alone on the same clips
+// with the route's gain gives 23.0–24.6 % at −45 dBFS: not the gain.
+const splitPhrases = "the VAD ends an utterance in the 300–400 ms pause inside alsa's two-word channel names " +
+	"and each word alone is heard otherwise (\"friend\" / \"center\" for \"front center\"): measured on 30 clips"
 
 // unmet is a floor not held yet: the measured gap in points, and why.
 type unmet struct {
