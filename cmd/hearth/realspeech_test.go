@@ -55,8 +55,9 @@ func realClips(t *testing.T, n int) []realspeech.Clip {
 }
 
 // realClipsDefault is how many clips make test hears: 15 (65 words, a
-// word 1.5 points) where 10 (39 words) let one word decide a cell; every other clip of the 30 the larger set of docs/benchmarks.md
-// measured (realClips spreads them), at a cost make test can carry.
+// word 1.5 points) where 10 (39 words) let one word decide a cell. They
+// are every other clip of the 30 that docs/benchmarks.md measures
+// (realClips spreads them), and they cost the test about 40 s more.
 const realClipsDefault = 15
 
 // realClipCount is how many clips the real-speech tests hear:
@@ -374,7 +375,7 @@ var unmetFloors = map[string]unmet{
 // engine alone hears the clip whole. The engine alone on the same clips
 // with the route's gain gives 23.0–24.6 % at −45 dBFS: not the gain.
 const splitPhrases = "the VAD ends an utterance in the 300–400 ms pause inside alsa's two-word channel names " +
-	"and each word alone is heard otherwise (\"friend\" / \"center\" for \"front center\"): measured on 30 clips"
+	"and each word alone is heard otherwise (\"friend\" / \"center\" for \"front center\"): measured on 30 clips and on the default 15"
 
 // unmet is a floor not held yet: the measured gap in points, and why.
 type unmet struct {
