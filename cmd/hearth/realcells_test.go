@@ -33,7 +33,7 @@ func TestRealSpeechCellsOffline(t *testing.T) {
 		t.Skip("HEARTH_REAL_CELLS names the cells to measure")
 	}
 	needPocketSphinx(t)
-	clips := realClips(t, 10)
+	clips := realClips(t, realClipCount(t))
 	clean := realspeech.Join(clips, 1.5)
 	clean.PCM = append(clean.PCM, make([]int16, 4*realspeech.SampleRate)...)
 	engine, err := pocketsphinx.NewEngine("")

@@ -54,6 +54,28 @@ func realClips(t *testing.T, n int) []realspeech.Clip {
 	return out
 }
 
+// realClipsDefault is how many clips make test hears: 15 (65 words, a
+// word 1.5 points) where 10 (39 words) let one word decide a cell. They
+// are every other clip of the 30 that docs/benchmarks.md measures
+// (realClips spreads them), and they cost the test about 40 s more.
+const realClipsDefault = 15
+
+// realClipCount is how many clips the real-speech tests hear:
+// HEARTH_REAL_CLIPS when set (a larger set to measure a cell on), else
+// realClipsDefault.
+func realClipCount(t *testing.T) int {
+	t.Helper()
+	v := os.Getenv("HEARTH_REAL_CLIPS")
+	if v == "" {
+		return realClipsDefault
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("HEARTH_REAL_CLIPS: %q is not a clip count", v)
+	}
+	return n
+}
+
 // werCount is word errors over words said.
 type werCount struct{ errs, words int }
 
@@ -223,10 +245,12 @@ func liveHeard(t *testing.T, srv *server, data, codec string, frames [][]byte) s
 }
 
 // sessionEnded waits until the server logs the end of user's live
-// session.
+// session: on a busy machine that follows the stretches a route skipped
+// (four sessions of 15 clips at a load average of 15 took more than 3
+// minutes), so it waits as long as the skipped stretches may take.
 func sessionEnded(t *testing.T, srv *server, user string) {
 	t.Helper()
-	for end := time.Now().Add(3 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+	for end := time.Now().Add(10 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		for _, line := range strings.Split(srv.logs.String(), "\n") {
 			var rec struct {
 				Msg  string `json:"msg"`
@@ -237,7 +261,7 @@ func sessionEnded(t *testing.T, srv *server, user string) {
 			}
 		}
 		if time.Now().After(end) {
-			t.Fatalf("the session of %s did not end within 3 minutes of its close\n%s", user, tail(srv.logs.String(), 20))
+			t.Fatalf("the session of %s did not end within 10 minutes of its close\n%s", user, tail(srv.logs.String(), 20))
 		}
 	}
 }
@@ -327,11 +351,28 @@ func batchHeard(t *testing.T, srv *server, token, wav string) string {
 // the issue's point only with HEARTH_REAL_FLOORS=all. Delete an entry
 // when its cause is fixed.
 var unmetFloors = map[string]unmet{
-	"white20 batch": {2.6, "one word more than the engine alone (56.4 % against 53.8 %): \"seven of clubs\" comes back " +
-		"\"seven upvotes\" from an utterance that starts 0.09 s before the clip, in its noise, as it does from the engine " +
-		"alone on 6 of 7 spans starting 0.2 s early (right on 4 of 7 starting on the clip, 7 of 7 starting 0.2 s late); " +
-		"not a lost sound: keeping 340 ms of the pause after it instead of 200 changed nothing"},
+	"quiet45 batch":      {4.0, splitPhrases},
+	"quiet45 pcm16":      {4.0, splitPhrases},
+	"white20 pcm16":      {2.5, splitPhrases},
+	"white20 opus_fs320": {1.7, splitPhrases},
+	"clean opus_fs320":   {3.1, splitPhrases},
+	"clean pcm16":        {1.5, splitPhrases},
+	"clean aac":          {3.1, splitPhrases},
 }
+
+// splitPhrases is why cells miss the floor on 30 clips (122 words, a
+// word 0.8 point; quiet45 batch and live 27.0 % against 23.0 %, white20
+// live 57.4 % against 54.9 %, clean opus_fs320 28.7 % against 27.0 %)
+// and on the default 15 (65 words, a word 1.5 points; clean pcm16 one
+// word, "rear left" → "we're" / "huh", clean aac and opus_fs320 two):
+// alsa-utils' channel names are two words with 300–400 ms of silence
+// between them ("Rear Left"), the VAD ends an utterance after 360 ms of
+// silence, and each word decoded alone loses its pair ("front center" →
+// "friend" / "center", "rear left" → "by" / "friday" in noise), where the
+// engine alone hears the clip whole. The engine alone on the same clips
+// with the route's gain gives 23.0–24.6 % at −45 dBFS: not the gain.
+const splitPhrases = "the VAD ends an utterance in the 300–400 ms pause inside alsa's two-word channel names " +
+	"and each word alone is heard otherwise (\"friend\" / \"center\" for \"front center\"): measured on 30 clips and on the default 15"
 
 // unmet is a floor not held yet: the measured gap in points, and why.
 type unmet struct {
@@ -339,9 +380,10 @@ type unmet struct {
 	why string
 }
 
-// unmetMargin is what an unmet floor may add to its measured gap: two of
-// the 39 words.
-const unmetMargin = 5.2
+// unmetMarginWords is what an unmet floor may add to its measured gap, in
+// words of the stream (two: a cell in noise moves by a word with where the
+// VAD cuts, and a lost clip costs more).
+const unmetMarginWords = 2
 
 // realFloors are the cells make test holds, by condition: "batch" is POST
 // /v1/stt/transcribe, a codec is a live session in it. Clean in every
@@ -406,7 +448,7 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 	if cells := os.Getenv("HEARTH_REAL_CELLS"); cells != "" {
 		floors, all = cellFloors(t, cells), true
 	}
-	clips := realClips(t, 10)
+	clips := realClips(t, realClipCount(t))
 	data := t.TempDir()
 	srv := startServe(t, data)
 	token := ownerToken(t, data, mustCLI(t, "users", "add", "--data", data, "--name", "Grace"))
@@ -436,18 +478,10 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 			if err := os.WriteFile(wav, realspeech.WAV(s.PCM), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			base := engineAlone(t, engine, s, s.PCM, floor.condition)
-			t.Logf("%s: %d words; engine alone %.1f %%", floor.condition, base.words, base.pct())
-			refs := map[string]werCount{"batch": base, "pcm16": base}
 			frames := map[string][][]byte{}
 			for _, path := range floor.paths {
-				if path == "batch" {
-					continue
-				}
-				frames[path] = encodeFrames(t, path, wav)
-				if _, ok := refs[path]; !ok {
-					refs[path] = engineAlone(t, engine, s, sessionHeard(t, path, frames[path]), floor.condition+" "+path)
-					t.Logf("%s: engine alone on the %s audio %.1f %%", floor.condition, path, refs[path].pct())
+				if path != "batch" {
+					frames[path] = encodeFrames(t, path, wav)
 				}
 			}
 
@@ -460,6 +494,7 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 			// from its own goroutine: not t.Parallel, whose slots (one per
 			// CPU) would put the real-time sessions one after another.
 			var wg sync.WaitGroup
+			defer wg.Wait() // before the engine closes, should it fail
 			for _, path := range floor.paths {
 				wg.Add(1)
 				go func() {
@@ -479,6 +514,19 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 					})
 				}()
 			}
+			// The engine alone decodes while the sessions stream: they
+			// wait on the clock most of the time, and its passes (three
+			// spans of every clip on each audio) were a condition's
+			// longest stretch before them.
+			base := engineAlone(t, engine, s, s.PCM, floor.condition)
+			t.Logf("%s: %d words; engine alone %.1f %%", floor.condition, base.words, base.pct())
+			refs := map[string]werCount{"batch": base, "pcm16": base}
+			for _, path := range floor.paths {
+				if _, ok := refs[path]; !ok {
+					refs[path] = engineAlone(t, engine, s, sessionHeard(t, path, frames[path]), floor.condition+" "+path)
+					t.Logf("%s: engine alone on the %s audio %.1f %%", floor.condition, path, refs[path].pct())
+				}
+			}
 			wg.Wait()
 			for _, path := range floor.paths {
 				got, ok := paths[path]
@@ -492,12 +540,13 @@ func TestRealSpeechMatchesTheEngine(t *testing.T) {
 				}
 				msg := fmt.Sprintf("%s hears %.1f %% of words wrong, the engine alone %.1f %% on the same audio (the floor: a point above)\nsaid: %q",
 					cell, got.pct(), ref.pct(), s.Text())
+				margin := 100 * unmetMarginWords / float64(max(got.words, 1))
 				if u, ok := unmetFloors[cell]; ok && !all {
-					if got.pct() <= ref.pct()+u.gap+unmetMargin {
+					if got.pct() <= ref.pct()+u.gap+margin {
 						t.Logf("%s\nnot yet enforced: %s", msg, u.why)
 						continue
 					}
-					msg += fmt.Sprintf("\nmore than %.1f points above even while %s", u.gap+unmetMargin, u.why)
+					msg += fmt.Sprintf("\nmore than %.1f points above even while %s", u.gap+margin, u.why)
 				} else if ok {
 					msg += "\nknown: " + u.why
 				}
