@@ -19,7 +19,8 @@ import (
 // seconds, that ends a sentence.
 //
 // A batch is one utterance of the route's VAD, which closes an utterance
-// after 360 ms of silence, so every gap inside a batch is shorter than that.
+// after 360 ms of silence (600 ms after a word or two said alone), so
+// nearly every gap inside a batch is shorter than that.
 // PocketSphinx reports a silence 0–90 ms shorter than it is (a word's end
 // absorbs the release of its last sound). Measured on Festival speech
 // decoded by the route (the timings recorded in pocketsphinx_test.go):

@@ -36,8 +36,17 @@ const (
 	startFrames   = 3     // 60 ms of speech opens an utterance
 	endFrames     = 18    // 360 ms of silence closes it (the reference's live route ends an utterance after 300 ms)
 	prerollFrames = 10    // 200 ms kept before the first speech frame
-	maxUtterance  = 20 * 50
-	floorWindow   = 150 // frames (3 s) over which the noise floor is the minimum
+	// A word or two said alone waits longer for the rest of its phrase:
+	// people pause 300-400 ms inside a short name ("rear … left", "front
+	// … center"), and each word decoded alone is heard as another word.
+	shortSpeech    = 40 // 800 ms of speech
+	shortEndFrames = 30 // 600 ms of silence closes an utterance shorter than that
+	// and 700 ms without one voice's pitch (holdFrames otherwise): in
+	// noise the gap and the next word's voiceless start ("… center") are
+	// one stretch without pitch
+	shortHoldFrames = 35
+	maxUtterance    = 20 * 50
+	floorWindow     = 150 // frames (3 s) over which the noise floor is the minimum
 	// A quiet microphone's utterances are amplified so that their loudest
 	// frames reach targetPeak (by maxGain at most): a live decoder's
 	// running normalisation starts from a normal speaking level, and a
@@ -265,9 +274,10 @@ func (v *VAD) frame(f []int16, at int) (Utterance, bool) {
 		v.keepLast(prerollFrames + startFrames)
 	case !v.voiced:
 		v.keepLast(prerollFrames + min(max(leadFrames, v.stretch), maxLead))
-	case v.silence >= endFrames:
+	case v.silence >= endFrames && (v.speech >= shortSpeech || v.silence >= shortEndFrames):
 		return v.cut(len(v.frames) - v.silence + prerollFrames), true
-	case v.unvoiced >= holdFrames: // the chatter after the voice's last sounds is left out
+	case v.unvoiced >= holdFrames && (v.speech >= shortSpeech || v.unvoiced >= shortHoldFrames):
+		// the chatter after the voice's last sounds is left out
 		v.chatterEnd = true
 		return v.cut(len(v.frames) - v.unvoiced + voiceTail), true
 	case len(v.frames) >= maxUtterance:
