@@ -67,30 +67,13 @@ func TestEndingTheRecordingWaitsForASlowRoute(t *testing.T) {
 	t.Parallel()
 	timing := fast
 	timing.Drain = time.Second
-	e := newEnv(t, timing, scripted.Script{HearDelayMS: 600, Utterances: []scripted.Utterance{
-		{Text: "the first."}, {Text: "the second."}, {Text: "the third."}, {Text: "and that is the last thing I said."}}})
+	e := newEnv(t, timing, scripted.Script{HearDelayMS: 600, Utterances: utterances(fourSentences)})
 	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
 	c.next(2*time.Second, isType("service_status"))
-	for range 4 {
-		c.send(pcm16(0.3, true))
-		c.send(pcm16(0.5, false))
-	}
+	c.sayBursts(len(fourSentences))
 	c.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
 	time.Sleep(100 * time.Millisecond)
-	conv, err := e.conv.EndRecording(context.Background(), e.user)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text []string
-	for _, s := range conv.TranscriptSegments {
-		text = append(text, s.Text)
-	}
-	got := strings.Join(text, " ")
-	for _, w := range []string{"the first.", "the second.", "the third.", "and that is the last thing I said."} {
-		if !strings.Contains(got, w) {
-			t.Errorf("processed transcript %q lacks %q", got, w)
-		}
-	}
+	e.endHolds(fourSentences)
 }
 
 // A recording ended from outside while the socket is still open drains
@@ -101,21 +84,40 @@ func TestEndingTheRecordingWaitsForAFullQueue(t *testing.T) {
 	t.Parallel()
 	timing := fast
 	timing.Drain = time.Second
-	said := []string{"the first.", "the second.", "the third.", "and that is the last thing I said."}
-	var script []scripted.Utterance
-	for _, s := range said {
-		script = append(script, scripted.Utterance{Text: s})
-	}
-	e := newEnv(t, timing, scripted.Script{HearDelayMS: 400, QueueRoom: 3, Utterances: script})
+	e := newEnv(t, timing, scripted.Script{HearDelayMS: 400, QueueRoom: 3, Utterances: utterances(fourSentences)})
 	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
 	c.next(2*time.Second, isType("service_status"))
-	for range 4 {
+	c.sayBursts(len(fourSentences))
+	e.endHolds(fourSentences)
+}
+
+// fourSentences are what the slow route's tests say, a burst of sound
+// each.
+var fourSentences = []string{"the first.", "the second.", "the third.", "and that is the last thing I said."}
+
+func utterances(said []string) []scripted.Utterance {
+	us := make([]scripted.Utterance, len(said))
+	for i, s := range said {
+		us[i] = scripted.Utterance{Text: s}
+	}
+	return us
+}
+
+// sayBursts sends n bursts of sound, each followed by a pause.
+func (c *client) sayBursts(n int) {
+	for range n {
 		c.send(pcm16(0.3, true))
 		c.send(pcm16(0.5, false))
 	}
+}
+
+// endHolds ends the user's recording from outside and fails unless its
+// processed transcript holds every sentence said.
+func (e *env) endHolds(said []string) {
+	e.t.Helper()
 	conv, err := e.conv.EndRecording(context.Background(), e.user)
 	if err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
 	var text []string
 	for _, s := range conv.TranscriptSegments {
@@ -124,7 +126,7 @@ func TestEndingTheRecordingWaitsForAFullQueue(t *testing.T) {
 	got := strings.Join(text, " ")
 	for _, w := range said {
 		if !strings.Contains(got, w) {
-			t.Errorf("processed transcript %q lacks %q", got, w)
+			e.t.Errorf("processed transcript %q lacks %q", got, w)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
-	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // TestARoomsChatterIsNotAnUtterance: four other recorded voices talking
@@ -32,15 +31,7 @@ func TestARoomsChatterIsNotAnUtterance(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var v vad.VAD
-	utts := v.Push(s.PCM)
-	if u, ok := v.Flush(); ok {
-		utts = append(utts, u)
-	}
-	var spans [][2]int
-	for _, u := range utts {
-		spans = append(spans, [2]int{u.Start, u.Start + len(u.PCM)})
-	}
+	spans := batchSpans(s.PCM)
 	checkTurns(t, "batch", s, spans)
 	checkChatter(t, "batch", s, spans)
 

@@ -34,15 +34,7 @@ func TestAPartnerAcrossTheTableIsHeard(t *testing.T) {
 		clean := realspeech.Join(turns, 1.5)
 		for name, s := range map[string]realspeech.Stream{"normal": clean, "-45 dBFS": clean.ScaledTo(-45)} {
 			t.Run(fmt.Sprintf("%.0f dB under, %s", under, name), func(t *testing.T) {
-				var v vad.VAD
-				utts := v.Push(s.PCM)
-				if u, ok := v.Flush(); ok {
-					utts = append(utts, u)
-				}
-				var spans [][2]int
-				for _, u := range utts {
-					spans = append(spans, [2]int{u.Start, u.Start + len(u.PCM)})
-				}
+				spans := batchSpans(s.PCM)
 				check := checkTurns
 				if under > 12 {
 					check = checkHeard
@@ -151,6 +143,21 @@ func liveSpans(pcm []int16) [][2]int {
 		case vad.Audio:
 			spans[len(spans)-1][1] += len(e.PCM)
 		}
+	}
+	return spans
+}
+
+// batchSpans is where a batch VAD's utterances lie in pcm (stream
+// samples).
+func batchSpans(pcm []int16) [][2]int {
+	var v vad.VAD
+	utts := v.Push(pcm)
+	if u, ok := v.Flush(); ok {
+		utts = append(utts, u)
+	}
+	var spans [][2]int
+	for _, u := range utts {
+		spans = append(spans, [2]int{u.Start, u.Start + len(u.PCM)})
 	}
 	return spans
 }

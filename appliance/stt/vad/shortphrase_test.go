@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
-	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
 // TestATwoWordNameIsOneUtterance: alsa-utils' channel names ("Rear …
@@ -35,16 +34,7 @@ func TestATwoWordNameIsOneUtterance(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var v vad.VAD
-		utts := v.Push(s.PCM)
-		if u, ok := v.Flush(); ok {
-			utts = append(utts, u)
-		}
-		var spans [][2]int
-		for _, u := range utts {
-			spans = append(spans, [2]int{u.Start, u.Start + len(u.PCM)})
-		}
-		checkTurns(t, cond+" batch", s, spans)
+		checkTurns(t, cond+" batch", s, batchSpans(s.PCM))
 		checkTurns(t, cond+" live", s, liveSpans(s.PCM))
 	}
 }
