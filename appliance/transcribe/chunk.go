@@ -19,15 +19,20 @@ import (
 // steady sound for the room's noise, and a steady tone above the floor
 // is still sent, as before.
 const (
-	frame         = audio.Rate / 50 // 20 ms
-	speechRMS     = 250.0           // about -42 dBFS
-	pauseFrames   = 25              // 0.5 s of silence ends a chunk
-	quietFrames   = 18              // and 0.36 s the gate takes for silence, as it ends an utterance
-	minSpeech     = 5               // 100 ms of speech makes a chunk worth sending
-	padFrames     = 10              // 0.2 s kept before speech
-	tailFrames    = 17              // 0.34 s kept after it: see next
-	maxChunk      = 28 * 50         // frames: 28 s
-	searchCutLast = 5 * 50          // a long chunk is cut at the quietest frame of its last 5 s
+	frame       = audio.Rate / 50 // 20 ms
+	speechRMS   = 250.0           // about -42 dBFS
+	pauseFrames = 25              // 0.5 s of silence ends a chunk
+	quietFrames = 18              // and 0.36 s the gate takes for silence, as it ends an utterance
+	// A word or two alone waits 0.6 s, as the route's VAD waits for the
+	// rest of a short phrase: "front … center" cut at its inner pause was
+	// heard "friend" / "center".
+	shortVoiced      = 40
+	shortQuietFrames = 30
+	minSpeech        = 5       // 100 ms of speech makes a chunk worth sending
+	padFrames        = 10      // 0.2 s kept before speech
+	tailFrames       = 17      // 0.34 s kept after it: see next
+	maxChunk         = 28 * 50 // frames: 28 s
+	searchCutLast    = 5 * 50  // a long chunk is cut at the quietest frame of its last 5 s
 )
 
 // A chunk also ends after quietFrames the gate takes for silence: noise
@@ -95,7 +100,7 @@ func (c *chunker) next() (chunk, error) {
 			c.drop(len(c.rms) - padFrames) // leading silence: keep only the pad
 		case c.speech >= minSpeech && c.silence >= pauseFrames:
 			return c.cut(len(c.rms) - c.silence + tailFrames), nil
-		case c.voiced >= minSpeech && c.quiet >= quietFrames:
+		case c.voiced >= minSpeech && c.quiet >= quietFrames && (c.voiced >= shortVoiced || c.quiet >= shortQuietFrames):
 			return c.cut(len(c.rms) - c.quiet + tailFrames), nil
 		case len(c.rms) >= maxChunk:
 			return c.cut(c.quietest()), nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
@@ -104,6 +105,63 @@ func TestChunksEndAtPausesInNoise(t *testing.T) {
 // required (make test requires them).
 func spreadClips(t *testing.T, n int) []realspeech.Clip {
 	t.Helper()
+	clips := englishClips(t)
+	var some []realspeech.Clip
+	for i := range n {
+		some = append(some, clips[i*len(clips)/n])
+	}
+	return some
+}
+
+// TestATwoWordNameIsOneChunk: alsa-utils' channel names ("Front …
+// Center") hold 300-400 ms of silence between their two words, in white
+// noise 20 dB under them; a chunk cut there gave the route each word
+// alone ("friend" / "center"). A word or two alone waits for the rest
+// of its phrase: each name is sent whole, in one chunk.
+func TestATwoWordNameIsOneChunk(t *testing.T) {
+	var names []realspeech.Clip
+	for _, c := range englishClips(t) {
+		if strings.HasPrefix(c.ID, "alsa/") {
+			names = append(names, c)
+		}
+	}
+	s, err := realspeech.Condition(t.Context(), realspeech.Join(names, 1.5), "white20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := audio.NewRawPCM(bytes.NewReader(realspeech.Bytes(s.PCM)), audio.Rate, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]int, len(s.Turns)) // chunks holding some of each name's sound
+	ch := newChunker(src)
+	for {
+		c, err := ch.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		from := int(c.offset * audio.Rate)
+		for i, tr := range s.Turns {
+			// a clip's own quiet edges (up to 0.2 s) may fall either side
+			if min(tr.End, from+len(c.pcm))-max(tr.Start, from) > audio.Rate/5 {
+				in[i]++
+			}
+		}
+	}
+	for i, n := range in {
+		if n != 1 {
+			t.Errorf("%q is in %d chunks, want 1", s.Turns[i].Clip.Text, n)
+		}
+	}
+}
+
+// englishClips is the recorded English corpus; its absence skips the
+// test unless the tools are required (make test requires them).
+func englishClips(t *testing.T) []realspeech.Clip {
+	t.Helper()
 	clips, err := realspeech.English(t.Context())
 	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
 		t.Skip(err)
@@ -111,9 +169,5 @@ func spreadClips(t *testing.T, n int) []realspeech.Clip {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var some []realspeech.Clip
-	for i := range n {
-		some = append(some, clips[i*len(clips)/n])
-	}
-	return some
+	return clips
 }
