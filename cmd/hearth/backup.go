@@ -122,10 +122,8 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	unlock, err := lockData(*data)
-	if errors.Is(err, errDataInUse) {
-		return fmt.Errorf("%w: stop the running hearth first (Ctrl-C where `make run` or `hearth serve` serves it, or `hearth service stop` for the installed service)", err)
-	} else if err != nil {
-		return err
+	if err != nil {
+		return inUseHint(err)
 	}
 	defer unlock()
 	dbPath := filepath.Join(*data, store.FileName)

@@ -71,7 +71,8 @@ func TestBackupRestoreExport(t *testing.T) {
 		!strings.Contains(errOut, "Ctrl-C where `make run`") || !strings.Contains(errOut, "hearth service stop") {
 		t.Fatalf("restore while serving: exit %d %s", code, errOut)
 	}
-	if _, errOut, code := cli(t, "serve", "--data", data, "--addr", "127.0.0.1:0"); code != 1 || !strings.Contains(errOut, "a running hearth serve is using this data folder") {
+	if _, errOut, code := cli(t, "serve", "--data", data, "--addr", "127.0.0.1:0"); code != 1 || !strings.Contains(errOut, "a running hearth serve is using this data folder") ||
+		!strings.Contains(errOut, "stop the running hearth first") || !strings.Contains(errOut, "its own --data") {
 		t.Fatalf("a second serve: exit %d %s", code, errOut)
 	}
 
@@ -87,7 +88,7 @@ func TestBackupRestoreExport(t *testing.T) {
 		ActionItems []struct{ Description string } `json:"action_items"`
 	}
 	if code != 0 || json.Unmarshal([]byte(out), &ex) != nil || ex.User.Name != "Ada" || len(ex.Conversations) < 20 ||
-		len(ex.Conversations[0].TranscriptSegments) != 1 || len(ex.Memories) != 1 || !strings.Contains(errOut, "export: ") {
+		len(ex.Conversations[0].TranscriptSegments) != 1 || len(ex.Memories) != 1 || !strings.Contains(errOut, " conversations, 1 memory, ") {
 		t.Fatalf("export json: exit %d %s\n%.500s", code, errOut, out)
 	}
 	out, _, code = cli(t, "export", "--data", data, "--user", uid)

@@ -16,9 +16,6 @@ import (
 // process dies, so a crash never leaves a stale lock behind.
 const lockFile = "serve.lock"
 
-// errDataInUse is returned when a running appliance holds the folder.
-var errDataInUse = errors.New("a running hearth serve is using this data folder")
-
 // lockData takes the folder's lock; release gives it back.
 func lockData(dir string) (release func(), err error) {
 	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)

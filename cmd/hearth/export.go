@@ -59,7 +59,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "export: %d conversations, %d memories, %d action items\n", ex.conversations, ex.memories, ex.actionItems)
+	fmt.Fprintf(stderr, "export: %s, %s, %s\n", counted(ex.conversations, "conversation"), counted(ex.memories, "memory"), counted(ex.actionItems, "action item"))
 	return nil
 }
 
@@ -251,4 +251,15 @@ func due(t *time.Time, loc *time.Location) string {
 		return ""
 	}
 	return " (due " + t.In(loc).Format("Mon 2 Jan 2006, 15:04") + ")"
+}
+
+// counted is n things, in the singular for one: "1 memory", "2 memories".
+func counted(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	if strings.HasSuffix(thing, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(thing, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -90,7 +90,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		return fmt.Errorf("create data dir: %w", err)
 	}
 	if m.unlock, err = lockData(dataDir); err != nil {
-		return err
+		return inUseHint(err)
 	}
 	if n, err := api.RemoveBackupLeftovers(dataDir); err != nil {
 		m.Logger.Warn("data folder", "err", err)
