@@ -2,14 +2,13 @@ package transcribe
 
 import (
 	"bytes"
-	"errors"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
+	"github.com/hearth-appliance/hearth/appliance/stt/realspeech/realspeechtest"
 )
 
 // TestChunksKeepAQuietMicrophonesSpeech: recorded voices at -45 dBFS
@@ -21,22 +20,9 @@ func TestChunksKeepAQuietMicrophonesSpeech(t *testing.T) {
 	some := spreadClips(t, 12)
 	for _, level := range []float64{-20, -45} {
 		s := realspeech.Join(some, 1.5).ScaledTo(level)
-		src, err := audio.NewRawPCM(bytes.NewReader(realspeech.Bytes(s.PCM)), audio.Rate, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
 		inChunk := make([]bool, len(s.PCM))
-		ch := newChunker(src)
-		chunks := 0
-		for {
-			c, err := ch.next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			chunks++
+		chunks := chunksOf(t, s.PCM)
+		for _, c := range chunks {
 			from := int(c.offset * audio.Rate)
 			for i := from; i < from+len(c.pcm) && i < len(inChunk); i++ {
 				inChunk[i] = true
@@ -54,7 +40,7 @@ func TestChunksKeepAQuietMicrophonesSpeech(t *testing.T) {
 				t.Errorf("%.0f dBFS: %s (%q): %.0f %% of it sent to the route", level, tr.Clip.ID, tr.Clip.Text, 100*share)
 			}
 		}
-		t.Logf("%.0f dBFS: %d chunks for %d clips", level, chunks, len(s.Turns))
+		t.Logf("%.0f dBFS: %d chunks for %d clips", level, len(chunks), len(s.Turns))
 	}
 }
 
@@ -70,33 +56,20 @@ func TestChunksEndAtPausesInNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := audio.NewRawPCM(bytes.NewReader(realspeech.Bytes(s.PCM)), audio.Rate, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	longest := 0
 	for _, tr := range s.Turns {
 		longest = max(longest, tr.End-tr.Start)
 	}
-	ch := newChunker(src)
-	chunks := 0
-	for {
-		c, err := ch.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		chunks++
+	chunks := chunksOf(t, s.PCM)
+	for _, c := range chunks {
 		// A clip's own pauses may end a chunk inside it; one chunk never
 		// runs on over a whole pause between clips and the next clip.
 		if len(c.pcm) > longest+3*audio.Rate/2 {
 			t.Errorf("chunk at %.2f s is %.1f s long; the longest clip is %.1f s", c.offset, float64(len(c.pcm))/audio.Rate, float64(longest)/audio.Rate)
 		}
 	}
-	if chunks < len(s.Turns) {
-		t.Errorf("%d chunks for %d clips, want one a clip at least", chunks, len(s.Turns))
+	if len(chunks) < len(s.Turns) {
+		t.Errorf("%d chunks for %d clips, want one a clip at least", len(chunks), len(s.Turns))
 	}
 }
 
@@ -105,7 +78,7 @@ func TestChunksEndAtPausesInNoise(t *testing.T) {
 // required (make test requires them).
 func spreadClips(t *testing.T, n int) []realspeech.Clip {
 	t.Helper()
-	clips := englishClips(t)
+	clips := realspeechtest.English(t)
 	var some []realspeech.Clip
 	for i := range n {
 		some = append(some, clips[i*len(clips)/n])
@@ -120,7 +93,7 @@ func spreadClips(t *testing.T, n int) []realspeech.Clip {
 // of its phrase: each name is sent whole, in one chunk.
 func TestATwoWordNameIsOneChunk(t *testing.T) {
 	var names []realspeech.Clip
-	for _, c := range englishClips(t) {
+	for _, c := range realspeechtest.English(t) {
 		if strings.HasPrefix(c.ID, "alsa/") {
 			names = append(names, c)
 		}
@@ -129,20 +102,8 @@ func TestATwoWordNameIsOneChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := audio.NewRawPCM(bytes.NewReader(realspeech.Bytes(s.PCM)), audio.Rate, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := make([]int, len(s.Turns)) // chunks holding some of each name's sound
-	ch := newChunker(src)
-	for {
-		c, err := ch.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range chunksOf(t, s.PCM) {
 		from := int(c.offset * audio.Rate)
 		for i, tr := range s.Turns {
 			// a clip's own quiet edges (up to 0.2 s) may fall either side
@@ -158,16 +119,23 @@ func TestATwoWordNameIsOneChunk(t *testing.T) {
 	}
 }
 
-// englishClips is the recorded English corpus; its absence skips the
-// test unless the tools are required (make test requires them).
-func englishClips(t *testing.T) []realspeech.Clip {
+// chunksOf is every chunk the chunker makes of pcm.
+func chunksOf(t *testing.T, pcm []int16) []chunk {
 	t.Helper()
-	clips, err := realspeech.English(t.Context())
-	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
-		t.Skip(err)
-	}
+	src, err := audio.NewRawPCM(bytes.NewReader(realspeech.Bytes(pcm)), audio.Rate, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return clips
+	ch := newChunker(src)
+	var out []chunk
+	for {
+		c, err := ch.next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
 }

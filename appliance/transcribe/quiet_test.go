@@ -2,13 +2,13 @@ package transcribe_test
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"slices"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
+	"github.com/hearth-appliance/hearth/appliance/stt/realspeech/realspeechtest"
 	"github.com/hearth-appliance/hearth/appliance/transcribe"
 	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
@@ -21,13 +21,7 @@ import (
 // "front left" came back "bryant let"; in this one, "front let".
 func TestQuietMicrophonesWordsAreHeardWhole(t *testing.T) {
 	t.Parallel()
-	clips, err := realspeech.English(t.Context())
-	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	clips := realspeechtest.English(t)
 	if !pocketsphinx.Available && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
 		t.Skip("PocketSphinx is not in this build")
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -22,6 +21,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
+	"github.com/hearth-appliance/hearth/appliance/stt/realspeech/realspeechtest"
 	"github.com/hearth-appliance/hearth/cmd/hearth/internal/omiapp"
 	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
@@ -31,13 +31,7 @@ import (
 // failing under make test when its packages are missing.
 func realClips(t *testing.T, n int) []realspeech.Clip {
 	t.Helper()
-	clips, err := realspeech.English(t.Context())
-	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	clips := realspeechtest.English(t)
 	var short []realspeech.Clip
 	for _, c := range clips {
 		if c.Seconds() <= 3 {

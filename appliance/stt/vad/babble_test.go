@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
+	"github.com/hearth-appliance/hearth/appliance/stt/realspeech/realspeechtest"
 )
 
 // TestARoomsChatterIsNotAnUtterance: four other recorded voices talking
@@ -13,7 +14,7 @@ import (
 // rule the utterances ran through the pauses, up to 10 s of chatter and
 // three turns in one, and the route transcribed the chatter).
 func TestARoomsChatterIsNotAnUtterance(t *testing.T) {
-	clips := englishClips(t)
+	clips := realspeechtest.English(t)
 	var short []realspeech.Clip
 	for _, c := range clips {
 		if c.Seconds() <= 3 {

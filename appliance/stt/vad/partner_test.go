@@ -1,13 +1,12 @@
 package vad_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
+	"github.com/hearth-appliance/hearth/appliance/stt/realspeech/realspeechtest"
 	"github.com/hearth-appliance/hearth/appliance/stt/vad"
 )
 
@@ -19,7 +18,7 @@ import (
 // under the wearer's loudest frame, tried to keep a room's babble 20 dB
 // under out, lost 6 of 8 such turns at 14 dB.)
 func TestAPartnerAcrossTheTableIsHeard(t *testing.T) {
-	clips := englishClips(t)
+	clips := realspeechtest.English(t)
 	for _, under := range []float64{10, 18} {
 		var turns []realspeech.Clip
 		for i := range 12 {
@@ -116,20 +115,6 @@ func checkTurns(t *testing.T, path string, s realspeech.Stream, spans [][2]int) 
 }
 
 func sec(samples int) float64 { return float64(samples) / 16000 }
-
-// englishClips is the recorded English corpus; its absence skips the test
-// unless the tools are required (make test requires them).
-func englishClips(t *testing.T) []realspeech.Clip {
-	t.Helper()
-	clips, err := realspeech.English(t.Context())
-	if errors.Is(err, realspeech.ErrMissing) && os.Getenv("HEARTH_REQUIRE_E2E_TOOLS") == "" {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return clips
-}
 
 // liveSpans is where a live VAD's utterances lie in pcm (stream samples),
 // from each Start to the end of its last Audio.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hearth-appliance/hearth/appliance/stt/realspeech"
+	"github.com/hearth-appliance/hearth/appliance/stt/realspeech/realspeechtest"
 )
 
 // TestATwoWordNameIsOneUtterance: alsa-utils' channel names ("Rear …
@@ -16,7 +17,7 @@ import (
 func TestATwoWordNameIsOneUtterance(t *testing.T) {
 	t.Parallel()
 	var names []realspeech.Clip
-	for _, c := range englishClips(t) {
+	for _, c := range realspeechtest.English(t) {
 		if strings.HasPrefix(c.ID, "alsa/") {
 			names = append(names, c)
 		}
