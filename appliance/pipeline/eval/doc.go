@@ -36,6 +36,34 @@
 // punctuated conversations (LiveTwin: the same words as a live recognizer
 // writes them, labels unchanged), which the rules were never read against.
 //
+// Due instants, the labelling contract. An action item's due is what a
+// careful labeller writes for the kind of time said with the task (the
+// extractor follows the kind, not the case; TestDueKinds tallies the
+// development folds by kind, builtin's TestDueConventions pins each):
+//   - a day with no hour is a bare date, matched by the day (the extractor
+//     says 23:59); an hour said ("by Friday at 5", "before Friday noon") is
+//     that instant;
+//   - "by", "until", "no later than" a day is that day; "before" a day is
+//     the day before; "before lunch" is noon;
+//   - "end of day", "EOD", "close of business", "end of play" are 17:00 of
+//     the day said (today when none); "tonight" is the evening, 18:00;
+//   - "this week", "within the week", "by the end of the week" are its
+//     Friday (said on a Sunday: the coming week's); "next week" is next
+//     week's Friday, "early" / "mid" / "late next week" its Monday,
+//     Wednesday, Friday; "this weekend" is its Sunday; "end of the month" is
+//     the month's last day;
+//   - a weekday is its next occurrence (a week ahead when it names today);
+//   - a time said first in a sentence, before its subject, is the due of
+//     every task of the sentence with no time of its own ("On Friday I need
+//     to call the bank and pick up the dry cleaning"); one said last after
+//     deeds joined under one subject is each deed's ("… call the bank and
+//     pick up the dry cleaning by Friday");
+//   - a time said in another sentence is the task's when it answers the
+//     request ("Can you send the report?" "Sure, by Thursday."), when it is
+//     the thing's deadline just said ("The forms are due Friday." "I'll fill
+//     them in."), or when it heads a list ("things to do today: …");
+//   - no time said anywhere for the task: no due.
+//
 // Instant exactness is taken over matched items whose label states a time
 // (events) or a due (action items); a time said for an event matched on its
 // date but at another hour is a miss of exactness, not of the event.
