@@ -505,6 +505,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 			}
 		}
 	}
+	dl.shareDues(tasks, tm)
 	return mergeTopics(dl.doneInCall(tasks))
 }
 

@@ -262,6 +262,11 @@ func (sc *cueScanner) at(i int) int {
 			sc.setMonthDay(m, 15)
 			return 2
 		}
+		return sc.partOfWeek(i, time.Wednesday)
+	case "early":
+		return sc.partOfWeek(i, time.Monday)
+	case "late", "later":
+		return sc.partOfWeek(i, time.Friday)
 	case "asap":
 		sc.setRel(asapOffset)
 		return 1
@@ -305,6 +310,11 @@ func (sc *cueScanner) at(i int) int {
 	case "at", "around", "by", "from", "between", "until", "till", "before", "after", "over":
 		if h := routineHour(wordAt(ws, i+1)); h > 0 && (w == "after" || w == "before" || (w == "at" || w == "over") && isMeal(wordAt(ws, i+1))) {
 			// "after work", "before school", "over lunch": the day part around a routine
+			if w == "before" && wordAt(ws, i+1) == "lunch" {
+				// "before lunch": by noon, today while the morning lasts
+				sc.setClock(12, 0, 0)
+				return 2
+			}
 			if w == "before" {
 				h = routineBefore(wordAt(ws, i+1))
 			}
@@ -473,6 +483,27 @@ func (sc *cueScanner) setClock(h, m int, mer byte) {
 // endOfDay: "end of day", "close of business", "EOD" are 17:00 of the day
 // said with them, today when none is ("close of business Friday": the day
 // said wins).
+// partOfWeek reads "early next week" (its Monday), "mid next week" (its
+// Wednesday) and "late next week" (its Friday), and the same of "this
+// week" while that day is still ahead; a day of this week already past is
+// the week's Friday, as "this week" is.
+func (sc *cueScanner) partOfWeek(i int, day time.Weekday) int {
+	ws := sc.ws
+	mod := wordAt(ws, i+1)
+	if wordAt(ws, i+2) != "week" || mod != "this" && mod != "next" {
+		return 0
+	}
+	weeks := 0
+	if mod == "next" {
+		weeks = 1
+	}
+	if weeks == 0 && mondayIndex(day) < mondayIndex(sc.ref.Weekday()) {
+		day = time.Friday
+	}
+	sc.weekEnd(weeks, day)
+	return 3
+}
+
 func (sc *cueScanner) endOfDay() {
 	if !sc.c.date {
 		sc.setDate(sc.ref, 0)
@@ -594,7 +625,7 @@ func (sc *cueScanner) endOf(i int) int {
 		j++
 	}
 	switch wordAt(ws, j) {
-	case "day", "business":
+	case "day", "business", "play":
 		sc.endOfDay()
 	case "week":
 		sc.weekEnd(offset, time.Friday)
@@ -690,6 +721,15 @@ func (sc *cueScanner) in(i int) int {
 		}
 		if wordAt(ws, j+1) == "hour" {
 			sc.setRel(time.Hour)
+			return 3
+		}
+		if ws[i].lower == "within" && wordAt(ws, j+1) == "week" {
+			// "within the week": by its end, as "this week"
+			sc.weekEnd(0, time.Friday)
+			return 3
+		}
+		if ws[i].lower == "within" && wordAt(ws, j+1) == "month" {
+			sc.monthEnd(0)
 			return 3
 		}
 		return 0

@@ -1,0 +1,132 @@
+package builtin
+
+import (
+	"time"
+
+	"github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
+)
+
+// Dues said once for more than one task, or said apart from the task. The
+// convention (the evaluation corpus's, see the package doc) is that a time
+// belongs to the words it scopes, not only to the clause it sits in:
+//   - a time said first in a sentence, before its subject ("On Friday I need
+//     to call the bank and pick up the dry cleaning", "This week I have to
+//     call the bank, buy stamps and renew the car tax") is the due of every
+//     task of that sentence that says no time of its own;
+//   - a time said last after tasks joined under one subject and modal ("I
+//     need to call the bank and pick up the dry cleaning by Friday") is the
+//     due of each of them;
+//   - an answer that is only a yes and a time ("Sure, by Thursday.",
+//     "Tomorrow, yes.") to a request just made is that request's due.
+
+// shareDues applies the conventions above to tasks, in place.
+func (dl *dialogue) shareDues(tasks []task, tm timing) {
+	if !tm.known() {
+		return
+	}
+	for k := range tasks {
+		i := tasks[k].utt
+		if tasks[k].due != nil || i < 0 || i >= len(dl.utts) {
+			continue
+		}
+		if d := dl.frontedSentenceDue(i, tm); d != nil {
+			tasks[k].due = d
+			continue
+		}
+		if d := dl.trailingSharedDue(tasks, k); d != nil {
+			tasks[k].due = d
+			continue
+		}
+		if i+1 < len(dl.utts) && !dl.utts[i].isUser && dl.utts[i+1].isUser {
+			if d := dl.bareTimeAnswer(i+1, tm); d != nil {
+				tasks[k].due = d
+			}
+		}
+	}
+}
+
+// frontedSentenceDue is the time that opens utterance i before its subject,
+// nil when it opens with none or names a time already past.
+func (dl *dialogue) frontedSentenceDue(i int, tm timing) *time.Time {
+	u := &dl.utts[i]
+	if len(u.clauses) == 0 {
+		return nil
+	}
+	ws := u.words
+	a, b := u.clauses[0][0], u.clauses[0][1]
+	s := skipDiscourse(ws, a, b)
+	if s >= b || !startsCue(ws, s) && wordAt(ws, s) != "on" && wordAt(ws, s) != "by" || !fronted(ws, s, b) {
+		return nil
+	}
+	c := scanCues(ws, s, b, tm.ref, nil)
+	if c.past || c.recurring {
+		return nil
+	}
+	d, _ := tm.due(ws, s, nextCueEnd(ws, s, b, tm.ref), nil)
+	return d
+}
+
+// trailingSharedDue is the due of the next task of the same utterance when
+// task k and it are deeds joined under one subject ("I need to call the bank
+// and pick up the dry cleaning by Friday"): the next task's clause opens
+// with "and" and a verb, and its time ends the sentence.
+func (dl *dialogue) trailingSharedDue(tasks []task, k int) *time.Time {
+	if k+1 >= len(tasks) || tasks[k+1].utt != tasks[k].utt || tasks[k+1].due == nil {
+		return nil
+	}
+	u := &dl.utts[tasks[k].utt]
+	if len(u.tasks) != 2 || len(u.clauses) < 2 {
+		return nil
+	}
+	ws := u.words
+	second := u.tasks[1]
+	if wordAt(ws, second) != "and" {
+		return nil
+	}
+	v := second + 1
+	if wordAt(ws, v) == "then" || wordAt(ws, v) == "also" {
+		v++
+	}
+	if v >= len(ws) || !ws[v].is(wcTaskVerb) {
+		return nil
+	}
+	// the time ends the sentence: nothing but the cue after the deed
+	used := make([]bool, len(ws))
+	c := scanCues(ws, v, len(ws), time.Time{}, used)
+	if !c.found || !used[len(ws)-1] {
+		return nil
+	}
+	for j := u.tasks[0]; j < second; j++ {
+		if used[j] {
+			return nil
+		}
+	}
+	return tasks[k+1].due
+}
+
+// answerFillers may stand beside a time in an answer that is only a time:
+// "sure, by thursday", "tomorrow, yes", "yeah I can do Friday".
+var answerFillers = lexicon.NewSet(`yes yeah yep yup sure okay ok fine no problem absolutely definitely of course will do
+	i can i'll that's that works for me by before on at latest the um uh so well alright right`)
+
+// bareTimeAnswer is the time of utterance i when it says nothing but a time
+// and a yes, nil otherwise.
+func (dl *dialogue) bareTimeAnswer(i int, tm timing) *time.Time {
+	u := &dl.utts[i]
+	ws := u.words
+	if len(ws) == 0 || len(ws) > 8 || u.question {
+		return nil
+	}
+	used := make([]bool, len(ws))
+	c := scanCues(ws, 0, len(ws), tm.ref, used)
+	if !c.found || c.past || c.recurring {
+		return nil
+	}
+	for j, w := range ws {
+		if !used[j] && !inSet(answerFillers, w.lower) {
+			return nil
+		}
+	}
+	d, _ := tm.due(ws, 0, len(ws), nil)
+	return d
+}

@@ -1,0 +1,96 @@
+package builtin
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDueConventions pins the due a careful labeller writes for each kind
+// of time said with a task (the package doc's contract), each sentence
+// written and as a live recognizer gives it (lowercase, no punctuation).
+// The start is Tuesday 10 March 2026, 10:00; a bare date is due at 23:59.
+func TestDueConventions(t *testing.T) {
+	t.Parallel()
+	ny := mustZone(t, "America/New_York")
+	tue := time.Date(2026, 3, 10, 10, 0, 0, 0, ny)
+	tests := []struct {
+		kind  string
+		turns []turn
+		want  []item
+	}{
+		{"by a weekday: that day", []turn{{"U", "I need to send the deck by Friday."}}, []item{{"Send the deck", "2026-03-13 23:59"}}},
+		{"before a weekday: the day before", []turn{{"U", "I need to send the deck before Friday."}}, []item{{"Send the deck", "2026-03-12 23:59"}}},
+		{"no later than a date: that date", []turn{{"U", "I need to send the deck no later than the 20th."}}, []item{{"Send the deck", "2026-03-20 23:59"}}},
+		{"before a day and an hour: that instant", []turn{{"U", "I need to send the deck before Friday noon."}}, []item{{"Send the deck", "2026-03-13 12:00"}}},
+		{"end of day: 17:00 today", []turn{{"U", "I need to send the deck by end of day."}}, []item{{"Send the deck", "2026-03-10 17:00"}}},
+		{"end of play is end of day", []turn{{"U", "I'll send the deck by end of play."}}, []item{{"Send the deck", "2026-03-10 17:00"}}},
+		{"tonight: 18:00 today", []turn{{"U", "I'll send the deck tonight."}}, []item{{"Send the deck", "2026-03-10 18:00"}}},
+		{"before lunch: noon today", []turn{{"U", "I'll send the deck before lunch."}}, []item{{"Send the deck", "2026-03-10 12:00"}}},
+		{"this week: its Friday", []turn{{"U", "I'll send the deck this week."}}, []item{{"Send the deck", "2026-03-13 23:59"}}},
+		{"within the week: its Friday", []turn{{"U", "I'll send the deck within the week."}}, []item{{"Send the deck", "2026-03-13 23:59"}}},
+		{"next week: its Friday", []turn{{"U", "I'll send the deck next week."}}, []item{{"Send the deck", "2026-03-20 23:59"}}},
+		{"early next week: its Monday", []turn{{"U", "I'll send the deck early next week."}}, []item{{"Send the deck", "2026-03-16 23:59"}}},
+		{"mid next week: its Wednesday", []turn{{"U", "I'll send the deck mid next week."}}, []item{{"Send the deck", "2026-03-18 23:59"}}},
+		{"end of the month: its last day", []turn{{"U", "I'll send the deck by the end of the month."}}, []item{{"Send the deck", "2026-03-31 23:59"}}},
+		{"a weekday already past this week: next week's", []turn{{"U", "I'll send the deck on Monday."}}, []item{{"Send the deck", "2026-03-16 23:59"}}},
+		{"today's weekday: a week ahead", []turn{{"U", "I'll send the deck on Tuesday."}}, []item{{"Send the deck", "2026-03-17 23:59"}}},
+		{"no time said: none", []turn{{"U", "I'll send the deck."}}, []item{{"Send the deck", ""}}},
+		{"a day said first scopes its sentence", []turn{{"U", "On Friday I need to call the bank and pick up the dry cleaning."}},
+			[]item{{"Call the bank", "2026-03-13 23:59"}, {"Pick up the dry cleaning", "2026-03-13 23:59"}}},
+		{"a day said first scopes each commitment of its sentence", []turn{{"U", "Tomorrow I'll call the bank, and I'll also pick up the dry cleaning."}},
+			[]item{{"Call the bank", "2026-03-11 23:59"}, {"Pick up the dry cleaning", "2026-03-11 23:59"}}},
+		{"a deadline said last for deeds under one subject", []turn{{"U", "I need to call the bank and pick up the dry cleaning by Friday."}},
+			[]item{{"Call the bank", "2026-03-13 23:59"}, {"Pick up the dry cleaning", "2026-03-13 23:59"}}},
+		{"each deed its own time", []turn{{"U", "i'll call the bank tomorrow and book the flights on friday"}},
+			[]item{{"Call the bank", "2026-03-11 23:59"}, {"Book the flights", "2026-03-13 23:59"}}},
+		{"an answer that is only a time", []turn{{"1", "Can you send me the report?"}, {"U", "Sure, by Thursday."}},
+			[]item{{"Send Speaker 1 the report", "2026-03-12 23:59"}}},
+		{"an answer that is only a time, the time first", []turn{{"1", "Could you call the landlord about the heating?"}, {"U", "Tomorrow, yes."}},
+			[]item{{"Call the landlord about the heating", "2026-03-11 23:59"}}},
+		{"an answer with no time lends none", []turn{{"1", "Could you call the landlord about the heating?"}, {"U", "Sure, no problem."}},
+			[]item{{"Call the landlord about the heating", ""}}},
+		{"a time said in the sentence before, by the other speaker", []turn{{"1", "The forms are due on Friday."}, {"U", "Okay, I'll fill in the forms."}},
+			[]item{{"Fill in the forms", "2026-03-13 23:59"}}},
+	}
+	for _, tt := range tests {
+		for _, live := range []bool{false, true} {
+			turns := append([]turn(nil), tt.turns...)
+			name := tt.kind
+			if live {
+				name += ", live"
+				for i := range turns {
+					turns[i].text = liveForm(turns[i].text)
+				}
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				got := items(structure(t, dialogueInput(tue, turns...)), ny)
+				// descriptions compared lowercase: a live form names "sam", not "Sam"
+				want := make([]item, len(tt.want))
+				for i, it := range tt.want {
+					want[i] = item{strings.ToLower(it.Desc), it.Due}
+				}
+				for i := range got {
+					got[i].Desc = strings.ToLower(got[i].Desc)
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("%v (-want +got):\n%s", turns, d)
+				}
+			})
+		}
+	}
+}
+
+// liveForm is s lowercase without punctuation, as a live recognizer writes it.
+func liveForm(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '.', ',', '?', '!':
+			return -1
+		}
+		return r
+	}, strings.ToLower(s))
+}
