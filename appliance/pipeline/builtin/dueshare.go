@@ -130,3 +130,24 @@ func (dl *dialogue) bareTimeAnswer(i int, tm timing) *time.Time {
 	d, _ := tm.due(ws, 0, len(ws), nil)
 	return d
 }
+
+// mustBeDoneBy: the clause says that what was just said must be done by a
+// time, its subject a pronoun ("It has to be done by the end of the
+// month.", "that needs to be in by Friday"): the deadline of the task said
+// before it.
+func mustBeDoneBy(ws []cword, a, b int) bool {
+	s := skipDiscourse(ws, a, b)
+	switch wordAt(ws, s) {
+	case "it", "that", "this", "which":
+	default:
+		return false
+	}
+	k := s + 1
+	switch {
+	case hasSeq(ws, k, "has", "to", "be"), hasSeq(ws, k, "needs", "to", "be"), hasSeq(ws, k, "'s", "got", "to", "be"):
+		return true
+	case hasSeq(ws, k, "must", "be"), hasSeq(ws, k, "should", "be"):
+		return true
+	}
+	return false
+}
