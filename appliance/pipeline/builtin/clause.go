@@ -75,7 +75,7 @@ func clauseBreakBefore(ws []cword, k int) bool {
 		// "renew my passport and remind me to call mom": a second task
 		return true
 	}
-	if coordinatedImperative(ws, k) {
+	if coordinatedImperative(ws, k) || connectiveCueSubject(ws, k) {
 		return true
 	}
 	if w == "and" && coordinatedDate(ws, k) {

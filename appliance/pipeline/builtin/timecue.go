@@ -324,6 +324,10 @@ func (sc *cueScanner) at(i int) int {
 		if w == "after" || w == "over" {
 			return 0
 		}
+		if w == "at" && hasSeq(ws, i+1, "the", "latest") && (sc.c.date || sc.c.clock) {
+			// "by Wednesday at the latest": the deadline already said
+			return 3
+		}
 		n := sc.clockAfter(i)
 		if n == 0 && w == "before" && (weekdayOf(strings.TrimSuffix(wordAt(ws, i+1), "'s")) >= 0 || wordAt(ws, i+1) == "the" && (numberWord(wordAt(ws, i+2)) || digitAt(wordAt(ws, i+2), 0)) ||
 			i+1 < len(ws) && monthOf(ws, i+1) > 0) {
