@@ -336,7 +336,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 					// that task's ("pay the council tax it's … due on the first")
 					lastDeadline, lastDeadlineAt = due, i
 				}
-				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || u.isUser && (timeStatement(ws, a, b) || mustBeDoneBy(ws, a, b))) {
+				if due, _ := tm.due(ws, a, b, nil); due != nil && (hasDeadlineWord(ws, a, b) || mustBeDoneBy(ws, a, b) || needItBy(ws, a, b) || u.isUser && timeStatement(ws, a, b)) {
 					// "…, they're due Monday": the deadline of this sentence's task
 					given := false
 					for k := len(tasks) - 1; k >= 0 && tasks[k].utt == i; k-- {
@@ -346,7 +346,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 							break
 						}
 					}
-					if !given && (hasDeadlineWord(ws, a, b) || u.isUser && mustBeDoneBy(ws, a, b)) && !hasTaskOf(tasks, i) {
+					if !given && (hasDeadlineWord(ws, a, b) || mustBeDoneBy(ws, a, b) || needItBy(ws, a, b)) && !hasTaskOf(tasks, i) {
 						// "I'll write the post about the year in review." …
 						// "Drafts due on the first of December, please.": a
 						// deadline said after the commitments is theirs
@@ -915,8 +915,9 @@ func deadlineSubject(ws []cword, a, b int) string {
 			break
 		}
 	}
-	if len(words) == 0 || len(words) == 1 && strings.EqualFold(words[0], "deadline") {
-		// "the deadline is Friday": the deadline of what was just said
+	if len(words) == 0 || len(words) == 1 && strings.EqualFold(words[0], "deadline") || weekdayOf(strings.TrimSuffix(ws[s].lower, "'s")) >= 0 || startsCue(ws, s) {
+		// "the deadline is Friday", "Friday's the deadline": the deadline
+		// of what was just said
 		return ""
 	}
 	words[0] = capitalise(words[0])

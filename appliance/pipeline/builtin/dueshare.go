@@ -37,12 +37,39 @@ func (dl *dialogue) shareDues(tasks []task, tm timing) {
 			tasks[k].due = d
 			continue
 		}
-		if i+1 < len(dl.utts) && !dl.utts[i].isUser && dl.utts[i+1].isUser {
-			if d := dl.bareTimeAnswer(i+1, tm); d != nil {
-				tasks[k].due = d
-			}
+		if d := dl.followingBareTime(tasks, k, tm); d != nil {
+			tasks[k].due = d
 		}
 	}
+}
+
+// followUpWindow is how many utterances after a task a time said alone
+// may still be its due.
+const followUpWindow = 3
+
+// followingBareTime is the time said alone in the few utterances after
+// task k, by either speaker, before the talk moves on: "I'll send you the
+// report." "Great, by Friday?" "Yes."; "Can you pick up the kids?" "What
+// time?" "At five fifteen."; nil when another task or a sentence with a
+// time of its own comes first.
+func (dl *dialogue) followingBareTime(tasks []task, k int, tm timing) *time.Time {
+	i := tasks[k].utt
+	var due *time.Time
+	for j := i + 1; j < len(dl.utts) && j <= i+followUpWindow; j++ {
+		for _, o := range tasks {
+			if o.utt == j {
+				return due
+			}
+		}
+		if d := dl.bareTimeAnswer(j, tm); d != nil {
+			due = d
+			continue
+		}
+		if due != nil || scanCues(dl.utts[j].words, 0, len(dl.utts[j].words), tm.ref, nil).found {
+			return due
+		}
+	}
+	return due
 }
 
 // frontedSentenceDue is the time that opens utterance i before its subject,
@@ -55,7 +82,11 @@ func (dl *dialogue) frontedSentenceDue(i int, tm timing) *time.Time {
 	ws := u.words
 	a, b := u.clauses[0][0], u.clauses[0][1]
 	s := skipDiscourse(ws, a, b)
-	if s >= b || !startsCue(ws, s) && wordAt(ws, s) != "on" && wordAt(ws, s) != "by" || !fronted(ws, s, b) {
+	if s >= b || !startsCue(ws, s) && wordAt(ws, s) != "on" && wordAt(ws, s) != "by" {
+		return nil
+	}
+	if !fronted(ws, s, b) && !(len(u.clauses) > 1 && onlyCue(ws, s, b)) && !frontedFirst(ws, s, b) {
+		// neither "tomorrow i need to…" nor "so tomorrow, | first i'll…"
 		return nil
 	}
 	c := scanCues(ws, s, b, tm.ref, nil)
@@ -107,14 +138,15 @@ func (dl *dialogue) trailingSharedDue(tasks []task, k int) *time.Time {
 // answerFillers may stand beside a time in an answer that is only a time:
 // "sure, by thursday", "tomorrow, yes", "yeah I can do Friday".
 var answerFillers = lexicon.NewSet(`yes yeah yep yup sure okay ok fine no problem absolutely definitely of course will do
-	i can i'll that's that works for me by before on at latest the um uh so well alright right`)
+	i can i'll that's that works for me by before on at latest the um uh so well alright right great ideally
+	hopefully please then maybe`)
 
 // bareTimeAnswer is the time of utterance i when it says nothing but a time
-// and a yes, nil otherwise.
+// and a yes (or asks only that: "by Friday?"), nil otherwise.
 func (dl *dialogue) bareTimeAnswer(i int, tm timing) *time.Time {
 	u := &dl.utts[i]
 	ws := u.words
-	if len(ws) == 0 || len(ws) > 8 || u.question {
+	if len(ws) == 0 || len(ws) > 8 {
 		return nil
 	}
 	used := make([]bool, len(ws))
@@ -150,4 +182,47 @@ func mustBeDoneBy(ws []cword, a, b int) bool {
 		return true
 	}
 	return false
+}
+
+// needItBy: the clause says when the thing just asked for is needed ("We
+// need it back by the end of the week.", "I need them by Friday"): the
+// deadline of the task said before it.
+func needItBy(ws []cword, a, b int) bool {
+	s := skipDiscourse(ws, a, b)
+	switch wordAt(ws, s) {
+	case "i", "we", "they":
+	default:
+		return false
+	}
+	k := s + 1
+	if w := wordAt(ws, k); w != "need" && w != "needs" {
+		return false
+	}
+	switch wordAt(ws, k+1) {
+	case "it", "them", "that", "those", "this":
+	default:
+		return false
+	}
+	k += 2
+	if w := wordAt(ws, k); w == "back" || w == "done" || w == "signed" || w == "returned" || w == "in" {
+		k++
+	}
+	w := wordAt(ws, k)
+	return w == "by" || w == "before" || w == "for" || w == "on" || startsCue(ws, min(k, len(ws)-1)) && k < b
+}
+
+// frontedFirst: the clause at ws[s:b] opens with its time cue, then an
+// ordering word and a subject ("tomorrow first i'll drop the car off").
+func frontedFirst(ws []cword, s, b int) bool {
+	used := make([]bool, len(ws))
+	scanCues(ws, s, min(b, s+4), time.Time{}, used)
+	k := s
+	for k < b && used[k] {
+		k++
+	}
+	if k == s || k >= b || ws[k].lower != "first" {
+		return false
+	}
+	// the subject may open the next clause: "so tomorrow first | i'll…"
+	return k+1 < len(ws) && (inSet(firstPerson, ws[k+1].lower) || inSet(runOnOpeners, ws[k+1].lower))
 }

@@ -58,10 +58,13 @@
 //     to call the bank and pick up the dry cleaning"); one said last after
 //     deeds joined under one subject is each deed's ("… call the bank and
 //     pick up the dry cleaning by Friday");
-//   - a time said in another sentence is the task's when it answers the
-//     request ("Can you send the report?" "Sure, by Thursday."), when it is
-//     the thing's deadline just said ("The forms are due Friday." "I'll fill
-//     them in."), or when it heads a list ("things to do today: …");
+//   - a time said in another sentence is the task's when it is said alone
+//     in the next few turns, by either speaker, before the talk moves on
+//     ("Can you send the report?" "Sure, by Thursday."; "I'll send it."
+//     "By Friday?" "Yes."), when it is the thing's deadline said just
+//     before or after ("The forms are due Friday." "I'll fill them in.";
+//     "It has to be done by…", "We need it back by…", "Friday's the
+//     deadline"), or when it heads a list ("things to do today: …");
 //   - no time said anywhere for the task: no due.
 //
 // Instant exactness is taken over matched items whose label states a time
