@@ -722,6 +722,9 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 			// "reminder pay the council tax", as a recogniser writes "Reminder:"
 			return s + 1, taskCommit
 		}
+		if c := afterLeadingCue(ws, s, b); c > s && matchAt(ws, c, b, selfReminders) > 0 {
+			s = c // "on Sunday evening remind me to…"
+		}
 		if n := matchAt(ws, s, b, selfReminders); n > 0 {
 			if s+n < b && ws[s].lower == "remind" && (ws[s+n].is(wcDeterminer) || ws[s+n].is(wcSubjectPronoun)) {
 				// "remind me the parents evening is thursday at six": a
@@ -783,7 +786,7 @@ func (dl *dialogue) findTask(i int, ws []cword, cls [][2]int, ci int, question b
 		return s + n, taskRequest
 	}
 	// an imperative addressed to the user: "Send me the file when you can"
-	if ci == 0 && !u.question && isImperative(ws, s, b) {
+	if (ci == 0 || joinedInstruction(ws, a, s)) && !u.question && isImperative(ws, s, b) {
 		return s, taskRequest
 	}
 	return 0, taskNone

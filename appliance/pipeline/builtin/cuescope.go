@@ -1,5 +1,7 @@
 package builtin
 
+import "time"
+
 // connectiveCueSubject: ws[k] is a connective that opens a new thought with
 // its own time said first, then its subject ("I'll have the slides done |
 // and then Friday I'll send the invites", "… | and on Friday we need to…"):
@@ -31,4 +33,56 @@ func connectiveCueSubject(ws []cword, k int) bool {
 		return onlyCue(ws, j, e)
 	}
 	return false
+}
+
+// afterLeadingCue is where the words after a time said first end
+// ("on Sunday evening | remind me to…"), s when the clause at ws[s:b] does
+// not open with one.
+func afterLeadingCue(ws []cword, s, b int) int {
+	k := s
+	if w := wordAt(ws, k); w == "on" || w == "by" {
+		k++
+	}
+	if k >= b || !startsCue(ws, k) {
+		return s
+	}
+	used := make([]bool, len(ws))
+	scanCues(ws, k, min(b, k+4), time.Time{}, used)
+	e := k
+	for e < b && used[e] {
+		e++
+	}
+	if e == k {
+		return s
+	}
+	return e
+}
+
+// joinedInstruction: the clause at ws[a:b], its first content word at s,
+// is an instruction joined to what was said before by "so", "and" or
+// "then" ("I'd like to see you in six weeks, so book a follow-up at the
+// front desk"), with no condition on it in the rest of the sentence ("and
+// call us if it swells").
+func joinedInstruction(ws []cword, a, s int) bool {
+	joined := false
+	for k := a; k < s; k++ {
+		switch ws[k].lower {
+		case "so", "and", "then":
+			joined = true
+		}
+	}
+	if !joined {
+		return false
+	}
+	for k := s; k < len(ws); k++ { // the condition may be a clause of its own
+		switch ws[k].lower {
+		case "if", "when", "unless", "whenever":
+			return false
+		case "in":
+			if wordAt(ws, k+1) == "case" {
+				return false
+			}
+		}
+	}
+	return true
 }

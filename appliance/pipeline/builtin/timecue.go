@@ -342,6 +342,12 @@ func (sc *cueScanner) at(i int) int {
 			sc.setDate(sc.ref, 2)
 			return 4
 		}
+		if hasSeq(ws, i, "the", "week", "after", "next") {
+			// the week after next week: its Friday, as "next week" is next
+			// week's
+			sc.weekEnd(2, time.Friday)
+			return 4
+		}
 		if p := wordAt(ws, i+1); (dayPartHour(p) > 0 || p == "day") && (wordAt(ws, i+2) == "before" || wordAt(ws, i+2) == "after") {
 			// "no food after ten the night before": relative to the plan,
 			// not a day part of its own
@@ -533,6 +539,13 @@ func (sc *cueScanner) weekday(i int, wd time.Weekday, this bool) int {
 	nextWeek := false
 	if hasSeq(sc.ws, i+1, "next", "week") {
 		nextWeek, n = true, 3
+	}
+	if hasSeq(sc.ws, i+1, "after", "next") && !sc.c.date {
+		// "the monday after next": a week after next week's
+		sc.resolveWeekday(wd, false, true)
+		t := time.Date(sc.c.y, sc.c.mon, sc.c.day+7, 0, 0, 0, 0, sc.ref.Location())
+		sc.c.y, sc.c.mon, sc.c.day = t.Year(), t.Month(), t.Day()
+		return 3 + sc.bareClock(i+3)
 	}
 	sc.resolveWeekday(wd, this, nextWeek)
 	if !nextWeek && wordAt(sc.ws, i+1) == "week" && sc.c.fromWeekday {
