@@ -1,7 +1,5 @@
 package builtin
 
-import "time"
-
 // connectiveCueSubject: ws[k] is a connective that opens a new thought with
 // its own time said first, then its subject ("I'll have the slides done |
 // and then Friday I'll send the invites", "… | and on Friday we need to…"):
@@ -46,11 +44,16 @@ func afterLeadingCue(ws []cword, s, b int) int {
 	if k >= b || !startsCue(ws, k) {
 		return s
 	}
-	used := make([]bool, len(ws))
-	scanCues(ws, k, min(b, k+4), time.Time{}, used)
+	// the cue's words, read without marking them (no allocation: this runs
+	// on every clause of the user's)
+	sc := cueScanner{ws: ws[:min(b, k+4)], wd: -1}
 	e := k
-	for e < b && used[e] {
-		e++
+	for e < len(sc.ws) {
+		n := sc.at(e)
+		if n == 0 {
+			break
+		}
+		e += n
 	}
 	if e == k {
 		return s

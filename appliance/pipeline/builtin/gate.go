@@ -57,12 +57,26 @@ var embeddedGate = sync.OnceValue(func() *Gate {
 // EmbeddedGate is the gate the committed gate.txt holds.
 func EmbeddedGate() *Gate { return embeddedGate() }
 
-// shippedGate is the embedded gate when it changes anything, nil otherwise.
+// shippedGate is the embedded gate when it changes anything, nil otherwise;
+// its thresholds are read first, so that a gate with none (the rules
+// alone) costs no parse of its weights.
 var shippedGate = sync.OnceValue(func() *Gate {
-	if g := embeddedGate(); g.Drop > 0 || g.Accept > 0 {
-		return g
+	sc := bufio.NewScanner(bytes.NewReader(gateText))
+	on := false
+	for sc.Scan() {
+		if l := sc.Bytes(); len(l) > 0 && l[0] >= '0' && l[0] <= '9' {
+			break // the weights, after the thresholds (Marshal)
+		}
+		f := strings.Fields(sc.Text())
+		if len(f) == 2 && (f[0] == "drop" || f[0] == "accept") {
+			v, err := strconv.ParseFloat(f[1], 64)
+			on = on || err != nil || v > 0
+		}
 	}
-	return nil
+	if !on {
+		return nil
+	}
+	return embeddedGate()
 })
 
 // NewWithGate is the offline extractor (the embedded clause model's rules)

@@ -95,3 +95,20 @@ func TestGateDropsAndAccepts(t *testing.T) {
 		t.Errorf("a gate scoring every free clause high (-want +got):\n%s", d)
 	}
 }
+
+// BenchmarkBuiltinStructureGate is Structure with the task gate on (the
+// embedded weights, a drop and an accept threshold), what a create would
+// cost if its check adopted it; the shipped gate has none on.
+func BenchmarkBuiltinStructureGate(b *testing.B) {
+	in := benchInput()
+	g := *EmbeddedGate()
+	g.Drop, g.Accept = 0.01, 0.99
+	ex := NewWithGate(&g)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ex.Structure(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
