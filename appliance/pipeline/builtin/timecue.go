@@ -265,6 +265,8 @@ func (sc *cueScanner) at(i int) int {
 		return sc.partOfWeek(i, time.Wednesday)
 	case "early":
 		return sc.partOfWeek(i, time.Monday)
+	case "start", "beginning", "middle":
+		return sc.partOfPeriod(i)
 	case "late", "later":
 		return sc.partOfWeek(i, time.Friday)
 	case "asap":
@@ -402,6 +404,9 @@ func (sc *cueScanner) at(i int) int {
 // copula of "the time is", "say" of a proposal, "around" of an estimate.
 var clockLeads = lexicon.NewSet(`is it's 's was say around about approximately roughly`)
 
+// deadlineLeads before "half five" make it a clock too: "by half five".
+var deadlineLeads = lexicon.NewSet(`by until till before`)
+
 // ordinalEnds: a day's ordinal ends just before ws[i] ("the 16th", "the
 // twenty first").
 func ordinalEnds(ws []cword, i int) bool {
@@ -512,6 +517,50 @@ func (sc *cueScanner) partOfWeek(i int, day time.Weekday) int {
 	}
 	sc.weekEnd(weeks, day)
 	return 3
+}
+
+// partOfPeriod reads "start of next week" (its Monday), "beginning of next
+// month" (its first), "middle of next week" (its Wednesday), "middle of
+// the month" (the 15th); "this week" likewise while the day is ahead.
+func (sc *cueScanner) partOfPeriod(i int) int {
+	ws := sc.ws
+	if wordAt(ws, i+1) != "of" {
+		return 0
+	}
+	mid := ws[i].lower == "middle"
+	j, offset := i+2, 0
+	switch wordAt(ws, j) {
+	case "next":
+		offset = 1
+		j++
+	case "this", "the":
+		j++
+	}
+	switch wordAt(ws, j) {
+	case "week":
+		day := time.Monday
+		if mid {
+			day = time.Wednesday
+		}
+		if offset == 0 && mondayIndex(day) < mondayIndex(sc.ref.Weekday()) {
+			return 0 // the start of a week already under way is past
+		}
+		sc.weekEnd(offset, day)
+	case "month":
+		d := 1
+		if mid {
+			d = 15
+		}
+		if offset == 0 && sc.ref.Day() >= d {
+			return 0
+		}
+		t := time.Date(sc.ref.Year(), sc.ref.Month()+time.Month(offset), d, 0, 0, 0, 0, sc.ref.Location())
+		sc.setMonthDayYear(t.Year(), t.Month(), t.Day())
+		sc.setDeadline(23, 59)
+	default:
+		return 0
+	}
+	return j - i + 1
 }
 
 func (sc *cueScanner) endOfDay() {
@@ -801,6 +850,14 @@ func (sc *cueScanner) ago(i int) int {
 	case hasSeq(ws, i+n+1, "from", "now"):
 		sc.applyOffset(v, unit)
 		return n + 3
+	case (unit == unitWeek || unit == 2*unitWeek) && (wordAt(ws, i+n+1) == "today" || wordAt(ws, i+n+1) == "tomorrow"):
+		// British "a week today", "a fortnight tomorrow"
+		days := 0
+		if wordAt(ws, i+n+1) == "tomorrow" {
+			days = 1
+		}
+		sc.setDate(sc.ref, days+int(v*float64(unit/unitDay)))
+		return n + 2
 	case wordAt(ws, i+n+1) == "from" && unit >= unitDay:
 		// "a week from Friday", "two weeks from tomorrow"
 		base := wordAt(ws, i+n+2)
@@ -939,7 +996,7 @@ func (sc *cueScanner) pastTo(i int, prep bool) int {
 	rel := wordAt(ws, i+k)
 	if rel != "past" && rel != "to" && rel != "after" {
 		// British "half ten" is half past ten
-		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && k == 1 && n == 1 && (i == 0 || ws[i-1].lower == "at" || inSet(clockLeads, ws[i-1].lower)) {
+		if h, _, mer, n := clockAt(ws, i+1, false); mins == 30 && k == 1 && n == 1 && (i == 0 || ws[i-1].lower == "at" || inSet(clockLeads, ws[i-1].lower) || inSet(deadlineLeads, ws[i-1].lower)) {
 			sc.setClock(h, 30, mer)
 			return 1 + n
 		}

@@ -18,7 +18,7 @@ var simpleNumberWords = numberKeys(unitNumbers, tensNumbers, unitOrdinals, tensO
 
 // cueFirstWords are the unhyphenated words cueScanner.at may start a cue
 // with (digits aside): cueStarts, the number words, "mid" and holidays.
-var cueFirstWords = lexicon.Union(cueStarts, simpleNumberWords, holidays, lexicon.NewSet("mid early late later"))
+var cueFirstWords = lexicon.Union(cueStarts, simpleNumberWords, holidays, lexicon.NewSet("mid early late later start beginning middle"))
 
 func numberKeys(maps ...map[string]int) lexicon.Set {
 	s := make(lexicon.Set)
