@@ -40,6 +40,14 @@ import (
 //   - "this week" and "end of the week" are Friday 23:59 (Sunday 23:59 when
 //     said on a Saturday, the coming Friday when said on a Sunday); "next
 //     week" is Friday 23:59 of next week;
+//   - "early", "mid" and "late next week" are its Monday, Wednesday and
+//     Friday, as are "the start", "the middle" of it; "within the week" is
+//     this week's Friday; "the week after next" is that week's Friday, "the
+//     Monday after next" a week after next Monday; "a week today" is seven
+//     days on; "the beginning of next month" is its first, "the middle of
+//     the month" the 15th;
+//   - "end of play" is "end of day"; "before lunch" is noon; "by half five"
+//     is 5:30; "at the latest" after a time adds nothing;
 //   - "this weekend", "over the weekend" and "the weekend" are Sunday 23:59;
 //     "by the weekend" is Friday 23:59;
 //   - "end of the month" and "this month" are the last day of the month at
