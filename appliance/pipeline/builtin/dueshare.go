@@ -19,6 +19,11 @@ import (
 //   - an answer that is only a yes and a time ("Sure, by Thursday.",
 //     "Tomorrow, yes.") to a request just made is that request's due.
 
+// A clause opening with "before" and a subject after the task says its
+// deadline ("call the council before they close at five": 17:00; "renew
+// the permit before it expires on the 31st": the day before, as "before
+// the 31st" is).
+
 // shareDues applies the conventions above to tasks, in place.
 func (dl *dialogue) shareDues(tasks []task, tm timing) {
 	if !tm.known() {
@@ -34,6 +39,10 @@ func (dl *dialogue) shareDues(tasks []task, tm timing) {
 			continue
 		}
 		if d := dl.trailingSharedDue(tasks, k); d != nil {
+			tasks[k].due = d
+			continue
+		}
+		if d := dl.beforeClauseDue(tasks[k], tm); d != nil {
 			tasks[k].due = d
 			continue
 		}
@@ -225,4 +234,28 @@ func frontedFirst(ws []cword, s, b int) bool {
 	}
 	// the subject may open the next clause: "so tomorrow first | i'll…"
 	return k+1 < len(ws) && (inSet(firstPerson, ws[k+1].lower) || inSet(runOnOpeners, ws[k+1].lower))
+}
+
+// beforeClauseDue is the deadline said by a "before" clause right after
+// task t's ("… before they close at five"), nil when there is none.
+func (dl *dialogue) beforeClauseDue(t task, tm timing) *time.Time {
+	u := &dl.utts[t.utt]
+	ci := dl.taskClause(t)
+	if ci+1 >= len(u.clauses) {
+		return nil
+	}
+	ws := u.words
+	a, b := u.clauses[ci+1][0], u.clauses[ci+1][1]
+	if wordAt(ws, a) != "before" || a+1 >= b || !ws[a+1].is(wcSubjectPronoun) {
+		return nil
+	}
+	c := scanCues(ws, a+1, b, tm.ref, nil)
+	if !c.found || c.past || c.recurring {
+		return nil
+	}
+	d, _ := tm.due(ws, a+1, b, nil)
+	if d != nil && c.date && !c.clock {
+		d = dayBeforeThen(*d, tm.loc)
+	}
+	return d
 }

@@ -299,7 +299,7 @@ func (sc *cueScanner) at(i int) int {
 			return 4
 		}
 	case "close":
-		if hasSeq(ws, i, "close", "of", "business") {
+		if hasSeq(ws, i, "close", "of", "business") || hasSeq(ws, i, "close", "of", "play") {
 			sc.endOfDay()
 			return 3
 		}
@@ -337,6 +337,9 @@ func (sc *cueScanner) at(i int) int {
 		if w == "at" && hasSeq(ws, i+1, "the", "latest") && (sc.c.date || sc.c.clock) {
 			// "by Wednesday at the latest": the deadline already said
 			return 3
+		}
+		if w == "at" && hasSeq(ws, i+1, "the", "very", "latest") && (sc.c.date || sc.c.clock) {
+			return 4
 		}
 		n := sc.clockAfter(i)
 		if n == 0 && w == "before" && (weekdayOf(strings.TrimSuffix(wordAt(ws, i+1), "'s")) >= 0 || wordAt(ws, i+1) == "the" && (numberWord(wordAt(ws, i+2)) || digitAt(wordAt(ws, i+2), 0)) ||
