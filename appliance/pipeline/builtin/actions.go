@@ -947,6 +947,12 @@ func thenRef(ws []cword, a, b int, used []bool) (ref, before bool) {
 			return true, true
 		}
 	}
+	// "We'll regroup next Tuesday." "I'll have the numbers ready for
+	// that.": ready for the time just said
+	if k := b - 3; k > a && (hasSeq(ws, k, "ready", "for", "that") || hasSeq(ws, k, "ready", "for", "then")) {
+		used[k+1], used[k+2] = true, true
+		return true, false
+	}
 	// "The presentation is on Thursday. Before that I need to finish the
 	// slides": "before that" said first, pointing back
 	if s := skipDiscourse(ws, a, b); hasSeq(ws, s, "before", "that") && (ws[s+1].punct != 0 || inSet(subjectPronouns, wordAt(ws, s+2))) {

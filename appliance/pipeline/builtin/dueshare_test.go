@@ -83,6 +83,8 @@ func TestDueConventions(t *testing.T) {
 			[]item{{"Renew the parking permit", "2026-03-30 23:59"}}, false},
 		{"at the very latest is no part of the deed", []turn{{"U", "I'll send the cheque by the end of next week at the very latest."}},
 			[]item{{"Send the cheque", "2026-03-20 23:59"}}, false},
+		{"ready for the time just said", []turn{{"1", "We'll regroup next Tuesday."}, {"U", "Okay, I'll have the numbers ready for that."}},
+			[]item{{"Have the numbers ready", "2026-03-17 23:59"}}, false},
 		{"a deadline said after the task, of what was just said", []turn{{"U", "I need to renew my passport."}, {"U", "It has to be done by the end of the month."}},
 			[]item{{"Renew my passport", "2026-03-31 23:59"}}, false},
 		{"the deadline said after the task is no task", []turn{{"U", "I need to renew my passport. The deadline is Friday."}},

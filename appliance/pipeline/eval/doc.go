@@ -44,7 +44,9 @@
 //     says 23:59); an hour said ("by Friday at 5", "before Friday noon") is
 //     that instant;
 //   - "by", "until", "no later than" a day is that day; "before" a day is
-//     the day before; "before lunch" is noon;
+//     the day before (also in a clause: "before it expires on the 31st" is
+//     the 30th; "before they close at five" is 17:00); "before lunch" is
+//     noon; "by then", "ready for that" point at the time just said;
 //   - "end of day", "EOD", "close of business", "end of play" are 17:00 of
 //     the day said (today when none); "tonight" is the evening, 18:00;
 //   - "this week", "within the week", "by the end of the week" are its
