@@ -196,6 +196,11 @@ type GateCheck struct {
 	Train                 GateData
 	Rules, Gate           Tally // the fold's conversations
 	RulesTwins, GateTwins Tally // their live twins
+	// AUC is the area under the ROC curve of the gate's ranking of the
+	// fold's examples (candidates and free clauses, with the twins'),
+	// Examples their count and Positives the labelled ones.
+	AUC                 float64
+	Examples, Positives int
 }
 
 // CheckGate trains the gate on every development fold but fold (with the
@@ -217,6 +222,13 @@ func CheckGate(ctx context.Context, cases []Case, fold int) (GateCheck, error) {
 		return GateCheck{}, err
 	}
 	out := GateCheck{Fold: fold, Drop: g.Drop, Accept: g.Accept, Train: GateExamples(train)}
+	held := GateExamples(append(append([]Case(nil), test...), twins...))
+	out.AUC, out.Examples = rocArea(g.W, held.X, held.Y), len(held.Y)
+	for _, y := range held.Y {
+		if y {
+			out.Positives++
+		}
+	}
 	for _, s := range []struct {
 		ex    *builtin.Builtin
 		cases []Case
@@ -237,6 +249,7 @@ func (c GateCheck) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "trained on %d examples (%d candidates, %d matching; %d free clauses, %d stating a missed item); thresholds drop %g, accept %g\n",
 		len(c.Train.Y), c.Train.Candidates, c.Train.CandidatesPos, c.Train.Free, c.Train.FreePos, c.Drop, c.Accept)
+	fmt.Fprintf(&b, "ranking of fold %d's %d examples (%d positive): area under the ROC curve %.3f\n", c.Fold, c.Examples, c.Positives, c.AUC)
 	for _, r := range []struct {
 		name        string
 		rules, gate Tally
