@@ -21,13 +21,12 @@ import (
 // sentences, and the category is "other".
 type Builtin struct {
 	model func() *ClauseModel // returns nil: the rules alone
-	gate  func() *Gate        // returns nil: no task gate (gate.go)
 }
 
 var _ appliance.Extractor = (*Builtin)(nil)
 
 // New returns the offline extractor.
-func New() *Builtin { return &Builtin{model: shippedModel, gate: shippedGate} }
+func New() *Builtin { return &Builtin{model: shippedModel} }
 
 // shippedModel is the embedded clause model when it changes anything, read
 // at the first conversation rather than in New: parsing its weights takes
@@ -46,7 +45,7 @@ var shippedModel = sync.OnceValue(func() *ClauseModel {
 // instead of the embedded one; nil is the rules alone. For measuring the
 // model (cross-validation in appliance/pipeline/eval).
 func NewWithModel(m *ClauseModel) *Builtin {
-	return &Builtin{model: func() *ClauseModel { return m }, gate: noGate}
+	return &Builtin{model: func() *ClauseModel { return m }}
 }
 
 // Name identifies the route in logs.
@@ -84,7 +83,7 @@ func (b *Builtin) Structure(ctx context.Context, in appliance.TranscriptInput) (
 	if err := ctx.Err(); err != nil {
 		return appliance.Structured{}, err
 	}
-	s, _ := structureOf(parseSegments(in.Segments), in, b.model(), b.gate())
+	s, _ := structureOf(parseSegments(in.Segments), in, b.model())
 	return s, nil
 }
 
@@ -98,14 +97,14 @@ func (b *Builtin) StructureAndMemories(ctx context.Context, in appliance.Transcr
 	}
 	d := parseSegmentsPooled(in.Segments)
 	defer d.release() // what both return are strings and values, none of d
-	s, dl := structureOf(d, in, b.model(), b.gate())
+	s, dl := structureOf(d, in, b.model())
 	return s, memoriesOf(d, dl, in), nil
 }
 
 // structureOf is Structure on a parsed transcript. It also returns the
 // dialogue it read for action items and events, or nil when it read none;
 // extracting those leaves what memoriesOf reads unchanged.
-func structureOf(d *document, in appliance.TranscriptInput, m *ClauseModel, g *Gate) (appliance.Structured, *dialogue) {
+func structureOf(d *document, in appliance.TranscriptInput, m *ClauseModel) (appliance.Structured, *dialogue) {
 	a := analyze(d, in.Language)
 	defer a.release()
 	s := appliance.Structured{
@@ -131,7 +130,6 @@ func structureOf(d *document, in appliance.TranscriptInput, m *ClauseModel, g *G
 			s.Events, evUtts = dl.eventsFrom(tm)
 			tasks, s.Events = m.filter(dl, tm, tasks, s.Events, evUtts)
 			tasks = m.propose(dl, tm, tasks)
-			tasks = g.apply(dl, tm, tasks)
 			dl.dueBeforePlan(tasks, s.Events, tm)
 			dl.dueWhenReady(tasks, tm)
 			s.ActionItems = toActionItems(withoutOpen(tasks, in.OpenActionItems))

@@ -259,3 +259,17 @@ func (dl *dialogue) beforeClauseDue(t task, tm timing) *time.Time {
 	}
 	return d
 }
+
+// taskClause is the clause of t's utterance its deed was read from: the
+// one holding its verb, else the first.
+func (dl *dialogue) taskClause(t task) int {
+	u := &dl.utts[t.utt]
+	for ci, cl := range u.clauses {
+		for _, w := range u.words[cl[0]:cl[1]] {
+			if t.verb != "" && lexicon.Stem(w.lower) == t.verb {
+				return ci
+			}
+		}
+	}
+	return 0
+}

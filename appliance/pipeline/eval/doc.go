@@ -32,9 +32,8 @@
 //
 // Generalisation is also measured inside the development half, where the
 // rules were read: five folds by name hash (FoldOf) for whatever is learned
-// or tuned (CrossValidate, the clause model; CheckGate, the task gate,
-// trained on folds 0-3 and checked on fold 4, which no round has read),
-// and live twins of the
+// or tuned (CrossValidate, the clause model; fold 4 is the one no round
+// has read), and live twins of the
 // punctuated conversations (LiveTwin: the same words as a live recognizer
 // writes them, labels unchanged), which the rules were never read against.
 //
