@@ -82,7 +82,10 @@ func TestBuiltinTellsVoicesApart(t *testing.T) {
 }
 
 func verification(t *testing.T, snr float64) (eer, threshold float64) {
-	ex := speaker.NewBuiltin()
+	return verificationWith(t, speaker.NewBuiltin(), snr)
+}
+
+func verificationWith(t *testing.T, ex speaker.Extractor, snr float64) (eer, threshold float64) {
 	emb := map[string][][]float32{}
 	for _, v := range voices {
 		for _, s := range sentences {

@@ -44,7 +44,14 @@ func (p *Profiles) Household(ctx context.Context, userID string) (*Household, er
 	switch {
 	case err == nil && prof.Extractor == p.Extractor.Name():
 		h.owner = prof.Embedding
-	case err != nil && appliance.ErrorCode(err) != appliance.ENOTFOUND:
+	case err == nil:
+		// Made by another extractor (it was changed since, or a new
+		// version of the built-in one): that embedding is not comparable,
+		// but the profile keeps its speech, so it is embedded again, once.
+		if h.owner, err = p.reembed(ctx, prof); err != nil {
+			return nil, fmt.Errorf("speech profile made by %s: %w", prof.Extractor, err)
+		}
+	case appliance.ErrorCode(err) != appliance.ENOTFOUND:
 		return nil, fmt.Errorf("load speech profile: %w", err)
 	}
 	if err := h.reload(ctx); err != nil {

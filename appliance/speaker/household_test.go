@@ -2,10 +2,12 @@ package speaker_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
+	"github.com/hearth-appliance/hearth/appliance/audio"
 	"github.com/hearth-appliance/hearth/appliance/speaker"
 	"github.com/hearth-appliance/hearth/store"
 )
@@ -81,5 +83,76 @@ func TestHousehold_SeesPeopleChangedWhileItRuns(t *testing.T) {
 		if got := identify(axis); got != want {
 			t.Errorf("voice %d after rename, delete and merge: %q, want %q", axis, got, want)
 		}
+	}
+}
+
+// TestHousehold_ReembedsAProfileOfAnotherExtractor: a profile stored by
+// another extractor (another version, or one switched off) is embedded
+// again from its kept recording and stored so; one without a recording is
+// an error that says what to do (the session logs it), never a session
+// silently without the owner's voice.
+func TestHousehold_ReembedsAProfileOfAnotherExtractor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	axis2 := audio.WAV(make([]int16, 16000), 16000)
+	axis2[44] = 2 // the first sample: axisExtractor hears voice 2
+	for _, tc := range []struct {
+		name       string
+		extractor  string
+		embedding  []float32
+		recording  []byte
+		wantErr    string
+		owner      int16 // the voice Identify takes as the owner's
+		storedAxis int   // the stored embedding's axis afterwards
+	}{
+		{"another extractor, recording kept", "axis-old", []float32{1, 0, 0, 0}, axis2, "", 2, 2},
+		{"another extractor, no recording", "axis-old", []float32{1, 0, 0, 0}, []byte{}, "record the profile again", 0, 0},
+		{"this extractor", "axis", []float32{0, 1, 0}, axis2, "", 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := store.Open(ctx, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			now := time.Now().UTC()
+			if err := db.CreateUser(ctx, &appliance.User{ID: "u1", Name: "Ada", CreatedAt: now}); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.PutSpeechProfile(ctx, &appliance.SpeechProfile{UserID: "u1", Extractor: tc.extractor,
+				Embedding: tc.embedding, Seconds: 1, Audio: tc.recording, CreatedAt: now, UpdatedAt: now}); err != nil {
+				t.Fatal(err)
+			}
+			profiles := &speaker.Profiles{Store: db, Voices: db, Extractor: axisExtractor{}}
+			h, err := profiles.Household(ctx, "u1")
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("household: %v, want an error saying %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for voice := range int16(3) {
+				id, err := h.Identify(ctx, []int16{voice})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if id.Owner != (voice == tc.owner) {
+					t.Errorf("voice %d: owner %v, want %v", voice, id.Owner, voice == tc.owner)
+				}
+			}
+			stored, err := db.SpeechProfile(ctx, "u1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stored.Extractor != "axis" || len(stored.Embedding) != 3 || stored.Embedding[tc.storedAxis] != 1 {
+				t.Errorf("stored profile: %s %v, want axis's embedding along %d", stored.Extractor, stored.Embedding, tc.storedAxis)
+			}
+			if string(stored.Audio) != string(axis2) {
+				t.Errorf("stored profile lost its recording")
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package speaker
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -93,6 +94,44 @@ func (p *Profiles) Upload(ctx context.Context, userID, wavPath string) (*applian
 		return nil, fmt.Errorf("%w: %v", ErrStoreFailed, err)
 	}
 	return prof, nil
+}
+
+// reembed embeds a stored profile's speech with this extractor and stores
+// the profile with that embedding in place of the other extractor's.
+func (p *Profiles) reembed(ctx context.Context, prof *appliance.SpeechProfile) ([]float32, error) {
+	speech, ok := profileSpeech(prof.Audio)
+	if !ok {
+		return nil, errors.New("its recording is not kept: record the profile again")
+	}
+	emb, err := p.Extractor.Embed(ctx, speech)
+	if err != nil {
+		return nil, fmt.Errorf("embed its recording again: %w", err)
+	}
+	next := *prof
+	next.Extractor, next.Embedding = p.Extractor.Name(), emb
+	if err := p.Store.PutSpeechProfile(ctx, &next); err != nil {
+		return nil, err
+	}
+	return emb, nil
+}
+
+// profileSpeech is the PCM of a profile's recording, the WAV Upload
+// stores (audio.WAV: a 44-byte header, 16 kHz mono 16-bit).
+func profileSpeech(wav []byte) ([]int16, bool) {
+	if len(wav) < 44 || string(wav[:4]) != "RIFF" || string(wav[8:16]) != "WAVEfmt " || string(wav[36:40]) != "data" ||
+		binary.LittleEndian.Uint16(wav[22:]) != 1 || binary.LittleEndian.Uint32(wav[24:]) != sampleRate ||
+		binary.LittleEndian.Uint16(wav[34:]) != 16 {
+		return nil, false
+	}
+	data := wav[44:]
+	if n := int(binary.LittleEndian.Uint32(wav[40:])); n < len(data) {
+		data = data[:n]
+	}
+	pcm := make([]int16, len(data)/2)
+	for i := range pcm {
+		pcm[i] = int16(binary.LittleEndian.Uint16(data[2*i:]))
+	}
+	return pcm, len(pcm) > 0
 }
 
 // Get returns a user's profile (ENOTFOUND when there is none).
