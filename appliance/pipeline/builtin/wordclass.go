@@ -18,8 +18,11 @@ func isContentWord(lower string, english bool) bool {
 }
 
 // isKeyword: a content word that can name a topic.
-func isKeyword(lower string) bool {
-	if isDigits(lower) || inSet(keywordStopWords, lower) {
+func isKeyword(lower string) bool { return keywordOf(lower, classesOf(lower)) }
+
+// keywordOf is isKeyword of a word whose classes are c.
+func keywordOf(lower string, c wordClass) bool {
+	if isDigits(lower) || c&wcKeywordStop != 0 {
 		return false
 	}
 	n := utf8.RuneCountInString(lower)
@@ -33,6 +36,11 @@ func isFiller(w string) bool {
 		return true
 	}
 	return isElongatedFiller(w)
+}
+
+// fillerOf is isFiller of a word whose classes are c.
+func fillerOf(w string, c wordClass) bool {
+	return c&wcFiller != 0 || isElongatedFiller(w)
 }
 
 func isElongatedFiller(w string) bool {

@@ -40,6 +40,13 @@ const (
 	wcDiscourse
 	wcInterAdverb
 	wcForeignStop
+	wcKin
+	wcHypothetical
+	wcQuestionAux
+	wcFactStart
+	wcFiller
+	wcKeywordStop
+	wcVerbCue
 )
 
 // classSets are the sets each class stands for.
@@ -70,7 +77,26 @@ var classSets = []struct {
 	{wcDiscourse, discourseWords},
 	{wcInterAdverb, interAdverbs},
 	{wcForeignStop, foreignStopWords},
+	{wcKin, kin},
+	{wcHypothetical, hypotheticalMarkers},
+	{wcQuestionAux, questionAux},
+	{wcFactStart, factStarts},
+	{wcFiller, anyFillers},
+	{wcKeywordStop, keywordStopWords},
+	{wcVerbCue, verbCues},
 }
+
+// anyFillers are the words isFiller finds in a list: one class for the
+// two lists it asks.
+var anyFillers = func() lexicon.Set {
+	s := make(lexicon.Set, len(fillerWords)+len(multilingualFillers))
+	for _, l := range []lexicon.Set{fillerWords, multilingualFillers} {
+		for w := range l {
+			s[w] = struct{}{}
+		}
+	}
+	return s
+}()
 
 // wordClasses maps a word to its classes (wcKnown left out), built at the
 // first conversation rather than as hearth starts.
