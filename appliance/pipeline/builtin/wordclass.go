@@ -43,8 +43,22 @@ func fillerOf(w string, c wordClass) bool {
 	return c&wcFiller != 0 || isElongatedFiller(w)
 }
 
+// onlyInterjectionLetters: every byte of w is one of "mhuaoer" (what
+// strings.Trim(w, "mhuaoer") == "" says, without building its set per
+// call, which was most of a filler check).
+func onlyInterjectionLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		switch w[i] {
+		case 'm', 'h', 'u', 'a', 'o', 'e', 'r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func isElongatedFiller(w string) bool {
-	if len(w) < 2 || strings.Trim(w, "mhuaoer") != "" {
+	if len(w) < 2 || !onlyInterjectionLetters(w) {
 		return false // cheap reject: not made of interjection letters
 	}
 	// collapse repeated letters: hmmmm → hm, uhhh → uh, mhmm → mhm
