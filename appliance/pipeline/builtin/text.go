@@ -330,7 +330,25 @@ func isASCII(w string) bool {
 // one word, and CJK characters (written without spaces) count two to a word.
 // Runs of bare punctuation ("—", "...") are not words.
 func WordCount(text string) int {
+	words, cjk := wordsAndCJK(text)
+	return words + cjk/2
+}
+
+// WordCountSegments is WordCount(JoinSegments(segs)) without joining them:
+// the line break between two segments ends a word as the start of a text
+// does not begin one, so the counts add up.
+func WordCountSegments(segs []appliance.TranscriptSegment) int {
 	words, cjk := 0, 0
+	for _, s := range segs {
+		w, c := wordsAndCJK(s.Text)
+		words, cjk = words+w, cjk+c
+	}
+	return words + cjk/2
+}
+
+// wordsAndCJK is WordCount's two counts: Latin-script words and CJK
+// characters.
+func wordsAndCJK(text string) (words, cjk int) {
 	inWord, counted := false, false
 	for _, r := range text {
 		switch {
@@ -349,7 +367,7 @@ func WordCount(text string) int {
 			}
 		}
 	}
-	return words + cjk/2
+	return words, cjk
 }
 
 // JoinSegments is the transcript as one string, segments on separate lines.
@@ -360,7 +378,12 @@ func JoinSegments(segs []appliance.TranscriptSegment) string {
 	case 1:
 		return segs[0].Text
 	}
+	n := len(segs) - 1
+	for _, s := range segs {
+		n += len(s.Text)
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation, not a doubling per few segments
 	for i, s := range segs {
 		if i > 0 {
 			b.WriteByte('\n')

@@ -243,3 +243,26 @@ func TestClassifyWeakCues(t *testing.T) {
 		}
 	}
 }
+
+// TestWordCountSegmentsAsJoined: counting segment by segment gives what
+// counting the joined transcript gives, CJK halves and words cut at a
+// segment's end included.
+func TestWordCountSegmentsAsJoined(t *testing.T) {
+	for _, texts := range [][]string{
+		nil,
+		{""},
+		{"", ""},
+		{"hello there", "general kenobi"},
+		{"half", "word"},
+		{"会议", "明天开始", "ok"},
+		{"会", "议"},
+		{"— ...", "   ", "3:30 pm"},
+		{"mixed 中文 text", "", "  trailing  "},
+		{"\u00a0nbsp\u00a0", "é"},
+	} {
+		segs := segments(texts...)
+		if got, want := WordCountSegments(segs), WordCount(JoinSegments(segs)); got != want {
+			t.Errorf("WordCountSegments(%q) = %d, WordCount of the joined text %d", texts, got, want)
+		}
+	}
+}
