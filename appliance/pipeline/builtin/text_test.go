@@ -266,3 +266,13 @@ func TestWordCountSegmentsAsJoined(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleSpacedAsFields: the shortcut gives what splitting into fields
+// and joining them gives.
+func TestSingleSpacedAsFields(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a b", " a b", "a b ", "a  b", "a\tb", "a\nb", "naïve café", "a\u00a0b", "a\u2003b", "会议 明天", "x, y. z", "\r\n"} {
+		if got, want := singleSpaced(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("singleSpaced(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
