@@ -319,7 +319,7 @@ func (a *analysis) termScore(tm *term) float64 {
 		}
 	}
 	for _, f := range tm.forms {
-		if inSet(lightWords, f.lower) {
+		if f.cls&wcLight != 0 {
 			tm.light = true
 			w = lightDiscount
 			break
