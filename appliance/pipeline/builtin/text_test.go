@@ -3,6 +3,7 @@ package builtin
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hearth-appliance/hearth/appliance"
@@ -244,10 +245,10 @@ func TestClassifyWeakCues(t *testing.T) {
 	}
 }
 
-// TestWordCountSegmentsAsJoined: counting segment by segment gives what
-// counting the joined transcript gives, CJK halves and words cut at a
-// segment's end included.
-func TestWordCountSegmentsAsJoined(t *testing.T) {
+// TestWordsOverAsJoined: counting segment by segment, and stopping past n,
+// says what counting the joined transcript says, CJK halves, words cut at a
+// segment's end, non-ASCII spaces and invalid bytes included.
+func TestWordsOverAsJoined(t *testing.T) {
 	for _, texts := range [][]string{
 		nil,
 		{""},
@@ -258,11 +259,16 @@ func TestWordCountSegmentsAsJoined(t *testing.T) {
 		{"会", "议"},
 		{"— ...", "   ", "3:30 pm"},
 		{"mixed 中文 text", "", "  trailing  "},
-		{"\u00a0nbsp\u00a0", "é"},
+		{"\u00a0nbsp\u00a0", "é", "a\u0085b"},
+		{"bad \xff\xfe bytes", "\xe4\xbc", "tab\tand\vvertical\fform\rreturn"},
+		{"one two three", "four five", "six"},
 	} {
 		segs := segments(texts...)
-		if got, want := WordCountSegments(segs), WordCount(JoinSegments(segs)); got != want {
-			t.Errorf("WordCountSegments(%q) = %d, WordCount of the joined text %d", texts, got, want)
+		count := WordCount(JoinSegments(segs))
+		for n := -1; n <= count+1; n++ {
+			if got, want := WordsOver(segs, n), count > n; got != want {
+				t.Errorf("WordsOver(%q, %d) = %v, the joined text counts %d", texts, n, got, count)
+			}
 		}
 	}
 }
@@ -273,6 +279,44 @@ func TestSingleSpacedAsFields(t *testing.T) {
 	for _, s := range []string{"", " ", "a", "a b", " a b", "a b ", "a  b", "a\tb", "a\nb", "naïve café", "a\u00a0b", "a\u2003b", "会议 明天", "x, y. z", "\r\n"} {
 		if got, want := singleSpaced(s), strings.Join(strings.Fields(s), " "); got != want {
 			t.Errorf("singleSpaced(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestWordCountAsByRunes: the count with its ASCII shortcut is the count
+// rune by rune, over mixed scripts, odd spaces, invalid bytes and the
+// sample conversations.
+func TestWordCountAsByRunes(t *testing.T) {
+	byRunes := func(text string) int {
+		words, cjk := 0, 0
+		inWord, counted := false, false
+		for _, r := range text {
+			switch {
+			case isCJK(r):
+				cjk++
+				inWord = false
+			case unicode.IsSpace(r):
+				inWord, counted = false, false
+			default:
+				if !inWord {
+					inWord, counted = true, false
+				}
+				if !counted && isWordRune(r) {
+					words++
+					counted = true
+				}
+			}
+		}
+		return words + cjk/2
+	}
+	texts := []string{"", " ", "a", "hello, world!", "— ... --", "it's 3:30 pm", "会议明天开始 ok 好", "naïve café",
+		"a\u00a0b\u0085c", "\xff\xfe x \xe4\xbc", "tab\tand\vvertical\fform\rreturn\nline", "x—y", "日本語とEnglish混在"}
+	for _, s := range samples {
+		texts = append(texts, s.segments...)
+	}
+	for _, s := range texts {
+		if got, want := WordCount(s), byRunes(s); got != want {
+			t.Errorf("WordCount(%q) = %d, rune by rune %d", s, got, want)
 		}
 	}
 }
