@@ -320,3 +320,20 @@ func TestWordCountAsByRunes(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupStemEAsConcatenated: looking a stem up with an "e" added in a
+// buffer finds what looking up the concatenated string finds: every
+// lexicon stem ending in "e", short stems and one longer than the buffer.
+func TestLookupStemEAsConcatenated(t *testing.T) {
+	bases := []string{"", "a", "ab", "abc", "shar", "danc", strings.Repeat("x", 40), strings.Repeat("y", 31)}
+	for w := range categoryIndex() {
+		if base, ok := strings.CutSuffix(w, "e"); ok {
+			bases = append(bases, base)
+		}
+	}
+	for _, b := range bases {
+		if got, want := lookupStemE(b), lookupStem(b+"e", false); got != want {
+			t.Errorf("lookupStemE(%q) = %v, lookupStem(%q) = %v", b, got, b+"e", want)
+		}
+	}
+}
