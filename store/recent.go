@@ -135,6 +135,17 @@ func (db *DB) recentChecked() bool {
 		db.signalFile = nil
 	}
 	f, err := os.Open(db.path + credentialsSignal)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Never signalled: an empty signal is made so that it can be kept
+		// open like any other, or every request would ask the file system
+		// for a missing name (~12 µs a create). A signal written meanwhile
+		// wins (O_EXCL), and one that cannot be made (a read-only folder)
+		// leaves the check as it was.
+		f, err = os.OpenFile(db.path+credentialsSignal, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			f, err = os.Open(db.path + credentialsSignal)
+		}
+	}
 	var token []byte
 	switch {
 	case errors.Is(err, fs.ErrNotExist): // never signalled

@@ -205,22 +205,34 @@ func TestUserCache(t *testing.T) {
 }
 
 // BenchmarkKeyByHashCached is a key's lookup answered from memory, the
-// credentials signal read included.
+// credentials signal read included: in a folder where a key was revoked
+// (the signal written) and in one never signalled, the usual case.
 func BenchmarkKeyByHashCached(b *testing.B) {
-	db, err := store.Open(context.Background(), b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	mustUser(b, db, "u1")
-	mustKey(b, db, "k1", "u1", "h1")
-	if err := db.RevokeKey(context.Background(), "u1", "k1", time.Now()); err != nil { // the signal file exists
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	for b.Loop() {
-		if _, err := db.KeyByHash(ctx, "h1"); err != nil {
-			b.Fatal(err)
+	for _, signalled := range []bool{true, false} {
+		name := "NeverSignalled"
+		if signalled {
+			name = "Signalled"
 		}
+		b.Run(name, func(b *testing.B) {
+			db, err := store.Open(context.Background(), b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			mustUser(b, db, "u1")
+			mustKey(b, db, "k1", "u1", "h1")
+			if signalled {
+				mustKey(b, db, "k2", "u1", "h2")
+				if err := db.RevokeKey(context.Background(), "u1", "k2", time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := db.KeyByHash(ctx, "h1"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -8,12 +8,12 @@ import (
 )
 
 // linked reports whether f still has a name: false once a newer signal
-// replaced it.
+// replaced it. fstat straight into a stack value: f.Stat allocates its
+// answer, once per request.
 func linked(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
 		return false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink > 0
+	return st.Nlink > 0
 }

@@ -149,7 +149,7 @@ func (p *Pipeline) discard(ctx context.Context, c *appliance.Conversation, in ap
 	case opt.ForceProcess:
 		return false, ruleForceProcess
 	}
-	if builtin.WordCount(builtin.JoinSegments(c.TranscriptSegments)) > keepWordCount {
+	if builtin.WordsOver(c.TranscriptSegments, keepWordCount) {
 		return false, "substantial_length"
 	}
 	fillerOnly, empty := builtin.FillerOnly(c.TranscriptSegments, fillerOnlyMaxTokens)

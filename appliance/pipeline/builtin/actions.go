@@ -90,7 +90,7 @@ func commitment(ws []cword, a, b int, timed bool) (body int, ok bool) {
 		if subj == "" {
 			continue
 		}
-		if k > a && isQuestionAux(ws[k-1].lower) {
+		if k > a && ws[k-1].is(wcQuestionAux) {
 			continue // "do I need to", "should I"
 		}
 		j := k + 1
@@ -247,7 +247,7 @@ func (dl *dialogue) actionItems(tm timing) []task {
 		used := make([]bool, len(ws))
 		cls := u.clauses
 		first := skipDiscourse(ws, 0, len(ws))
-		question := u.question && first < len(ws) && (isQuestionAux(ws[first].lower) || inSet(whWords, ws[first].lower))
+		question := u.question && first < len(ws) && (ws[first].is(wcQuestionAux) || inSet(whWords, ws[first].lower))
 		vocative := vocativeOf(ws)
 		for ci, cl := range cls {
 			a, b := cl[0], cl[1]

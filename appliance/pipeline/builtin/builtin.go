@@ -151,18 +151,21 @@ func (*Builtin) Memories(ctx context.Context, in appliance.TranscriptInput) ([]a
 }
 
 // memoriesOf is Memories on a transcript already parsed (d) and read as a
-// dialogue (dl), either of which may be nil.
+// dialogue (dl), either of which may be nil; a dialogue given is of a
+// transcript found English.
 func memoriesOf(d *document, dl *dialogue, in appliance.TranscriptInput) []appliance.Memory {
 	if utf8.RuneCountInString(strings.TrimSpace(JoinSegments(in.Segments))) < minMemoryTranscript {
 		return []appliance.Memory{}
 	}
-	if d == nil {
-		d = parseSegments(in.Segments)
-	}
-	if !quickEnglish(d, in.Language) {
-		return []appliance.Memory{}
-	}
 	if dl == nil {
+		// A dialogue is read only of a transcript found English
+		// (structureOf), so only without one is the language asked.
+		if d == nil {
+			d = parseSegments(in.Segments)
+		}
+		if !quickEnglish(d, in.Language) {
+			return []appliance.Memory{}
+		}
 		dl = newDialogue(d, in.Segments, in.UserName)
 	}
 	var ref time.Time

@@ -250,7 +250,7 @@ func categoryCue(w string) *cueEntry {
 		if plural || !strings.ContainsRune("aeiouy", rune(suf[0])) {
 			continue
 		}
-		if e := lookupStem(base+"e", false); e != nil {
+		if e := lookupStemE(base); e != nil {
 			return e
 		}
 		if n := len(base); n >= 4 && base[n-1] == base[n-2] { // shopping → shop
@@ -260,6 +260,21 @@ func categoryCue(w string) *cueEntry {
 		}
 	}
 	return nil
+}
+
+// lookupStemE is lookupStem(base+"e", false) without building the string
+// for each word tried: indexing a map by string(bytes) does not allocate.
+func lookupStemE(base string) *cueEntry {
+	var buf [32]byte
+	if len(base) >= len(buf) {
+		return lookupStem(base+"e", false)
+	}
+	n := copy(buf[:], base)
+	buf[n] = 'e'
+	if n+1 < 4 {
+		return nil
+	}
+	return categoryIndex()[string(buf[:n+1])]
 }
 
 func lookupStem(stem string, plural bool) *cueEntry {

@@ -36,6 +36,7 @@ type form struct {
 	special string    // a spelling with inner capitals, such as iPhone
 	cats    []int     // categories its lexicon entry signals
 	cue     *cueEntry // its lexicon entry, nil if none
+	cls     wordClass // its classes (classesOf), looked up as the form is made
 	stop    bool      // English function word
 	fstop   bool      // function word of another Latin-script language
 	content bool      // neither function word nor filler (set once the language is known)
@@ -146,7 +147,7 @@ func analyze(d *document, lang string) *analysis {
 		if f == nil {
 			f = formSlab.new()
 			c := classesOf(t.lower) // one lookup for both questions
-			*f = form{lower: t.lower, stop: c&wcStop != 0, fstop: c&wcForeignStop != 0}
+			*f = form{lower: t.lower, cls: c, stop: c&wcStop != 0, fstop: c&wcForeignStop != 0}
 			a.forms[t.lower] = f
 			a.formList = append(a.formList, f)
 		}
@@ -174,8 +175,8 @@ func analyze(d *document, lang string) *analysis {
 
 	termSlab := &a.termSlab
 	for _, f := range a.formList {
-		f.content = !f.stop && (a.english || !f.fstop) && hasLetterOrDigit(f.lower) && !isFiller(f.lower)
-		f.keyword = f.content && isKeyword(f.lower)
+		f.content = !f.stop && (a.english || !f.fstop) && hasLetterOrDigit(f.lower) && !fillerOf(f.lower, f.cls)
+		f.keyword = f.content && keywordOf(f.lower, f.cls)
 		if a.english {
 			if f.cue = categoryCue(f.lower); f.cue != nil {
 				f.cats = f.cue.cats
@@ -208,7 +209,7 @@ func analyze(d *document, lang string) *analysis {
 				a.termList = append(a.termList, tm) // first-spoken order
 			}
 			tm.count++
-			if i > 0 && inSet(verbCues, a.doc.tokens[i-1].lower) {
+			if i > 0 && a.verbCueAt(i-1) {
 				tm.verbCued++
 			}
 			a.tokTerm[i] = tm
@@ -292,6 +293,15 @@ func quickEnglish(d *document, lang string) bool {
 	return isEnglish(lang, &a)
 }
 
+// verbCueAt: token i is a verb cue (verbCues), asked of the token's form,
+// whose classes were looked up once.
+func (a *analysis) verbCueAt(i int) bool {
+	if f := a.tokForm[i]; f != nil {
+		return f.cls&wcVerbCue != 0
+	}
+	return inSet(verbCues, a.doc.tokens[i].lower)
+}
+
 func (a *analysis) termScore(tm *term) float64 {
 	n := utf8.RuneCountInString(tm.stem)
 	if !a.english {
@@ -309,7 +319,7 @@ func (a *analysis) termScore(tm *term) float64 {
 		}
 	}
 	for _, f := range tm.forms {
-		if inSet(lightWords, f.lower) {
+		if f.cls&wcLight != 0 {
 			tm.light = true
 			w = lightDiscount
 			break

@@ -97,10 +97,10 @@ func (dl *dialogue) memories(ref time.Time) []appliance.Memory {
 			// "if") voids it, one after it ends it ("… maybe the Shimano one").
 			var starts []int
 			for k := s; k < b-1; k++ {
-				if inSet(hypotheticalMarkers, ws[k].lower) {
+				if ws[k].is(wcHypothetical) {
 					break
 				}
-				if k == s || inSet(factStarts, ws[k].lower) || ws[k].cap && k > 0 && strings.HasSuffix(ws[k].lower, "'s") {
+				if k == s || ws[k].is(wcFactStart) || ws[k].cap && k > 0 && strings.HasSuffix(ws[k].lower, "'s") {
 					if _, ok := dl.memoryAt(u, ws, k, supposedAfter(ws, k, b), named); ok {
 						starts = append(starts, k)
 					}
@@ -149,7 +149,7 @@ var courtesyConditions = lexicon.NewSet(`possible necessary needed any`)
 // or b.
 func supposedAfter(ws []cword, k, b int) int {
 	for j := k + 1; j < b; j++ {
-		if inSet(hypotheticalMarkers, ws[j].lower) || askedAt(ws, j) {
+		if ws[j].is(wcHypothetical) || askedAt(ws, j) {
 			return j
 		}
 	}
@@ -160,7 +160,7 @@ func supposedAfter(ws []cword, k, b int) int {
 // ends the fact before it: "i leave on january fifteenth is that enough
 // time", "my sister moved to leeds did you know".
 func askedAt(ws []cword, j int) bool {
-	if j == 0 || ws[j-1].punct != 0 || !isQuestionAux(ws[j].lower) {
+	if j == 0 || ws[j-1].punct != 0 || !ws[j].is(wcQuestionAux) {
 		return false
 	}
 	next := wordAt(ws, j+1)

@@ -219,7 +219,7 @@ func personNamed(u *utterance) string {
 		switch {
 		case (w == "my" && u.isUser || w == "your" && !u.isUser) && (inSet(menNamed, next) || inSet(womenNamed, next) || inSet(neutralNamed, next)):
 			return next
-		case inSet(kin, w) && (inSet(menNamed, w) || inSet(womenNamed, w)):
+		case ws[k].is(wcKin) && (inSet(menNamed, w) || inSet(womenNamed, w)):
 			return w
 		}
 	}

@@ -261,7 +261,7 @@ var leadingFillers = lexicon.NewSet(`um uh umm uhh hmm mm er erm ah oh okay ok y
 // cleanSentence tidies a transcript sentence for display: single spaces, no
 // leading fillers, a capital first letter and closing punctuation.
 func cleanSentence(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = singleSpaced(s)
 	s = trimLeadingPunct(s)
 	for {
 		word, rest, ok := strings.Cut(s, " ")
@@ -297,4 +297,28 @@ func trimLeadingPunct(s string) string {
 	return strings.TrimLeftFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '"' && r != '\''
 	})
+}
+
+// singleSpaced is strings.Join(strings.Fields(s), " "): s itself, without
+// splitting and joining, when it already has single spaces between its
+// words and none around them, as a transcript's sentences mostly do.
+func singleSpaced(s string) string {
+	prevSpace := true // a space first is one too many
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return strings.Join(strings.Fields(s), " ") // other spaces: the general way
+		case c == ' ':
+			if prevSpace {
+				return strings.Join(strings.Fields(s), " ")
+			}
+			prevSpace = true
+		default:
+			prevSpace = false
+		}
+	}
+	if prevSpace && s != "" {
+		return strings.Join(strings.Fields(s), " ") // a space last
+	}
+	return s
 }

@@ -195,7 +195,7 @@ func askedAloud(ws []cword) bool {
 	if w := wordAt(ws, k); (w == "what" || w == "which") && (wordAt(ws, k+1) == "time" || wordAt(ws, k+1) == "day") {
 		return true
 	}
-	return len(ws) > 1 && isQuestionAux(ws[0].lower) && (ws[1].is(wcSubjectPronoun) || ws[1].lower == "we" || ws[1].lower == "i")
+	return len(ws) > 1 && ws[0].is(wcQuestionAux) && (ws[1].is(wcSubjectPronoun) || ws[1].lower == "we" || ws[1].lower == "i")
 }
 
 // userCalls: in ws[a:b] the user says they will come by ("I'll come

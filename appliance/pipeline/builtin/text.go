@@ -330,9 +330,51 @@ func isASCII(w string) bool {
 // one word, and CJK characters (written without spaces) count two to a word.
 // Runs of bare punctuation ("—", "...") are not words.
 func WordCount(text string) int {
+	words, cjk := wordsAndCJK(text)
+	return words + cjk/2
+}
+
+// WordsOver reports whether WordCount(JoinSegments(segs)) > n without
+// joining the segments, and without counting past n: the line break
+// between two segments ends a word as the start of a text does not begin
+// one, so the counts add up segment by segment, and they only grow.
+func WordsOver(segs []appliance.TranscriptSegment, n int) bool {
 	words, cjk := 0, 0
+	for _, s := range segs {
+		w, c := wordsAndCJK(s.Text)
+		words, cjk = words+w, cjk+c
+		if words+cjk/2 > n {
+			return true
+		}
+	}
+	return words+cjk/2 > n // no segments: 0 > n
+}
+
+// wordsAndCJK is WordCount's two counts: Latin-script words and CJK
+// characters.
+func wordsAndCJK(text string) (words, cjk int) {
 	inWord, counted := false, false
-	for _, r := range text {
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			// ASCII, most of a transcript: no CJK, and the spaces and word
+			// characters of the general cases below, without decoding.
+			i++
+			switch c {
+			case '\t', '\n', '\v', '\f', '\r', ' ':
+				inWord, counted = false, false
+			default:
+				if !inWord {
+					inWord, counted = true, false
+				}
+				if !counted && ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+					words++
+					counted = true
+				}
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
 		switch {
 		case isCJK(r):
 			cjk++
@@ -349,7 +391,7 @@ func WordCount(text string) int {
 			}
 		}
 	}
-	return words + cjk/2
+	return words, cjk
 }
 
 // JoinSegments is the transcript as one string, segments on separate lines.
@@ -360,7 +402,12 @@ func JoinSegments(segs []appliance.TranscriptSegment) string {
 	case 1:
 		return segs[0].Text
 	}
+	n := len(segs) - 1
+	for _, s := range segs {
+		n += len(s.Text)
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation, not a doubling per few segments
 	for i, s := range segs {
 		if i > 0 {
 			b.WriteByte('\n')

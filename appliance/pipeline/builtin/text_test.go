@@ -3,6 +3,7 @@ package builtin
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hearth-appliance/hearth/appliance"
@@ -240,6 +241,99 @@ func TestClassifyWeakCues(t *testing.T) {
 		a := analyze(parseSegments(segments(tt.text)), "en")
 		if got := classify(a, ""); got != tt.want {
 			t.Errorf("classify(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestWordsOverAsJoined: counting segment by segment, and stopping past n,
+// says what counting the joined transcript says, CJK halves, words cut at a
+// segment's end, non-ASCII spaces and invalid bytes included.
+func TestWordsOverAsJoined(t *testing.T) {
+	for _, texts := range [][]string{
+		nil,
+		{""},
+		{"", ""},
+		{"hello there", "general kenobi"},
+		{"half", "word"},
+		{"会议", "明天开始", "ok"},
+		{"会", "议"},
+		{"— ...", "   ", "3:30 pm"},
+		{"mixed 中文 text", "", "  trailing  "},
+		{"\u00a0nbsp\u00a0", "é", "a\u0085b"},
+		{"bad \xff\xfe bytes", "\xe4\xbc", "tab\tand\vvertical\fform\rreturn"},
+		{"one two three", "four five", "six"},
+	} {
+		segs := segments(texts...)
+		count := WordCount(JoinSegments(segs))
+		for n := -1; n <= count+1; n++ {
+			if got, want := WordsOver(segs, n), count > n; got != want {
+				t.Errorf("WordsOver(%q, %d) = %v, the joined text counts %d", texts, n, got, count)
+			}
+		}
+	}
+}
+
+// TestSingleSpacedAsFields: the shortcut gives what splitting into fields
+// and joining them gives.
+func TestSingleSpacedAsFields(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a b", " a b", "a b ", "a  b", "a\tb", "a\nb", "naïve café", "a\u00a0b", "a\u2003b", "会议 明天", "x, y. z", "\r\n"} {
+		if got, want := singleSpaced(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("singleSpaced(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestWordCountAsByRunes: the count with its ASCII shortcut is the count
+// rune by rune, over mixed scripts, odd spaces, invalid bytes and the
+// sample conversations.
+func TestWordCountAsByRunes(t *testing.T) {
+	byRunes := func(text string) int {
+		words, cjk := 0, 0
+		inWord, counted := false, false
+		for _, r := range text {
+			switch {
+			case isCJK(r):
+				cjk++
+				inWord = false
+			case unicode.IsSpace(r):
+				inWord, counted = false, false
+			default:
+				if !inWord {
+					inWord, counted = true, false
+				}
+				if !counted && isWordRune(r) {
+					words++
+					counted = true
+				}
+			}
+		}
+		return words + cjk/2
+	}
+	texts := []string{"", " ", "a", "hello, world!", "— ... --", "it's 3:30 pm", "会议明天开始 ok 好", "naïve café",
+		"a\u00a0b\u0085c", "\xff\xfe x \xe4\xbc", "tab\tand\vvertical\fform\rreturn\nline", "x—y", "日本語とEnglish混在"}
+	for _, s := range samples {
+		texts = append(texts, s.segments...)
+	}
+	for _, s := range texts {
+		if got, want := WordCount(s), byRunes(s); got != want {
+			t.Errorf("WordCount(%q) = %d, rune by rune %d", s, got, want)
+		}
+	}
+}
+
+// TestLookupStemEAsConcatenated: looking a stem up with an "e" added in a
+// buffer finds what looking up the concatenated string finds: every
+// lexicon stem ending in "e", short stems and one longer than the buffer.
+func TestLookupStemEAsConcatenated(t *testing.T) {
+	bases := []string{"", "a", "ab", "abc", "shar", "danc", strings.Repeat("x", 40), strings.Repeat("y", 31)}
+	for w := range categoryIndex() {
+		if base, ok := strings.CutSuffix(w, "e"); ok {
+			bases = append(bases, base)
+		}
+	}
+	for _, b := range bases {
+		if got, want := lookupStemE(b), lookupStem(b+"e", false); got != want {
+			t.Errorf("lookupStemE(%q) = %v, lookupStem(%q) = %v", b, got, b+"e", want)
 		}
 	}
 }

@@ -18,8 +18,11 @@ func isContentWord(lower string, english bool) bool {
 }
 
 // isKeyword: a content word that can name a topic.
-func isKeyword(lower string) bool {
-	if isDigits(lower) || inSet(keywordStopWords, lower) {
+func isKeyword(lower string) bool { return keywordOf(lower, classesOf(lower)) }
+
+// keywordOf is isKeyword of a word whose classes are c.
+func keywordOf(lower string, c wordClass) bool {
+	if isDigits(lower) || c&wcKeywordStop != 0 {
 		return false
 	}
 	n := utf8.RuneCountInString(lower)
@@ -35,8 +38,27 @@ func isFiller(w string) bool {
 	return isElongatedFiller(w)
 }
 
+// fillerOf is isFiller of a word whose classes are c.
+func fillerOf(w string, c wordClass) bool {
+	return c&wcFiller != 0 || isElongatedFiller(w)
+}
+
+// onlyInterjectionLetters: every byte of w is one of "mhuaoer" (what
+// strings.Trim(w, "mhuaoer") == "" says, without building its set per
+// call, which was most of a filler check).
+func onlyInterjectionLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		switch w[i] {
+		case 'm', 'h', 'u', 'a', 'o', 'e', 'r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func isElongatedFiller(w string) bool {
-	if len(w) < 2 || strings.Trim(w, "mhuaoer") != "" {
+	if len(w) < 2 || !onlyInterjectionLetters(w) {
 		return false // cheap reject: not made of interjection letters
 	}
 	// collapse repeated letters: hmmmm → hm, uhhh → uh, mhmm → mhm

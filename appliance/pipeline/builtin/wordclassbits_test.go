@@ -1,6 +1,9 @@
 package builtin
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestWordClassesAgreeWithSets: a word's class bits say exactly what
 // looking it up in each class's set says, for every word of every set and
@@ -46,5 +49,15 @@ func TestWordClassBitsDistinct(t *testing.T) {
 			t.Errorf("class bit %b is not its own", e.class)
 		}
 		seen |= e.class
+	}
+}
+
+// TestInterjectionLettersAsTrim: the filler check's letter test says what
+// strings.Trim said, for ASCII, accented and empty words alike.
+func TestInterjectionLettersAsTrim(t *testing.T) {
+	for _, w := range []string{"", "h", "hmmm", "uhhh", "mhm", "ahem", "her", "home", "hmm!", "öh", "éh", "hmé", "ummmmmmmmmmmmmmmmmmmmmmmm", "HMM", "rum", "mom"} {
+		if got, want := onlyInterjectionLetters(w), strings.Trim(w, "mhuaoer") == ""; got != want {
+			t.Errorf("onlyInterjectionLetters(%q) = %v, strings.Trim says %v", w, got, want)
+		}
 	}
 }

@@ -46,11 +46,27 @@ func (s *scratch) project() {
 	for _, u := range uniq {
 		w := u.sum
 		if u.tf > 1 {
-			tf := float64(u.tf)
-			w = (1 + math.Log(tf)) * u.sum / tf
+			w = (1 + logCount(u.tf)) * u.sum / float64(u.tf)
 		}
 		scatter(s.acc, u.h, w)
 	}
+}
+
+// logCounts[n] is math.Log(n): a repeated feature's count is small, and
+// computing its logarithm each time was a quarter of an embedding.
+var logCounts = func() (t [256]float64) {
+	for n := range t {
+		t[n] = math.Log(float64(n))
+	}
+	return t
+}()
+
+// logCount is math.Log(float64(n)) for a count n ≥ 0, the same value.
+func logCount(n int32) float64 {
+	if n < int32(len(logCounts)) {
+		return logCounts[n]
+	}
+	return math.Log(float64(n))
 }
 
 // merged is one distinct feature with its summed weight and count.
