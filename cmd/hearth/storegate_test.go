@@ -1,0 +1,66 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// Until the store is ready only /healthz is answered; the other requests
+// wait, then reach the handler, or get 503 when the store failed.
+func TestStoreGateHoldsAllButHealth(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		storeErr   error
+		wantStatus int
+		wantBody   string
+	}{
+		{"store ready", nil, http.StatusOK, "served /v1/conversations"},
+		{"store failed", errors.New("disk gone"), http.StatusServiceUnavailable, "the store could not be opened; see the appliance's log\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gate := newStoreGate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, "served "+r.URL.Path)
+			}))
+			srv := httptest.NewServer(gate)
+			defer srv.Close()
+			get := func(path string) (int, string) {
+				resp, err := http.Get(srv.URL + path)
+				if err != nil {
+					return 0, err.Error()
+				}
+				defer resp.Body.Close()
+				b, _ := io.ReadAll(resp.Body)
+				return resp.StatusCode, string(b)
+			}
+
+			type answer struct {
+				status int
+				body   string
+			}
+			held := make(chan answer, 1)
+			go func() {
+				status, body := get("/v1/conversations")
+				held <- answer{status, body}
+			}()
+			// /healthz is answered while the other request is held.
+			if status, body := get("/healthz"); status != http.StatusOK || body != "served /healthz" {
+				t.Fatalf("/healthz before the store is ready: %d %q, want 200 from the handler", status, body)
+			}
+			select {
+			case a := <-held:
+				t.Fatalf("a request was answered before the store was ready: %d %q", a.status, a.body)
+			default:
+			}
+			gate.open(tc.storeErr)
+			if a := <-held; a.status != tc.wantStatus || a.body != tc.wantBody {
+				t.Errorf("held request: %d %q, want %d %q", a.status, a.body, tc.wantStatus, tc.wantBody)
+			}
+			if status, body := get("/v1/conversations"); status != tc.wantStatus || body != tc.wantBody {
+				t.Errorf("request after the gate opened: %d %q, want %d %q", status, body, tc.wantStatus, tc.wantBody)
+			}
+		})
+	}
+}
