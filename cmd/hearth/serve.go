@@ -266,6 +266,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.http.Handler = m.lan.front(gate)
 	if current {
 		m.startServing(ln, tlsLn)
+		gate.awaitAsked(storeAskedWithin)
 	}
 	if err := ready.wait(); err != nil {
 		gate.open(err)
@@ -369,6 +370,11 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 }
+
+// storeAskedWithin is how long a restart that serves before its store is
+// ready (storeGate) waits for a first request before making it ready
+// anyway.
+const storeAskedWithin = 10 * time.Millisecond
 
 // startServing serves on the listeners (tlsLn may be nil).
 func (m *Main) startServing(ln, tlsLn net.Listener) {

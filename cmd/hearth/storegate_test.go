@@ -9,7 +9,8 @@ import (
 )
 
 // Until the store is ready only /healthz is answered; the other requests
-// wait, then reach the handler, or get 503 when the store failed.
+// wait, then reach the handler, or get 503 when the store failed. Either
+// asks for the store to be made ready.
 func TestStoreGateHoldsAllButHealth(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -36,6 +37,17 @@ func TestStoreGateHoldsAllButHealth(t *testing.T) {
 				return resp.StatusCode, string(b)
 			}
 
+			asked := func() bool {
+				select {
+				case <-gate.asked:
+					return true
+				default:
+					return false
+				}
+			}
+			if asked() {
+				t.Fatal("the store was asked for before any request")
+			}
 			type answer struct {
 				status int
 				body   string
@@ -48,6 +60,9 @@ func TestStoreGateHoldsAllButHealth(t *testing.T) {
 			// /healthz is answered while the other request is held.
 			if status, body := get("/healthz"); status != http.StatusOK || body != "served /healthz" {
 				t.Fatalf("/healthz before the store is ready: %d %q, want 200 from the handler", status, body)
+			}
+			if !asked() {
+				t.Error("/healthz was answered, and the store was not asked for")
 			}
 			select {
 			case a := <-held:
@@ -62,5 +77,25 @@ func TestStoreGateHoldsAllButHealth(t *testing.T) {
 				t.Errorf("request after the gate opened: %d %q, want %d %q", status, body, tc.wantStatus, tc.wantBody)
 			}
 		})
+	}
+}
+
+// A request that arrives before /healthz asks for the store itself.
+func TestStoreGateAskedByAWaitingRequest(t *testing.T) {
+	gate := newStoreGate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	srv := httptest.NewServer(gate)
+	defer srv.Close()
+	answered := make(chan error, 1)
+	go func() {
+		resp, err := http.Get(srv.URL + "/v1/dev/user/conversations")
+		if err == nil {
+			resp.Body.Close()
+		}
+		answered <- err
+	}()
+	<-gate.asked // a hang here fails the test by its timeout
+	gate.open(nil)
+	if err := <-answered; err != nil {
+		t.Fatal(err)
 	}
 }
