@@ -92,18 +92,6 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if m.unlock, err = lockData(dataDir); err != nil {
 		return inUseHint(err)
 	}
-	// Listen first: a client that connects while the parts below are
-	// wired waits in the kernel's backlog, and is answered as soon as
-	// serving starts, instead of being refused and trying again later.
-	ln, err := net.Listen("tcp", m.Config.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
-	}
-	defer func() {
-		if err != nil {
-			ln.Close() // serving never started, or Close shuts it down
-		}
-	}()
 	if n, err := api.RemoveBackupLeftovers(dataDir); err != nil {
 		m.Logger.Warn("data folder", "err", err)
 	} else if n > 0 {
@@ -171,10 +159,15 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		SilenceTimeout: m.Config.SilenceTimeout, Audio: keeper,
 	})
 
-	// The appliance's own address (port 0 picks one) goes into replies
-	// that name it.
+	// Listen before building the HTTP parts: the appliance's own address
+	// (port 0 picks one) goes into replies that name it.
+	ln, err := net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", m.Config.Addr, err)
+	}
 	public, err := api.NewPublicURL(m.Config.PublicURL, ln.Addr().String(), m.Config.TrustedProxies)
 	if err != nil {
+		ln.Close()
 		return usageErr("%v", err)
 	}
 	ln = m.capConns(ln, public)
