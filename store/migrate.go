@@ -79,7 +79,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 	}
 	if pending == 0 {
-		return nil
+		return stampVersion(ctx, conn, current)
 	}
 	db.log.Info("upgrading database schema", "path", db.path, "from", current, "pending", pending)
 	// Foreign keys off while tables are rebuilt; checked as a whole afterwards.
@@ -108,6 +108,25 @@ func (db *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: set application id: %w", err)
 	}
 	_, _ = conn.ExecContext(ctx, `ANALYZE`)
+	return stampVersion(ctx, conn, ms[len(ms)-1].version)
+}
+
+// stampVersion copies the schema's version into the file header's
+// user_version, which DB.Current reads without loading the schema. Only
+// here, after the migrations up to it have committed; a file stamped by no
+// build (0) or an older one is checked by Ready before serving. Written
+// only when it differs: a restart writes nothing.
+func stampVersion(ctx context.Context, conn *sql.Conn, version int) error {
+	var stamped int
+	if err := conn.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&stamped); err != nil {
+		return fmt.Errorf("migrate: read user_version: %w", err)
+	}
+	if stamped == version {
+		return nil
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, version)); err != nil {
+		return fmt.Errorf("migrate: stamp user_version: %w", err)
+	}
 	return nil
 }
 

@@ -285,11 +285,17 @@ func (s *Server) routes(console fs.FS) {
 }
 
 // health serves GET /healthz: 200 once serving, with the search index's
-// state as a share (no counts: this endpoint needs no credential).
+// state as a share (no counts: this endpoint needs no credential). Until
+// the index has started (a restart answers while the store's connections
+// open) it says so rather than give a share it has not read.
 func (s *Server) health(c echo.Context) error {
 	out := map[string]any{"status": "ok"}
 	if s.progress != nil {
 		p := s.progress()
+		if p.Model == "" {
+			out["search_index"] = map[string]any{"starting": true}
+			return c.JSON(http.StatusOK, out)
+		}
 		idx := map[string]any{"model": p.Model, "embedded": embeddedShare(p), "reembedding": p.Reembed}
 		if p.LastError != "" {
 			idx["error"] = "embedding is failing; see the appliance's log"

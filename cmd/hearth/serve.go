@@ -109,16 +109,31 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		return fmt.Errorf("open store: %w", err)
 	}
 	m.db = db
-	// The database's schema loads (and on a first start, is created) on
-	// another goroutine while the parts below are wired: they keep the DB
-	// but none reads it before dbReady; what does (the indexer, the
-	// background jobs) starts after it.
-	dbReady := readyStore(ctx, db)
+	// The parts below keep the DB but none reads it before it is ready;
+	// what does (the indexer, the background jobs) starts after. A new
+	// database is made ready now: created beside the wiring, its schema
+	// (35 migrations and their fsyncs) made a first start slower, 95
+	// against 77 ms at the median side by side, the cause not pinned down.
+	// One whose header shows it current is made ready once serving has
+	// started (storeGate); any other beside the wiring, on another core.
+	current, err := db.Current()
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	ready := newStoreReady(ctx, db)
 	defer func() {
 		if err != nil {
-			dbReady() // Close must not close the pools under Ready
+			ready.settle() // Close must not close the pools under Ready
 		}
 	}()
+	switch {
+	case db.Fresh():
+		if err := ready.wait(); err != nil {
+			return fmt.Errorf("open store: %w", err)
+		}
+	case !current:
+		ready.start()
+	}
 	// libav's complaints about bad frames go to the log, not stderr.
 	audio.SetLibavLogger(m.Logger)
 	extractor, err := newExtractor(m.Config, m.Logger)
@@ -247,7 +262,14 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := dbReady(); err != nil {
+	gate := newStoreGate(m.api)
+	m.http.Handler = m.lan.front(gate)
+	if current {
+		m.startServing(ln, tlsLn)
+		gate.awaitAsked(storeAskedWithin)
+	}
+	if err := ready.wait(); err != nil {
+		gate.open(err)
 		return fmt.Errorf("open store: %w", err)
 	}
 	// Close waits for the indexer once it has been started (a failed
@@ -255,8 +277,10 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	// upkeep) waits out the grace; the model is selected now.
 	m.indexer = indexer
 	if err := indexer.StartAfter(bctx, startupGrace); err != nil {
+		gate.open(err)
 		return err
 	}
+	gate.open(nil)
 	m.goBackground(func() { indexer.Follow(bctx, m.events.Subscribe("")) })
 	m.goBackground(func() { conversations.RunSilenceTimeouts(bctx) })
 	m.goBackground(func() {
@@ -270,10 +294,8 @@ func (m *Main) Run(ctx context.Context) (err error) {
 			retranscriber.Run(bctx)
 		}
 	})
-	m.http.Handler = m.lan.front(m.api)
-	go func() { m.served <- m.http.Serve(ln) }()
-	if tlsLn != nil {
-		go func() { m.served <- m.http.Serve(tlsLn) }()
+	if !current {
+		m.startServing(ln, tlsLn)
 	}
 	go func() {
 		sleepCtx(bctx, startupGrace)
@@ -349,25 +371,16 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// readyStore runs db.Ready on another goroutine; the function it returns
-// waits for it and says why it failed (again on every call). A new
-// database is made ready at once instead: beside the wiring, creating its
-// schema (35 migrations and their fsyncs) made a first start slower, 95
-// against 77 ms at the median side by side, the cause not pinned down.
-func readyStore(ctx context.Context, db *store.DB) func() error {
-	if db.Fresh() {
-		err := db.Ready(ctx)
-		return func() error { return err }
-	}
-	done := make(chan struct{})
-	var err error
-	go func() {
-		defer close(done)
-		err = db.Ready(ctx)
-	}()
-	return func() error {
-		<-done
-		return err
+// storeAskedWithin is how long a restart that serves before its store is
+// ready (storeGate) waits for a first request before making it ready
+// anyway.
+const storeAskedWithin = 10 * time.Millisecond
+
+// startServing serves on the listeners (tlsLn may be nil).
+func (m *Main) startServing(ln, tlsLn net.Listener) {
+	go func() { m.served <- m.http.Serve(ln) }()
+	if tlsLn != nil {
+		go func() { m.served <- m.http.Serve(tlsLn) }()
 	}
 }
 
