@@ -34,7 +34,7 @@ func (*Builtin) MeansOf(e []float32) []float32 {
 // labels lay up to 0.083 from the profile and every other person's 0.091
 // and more (whole turns, clean and at 20 dB); 0.087 is the middle. Live,
 // whole turns at 20 dB: 94.5 % is_user without it, 97.7 % at 0.07–0.08,
-// 99.2 % at 0.083–0.090, 96.1 % at 0.095 (a guest taken).
+// 100 % at 0.083–0.090, 96.9 % at 0.095 (a guest taken).
 //
 // Only guest labels are promoted: the owner's label is never given back by
 // its means (a line at 0.10 cost the halves of turns 95.7 -> 94.1 % clean
@@ -87,8 +87,8 @@ func (t *Tracker) decided(label int) (owner, ok bool) {
 // redecide re-sends (as moves) the earlier segments of every label whose
 // owner flag changed since the last segment, however far back (June's
 // label at 20 dB pooled close enough only at her third turn, when her
-// first lay 13 segments back); the newest segment's flag is what Add
-// returns.
+// first lay 12 segments back, beyond relabelWindow); the newest
+// segment's flag is what Add returns.
 func (t *Tracker) redecide() {
 	newest := t.base + len(t.segs) - 1
 	for l, v := range t.voices {
