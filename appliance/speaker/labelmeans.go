@@ -84,6 +84,11 @@ func (t *Tracker) decided(label int) (owner, ok bool) {
 	return Distance(t.ownerMeans, toFloat32(p.means)) < labelPromote, true
 }
 
+// labelSegsKept bounds how many of a label's segments a change of its
+// owner flag re-sends: a live session remembers no more of what it sent
+// (listen's placedKept).
+const labelSegsKept = 64
+
 // redecide re-sends (as moves) the earlier segments of every label whose
 // owner flag changed since the last segment, however far back (June's
 // label at 20 dB pooled close enough only at her third turn, when her

@@ -135,6 +135,9 @@ func (t *Tracker) Add(e []float32, secs float64) (label int, owner bool) {
 	v := t.voices[label]
 	v.pool.add(t.meansOf(e), secs, 1)
 	v.segs = append(v.segs, t.base+len(t.segs))
+	if len(v.segs) > labelSegsKept {
+		v.segs = append(v.segs[:0:0], v.segs[len(v.segs)-labelSegsKept:]...)
+	}
 	t.segs = append(t.segs, trackSeg{e: e, secs: secs, label: label})
 	if len(t.segs) > relabelWindow {
 		n := len(t.segs) - relabelWindow
