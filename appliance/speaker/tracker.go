@@ -1,5 +1,7 @@
 package speaker
 
+import "slices"
+
 // Tracker tells the voices of one live session apart, segment by segment,
 // and says of each segment whether it is the owner's. The owner's
 // profile is the session's anchor: a segment is the owner's when its own
@@ -18,8 +20,10 @@ package speaker
 //
 // A segment the owner's label took before a guest had a label of their
 // own is given to that guest afterwards, when it lies clearly nearer their
-// label than the owner's own turns of the session (see relabel): Moves
-// says which, for the session to correct what it already sent.
+// label than the owner's own turns of the session (see relabel); a guest
+// label whose pooled spectral means lie near the profile's becomes the
+// owner's (labelmeans.go). Moves says which, for the session to correct
+// what it already sent.
 //
 // A Tracker is not safe for concurrent use (a session's flushes run one
 // at a time).
@@ -33,6 +37,10 @@ type Tracker struct {
 	segs  []trackSeg
 	base  int
 	moves []Move
+	// means and ownerMeans: the extractor's spectral means of an
+	// embedding and the profile's, when it has them (labelmeans.go).
+	means      func([]float32) []float32
+	ownerMeans []float32
 }
 
 type trackVoice struct {
@@ -42,6 +50,13 @@ type trackVoice struct {
 	// segments without the profile (nil until they speak), heardSecs long.
 	heard     []float64
 	heardSecs float64
+	// pool is the label's segments' means; wasOwner the owner flag its
+	// segments were last given; segs its segments (indices from 0),
+	// beyond relabelWindow too: a label its means make the owner's late
+	// re-sends all it can.
+	pool     pooled
+	wasOwner bool
+	segs     []int
 }
 
 // trackSeg is one segment as the tracker placed it.
@@ -89,7 +104,11 @@ const profileWeight = 10.0
 // anchored on the owner's profile (nil: no profile, voices are only told
 // apart).
 func NewTracker(ex Extractor, owner []float32) *Tracker {
-	return &Tracker{owner: owner, th: segmentThreshold(ex), ownerLbl: -1}
+	t := &Tracker{owner: owner, th: segmentThreshold(ex), ownerLbl: -1}
+	if m, ok := ex.(Meanser); ok && owner != nil {
+		t.means, t.ownerMeans = m.MeansOf, m.MeansOf(owner)
+	}
+	return t
 }
 
 // segmentThresholder is an extractor whose single segments are judged by
@@ -112,14 +131,28 @@ func segmentThreshold(ex Extractor) func(secs float64) float64 {
 // whether it is the owner's voice. Earlier segments it shows to have been
 // placed wrongly are moved (Moves).
 func (t *Tracker) Add(e []float32, secs float64) (label int, owner bool) {
-	label, owner = t.place(e, secs)
+	label, _ = t.place(e, secs)
+	v := t.voices[label]
+	v.pool.add(t.meansOf(e), secs, 1)
+	v.segs = append(v.segs, t.base+len(t.segs))
+	if len(v.segs) > labelSegsKept {
+		v.segs = append(v.segs[:0:0], v.segs[len(v.segs)-labelSegsKept:]...)
+	}
 	t.segs = append(t.segs, trackSeg{e: e, secs: secs, label: label})
 	if len(t.segs) > relabelWindow {
 		n := len(t.segs) - relabelWindow
 		t.segs, t.base = append(t.segs[:0:0], t.segs[n:]...), t.base+n
 	}
 	t.relabel()
-	return label, owner
+	t.redecide()
+	return label, t.Owner(label)
+}
+
+func (t *Tracker) meansOf(e []float32) []float32 {
+	if t.means == nil {
+		return nil
+	}
+	return t.means(e)
 }
 
 // Moves returns the segments moved since the last call, in order.
@@ -144,7 +177,7 @@ func (t *Tracker) place(e []float32, secs float64) (label int, owner bool) {
 	}
 	if owner {
 		if t.ownerLbl < 0 {
-			v := &trackVoice{owner: true}
+			v := &trackVoice{owner: true, wasOwner: true}
 			// The profile weighs as profileWeight seconds of the owner's
 			// voice in the session: one segment wrongly taken for the
 			// owner's cannot pull their voice towards another's.
@@ -245,8 +278,18 @@ func (t *Tracker) ownerLike(e []float32, th float64) bool {
 // unchanged).
 const guestMargin = 0.8
 
-// Owner reports whether label is the owner's.
-func (t *Tracker) Owner(label int) bool { return label >= 0 && label == t.ownerLbl }
+// Owner reports whether label is the owner's: by its pooled means once it
+// has pooled enough speech (and the extractor has means), else whether
+// it is the label the per-segment rule gives the owner's segments.
+func (t *Tracker) Owner(label int) bool {
+	if label < 0 || label >= len(t.voices) {
+		return false
+	}
+	if owner, ok := t.decided(label); ok {
+		return owner
+	}
+	return label == t.ownerLbl
+}
 
 // relabelWindow bounds how far back a segment can still be moved: the
 // last 12 segments (on recorded turns of 3–9 s, about a minute of
@@ -319,7 +362,13 @@ func (t *Tracker) relabel() {
 			ov.heard, ov.heardSecs = nil, 0
 		}
 		t.voices[best].add(s.e, s.secs)
+		m := t.meansOf(s.e)
+		ov.pool.add(m, s.secs, -1)
+		t.voices[best].pool.add(m, s.secs, 1)
+		ov.segs = slices.DeleteFunc(ov.segs, func(n int) bool { return n == t.base+i })
+		t.voices[best].segs = append(t.voices[best].segs, t.base+i)
+		slices.Sort(t.voices[best].segs)
 		s.label = best
-		t.moves = append(t.moves, Move{Segment: t.base + i, Label: best})
+		t.moves = append(t.moves, Move{Segment: t.base + i, Label: best, Owner: t.Owner(best)})
 	}
 }

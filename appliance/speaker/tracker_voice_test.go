@@ -113,13 +113,15 @@ func TestTrackerKeepsOneVoiceInOneLabel(t *testing.T) {
 // turns counted against a guest's label: 2 and 9 labels holding two
 // people (3 and 37 segments), 77 and 62 labels. The ceilings are those
 // figures; a label count far above them is one voice split over many.
+// Since the owner is decided per label by its pooled means, 20 dB 88.7 %
+// (clean unchanged), the floor 87 %.
 func TestLiveRealVoicesCutShort(t *testing.T) {
 	ex := speaker.NewBuiltin()
 	for _, tc := range []struct {
 		snr                         float64
 		floor                       float64
 		mergeCeil, impureCeil, lbls int
-	}{{0, 0.95, 0, 0, 90}, {20, 0.84, 7, 29, 80}} {
+	}{{0, 0.95, 0, 0, 90}, {20, 0.87, 7, 29, 80}} {
 		right, total, merges, labels, impure, moved := 0, 0, 0, 0, 0, 0
 		for _, voices := range realStreams {
 			pcm, turns := realConversation(t, voices, 4, tc.snr)
