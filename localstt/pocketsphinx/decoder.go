@@ -41,7 +41,7 @@ package pocketsphinx
 	X(cmd_ln_init) X(cmd_ln_free_r) X(ps_args) X(ps_init) X(ps_free) X(ps_set_allphone_file) \
 	X(ps_set_search) X(ps_get_hyp) X(ps_get_n_frames) X(ps_get_feat) X(ps_start_stream) \
 	X(ps_start_utt) X(ps_process_raw) X(ps_end_utt) X(ps_seg_iter) X(ps_seg_next) X(ps_seg_word) \
-	X(ps_seg_frames) X(ps_seg_prob) X(ps_lookup_word) X(ngram_model_read) X(ngram_wid) X(ngram_unknown_wid) \
+	X(ps_seg_frames) X(ps_lookup_word) X(ngram_model_read) X(ngram_wid) X(ngram_unknown_wid) \
 	X(ngram_model_free) X(logmath_init) X(logmath_free) X(err_get_logfp) X(err_set_logfp)
 
 #define HS_FIELD(f) __typeof__(f) *f;
@@ -81,7 +81,6 @@ static const char *hs_load(const char *name) {
 #define ps_seg_next hs_lib.ps_seg_next
 #define ps_seg_word hs_lib.ps_seg_word
 #define ps_seg_frames hs_lib.ps_seg_frames
-#define ps_seg_prob hs_lib.ps_seg_prob
 #define ps_lookup_word hs_lib.ps_lookup_word
 #define ngram_model_read hs_lib.ngram_model_read
 #define ngram_wid hs_lib.ngram_wid
@@ -100,12 +99,6 @@ static ps_seg_t *hs_seg_iter(ps_decoder_t *ps) { return ps_seg_iter(ps); }
 static ps_seg_t *hs_seg_next(ps_seg_t *seg) { return ps_seg_next(seg); }
 static const char *hs_seg_word(ps_seg_t *seg) { return ps_seg_word(seg); }
 static void hs_seg_frames(ps_seg_t *seg, int *sf, int *ef) { ps_seg_frames(seg, sf, ef); }
-static void hs_seg_scores(ps_seg_t *seg, int *acoustic, int *lm) {
-	int32 a = 0, l = 0, back = 0;
-	ps_seg_prob(seg, &a, &l, &back);
-	*acoustic = a;
-	*lm = l;
-}
 static int hs_knows(ps_decoder_t *ps, const char *word) { return ps_lookup_word(ps, word) != NULL; }
 
 #define HS_PHONES "phones"
@@ -406,7 +399,7 @@ func (d *cDecoder) decode(pcm []int16) (utterance, error) {
 		return utterance{}, err
 	}
 	u.fit, u.overRoom, u.checked = float64(score-free)/float64(frames), overRoom(pcm), true
-	u.wordsFit, _ = wordsFit(path, d.path())
+	u.edgesSilent = edgesSilent(d.path(), frames)
 	return u, nil
 }
 
@@ -424,9 +417,7 @@ func (d *cDecoder) path() []segment {
 		if base < 0 {
 			base = int(sf)
 		}
-		var a, l C.int
-		C.hs_seg_scores(seg, &a, &l)
-		out = append(out, segment{word: C.GoString(C.hs_seg_word(seg)), start: int(sf) - base, end: int(ef) + 1 - base, acoustic: int(a), lm: int(l)})
+		out = append(out, segment{word: C.GoString(C.hs_seg_word(seg)), start: int(sf) - base, end: int(ef) + 1 - base})
 	}
 	return out
 }

@@ -120,8 +120,9 @@ func TestEnglishInARoomsChatterIsNotMarked(t *testing.T) {
 // TestSpeechInAnotherLanguageInALoudRoomIsMarked: four French, Italian,
 // Spanish and Russian prompts in one recording each, with white noise
 // 20 dB under them: the batch route marks at least half of each voice's
-// utterances. Judged on the whole utterance's fit, the noise in the pauses
-// pulled them up towards English and none was marked.
+// utterances. Judged against the lines for any loud room, which a room's
+// chatter set, none was marked: white noise pulls them up towards
+// English.
 func TestSpeechInAnotherLanguageInALoudRoomIsMarked(t *testing.T) {
 	r := route(t, pocketsphinx.Config{Decoders: 1})
 	voices := voicePrompts(t, 5)
@@ -146,41 +147,45 @@ func TestSpeechInAnotherLanguageInALoudRoomIsMarked(t *testing.T) {
 	}
 }
 
-// TestLoudRoomLines: an utterance in a quiet room is judged on its whole
-// fit against the quiet room's lines; one with noise or chatter 20 dB
-// under it (less than LoudRoom over its room) on its words' fit, against
-// lines of its own that a run of utterances crosses more easily once one
-// of them is marked; one louder still (10 dB under) on its whole fit
-// against lines no English utterance met.
+// TestLoudRoomLines: an utterance in a quiet room is judged against the
+// quiet room's lines; one with noise or chatter 20 dB under it (less than
+// LoudRoom over its room) against a steady noise's lines when the free
+// phones hear its edges as silence, else against the chatter's lower
+// ones, and a run of utterances crosses them more easily once one of
+// them is marked; one louder still (10 dB under) against lines no
+// English utterance met.
 func TestLoudRoomLines(t *testing.T) {
 	quiet, loud, deaf := 60.0, 25.0, 15.0
-	type utt struct{ fit, words, room float64 }
+	steady, chatter := 0.95, 0.2
+	type utt struct{ fit, room, silent float64 }
 	for _, tc := range []struct {
 		name   string
 		utts   []utt
 		marked []bool
 	}{
-		{"quiet room: sure alone", []utt{{-21, 0, quiet}}, []bool{true}},
-		{"quiet room: two in doubt", []utt{{-15, 0, quiet}, {-14, 0, quiet}}, []bool{false, true}},
-		{"quiet room: English", []utt{{-5, 0, quiet}, {-12, 0, quiet}}, []bool{false, false}},
-		{"quiet room: the words' fit does not count", []utt{{-5, -30, quiet}}, []bool{false}},
-		{"loud room: the whole fit does not count", []utt{{-30, -5, loud}, {-30, -5, loud}}, []bool{false, false}},
-		{"loud room: sure alone", []utt{{-10, -27, loud}}, []bool{true}},
-		{"loud room: English heard badly", []utt{{-10, -25, loud}, {-10, -15, loud}, {-10, -18, loud}, {-10, -6, loud}}, []bool{false, false, false, false}},
-		{"loud room: two in doubt", []utt{{-10, -18, loud}, {-10, -16.5, loud}}, []bool{false, true}},
-		{"loud room: the first not far enough", []utt{{-10, -16.5, loud}, {-10, -16.5, loud}}, []bool{false, false}},
-		{"loud room: a marked speaker keeps to the language", []utt{{-10, -18, loud}, {-10, -17, loud}, {-10, -14.5, loud}, {-10, -15, loud}, {-10, -8, loud}},
-			[]bool{false, true, true, true, false}},
-		{"louder: English's words fit anywhere", []utt{{-20, -30, deaf}, {-21, -30, deaf}}, []bool{false, false}},
-		{"louder: sure alone", []utt{{-29, -10, deaf}}, []bool{true}},
-		{"louder: two in doubt", []utt{{-23, -10, deaf}, {-24, -10, deaf}}, []bool{false, true}},
-		{"loud then quiet", []utt{{-10, -27, loud}, {-14, 0, quiet}}, []bool{true, true}},
+		{"quiet room: sure alone", []utt{{-21, quiet, 1}}, []bool{true}},
+		{"quiet room: two in doubt", []utt{{-15, quiet, 1}, {-14, quiet, 1}}, []bool{false, true}},
+		{"quiet room: English", []utt{{-5, quiet, 1}, {-12, quiet, 1}}, []bool{false, false}},
+		{"steady noise: sure alone", []utt{{-21, loud, steady}}, []bool{true}},
+		{"steady noise: English", []utt{{-14.7, loud, steady}, {-11, loud, steady}, {-8, loud, steady}}, []bool{false, false, false}},
+		{"steady noise: two in doubt", []utt{{-16, loud, steady}, {-13, loud, steady}}, []bool{false, true}},
+		{"steady noise: a marked speaker keeps to the language", []utt{{-16, loud, steady}, {-13, loud, steady}, {-12.5, loud, steady}, {-9, loud, steady}},
+			[]bool{false, true, true, false}},
+		{"chatter: what a steady noise is sure of", []utt{{-21, loud, chatter}}, []bool{false}},
+		{"chatter: English heard badly", []utt{{-25, loud, chatter}, {-16, loud, chatter}, {-19, loud, chatter}, {-12, loud, chatter}},
+			[]bool{false, false, false, false}},
+		{"chatter: sure alone", []utt{{-27, loud, chatter}}, []bool{true}},
+		{"chatter: two in doubt, then a marked speaker", []utt{{-19, loud, chatter}, {-17.5, loud, chatter}, {-15.5, loud, chatter}, {-13, loud, chatter}},
+			[]bool{false, true, true, false}},
+		{"louder: what the chatter is sure of", []utt{{-26.5, deaf, chatter}, {-23, deaf, steady}}, []bool{false, true}},
+		{"louder: English", []utt{{-21, deaf, chatter}, {-20, deaf, steady}}, []bool{false, false}},
+		{"loud then quiet", []utt{{-27, loud, chatter}, {-14, quiet, 1}}, []bool{true, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			judge := pocketsphinx.Judge()
 			for i, u := range tc.utts {
-				if got := judge(u.fit, u.words, u.room, true); got != tc.marked[i] {
-					t.Errorf("utterance %d (fit %.1f, words %.1f, %.0f dB over the room): marked %v, want %v", i, u.fit, u.words, u.room, got, tc.marked[i])
+				if got := judge(u.fit, u.room, u.silent, true); got != tc.marked[i] {
+					t.Errorf("utterance %d (fit %.1f, %.0f dB over the room, edges %.0f %% silent): marked %v, want %v", i, u.fit, u.room, 100*u.silent, got, tc.marked[i])
 				}
 			}
 		})
@@ -291,7 +296,7 @@ func TestMeasureLanguageFit(t *testing.T) {
 		judge := pocketsphinx.Judge() // the group's clips as one stream
 		foreign := strings.HasPrefix(g, "fr") || strings.HasPrefix(g, "it") || strings.HasPrefix(g, "es") || strings.HasPrefix(g, "ru")
 		for _, c := range groups[g] {
-			words, fit, wordsFit, room, checked, err := e.Fit(c.pcm)
+			words, fit, room, silent, checked, err := e.Fit(c.pcm)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,14 +304,14 @@ func TestMeasureLanguageFit(t *testing.T) {
 				continue
 			}
 			fits, rooms = append(fits, fit), append(rooms, room)
-			if judge(fit, wordsFit, room, checked) {
+			if judge(fit, room, silent, checked) {
 				marked++
 			}
 			if fit < pocketsphinx.DoubtFit {
 				doubted++
 			}
 			if (fit < pocketsphinx.DoubtFit) != foreign {
-				t.Logf("  %s: fit %.1f, over its words %.1f, %.0f dB over the room, %.1f s, heard %q", c.id, fit, wordsFit, room, float64(len(c.pcm))/16000, words)
+				t.Logf("  %s: fit %.1f, %.0f dB over the room (edges %.0f %% silent), %.1f s, heard %q", c.id, fit, room, 100*silent, float64(len(c.pcm))/16000, words)
 			}
 		}
 		slices.Sort(fits)
@@ -348,7 +353,7 @@ func TestMeasureLanguageStreams(t *testing.T) {
 		judge := pocketsphinx.Judge()
 		marked, judged := 0, 0
 		for _, u := range utts {
-			words, fit, wordsFit, room, checked, err := e.Fit(u.PCM)
+			words, fit, room, silent, checked, err := e.Fit(u.PCM)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -356,12 +361,12 @@ func TestMeasureLanguageStreams(t *testing.T) {
 				continue
 			}
 			judged++
-			m := judge(fit, wordsFit, room, checked)
+			m := judge(fit, room, silent, checked)
 			if m {
 				marked++
 			}
-			t.Logf("  %s %6.1f s: fit %6.1f, over its words %6.1f, %3.0f dB over the room, marked %-5v %q",
-				name, float64(u.Start)/stt.SampleRate, fit, wordsFit, room, m, words)
+			t.Logf("  %s %6.1f s: fit %6.1f, %3.0f dB over the room, edges %3.0f %% silent, marked %-5v %q",
+				name, float64(u.Start)/stt.SampleRate, fit, room, 100*silent, m, words)
 		}
 		t.Logf("%s: %d of %d judged utterances marked", name, marked, judged)
 	}
