@@ -86,7 +86,8 @@ type lines struct{ sure, doubt, before, after float64 }
 // set (clean, white noise and chatter 20 and 10 dB under it, -45 dBFS),
 // the ten-clip one of TestEnglishInARoomsChatterIsNotMarked, and nine
 // prompts of each other voice with white noise and chatter 20 dB under
-// them, each stream judged in its order and in 60 shuffled orders: no
+// them, each stream judged in its order and in 200 shuffled orders (the
+// ten-clip one in 60): no
 // English utterance was marked, nor any English one right after a
 // foreign speaker's. In chatter English fits down to -25.4, and -25.4
 // then -19.6 in a row: the chatter's lines catch Italian (8 of 9) and

@@ -14,13 +14,13 @@ type segment struct {
 // different amounts: with white noise 20 dB under the speech the 30-clip
 // English set fit at -14.7 to -1.6, with the other asterisk voices
 // talking 20 dB under it at -25.0 to -3.7, while speech in another
-// language fit at -20.4 to -9.2 in the noise and -23.7 to -15.4 in the
+// language fit at -20.7 to -8.7 in the noise and -23.7 to -14.5 in the
 // chatter. Within each room the two part well; across both, not at all.
 // The free phones tell the rooms apart at the utterance's edges, the
 // pause the VAD keeps before and after the words: in a steady noise they
 // are silence (or a filler) there, in chatter they are phones (the phone
 // path's silence over the first and last 200 ms: white noise 0.25 to 0.97,
-// median 0.97; chatter 0.07 to 0.68, median 0.20; docs/benchmarks.md,
+// median 0.97; chatter 0.07 to 0.70, median 0.20; docs/benchmarks.md,
 // "The language check: foreign speech in a loud room").
 
 // edgeFrames is how much of each edge is looked at: the 200 ms of pause
