@@ -87,12 +87,11 @@ type lines struct{ sure, doubt, before, after float64 }
 // the ten-clip one of TestEnglishInARoomsChatterIsNotMarked, and nine
 // prompts of each other voice with white noise and chatter 20 dB under
 // them, each stream judged in its order and in 200 shuffled orders (the
-// ten-clip one in 60): no
-// English utterance was marked, nor any English one right after a
-// foreign speaker's. In chatter English fits down to -25.4, and -25.4
-// then -19.6 in a row: the chatter's lines catch Italian (8 of 9) and
-// some Spanish (3 of 8), French hardly (median -19.0). In white noise
-// 4 to 7 of 9.
+// ten-clip one in 60): no English utterance was marked, nor any English
+// one right after a foreign speaker's. In chatter English fits down to
+// -25.4, and -25.4 then -19.6 in a row: the chatter's lines catch
+// Italian (8 of 9) and some Spanish (3 of 8), French not (median -19.0).
+// In white noise 4 to 7 of 9 a voice.
 var (
 	quietLines   = lines{sure: sureFit, doubt: doubtFit, before: doubtFit, after: doubtFit}
 	steadyLines  = lines{sure: -20, doubt: -12, before: -15, after: -12}
