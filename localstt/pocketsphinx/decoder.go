@@ -384,23 +384,12 @@ func (d *cDecoder) decode(pcm []int16) (utterance, error) {
 	if err != nil {
 		return utterance{}, err
 	}
-	// This PocketSphinx numbers a segment's frames from somewhere before
-	// the utterance (frames of earlier utterances count, depending on how
-	// they were fed). The first segment (<s> or silence) begins the
-	// utterance, so frames are taken relative to it.
+	path := d.path()
 	var u utterance
-	base := -1
-	for seg := C.hs_seg_iter(d.ps); seg != nil; seg = C.hs_seg_next(seg) {
-		var sf, ef C.int
-		C.hs_seg_frames(seg, &sf, &ef)
-		if base < 0 {
-			base = int(sf)
+	for _, s := range path {
+		if w := cleanWord(s.word); w != "" {
+			u.words = append(u.words, stt.Word{Text: w, Start: float64(s.start) / framesPerSecond, End: float64(s.end) / framesPerSecond})
 		}
-		w := cleanWord(C.GoString(C.hs_seg_word(seg)))
-		if w == "" {
-			continue
-		}
-		u.words = append(u.words, stt.Word{Text: w, Start: float64(int(sf)-base) / framesPerSecond, End: float64(int(ef)+1-base) / framesPerSecond})
 	}
 	if !d.phones || !checkable(frames, len(u.words)) || narrowBand(pcm) {
 		return u, nil
@@ -410,7 +399,27 @@ func (d *cDecoder) decode(pcm []int16) (utterance, error) {
 		return utterance{}, err
 	}
 	u.fit, u.overRoom, u.checked = float64(score-free)/float64(frames), overRoom(pcm), true
+	u.edgesSilent = edgesSilent(d.path(), frames)
 	return u, nil
+}
+
+// path is the best path of the utterance just decoded, its frames
+// counted from the utterance's start. (This PocketSphinx numbers a
+// segment's frames from somewhere before the utterance: frames of earlier
+// utterances count, depending on how they were fed. The first segment,
+// <s> or silence, begins the utterance.)
+func (d *cDecoder) path() []segment {
+	var out []segment
+	base := -1
+	for seg := C.hs_seg_iter(d.ps); seg != nil; seg = C.hs_seg_next(seg) {
+		var sf, ef C.int
+		C.hs_seg_frames(seg, &sf, &ef)
+		if base < 0 {
+			base = int(sf)
+		}
+		out = append(out, segment{word: C.GoString(C.hs_seg_word(seg)), start: int(sf) - base, end: int(ef) + 1 - base})
+	}
+	return out
 }
 
 // search decodes pcm whole with the phone search or the word search,
