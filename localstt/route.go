@@ -133,10 +133,9 @@ func New(cfg Config) (*Route, error) {
 	return r, nil
 }
 
+// A reason with no cause behind it is the whole error: an Err made of the
+// same words would print them twice in the log line.
 func configError(reason string, err error) error {
-	if err == nil {
-		err = errors.New(reason)
-	}
 	return &stt.Error{Outcome: stt.ConfigError, Provider: Name, Reason: reason, Err: err}
 }
 

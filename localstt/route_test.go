@@ -188,6 +188,10 @@ func TestConfigErrorsSayWhatToDo(t *testing.T) {
 		if localstt.Available && !strings.Contains(e.Reason, tc.want) {
 			t.Fatalf("%+v: %q", tc.cfg, e.Reason)
 		}
+		// The log line says what to do once, not twice.
+		if strings.Count(err.Error(), e.Reason) != 1 {
+			t.Fatalf("%+v: the reason repeated: %q", tc.cfg, err)
+		}
 	}
 	if !localstt.Available {
 		return
