@@ -101,7 +101,7 @@ var pickupStems = lexicon.NewSet(`pick collect fetch`)
 // readyWords say when someone or something can be fetched.
 var readyWords = lexicon.NewSet(`ready land lands landing arrive arrives arriving finish finishes ends done`)
 
-func hasAny(ws []cword, a, b int, set map[string]struct{}) bool {
+func hasAny(ws []cword, a, b int, set lexicon.Set) bool {
 	for j := a; j < b; j++ {
 		if inSet(set, ws[j].lower) {
 			return true

@@ -92,15 +92,7 @@ var classSets = []struct {
 
 // anyFillers are the words isFiller finds in a list: one class for the
 // two lists it asks.
-var anyFillers = func() lexicon.Set {
-	s := make(lexicon.Set, len(fillerWords)+len(multilingualFillers))
-	for _, l := range []lexicon.Set{fillerWords, multilingualFillers} {
-		for w := range l {
-			s[w] = struct{}{}
-		}
-	}
-	return s
-}()
+var anyFillers = lexicon.Union(fillerWords, multilingualFillers)
 
 // wordClasses maps a word to its classes (wcKnown left out), built at the
 // first conversation rather than as hearth starts.
@@ -109,11 +101,11 @@ var wordClasses = sync.OnceValue(buildWordClasses)
 func buildWordClasses() map[string]wordClass {
 	n := 0
 	for _, e := range classSets {
-		n += len(e.set)
+		n += e.set.Len()
 	}
 	m := make(map[string]wordClass, n)
 	for _, e := range classSets {
-		for w := range e.set {
+		for w := range e.set.All() {
 			m[w] |= e.class
 		}
 	}

@@ -2,9 +2,8 @@ package builtin
 
 import "github.com/hearth-appliance/hearth/appliance/pipeline/lexicon"
 
-func inSet(set map[string]struct{}, w string) bool {
-	_, ok := set[w]
-	return ok
+func inSet(set lexicon.Set, w string) bool {
+	return set.Has(w)
 }
 
 // fillerWords are interjections, backchannels, greetings and politeness

@@ -21,13 +21,13 @@ var simpleNumberWords = numberKeys(unitNumbers, tensNumbers, unitOrdinals, tensO
 var cueFirstWords = lexicon.Union(cueStarts, simpleNumberWords, holidays, lexicon.NewSet("mid early late later start beginning middle"))
 
 func numberKeys(maps ...map[string]int) lexicon.Set {
-	s := make(lexicon.Set)
-	for _, m := range maps {
-		for w := range m {
-			s[w] = struct{}{}
+	return lexicon.Build(func(add func(string)) {
+		for _, m := range maps {
+			for w := range m {
+				add(w)
+			}
 		}
-	}
-	return s
+	})
 }
 
 // mayStartCue reports whether the word passes cueScanner.at's first filter:

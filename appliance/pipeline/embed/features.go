@@ -74,7 +74,7 @@ func (s *scratch) extract() {
 	for i := range s.toks {
 		t := &s.toks[i]
 		if t.kind == tokWord {
-			_, t.stop = stopWords[string(s.text[t.start:t.end])]
+			t.stop = stopWords.HasBytes(s.text[t.start:t.end])
 		}
 		if !t.stop {
 			content++

@@ -82,7 +82,7 @@ func contentStems(text string) map[string]bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '\'')
 	}) {
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
-		if _, stop := lexicon.EmbedderStopWords[w]; stop || w == "" {
+		if lexicon.EmbedderStopWords.Has(w) || w == "" {
 			continue
 		}
 		out[string(lexicon.AppendStem(nil, []byte(w)))] = true

@@ -3,32 +3,86 @@
 // the stop-word lists by kind, and word sets.
 package lexicon
 
-// Set is a set of lower-case words.
-type Set map[string]struct{}
+import (
+	"iter"
+	"sync"
+	"sync/atomic"
+)
 
-// NewSet builds a set from whitespace-separated lists, so that the lists
-// stay readable and easy to extend. The extractor's two hundred sets are
-// built as the program starts, before `hearth serve` can answer: the map
-// is made at its final size (growing it rehashed every word several
-// times) and the words are read in place rather than split into a slice,
-// which took the extractor's package init from 0.49 to 0.36 ms (least of
-// 15 runs under GODEBUG=inittrace=1).
-func NewSet(lists ...string) Set {
-	n := 0
-	for _, l := range lists {
-		n += countWords(l)
+// Set is a set of lower-case words, built at its first lookup. The
+// extractor declares two hundred sets at package level; built as the
+// program started they were 0.5 ms of every `hearth serve` before it could
+// answer (GODEBUG=inittrace=1), for rules a restart may not run for hours.
+// A Set declared now holds its lists, and the map is made the first time
+// anything asks it, once, whichever goroutine asks first. The zero Set is
+// empty.
+type Set struct{ l *lazySet }
+
+type lazySet struct {
+	words atomic.Pointer[map[string]struct{}]
+	mu    sync.Mutex
+	build func() map[string]struct{}
+}
+
+func newLazy(build func() map[string]struct{}) Set {
+	return Set{&lazySet{build: build}}
+}
+
+// words is the set's map, made now if nothing asked before.
+func (s Set) words() map[string]struct{} {
+	if s.l == nil {
+		return nil
 	}
-	s := make(Set, n)
-	for _, l := range lists {
-		for l != "" {
-			var w string
-			w, l = nextWord(l)
-			if w != "" {
-				s[w] = struct{}{}
+	if m := s.l.words.Load(); m != nil {
+		return *m
+	}
+	return s.l.make()
+}
+
+func (l *lazySet) make() map[string]struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if m := l.words.Load(); m != nil {
+		return *m
+	}
+	m := l.build()
+	l.words.Store(&m)
+	l.build = nil
+	return m
+}
+
+// NewSet is a set of the words of whitespace-separated lists, so that the
+// lists stay readable and easy to extend. The map is made at its final
+// size (growing it rehashed every word several times) and the words are
+// read in place rather than split into a slice.
+func NewSet(lists ...string) Set {
+	return newLazy(func() map[string]struct{} {
+		n := 0
+		for _, l := range lists {
+			n += countWords(l)
+		}
+		s := make(map[string]struct{}, n)
+		for _, l := range lists {
+			for l != "" {
+				var w string
+				w, l = nextWord(l)
+				if w != "" {
+					s[w] = struct{}{}
+				}
 			}
 		}
-	}
-	return s
+		return s
+	})
+}
+
+// Build is a set of the words fill adds, called at the set's first lookup:
+// for sets made from other tables.
+func Build(fill func(add func(w string))) Set {
+	return newLazy(func() map[string]struct{} {
+		s := map[string]struct{}{}
+		fill(func(w string) { s[w] = struct{}{} })
+		return s
+	})
 }
 
 // countWords counts the whitespace-separated words in l.
@@ -64,21 +118,44 @@ func isSpace(c byte) bool {
 
 // Has reports whether w is in the set.
 func (s Set) Has(w string) bool {
-	_, ok := s[w]
+	_, ok := s.words()[w]
 	return ok
 }
 
-// Union is a new set of the words of all sets.
-func Union(sets ...Set) Set {
-	n := 0
-	for _, s := range sets {
-		n += len(s)
-	}
-	u := make(Set, n)
-	for _, s := range sets {
-		for w := range s {
-			u[w] = struct{}{}
+// HasBytes reports whether the word spelled by b is in the set, without
+// making a string of it.
+func (s Set) HasBytes(b []byte) bool {
+	_, ok := s.words()[string(b)]
+	return ok
+}
+
+// Len is the number of words in the set.
+func (s Set) Len() int { return len(s.words()) }
+
+// All is the set's words, in no order.
+func (s Set) All() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for w := range s.words() {
+			if !yield(w) {
+				return
+			}
 		}
 	}
-	return u
+}
+
+// Union is a set of the words of all sets, made at its first lookup.
+func Union(sets ...Set) Set {
+	return newLazy(func() map[string]struct{} {
+		n := 0
+		for _, s := range sets {
+			n += s.Len()
+		}
+		u := make(map[string]struct{}, n)
+		for _, s := range sets {
+			for w := range s.words() {
+				u[w] = struct{}{}
+			}
+		}
+		return u
+	})
 }
