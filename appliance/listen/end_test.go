@@ -263,3 +263,53 @@ func TestLiveTextInSentences(t *testing.T) {
 		t.Fatalf("segments %v", segs)
 	}
 }
+
+// A recording ended from outside while the route is far behind waits
+// HearOut for its words and is processed without the rest; the words
+// the route gives afterwards were said before the end, so they go into
+// that recording, which is processed again, not into a new one.
+func TestWordsSaidBeforeTheEndGoIntoTheEndedRecording(t *testing.T) {
+	t.Parallel()
+	timing := fast
+	timing.Drain = 300 * time.Millisecond
+	timing.HearOut = 300 * time.Millisecond
+	said := []string{"the first.", "the second.", "and that is the last thing I said."}
+	e := newEnv(t, timing, scripted.Script{HearDelayMS: 700, Utterances: utterances(said)})
+	c := e.dial("uid=u1&codec=pcm16&sample_rate=16000")
+	c.next(2*time.Second, isType("service_status"))
+	c.sayBursts(len(said))
+	conv, err := e.conv.EndRecording(context.Background(), e.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for range 200 {
+		full, err := e.db.Conversation(context.Background(), e.user, conv.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = ""
+		for _, s := range full.TranscriptSegments {
+			got += s.Text + " "
+		}
+		if strings.Contains(got, said[len(said)-1]) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, w := range said {
+		if !strings.Contains(got, w) {
+			t.Errorf("the ended recording holds %q, lacks %q", got, w)
+		}
+	}
+	cs, err := e.db.Conversations(context.Background(), e.user, appliance.ConversationFilter{Limit: 10, IncludeDiscarded: true,
+		Statuses: []appliance.ConversationStatus{appliance.StatusInProgress, appliance.StatusProcessing, appliance.StatusCompleted}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range cs {
+		if other.ID != conv.ID {
+			t.Errorf("words said before the end started another recording %s", other.ID)
+		}
+	}
+}

@@ -33,6 +33,7 @@ type frames struct {
 	keep *keeper
 
 	lastAudio atomic.Int64 // unix nanoseconds of the last decoded frame
+	fed       atomic.Int64 // samples decoded so far: the stream's length
 	batches   atomic.Int64 // word batches the route has given (barriers too)
 	drained   atomic.Bool  // the route was drained since that frame
 	bad       atomic.Int64 // undecodable frames
@@ -63,6 +64,7 @@ func (f *frames) feed(frame []byte) {
 		return
 	}
 	f.lastAudio.Store(f.now().UnixNano())
+	f.fed.Add(int64(len(pcm)))
 	f.drained.Store(false)
 	f.spool.add(pcm)
 	if f.ring != nil {

@@ -2,6 +2,7 @@ package listen
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/hearth-appliance/hearth/appliance"
@@ -174,6 +175,17 @@ func (s *session) flush(ctx context.Context, final bool) {
 	if len(fresh) == 0 && !corrected {
 		return
 	}
+	if end := s.endedBehind(); end != nil {
+		// The session already moved on from the recording that ended:
+		// what was said before its end still goes into it.
+		var said []appliance.TranscriptSegment
+		if said, fresh = splitAt(fresh, end.at); len(said) > 0 {
+			s.insertSaid(ctx, end, said)
+		}
+		if len(fresh) == 0 && !corrected {
+			return
+		}
+	}
 	if err := s.recordingLocked(ctx, s.streamTime(fresh)); err != nil {
 		s.srv.d.Logger.Error("start a recording", "user", s.user, "err", err)
 		return
@@ -181,9 +193,11 @@ func (s *session) flush(ctx context.Context, final bool) {
 	s.mu.Lock()
 	conv := s.conv
 	streamStart := s.streamStart
+	end := s.lastEnd
 	s.mu.Unlock()
 	// Stream seconds become conversation seconds.
 	shift := streamStart.Sub(*conv.StartedAt).Seconds()
+	streamFresh := slices.Clone(fresh)
 	for i := range fresh {
 		fresh[i].Start = max(fresh[i].Start+shift, 0)
 		fresh[i].End = max(fresh[i].End+shift, fresh[i].Start)
@@ -200,9 +214,24 @@ func (s *session) flush(ctx context.Context, final bool) {
 	err := s.srv.d.Conversations.Append(ctx, s.user, conv.ID, out)
 	if appliance.ErrorCode(err) == appliance.ECONFLICT || appliance.ErrorCode(err) == appliance.ENOTFOUND {
 		// The recording ended under us (POST /v1/conversations, the
-		// silence timeout): these segments begin the next one. The client
-		// hears that the old one is being processed before it gets them.
+		// silence timeout): what was said before its end goes into it,
+		// the rest begins the next one. The client hears that the old
+		// one is being processed before it gets them.
 		s.announceProcessing(conv)
+		if end != nil && end.conv.ID == conv.ID && appliance.ErrorCode(err) == appliance.ECONFLICT {
+			var said []appliance.TranscriptSegment
+			if said, streamFresh = splitAt(streamFresh, end.at); len(said) > 0 {
+				s.insertSaid(ctx, end, said)
+			}
+			if len(streamFresh) == 0 {
+				s.mu.Lock()
+				if s.conv != nil && s.conv.ID == conv.ID {
+					s.convEnded = true // the next speech starts the next recording
+				}
+				s.mu.Unlock()
+				return
+			}
+		}
 		next, serr := s.srv.d.Conversations.Start(ctx, s.recording(s.now()))
 		if serr != nil {
 			s.srv.d.Logger.Error("start a recording", "user", s.user, "err", serr)
@@ -213,6 +242,12 @@ func (s *session) flush(ctx context.Context, final bool) {
 		conv = next
 		s.mu.Unlock()
 		s.rec.newRecording()
+		shift = streamStart.Sub(*next.StartedAt).Seconds()
+		fresh = streamFresh
+		for i := range fresh {
+			fresh[i].Start = max(fresh[i].Start+shift, 0)
+			fresh[i].End = max(fresh[i].End+shift, fresh[i].Start)
+		}
 		out = merge(nil, fresh)
 		for i := range out {
 			out[i].ID = appliance.NewID()
@@ -300,4 +335,60 @@ func (s *session) lateHoldsFrom(final bool) (float64, bool) {
 	}
 	from, ok := s.late.holdsFrom(time.Now())
 	return float64(from) / stt.SampleRate, ok
+}
+
+// endedBehind is the recording last asked to end when the session has
+// moved on from it (a next one is open, or none is), else nil.
+func (s *session) endedBehind() *endMark {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lastEnd == nil || (s.conv != nil && !s.convEnded && s.conv.ID == s.lastEnd.conv.ID) {
+		return nil
+	}
+	return s.lastEnd
+}
+
+// splitAt parts segs (stream seconds) into those begun before at and the
+// rest.
+func splitAt(segs []appliance.TranscriptSegment, at float64) (before, rest []appliance.TranscriptSegment) {
+	for _, seg := range segs {
+		if seg.Start < at {
+			before = append(before, seg)
+		} else {
+			rest = append(rest, seg)
+		}
+	}
+	return before, rest
+}
+
+// insertSaid puts segments said before conv was asked to end into it,
+// where they were said, as a skipped stretch's are (see insertLate): the
+// recording is processed again once it has them. The client, which shows
+// the next recording by now, is not sent them.
+func (s *session) insertSaid(ctx context.Context, end *endMark, said []appliance.TranscriptSegment) {
+	conv := &end.conv
+	s.mu.Lock()
+	shift := s.streamStart.Sub(*conv.StartedAt).Seconds()
+	s.mu.Unlock()
+	for i := range said {
+		said[i].Start = max(said[i].Start+shift, 0)
+		said[i].End = max(said[i].End+shift, said[i].Start)
+	}
+	out := merge(nil, said)
+	for i := range out {
+		out[i].ID = appliance.NewID()
+	}
+	stale, err := s.srv.d.Conversations.Insert(ctx, s.user, conv.ID, out)
+	if err != nil {
+		s.srv.d.Logger.Error("insert segments said before the end", "user", s.user, "conversation_id", conv.ID, "err", err)
+		return
+	}
+	if !stale {
+		return
+	}
+	if s.late != nil && s.late.pending() {
+		s.late.staled(conv.ID)
+		return
+	}
+	go s.restructure([]string{conv.ID})
 }

@@ -55,6 +55,11 @@ type Timing struct {
 	// Drain bounds the wait for a route to hear out what it holds, at a
 	// session's end or before its recording is processed (30 s).
 	Drain time.Duration
+	// HearOut bounds how long a recording ended from outside waits for
+	// the route's words before it is processed (1 min; zero is that).
+	// Words the route gives later, said before the end, are put into it
+	// afterwards and it is processed again.
+	HearOut time.Duration
 }
 
 // DefaultTiming is the reference's, with the appliance's own AudioGap and

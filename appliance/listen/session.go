@@ -1,6 +1,7 @@
 package listen
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,6 +55,10 @@ type session struct {
 	readyReason string         // the ready event's reason (a fallback's)
 	introduced  map[int]string // the name each speaker gave
 	lagging     bool           // the route is skipping audio (stt_behind was sent)
+	// lastEnd is the last recording asked to end and the stream second
+	// it was asked at: words the route gives afterwards but said before
+	// it belong to it, not to the next recording.
+	lastEnd *endMark
 
 	// The recorder's own state: flushMu serialises flushes and guards it.
 	flushMu sync.Mutex
@@ -528,12 +533,13 @@ func (s *session) hearOut(ctx context.Context, final bool) {
 	if s.audio != nil {
 		if final {
 			s.audio.settle(settleQuiet, settleMax)
+			s.markEnd()
 		}
 		// A recording that ends waits for its words while the route
 		// gets on with them; an idle drain (audio stopped) waits Drain.
 		most := s.srv.d.Timing.Drain
 		if final {
-			most = hearOutMost
+			most = cmp.Or(s.srv.d.Timing.HearOut, hearOutMost)
 		}
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), most)
 		err := s.audio.drain(dctx, s.srv.d.Timing.Drain)
@@ -546,6 +552,23 @@ func (s *session) hearOut(ctx context.Context, final bool) {
 	if final && s.late != nil {
 		s.late.wait(s.srv.d.Timing.Drain) // the recording ends: its skipped stretches first
 	}
+}
+
+// endMark is a recording asked to end, and where in the stream.
+type endMark struct {
+	conv appliance.Conversation // its id and start
+	at   float64                // stream seconds
+}
+
+// markEnd notes where in the stream the open recording was asked to end.
+func (s *session) markEnd() {
+	at := float64(s.audio.fed.Load()) / stt.SampleRate
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conv == nil || s.conv.StartedAt == nil {
+		return
+	}
+	s.lastEnd = &endMark{conv: appliance.Conversation{ID: s.conv.ID, StartedAt: s.conv.StartedAt}, at: at}
 }
 
 // Once its connection has ended, a session waits for its route's last
