@@ -50,7 +50,6 @@ const (
 type chunk struct {
 	pcm    []int16
 	offset float64 // seconds from the recording's start
-	gain   float64 // what brings its speech to a normal level (level.go)
 }
 
 // chunker reads a source and yields speech chunks.
@@ -117,7 +116,6 @@ func (c *chunker) cut(frames int) chunk {
 	frames = min(max(frames, 1), len(c.rms))
 	n := min(frames*frame, len(c.buf))
 	ch := chunk{pcm: append([]int16(nil), c.buf[:n]...), offset: float64(c.start) / audio.Rate}
-	ch.gain = levelGain(c.rms[:frames])
 	c.drop(frames)
 	c.speech, c.silence, c.voiced, c.quiet = 0, 0, 0, 0
 	for i := range c.speechy {

@@ -15,10 +15,12 @@ import (
 
 // TestQuietMicrophonesWordsAreHeardWhole: two-word clips of recorded
 // speech at -45 dBFS come back from PocketSphinx word for word. The
-// route's VAD starts each chunk at a normal speaker's level, and before a
-// quiet chunk was brought up to it, a quiet microphone's words were split
-// at their stops and decoded in halves: in a recording of ten clips
-// "front left" came back "bryant let"; in this one, "front let".
+// route's VAD hears each chunk as a stream of its own, and when it held a
+// quiet chunk to a normal speaker's level a quiet microphone's words were
+// split at their stops and decoded in halves: in a recording of ten clips
+// "front left" came back "bryant let"; in this one, "front let". It
+// follows the chunk's level from its first sound (vad.Gate), and the
+// route hears the chunk as it came.
 func TestQuietMicrophonesWordsAreHeardWhole(t *testing.T) {
 	t.Parallel()
 	clips := realspeechtest.English(t)

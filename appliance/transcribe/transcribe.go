@@ -180,7 +180,7 @@ func (s *Service) Transcribe(ctx context.Context, src audio.Source, opt Options)
 		for {
 			p := routes[route]
 			cctx, cancel := context.WithTimeout(ctx, chunkTimeout(len(c.pcm)))
-			tr, err := p.Transcribe(cctx, leveled(c.pcm, c.gain), cfg)
+			tr, err := p.Transcribe(cctx, c.pcm, cfg)
 			cancel()
 			if err == nil {
 				committed = true

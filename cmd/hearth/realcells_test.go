@@ -65,7 +65,7 @@ func TestRealSpeechCellsOffline(t *testing.T) {
 			var lw, pw werCount
 			lw.add(s.Text(), lc)
 			pw.add(s.Text(), pc)
-			t.Logf("%s: the engine on the live VAD's utterances (their gain set on their first 300 ms) %.1f %%, on the batch VAD's %.1f %%", cell, lw.pct(), pw.pct())
+			t.Logf("%s: the engine on the live VAD's utterances %.1f %%, on the batch VAD's %.1f %%", cell, lw.pct(), pw.pct())
 			if os.Getenv("HEARTH_REAL_OFFLINE") == "cuts" {
 				continue
 			}
@@ -173,9 +173,8 @@ func burstHeard(t *testing.T, route *pocketsphinx.Route, pcm []int16) string {
 }
 
 // liveCuts is the engine's words on the utterances the VAD's live events
-// give (vad.VAD.Events: each utterance's gain set on its first 300 ms,
-// and 140 ms more of the pause after it than a recording's cut keeps;
-// HEARTH_REAL_TRIM=2240 drops those)
+// give (vad.VAD.Events: 140 ms more of the pause after each than a
+// recording's cut keeps; HEARTH_REAL_TRIM=2240 drops those)
 // and on those it gives a recording heard whole (vad.VAD.Push), each
 // utterance logged where they differ.
 func liveCuts(t *testing.T, e *pocketsphinx.Engine, pcm []int16) (live, batch string) {

@@ -39,3 +39,21 @@ func TestATwoWordNameIsOneUtterance(t *testing.T) {
 		checkTurns(t, cond+" live", s, liveSpans(s.PCM))
 	}
 }
+
+// TestAQuietChunkIsHeardFromItsFirstSound: each channel name at -45
+// dBFS alone in a stream of its own, as a batch upload's chunk reaches a
+// route (0.2 s of quiet before it), is one utterance over the whole name.
+// A fresh VAD held the stream to a normal speaker's level until it faded,
+// seconds later: a quiet chunk's weak sounds fell under it, and its words
+// were split at their stops or clipped at their onsets.
+func TestAQuietChunkIsHeardFromItsFirstSound(t *testing.T) {
+	t.Parallel()
+	for _, c := range realspeechtest.English(t) {
+		if !strings.HasPrefix(c.ID, "alsa/") {
+			continue
+		}
+		s := realspeech.Join([]realspeech.Clip{c}, 0.2).ScaledTo(-45)
+		s.PCM = append(s.PCM, make([]int16, realspeech.SampleRate)...)
+		checkTurns(t, c.Text+" at -45 dBFS", s, batchSpans(s.PCM))
+	}
+}

@@ -119,8 +119,8 @@ func scaled(pcm []int16, db float64) []int16 {
 // TestQuietSpeechIsHeardAsLoudSpeechIs: the floor follows the speaker's
 // level, so a quiet microphone's utterances open and close where a normal
 // one's do (a fixed floor of -42 dBFS lost them), and they reach the
-// recognizer amplified, by one gain over each utterance; speech at a
-// normal level is passed on as it came.
+// recognizer as they came, quiet or not (an amplified quiet utterance was
+// heard worse than the same audio as it came).
 func TestQuietSpeechIsHeardAsLoudSpeechIs(t *testing.T) {
 	// A stream starts at the old fixed floor, which fades to the
 	// speaker's level over its first seconds (-45 dB here is -64 dBFS).
@@ -148,16 +148,11 @@ func TestQuietSpeechIsHeardAsLoudSpeechIs(t *testing.T) {
 				if d := len(got[i].PCM) - len(want[i].PCM); d < -7*frame || d > 2*frame {
 					t.Errorf("utterance %d holds %d samples, at a normal level %d", i, len(got[i].PCM), len(want[i].PCM))
 				}
-				g := gainOf(t, quiet[got[i].Start:got[i].Start+len(got[i].PCM)], got[i].PCM)
-				if db == 0 && g != 1 {
-					t.Errorf("utterance %d at a normal level amplified %.2f times", i, g)
-				}
-				if db < 0 && (g < min(0.5*math.Pow(10, -db/20), 32) || g > 32) {
+				if g := gainOf(t, quiet[got[i].Start:got[i].Start+len(got[i].PCM)], got[i].PCM); g != 1 {
 					t.Errorf("utterance %d at %.0f dB amplified %.2f times", i, db, g)
 				}
 			}
-			// Live: the same utterances, each at one gain from its start
-			// to its end.
+			// Live: the same utterances, as they came.
 			var l vad.VAD
 			evs := l.Events(quiet)
 			var starts []int
@@ -171,7 +166,9 @@ func TestQuietSpeechIsHeardAsLoudSpeechIs(t *testing.T) {
 					heard = append(heard, e.PCM...)
 				case vad.End:
 					n := min(len(heard), len(quiet)-at)
-					gainOf(t, quiet[at:at+n], heard[:n])
+					if g := gainOf(t, quiet[at:at+n], heard[:n]); g != 1 {
+						t.Errorf("live: the utterance at sample %d amplified %.2f times", at, g)
+					}
 				}
 			}
 			if len(starts) != len(want) {
