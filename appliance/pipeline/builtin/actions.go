@@ -144,8 +144,6 @@ func containsSeqs(table [][]string, p []string) bool {
 
 var questionAux = lexicon.NewSet(`do does did should shall will would can could must am is are have has was were`)
 
-func isQuestionAux(w string) bool { return inSet(questionAux, w) }
-
 // selfReminders are commitments without a modal: "remind me to", "don't
 // let me forget to", "note to self", "let me".
 var selfReminders = [][]string{

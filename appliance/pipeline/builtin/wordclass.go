@@ -17,10 +17,8 @@ func isContentWord(lower string, english bool) bool {
 	return english || !inSet(foreignStopWords, lower)
 }
 
-// isKeyword: a content word that can name a topic.
-func isKeyword(lower string) bool { return keywordOf(lower, classesOf(lower)) }
-
-// keywordOf is isKeyword of a word whose classes are c.
+// keywordOf says whether a word whose classes are c is a content word
+// that can name a topic.
 func keywordOf(lower string, c wordClass) bool {
 	if isDigits(lower) || c&wcKeywordStop != 0 {
 		return false
