@@ -220,7 +220,10 @@ func Languages(langs ...string) func(language string, channels int) bool {
 
 // ErrBusy is wrapped by a route that cannot take more work right now (its
 // workers are all busy, or its model is still loading): the caller may
-// answer "try again shortly" instead of waiting without bound.
+// answer "try again shortly" instead of waiting without bound. A local
+// route whose deadline passed while it waited for a free decoder wraps it
+// too (its outcome stays Timeout): the machine is busy, nothing upstream
+// failed.
 var ErrBusy = errors.New("speech route busy")
 
 // Modeler is a route that can name its model (stt_model in replies).
