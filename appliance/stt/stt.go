@@ -226,6 +226,17 @@ func Languages(langs ...string) func(language string, channels int) bool {
 // failed.
 var ErrBusy = errors.New("speech route busy")
 
+// OtherLanguage begins the text a local route gives an utterance in
+// another language than the session's, in place of its words:
+// "[speech in another language]", or "[speech in another language: fr]"
+// where the route can name it.
+const OtherLanguage = "[speech in another language"
+
+// IsOtherLanguage reports whether text is one such marker.
+func IsOtherLanguage(text string) bool {
+	return strings.HasPrefix(text, OtherLanguage) && strings.HasSuffix(text, "]") && !strings.Contains(text[1:], "[")
+}
+
 // Modeler is a route that can name its model (stt_model in replies).
 type Modeler interface {
 	Model() string
