@@ -35,7 +35,7 @@ func (r timingOut) Transcribe(context.Context, []int16, stt.Config) (stt.Transcr
 
 // TestSTTTranscribeTimeouts: a local route that times out is a busy box
 // (503 with Retry-After, try again), a remote vendor's timeout a failure
-// upstream (502).
+// upstream (502); voice messages tell both as the reference's timeout.
 func TestSTTTranscribeTimeouts(t *testing.T) {
 	clips, err := realspeech.English(context.Background())
 	if err != nil {
@@ -60,14 +60,28 @@ func TestSTTTranscribeTimeouts(t *testing.T) {
 			e := newEnvDeps(t, func(d *api.Deps) {
 				d.Transcriber = transcribe.New(slog.New(slog.DiscardHandler), timingOut{local: tc.local})
 			})
-			req := httptest.NewRequest(http.MethodPost, "/v1/stt/transcribe", bytes.NewReader(body.Bytes()))
-			req.Header.Set("Content-Type", mw.FormDataContentType())
-			req.Header.Set("Authorization", bearer(e.token))
-			rec := httptest.NewRecorder()
-			e.srv.ServeHTTP(rec, req)
+			rec := e.upload("/v1/stt/transcribe", mw.FormDataContentType(), body.Bytes())
 			if rec.Code != tc.code || !strings.Contains(rec.Body.String(), tc.want) || rec.Header().Get("Retry-After") != tc.retry {
 				t.Fatalf("%d %s (Retry-After %q), want %d %q (Retry-After %q)", rec.Code, rec.Body, rec.Header().Get("Retry-After"), tc.code, tc.want, tc.retry)
 			}
+			// A voice message in the same plight keeps the reference's
+			// timeout outcome (504); the local route's adds Retry-After.
+			rec = e.upload("/v2/voice-message/transcribe?language=en&sample_rate=16000", "application/octet-stream",
+				realspeech.Bytes(clips[0].PCM))
+			if rec.Code != http.StatusGatewayTimeout || !strings.Contains(rec.Body.String(), `"outcome":"timeout"`) || rec.Header().Get("Retry-After") != tc.retry {
+				t.Fatalf("voice message: %d %s (Retry-After %q), want 504 timeout (Retry-After %q)", rec.Code, rec.Body, rec.Header().Get("Retry-After"), tc.retry)
+			}
 		})
 	}
+}
+
+// upload posts body with the user's ID token.
+func (e *env) upload(path, contentType string, body []byte) *httptest.ResponseRecorder {
+	e.t.Helper()
+	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("Authorization", bearer(e.token))
+	rec := httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, req)
+	return rec
 }
