@@ -1,6 +1,10 @@
 package localstt
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/hearth-appliance/hearth/appliance/stt"
+)
 
 // whisperLanguages are the languages whisper's multilingual models know.
 var whisperLanguages = []string{"en", "zh", "de", "es", "ru", "ko", "fr", "ja", "pt", "tr", "pl", "ca", "nl", "ar", "sv", "it", "id",
@@ -45,4 +49,4 @@ func otherLanguage(probs []float32, want string, name func(int) string) string {
 
 // otherLanguageMarker is the text an utterance in another language
 // becomes.
-func otherLanguageMarker(code string) string { return "[speech in another language: " + code + "]" }
+func otherLanguageMarker(code string) string { return stt.OtherLanguage + ": " + code + "]" }

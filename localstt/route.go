@@ -187,7 +187,8 @@ func (r *Route) acquire(ctx context.Context) (engine, error) {
 		return nil, &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "busy",
 			Err: errors.Join(stt.ErrBusy, errors.New("every whisper worker is busy"))}
 	case <-ctx.Done():
-		return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: ctx.Err()}
+		// No worker came free in time: this machine is busy (see ErrBusy).
+		return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: errors.Join(stt.ErrBusy, ctx.Err())}
 	}
 }
 

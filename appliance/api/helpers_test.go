@@ -71,6 +71,13 @@ type envOption func(*appliance.Config)
 
 func newEnv(tb testing.TB, opts ...envOption) *env {
 	tb.Helper()
+	return newEnvDeps(tb, nil, opts...)
+}
+
+// newEnvDeps is newEnv with deps adding to what the server is given (a
+// transcriber, say).
+func newEnvDeps(tb testing.TB, deps func(*api.Deps), opts ...envOption) *env {
+	tb.Helper()
 	ctx := context.Background()
 	dir := tb.TempDir()
 	db, err := store.Open(ctx, dir)
@@ -99,7 +106,7 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(auth.Close)
-	srv, err := api.New(api.Deps{
+	d := api.Deps{
 		Config: cfg, Store: db, Auth: counted, Console: web.FS(), Templates: web.Templates(), Now: clk.Now,
 		Conversations: conversation.New(conversation.Deps{Store: db, Now: clk.Now,
 			Processor: pipeline.New(pipeline.NewBuiltin(), slog.New(slog.DiscardHandler))}),
@@ -109,7 +116,11 @@ func newEnv(tb testing.TB, opts ...envOption) *env {
 			ResourceMetadataURL: public.MCPResourceMetadata, SameOrigin: public.SameOrigin}),
 		PublicURL:   public,
 		ConsoleAuth: &console.Service{Store: db, Now: clk.Now},
-	})
+	}
+	if deps != nil {
+		deps(&d)
+	}
+	srv, err := api.New(d)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -197,8 +197,9 @@ func audioError(err error) error {
 }
 
 // batchError maps a failed job of /v1/stt/transcribe to its status: 413
-// over the duration limit, 503 (with Retry-After) while a route is busy or
-// when none is configured, 502 when the route failed.
+// over the duration limit, 503 (with Retry-After) while a route is busy (a
+// local route that found no free decoder before its deadline too) or when
+// none is configured, 502 when a route failed.
 func (s *Server) batchError(c echo.Context, err error) error {
 	var e *stt.Error
 	switch {
@@ -207,8 +208,11 @@ func (s *Server) batchError(c echo.Context, err error) error {
 	case errors.Is(err, audio.ErrInvalidAudio):
 		return audioError(err)
 	case errors.Is(err, stt.ErrBusy):
+		// Before the route's own error: a local route that timed out
+		// waiting for a decoder says so with ErrBusy, and the box being
+		// busy is no upstream failure.
 		c.Response().Header().Set("Retry-After", strconv.Itoa(busyRetryAfter))
-		return appliance.Errorf(appliance.EUNAVAILABLE, "Transcription is busy; try again shortly")
+		return appliance.Errorf(appliance.EUNAVAILABLE, "Speech recognition is busy; try again in %d s", busyRetryAfter)
 	case errors.Is(err, stt.ErrNoRoute):
 		return appliance.Errorf(appliance.EUNAVAILABLE, "Transcription service not configured")
 	case errors.As(err, &e) && e.Outcome == stt.ConfigError:

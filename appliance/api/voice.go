@@ -78,7 +78,13 @@ func (s *Server) voiceFailure(c echo.Context, err error) error {
 	case errors.Is(err, audio.ErrInvalidAudio), errors.Is(err, transcribe.ErrTooLong):
 		return newFailure(stt.InvalidInput, "")
 	case errors.Is(err, stt.ErrBusy):
+		// The reference's outcomes have no "busy": a local route that
+		// timed out waiting for a decoder stays a timeout, any other
+		// busy route an upstream error, each with a time to retry.
 		c.Response().Header().Set("Retry-After", strconv.Itoa(busyRetryAfter))
+		if errors.As(err, &e) && e.Outcome == stt.Timeout {
+			return newFailure(stt.Timeout, "")
+		}
 		return newFailure(stt.UpstreamError, "")
 	case errors.As(err, &e):
 		s.log.Warn("voice message transcription failed", "provider", e.Provider, "outcome", e.Outcome, "err", err)

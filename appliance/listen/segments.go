@@ -27,7 +27,9 @@ func wordsToSegments(words []stt.Word, offset float64, provider string) []applia
 			p = w.Provider
 		}
 		if n := len(out); n > 0 && out[n-1].SpeakerID == w.Speaker && segmentProvider(out[n-1]) == p {
-			out[n-1].Text += " " + text
+			if !repeatsMarker(out[n-1].Text, text) {
+				out[n-1].Text += " " + text
+			}
 			out[n-1].End = w.End + offset
 			continue
 		}
@@ -113,16 +115,25 @@ func join(a, b appliance.TranscriptSegment, text *strings.Builder) appliance.Tra
 	if text.Len() == 0 {
 		text.WriteString(a.Text)
 	}
-	if !strings.ContainsAny(b.Text[:1], ",.?!") {
-		text.WriteByte(' ')
+	if !repeatsMarker(a.Text, b.Text) {
+		if !strings.ContainsAny(b.Text[:1], ",.?!") {
+			text.WriteByte(' ')
+		}
+		text.WriteString(b.Text)
 	}
-	text.WriteString(b.Text)
 	a.Text = text.String()
 	a.End = max(a.End, b.End)
 	if b.PersonID != nil {
 		a.PersonID = b.PersonID
 	}
 	return a
+}
+
+// repeatsMarker says whether b is a marker of speech in another language
+// (stt.OtherLanguage) that a already ends with: two such utterances in a
+// row are one stretch of it, marked once.
+func repeatsMarker(a, b string) bool {
+	return stt.IsOtherLanguage(b) && strings.HasSuffix(a, b)
 }
 
 // cleanText collapses runs of spaces and removes a space before , . ? !

@@ -220,8 +220,22 @@ func Languages(langs ...string) func(language string, channels int) bool {
 
 // ErrBusy is wrapped by a route that cannot take more work right now (its
 // workers are all busy, or its model is still loading): the caller may
-// answer "try again shortly" instead of waiting without bound.
+// answer "try again shortly" instead of waiting without bound. A local
+// route whose deadline passed while it waited for a free decoder wraps it
+// too (its outcome stays Timeout): the machine is busy, nothing upstream
+// failed.
 var ErrBusy = errors.New("speech route busy")
+
+// OtherLanguage begins the text a local route gives an utterance in
+// another language than the session's, in place of its words:
+// "[speech in another language]", or "[speech in another language: fr]"
+// where the route can name it.
+const OtherLanguage = "[speech in another language"
+
+// IsOtherLanguage reports whether text is one such marker.
+func IsOtherLanguage(text string) bool {
+	return strings.HasPrefix(text, OtherLanguage) && strings.HasSuffix(text, "]") && !strings.Contains(text[1:], "[")
+}
 
 // Modeler is a route that can name its model (stt_model in replies).
 type Modeler interface {

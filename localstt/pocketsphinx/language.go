@@ -192,7 +192,7 @@ func (l *language) foreign(u utterance) bool {
 
 // otherLanguageMarker is the text an utterance in another language
 // becomes. Unlike whisper's, it cannot name the language.
-const otherLanguageMarker = "[speech in another language]"
+const otherLanguageMarker = stt.OtherLanguage + "]"
 
 // marker is the utterance as one marker word over its span.
 func (u utterance) marker() []stt.Word {

@@ -393,7 +393,9 @@ func (r *Route) acquire(ctx context.Context) (decoder, error) {
 		case <-timeout:
 		case <-ctx.Done():
 			stopTimer(timer)
-			return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: ctx.Err()}
+			// No decoder came free in time: this machine is busy, which
+			// is no fault of the route's; callers answer "try again".
+			return nil, &stt.Error{Outcome: stt.Timeout, Provider: Name, Reason: "timeout", Err: errors.Join(stt.ErrBusy, ctx.Err())}
 		}
 		stopTimer(timer)
 		r.mu.Lock()
