@@ -68,3 +68,48 @@ func TestAModelThatHearsNothingIsPassedOver(t *testing.T) {
 		t.Fatalf("whisper.cpp's log is not in slog:\n%.2000s", log.String())
 	}
 }
+
+// TestAnUnheardSessionAsksToBeHandedOver: a live stream on the generated
+// model, sent one stretch of speech and drained, is far from the three
+// misses of the verdict. Asked to (stt.HandsOverUnheard, which the router
+// does when a next route exists), it fails at the drain with
+// ErrHearsNothing so that its audio goes to that route; not asked, it
+// drains as any stream does.
+func TestAnUnheardSessionAsksToBeHandedOver(t *testing.T) {
+	needWhisper(t)
+	speech := append(jfk(t)[:3*stt.SampleRate], make([]int16, stt.SampleRate)...)
+	for _, tc := range []struct {
+		name string
+		hand bool
+	}{{"asked", true}, {"not asked", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := localstt.New(localstt.Config{Model: model(t, ggmltest.Tiny)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			s, err := r.Open(context.Background(), stt.Config{Language: "en"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			s.(stt.HandsOverUnheard).HandOverUnheard(tc.hand)
+			if err := s.Send(speech); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.(stt.Drainer).Drain(); err != nil {
+				t.Fatal(err)
+			}
+			ws, open := <-s.Words()
+			switch {
+			case tc.hand && (open || !errors.Is(s.Err(), stt.ErrHearsNothing)):
+				t.Fatalf("words %v (open %v), err %v: want the stream ended as hearing nothing", ws, open, s.Err())
+			case !tc.hand && (!open || len(ws) != 0 || s.Err() != nil):
+				t.Fatalf("words %v (open %v), err %v: want the drain's empty batch", ws, open, s.Err())
+			}
+			if r.Unusable() != nil {
+				t.Fatalf("one stretch judged the route deaf: %v", r.Unusable())
+			}
+		})
+	}
+}
