@@ -70,18 +70,23 @@ func TestAModelThatHearsNothingIsPassedOver(t *testing.T) {
 }
 
 // TestAnUnheardSessionAsksToBeHandedOver: a live stream on the generated
-// model, sent one stretch of speech and drained, is far from the three
-// misses of the verdict. Asked to (stt.HandsOverUnheard, which the router
-// does when a next route exists), it fails at the drain with
+// model, sent one stretch of speech and drained or closed, is far from the
+// three misses of the verdict. Asked to (stt.HandsOverUnheard, which the
+// router does when a next route exists), it ends there with
 // ErrHearsNothing so that its audio goes to that route; not asked, it
-// drains as any stream does.
+// drains or ends as any stream does.
 func TestAnUnheardSessionAsksToBeHandedOver(t *testing.T) {
 	needWhisper(t)
 	speech := append(jfk(t)[:3*stt.SampleRate], make([]int16, stt.SampleRate)...)
 	for _, tc := range []struct {
-		name string
-		hand bool
-	}{{"asked", true}, {"not asked", false}} {
+		name        string
+		hand, close bool
+	}{
+		{"asked, drained", true, false},
+		{"asked, closed", true, true},
+		{"not asked, drained", false, false},
+		{"not asked, closed", false, true},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := localstt.New(localstt.Config{Model: model(t, ggmltest.Tiny)})
 			if err != nil {
@@ -97,14 +102,18 @@ func TestAnUnheardSessionAsksToBeHandedOver(t *testing.T) {
 			if err := s.Send(speech); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.(stt.Drainer).Drain(); err != nil {
+			if tc.close {
+				s.Close()
+			} else if err := s.(stt.Drainer).Drain(); err != nil {
 				t.Fatal(err)
 			}
 			ws, open := <-s.Words()
 			switch {
 			case tc.hand && (open || !errors.Is(s.Err(), stt.ErrHearsNothing)):
 				t.Fatalf("words %v (open %v), err %v: want the stream ended as hearing nothing", ws, open, s.Err())
-			case !tc.hand && (!open || len(ws) != 0 || s.Err() != nil):
+			case !tc.hand && tc.close && (open || s.Err() != nil):
+				t.Fatalf("words %v (open %v), err %v: want the stream ended with no words and no error", ws, open, s.Err())
+			case !tc.hand && !tc.close && (!open || len(ws) != 0 || s.Err() != nil):
 				t.Fatalf("words %v (open %v), err %v: want the drain's empty batch", ws, open, s.Err())
 			}
 			if r.Unusable() != nil {
