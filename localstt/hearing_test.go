@@ -11,6 +11,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/localstt"
 	"github.com/hearth-appliance/hearth/localstt/ggmltest"
+	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
 
 // TestAModelThatHearsNothingIsPassedOver: the generated model yields no
@@ -120,5 +121,46 @@ func TestAnUnheardSessionAsksToBeHandedOver(t *testing.T) {
 				t.Fatalf("one stretch judged the route deaf: %v", r.Unusable())
 			}
 		})
+	}
+}
+
+// TestAnUnheardSessionEndsWithTheNextRoutesWords: through the router, a
+// session of one stretch of speech on the generated model, closed without
+// a drain (the connection ended), ends with PocketSphinx's words on the
+// replayed audio instead of none.
+func TestAnUnheardSessionEndsWithTheNextRoutesWords(t *testing.T) {
+	needWhisper(t)
+	deaf, err := localstt.New(localstt.Config{Model: model(t, ggmltest.Tiny)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer deaf.Close()
+	ps, err := pocketsphinx.New(pocketsphinx.Config{Decoders: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ps.Close()
+	s, sel, err := stt.NewRouter(nil, deaf, ps).Open(context.Background(), stt.Config{Language: "en"})
+	if err != nil || sel.Provider != localstt.Name {
+		t.Fatalf("opened on %v: %v", sel, err)
+	}
+	if err := s.Send(append(jfk(t)[:3*stt.SampleRate], make([]int16, stt.SampleRate)...)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var heard []string
+	for ws := range s.Words() {
+		for _, w := range ws {
+			heard = append(heard, w.Text)
+			if w.Provider != pocketsphinx.Name {
+				t.Errorf("word %q from %q, want %s", w.Text, w.Provider, pocketsphinx.Name)
+			}
+		}
+	}
+	if len(heard) < 2 || s.Err() != nil {
+		t.Fatalf("heard %q, err %v: want the next route's words", heard, s.Err())
+	}
+	if deaf.Unusable() != nil {
+		t.Fatalf("one stretch judged the route deaf: %v", deaf.Unusable())
 	}
 }
