@@ -101,6 +101,7 @@ func (s *stream) work() {
 			}
 		case vad.Mark: // every utterance before it is heard and sent
 			if unheard() {
+				skip.End(s.Sent(), skipped)
 				s.Stop(s.r.errUnheard())
 				return
 			}
