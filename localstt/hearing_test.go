@@ -11,6 +11,7 @@ import (
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/localstt"
 	"github.com/hearth-appliance/hearth/localstt/ggmltest"
+	"github.com/hearth-appliance/hearth/localstt/pocketsphinx"
 )
 
 // TestAModelThatHearsNothingIsPassedOver: the generated model yields no
@@ -66,5 +67,100 @@ func TestAModelThatHearsNothingIsPassedOver(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), `"level":"DEBUG","msg":"whisper.cpp","line":"whisper_model_load`) {
 		t.Fatalf("whisper.cpp's log is not in slog:\n%.2000s", log.String())
+	}
+}
+
+// TestAnUnheardSessionAsksToBeHandedOver: a live stream on the generated
+// model, sent one stretch of speech and drained or closed, is far from the
+// three misses of the verdict. Asked to (stt.HandsOverUnheard, which the
+// router does when a next route exists), it ends there with
+// ErrHearsNothing so that its audio goes to that route; not asked, it
+// drains or ends as any stream does.
+func TestAnUnheardSessionAsksToBeHandedOver(t *testing.T) {
+	needWhisper(t)
+	speech := append(jfk(t)[:3*stt.SampleRate], make([]int16, stt.SampleRate)...)
+	for _, tc := range []struct {
+		name        string
+		hand, close bool
+	}{
+		{"asked, drained", true, false},
+		{"asked, closed", true, true},
+		{"not asked, drained", false, false},
+		{"not asked, closed", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := localstt.New(localstt.Config{Model: model(t, ggmltest.Tiny)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			s, err := r.Open(context.Background(), stt.Config{Language: "en"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			s.(stt.HandsOverUnheard).HandOverUnheard(tc.hand)
+			if err := s.Send(speech); err != nil {
+				t.Fatal(err)
+			}
+			if tc.close {
+				s.Close()
+			} else if err := s.(stt.Drainer).Drain(); err != nil {
+				t.Fatal(err)
+			}
+			ws, open := <-s.Words()
+			switch {
+			case tc.hand && (open || !errors.Is(s.Err(), stt.ErrHearsNothing)):
+				t.Fatalf("words %v (open %v), err %v: want the stream ended as hearing nothing", ws, open, s.Err())
+			case !tc.hand && tc.close && (open || s.Err() != nil):
+				t.Fatalf("words %v (open %v), err %v: want the stream ended with no words and no error", ws, open, s.Err())
+			case !tc.hand && !tc.close && (!open || len(ws) != 0 || s.Err() != nil):
+				t.Fatalf("words %v (open %v), err %v: want the drain's empty batch", ws, open, s.Err())
+			}
+			if r.Unusable() != nil {
+				t.Fatalf("one stretch judged the route deaf: %v", r.Unusable())
+			}
+		})
+	}
+}
+
+// TestAnUnheardSessionEndsWithTheNextRoutesWords: through the router, a
+// session of one stretch of speech on the generated model, closed without
+// a drain (the connection ended), ends with PocketSphinx's words on the
+// replayed audio instead of none.
+func TestAnUnheardSessionEndsWithTheNextRoutesWords(t *testing.T) {
+	needWhisper(t)
+	deaf, err := localstt.New(localstt.Config{Model: model(t, ggmltest.Tiny)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer deaf.Close()
+	ps, err := pocketsphinx.New(pocketsphinx.Config{Decoders: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ps.Close()
+	s, sel, err := stt.NewRouter(nil, deaf, ps).Open(context.Background(), stt.Config{Language: "en"})
+	if err != nil || sel.Provider != localstt.Name {
+		t.Fatalf("opened on %v: %v", sel, err)
+	}
+	if err := s.Send(append(jfk(t)[:3*stt.SampleRate], make([]int16, stt.SampleRate)...)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var heard []string
+	for ws := range s.Words() {
+		for _, w := range ws {
+			heard = append(heard, w.Text)
+			if w.Provider != pocketsphinx.Name {
+				t.Errorf("word %q from %q, want %s", w.Text, w.Provider, pocketsphinx.Name)
+			}
+		}
+	}
+	if len(heard) < 2 || s.Err() != nil {
+		t.Fatalf("heard %q, err %v: want the next route's words", heard, s.Err())
+	}
+	if deaf.Unusable() != nil {
+		t.Fatalf("one stretch judged the route deaf: %v", deaf.Unusable())
 	}
 }

@@ -264,6 +264,14 @@ func (r *Route) errNoWordsYet() error {
 		Err: errors.New("the whisper model has yielded no word yet, and none on this speech")}
 }
 
+// errUnheard ends a live session that drains or ends with no word on its
+// speech from a model never yet proven: the session's audio goes to the
+// next route (stt.HandsOverUnheard).
+func (r *Route) errUnheard() error {
+	return &stt.Error{Outcome: stt.UpstreamError, Provider: Name, Reason: "no words from whisper model " + r.Model(),
+		Err: fmt.Errorf("%w: none yet, and none on this session's speech", stt.ErrHearsNothing)}
+}
+
 // Transcribe implements stt.BatchProvider. The transcribe service hands
 // over at most 28 s at a time, within whisper's 30 s window.
 func (r *Route) Transcribe(ctx context.Context, pcm []int16, cfg stt.Config) (stt.Transcript, error) {

@@ -3,6 +3,7 @@ package localstt
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hearth-appliance/hearth/appliance/stt"
 	"github.com/hearth-appliance/hearth/appliance/stt/vad"
@@ -19,7 +20,13 @@ type stream struct {
 	language string
 	ctx      context.Context
 	cancel   context.CancelFunc
+	// handUnheard: the stream may be handed to the next route when it
+	// drains or ends having heard no word on speech (stt.HandsOverUnheard).
+	handUnheard atomic.Bool
 }
+
+// HandOverUnheard implements stt.HandsOverUnheard.
+func (s *stream) HandOverUnheard(on bool) { s.handUnheard.Store(on) }
 
 // passEvery is how much new audio starts another pass over a long
 // utterance; the first pass waits for firstPass of it.
@@ -39,18 +46,30 @@ func (s *stream) work() {
 		agree    agreement
 		open     bool
 		skip     vad.Skipping
+		said     bool // a word has been sent
+		missed   bool // a stretch of speech long enough to judge gave none
 	)
 	out, skipped := s.Out(), s.Skipped()
 	emit := func(ws []stt.Word) {
 		if len(ws) > 0 {
+			said = true
 			out <- ws
 		}
+	}
+	// A session that drains or ends before its route could be judged deaf
+	// (deafAfter stretches) is handed over all the same when the model,
+	// never yet proven, gave nothing on its speech.
+	unheard := func() bool {
+		return missed && !said && s.handUnheard.Load() && s.r.hearing.unproven()
 	}
 	pass := func(final bool) bool {
 		segs, _, err := s.r.run(s.ctx, buf, s.language, false)
 		if err != nil {
 			s.Fail(err)
 			return false
+		}
+		if len(segs) == 0 && len(buf) >= missAtLeast {
+			missed = true
 		}
 		hyp := words(segs, float64(start)/stt.SampleRate)
 		// Only what comes after the committed words is new.
@@ -81,6 +100,11 @@ func (s *stream) work() {
 				}
 			}
 		case vad.Mark: // every utterance before it is heard and sent
+			if unheard() {
+				skip.End(s.Sent(), skipped)
+				s.Stop(s.r.errUnheard())
+				return
+			}
 			out <- vad.Barrier()
 		case vad.End:
 			if open && !pass(true) {
@@ -102,6 +126,9 @@ func (s *stream) work() {
 		}
 	}
 	skip.End(s.Sent(), skipped)
+	if unheard() {
+		s.Fail(s.r.errUnheard())
+	}
 }
 
 // after drops the words of hyp that end before the last committed word

@@ -51,6 +51,15 @@ type Unproven interface {
 	Unproven() bool
 }
 
+// HandsOverUnheard is a stream on an unproven route that, asked to, also
+// fails with ErrHearsNothing when it drains or ends having heard no word
+// on speech: a session too short for its route to be judged deaf (a
+// single utterance on a fresh server) is still handed to the next route,
+// its words in the recording before it is processed.
+type HandsOverUnheard interface {
+	HandOverUnheard(on bool)
+}
+
 // handoff wraps s, opened on p, so that it can be handed to the next of
 // rest that serves cfg. Only a route still unproven fails this way; other
 // streams are returned as they are.
@@ -69,6 +78,9 @@ func (r *Router) handoff(ctx context.Context, cfg Config, s Stream, p StreamingP
 	}
 	h := &handoffStream{r: r, ctx: context.WithoutCancel(ctx), cfg: cfg, out: make(chan []Word, 16), fake: make(chan struct{}, 16),
 		cur: s, from: p.Name(), rest: next, keeping: true}
+	if u, ok := s.(HandsOverUnheard); ok {
+		u.HandOverUnheard(true)
+	}
 	go h.pump()
 	return h
 }
@@ -85,6 +97,7 @@ func (h *handoffStream) Send(pcm []int16) error {
 	if h.keeping {
 		if len(h.kept)+len(pcm) > handoffKeep && !h.replaying {
 			h.keeping, h.kept = false, nil
+			h.handUnheard(false)
 		} else {
 			h.kept = append(h.kept, pcm...)
 		}
@@ -186,6 +199,7 @@ func (h *handoffStream) pump() {
 			"provider", h.from, "next", name, "replayed_s", math.Round(float64(len(h.kept))/SampleRate))
 		h.cur, h.from, h.replaying, h.handed = next, name, true, true
 		h.mu.Unlock()
+		cur.Close() // a stream that failed at a drain still holds its queue
 		if !h.replay(next) {
 			next.Close()
 			for range next.Words() {
@@ -196,6 +210,14 @@ func (h *handoffStream) pump() {
 			h.mu.Unlock()
 			return
 		}
+	}
+}
+
+// handUnheard tells the current stream whether it may still be handed
+// over when it ends unheard. The caller holds mu.
+func (h *handoffStream) handUnheard(on bool) {
+	if u, ok := h.cur.(HandsOverUnheard); ok {
+		u.HandOverUnheard(on)
 	}
 }
 
@@ -211,6 +233,7 @@ func (h *handoffStream) forward(s Stream) {
 			h.mu.Lock()
 			if len(ws) > 0 {
 				h.heard, h.keeping, h.kept = true, false, nil
+				h.handUnheard(false)
 			} else if h.drains > 0 {
 				h.drains--
 			}

@@ -143,6 +143,18 @@ func (l *Live) Fail(err error) {
 	}
 }
 
+// Stop records the worker's failure (the first one stands) without
+// waiting for the queue to close, for a worker that stops while the stream
+// is still open: Send and Drain then refuse with err, and what the queue
+// still holds goes with it when the stream is closed.
+func (l *Live) Stop(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		l.err = err
+	}
+}
+
 // Sent is how much audio the stream was sent: where a skip still on when
 // the stream ends stops.
 func (l *Live) Sent() int {
