@@ -321,8 +321,23 @@ func (s *session) diarize(ctx context.Context, fresh []appliance.TranscriptSegme
 	}
 	for i := range fresh {
 		seg := &fresh[i]
-		s.rec.lastSpeaker = s.placeVoice(ctx, seg, s.audio.ring.cut(seg.Start, seg.End), s.rec.lastSpeaker)
+		s.rec.lastSpeaker = s.placeVoice(ctx, seg, s.voiceOf(seg.Start, seg.End), s.rec.lastSpeaker)
 	}
+}
+
+// voiceOf is the audio between stream seconds from and to: from the ring
+// of recent audio, or from the session's tape when a route decoding far
+// behind the audio (a busy box) gives words older than the ring holds,
+// which would otherwise be placed with no voice at all.
+func (s *session) voiceOf(from, to float64) []int16 {
+	pcm := s.audio.ring.cut(from, to)
+	if s.audio.tape == nil || len(pcm) >= int((to-from)*sampleRate)-sampleRate/50 {
+		return pcm
+	}
+	if whole, err := s.audio.tape.read(int(from*sampleRate), int(to*sampleRate)); err == nil && len(whole) > len(pcm) {
+		return whole
+	}
+	return pcm
 }
 
 // diarizeLate gives segments transcribed late (stream time) their
