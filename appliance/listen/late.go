@@ -338,15 +338,7 @@ func (s *session) insertLate(ctx context.Context, j lateJob, segs []appliance.Tr
 	s.mu.Lock()
 	s.applyPeople(segs)
 	s.mu.Unlock()
-	for i := range segs {
-		segs[i].Start = max(segs[i].Start+j.shift, 0)
-		segs[i].End = max(segs[i].End+j.shift, segs[i].Start)
-	}
-	out := merge(nil, segs)
-	for i := range out {
-		out[i].ID = appliance.NewID()
-	}
-	stale, err := s.srv.d.Conversations.Insert(ctx, s.user, j.convID, out)
+	out, stale, err := s.insertInto(ctx, j.convID, j.shift, segs)
 	if err != nil {
 		s.srv.d.Logger.Error("insert late segments", "user", s.user, "conversation_id", j.convID, "err", err)
 		return
@@ -362,6 +354,22 @@ func (s *session) insertLate(ctx context.Context, j lateJob, segs []appliance.Tr
 		s.rec.sentLate(out)
 		s.queueTranslation(j.convID, out)
 	}
+}
+
+// insertInto puts segs (stream seconds, shift from the recording's) into
+// recording id where they were said, merged as live segments are, each
+// with an id of its own; stale when the recording was already processed.
+func (s *session) insertInto(ctx context.Context, id string, shift float64, segs []appliance.TranscriptSegment) ([]appliance.TranscriptSegment, bool, error) {
+	for i := range segs {
+		segs[i].Start = max(segs[i].Start+shift, 0)
+		segs[i].End = max(segs[i].End+shift, segs[i].Start)
+	}
+	out := merge(nil, segs)
+	for i := range out {
+		out[i].ID = appliance.NewID()
+	}
+	stale, err := s.srv.d.Conversations.Insert(ctx, s.user, id, out)
+	return out, stale, err
 }
 
 // restructure processes again the recordings that late segments reached

@@ -370,15 +370,7 @@ func (s *session) insertSaid(ctx context.Context, end *endMark, said []appliance
 	s.mu.Lock()
 	shift := s.streamStart.Sub(*conv.StartedAt).Seconds()
 	s.mu.Unlock()
-	for i := range said {
-		said[i].Start = max(said[i].Start+shift, 0)
-		said[i].End = max(said[i].End+shift, said[i].Start)
-	}
-	out := merge(nil, said)
-	for i := range out {
-		out[i].ID = appliance.NewID()
-	}
-	stale, err := s.srv.d.Conversations.Insert(ctx, s.user, conv.ID, out)
+	_, stale, err := s.insertInto(ctx, conv.ID, shift, said)
 	if err != nil {
 		s.srv.d.Logger.Error("insert segments said before the end", "user", s.user, "conversation_id", conv.ID, "err", err)
 		return
