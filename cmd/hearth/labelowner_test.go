@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // TestLiveOwnerDecidedPerLabel: June (asterisk's French prompts) owns a
@@ -31,17 +30,7 @@ func TestLiveOwnerDecidedPerLabel(t *testing.T) {
 	clean, starts := recordedTurns(t, 4, turns)
 	all := noisyWAV(t, clean, starts, 4, 20)
 
-	data := t.TempDir()
-	srv := startServe(t, data, "HEARTH_STT_ROUTES=pocketsphinx")
-	uid := mustCLI(t, "users", "add", "--data", data, "--name", "June")
-	token := mustCLI(t, "token", "--data", data, "--user", uid)
-	profile := asteriskWAV(t, june, 0.5, "vm-intro", "vm-instructions", "dir-instr")
-	if code, body, _ := upload(t, srv.base+"/v3/upload-audio", token, map[string]string{"file": profile}, nil); code != 200 {
-		t.Fatalf("profile: %d %s", code, body)
-	}
-	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), token)
-	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
-	go c.stream(encodeFrames(t, "pcm16", all), 1)
+	srv, token, c := ownedSession(t, "June", june, all)
 
 	versions, turnOf, behind := segmentVersions(c, starts)
 	report := t.Errorf

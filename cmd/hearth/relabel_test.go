@@ -25,17 +25,7 @@ func TestLiveGuestsFirstTurnCorrected(t *testing.T) {
 	}
 	all, starts := recordedTurns(t, 4, turns)
 
-	data := t.TempDir()
-	srv := startServe(t, data, "HEARTH_STT_ROUTES=pocketsphinx")
-	uid := mustCLI(t, "users", "add", "--data", data, "--name", "Carlo")
-	token := mustCLI(t, "token", "--data", data, "--user", uid)
-	profile := asteriskWAV(t, carlo, 0.5, "vm-intro", "vm-instructions", "dir-instr")
-	if code, body, _ := upload(t, srv.base+"/v3/upload-audio", token, map[string]string{"file": profile}, nil); code != 200 {
-		t.Fatalf("profile: %d %s", code, body)
-	}
-	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), token)
-	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
-	go c.stream(encodeFrames(t, "pcm16", all), 1)
+	srv, token, c := ownedSession(t, "Carlo", carlo, all)
 
 	versions, turnOf, behind := segmentVersions(c, starts)
 	report := t.Errorf
@@ -127,4 +117,23 @@ func segmentVersions(c *wsClient, starts []float64) (map[string][]map[string]any
 		return k
 	}
 	return versions, turnOf, behind
+}
+
+// ownedSession starts a PocketSphinx serve whose one user, name, has a
+// speech profile recorded from the asterisk voice dir in quiet, opens a
+// live session as the Omi app does, and streams wav to it in real time.
+func ownedSession(t *testing.T, name, dir, wav string) (*server, string, *wsClient) {
+	t.Helper()
+	data := t.TempDir()
+	srv := startServe(t, data, "HEARTH_STT_ROUTES=pocketsphinx")
+	uid := mustCLI(t, "users", "add", "--data", data, "--name", name)
+	token := mustCLI(t, "token", "--data", data, "--user", uid)
+	profile := asteriskWAV(t, dir, 0.5, "vm-intro", "vm-instructions", "dir-instr")
+	if code, body, _ := upload(t, srv.base+"/v3/upload-audio", token, map[string]string{"file": profile}, nil); code != 200 {
+		t.Fatalf("profile: %d %s", code, body)
+	}
+	c := dialListen(t, srv.base, appQuery(uid, "pcm16", 120, ""), token)
+	c.until(10*time.Second, "ready", func(m wsMsg) bool { return event(m, "service_status") != nil })
+	go c.stream(encodeFrames(t, "pcm16", wav), 1)
+	return srv, token, c
 }
